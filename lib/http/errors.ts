@@ -1,0 +1,284 @@
+/**
+ * Every error the library throws. All derive from {@linkcode RepoApyError}, so one `catch` can
+ * handle them all; each carries the data a caller needs to act on it. No error ever holds the
+ * personal access token: URLs are redacted and the Authorization header is never kept.
+ *
+ * @example Usage
+ * ```ts
+ * import { RepoApyError, RequestError } from "./errors.ts";
+ * const error = new RequestError({ status: 404, method: "GET", url: "https://repo.example/api/v1/records/9", body: { description: "Not found." } });
+ * console.log(error instanceof RepoApyError, error.status); // true 404
+ * ```
+ *
+ * @module
+ */
+
+import { HEADER } from "./protocol.ts";
+
+/** Base class of every error raised by repo-apy. */
+export class RepoApyError extends Error {
+  /**
+   * Creates the error.
+   *
+   * @param message What went wrong and what to do about it.
+   * @param options Standard error options (`cause`).
+   */
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** The configuration (config file, instance or manager options) is missing or malformed. */
+export class ConfigurationError extends RepoApyError {}
+
+/** Input given by the caller is invalid; nothing was sent to the server. */
+export class InputError extends RepoApyError {}
+
+/** The host has no `http://` or `https://` scheme. */
+export class MissingSchemaError extends ConfigurationError {
+  /** The host as it was given. */
+  readonly host: string;
+
+  /**
+   * Creates the error for a host without a scheme.
+   *
+   * @param host The host as it was given.
+   */
+  constructor(host: string) {
+    super(
+      `The host '${host}' has no scheme: write it with 'https://' (or 'http://'), for example 'https://${host}'`,
+    );
+    this.host = host;
+  }
+}
+
+/** The server could not be reached, or the connection broke before a full answer arrived. */
+export class ConnectionError extends RepoApyError {
+  /** Host (scheme, name and port) that could not be reached. */
+  readonly host: string;
+
+  /**
+   * Creates the error.
+   *
+   * @param host Host that could not be reached.
+   * @param message What happened.
+   * @param options `cause`: the underlying network error.
+   */
+  constructor(host: string, message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.host = host;
+  }
+}
+
+/** No answer arrived within the configured timeout. */
+export class TimeoutError extends ConnectionError {
+  /** The timeout that passed, in milliseconds. */
+  readonly timeoutMs: number;
+
+  /**
+   * Creates the error.
+   *
+   * @param host Host that did not answer.
+   * @param timeoutMs The timeout that passed, in milliseconds.
+   */
+  constructor(host: string, timeoutMs: number) {
+    super(
+      host,
+      `No answer from ${host} within ${
+        timeoutMs / 1000
+      } s: raise 'timeout' in the config file or the manager options, or try again later`,
+    );
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+/** TLS verification of the server's certificate failed. */
+export class TlsError extends ConnectionError {}
+
+/** The server answered with a redirect the client refuses to follow. */
+export class RedirectError extends RepoApyError {
+  /** Where the server wanted to send the request (token-free). */
+  readonly location: string;
+
+  /**
+   * Creates the error.
+   *
+   * @param location Redirect target.
+   * @param message What to change so the redirect is followed or no longer happens.
+   */
+  constructor(location: string, message: string) {
+    super(message);
+    this.location = location;
+  }
+}
+
+/** Data a {@linkcode RequestError} is built from. */
+export interface RequestErrorInit {
+  /** HTTP status code of the answer. */
+  status: number;
+  /** HTTP method of the request. */
+  method: string;
+  /** URL of the request; any token in it is redacted. */
+  url: string;
+  /** Parsed JSON body of the answer, or its text when it was not JSON. */
+  body?: unknown;
+  /** Headers of the answer. */
+  headers?: Headers;
+  /** How long the server asked to wait before a retry, in milliseconds. */
+  retryAfterMs?: number;
+  /** Message to use instead of the one built from the body. */
+  message?: string;
+}
+
+/** The server answered a request with an error status. */
+export class RequestError extends RepoApyError {
+  /** HTTP status code of the answer. */
+  readonly status: number;
+  /** HTTP method of the request. */
+  readonly method: string;
+  /** URL of the request (token-free). */
+  readonly url: string;
+  /** The server's `description` of the error, or a generic text. */
+  readonly description: string;
+  /** Full parsed body of the answer (JSON object, bare JSON value or text). */
+  readonly body: unknown;
+  /** Headers of the answer. */
+  readonly headers: Headers;
+  /** How long the server asked to wait before a retry, in milliseconds, if it said so. */
+  readonly retryAfterMs: number | undefined;
+
+  /**
+   * Creates the error.
+   *
+   * @param init Status, request and answer data.
+   */
+  constructor(init: RequestErrorInit) {
+    const description = describeBody(init.body);
+    super(init.message ?? `[${init.status}] ${description}`);
+    this.status = init.status;
+    this.method = init.method;
+    this.url = redactUrl(init.url);
+    this.description = description;
+    this.body = init.body;
+    this.headers = init.headers ?? new Headers();
+    this.retryAfterMs = init.retryAfterMs;
+  }
+}
+
+function describeBody(body: unknown): string {
+  if (typeof body === "string" && body.trim() !== "") return body.trim();
+  if (body !== null && typeof body === "object" && "description" in body) {
+    const { description } = body as { description: unknown };
+    if (typeof description === "string") return description;
+  }
+  return "Unknown error.";
+}
+
+const TOKEN_PARAMS = ["access_token", "token", "pat"];
+
+/**
+ * Returns the URL with credentials and token-like query parameters replaced by `REDACTED`.
+ *
+ * @example Usage
+ * ```ts
+ * import { redactUrl } from "./errors.ts";
+ * console.log(redactUrl("https://u:p@repo.example/api?access_token=pat_x"));
+ * // https://REDACTED:REDACTED@repo.example/api?access_token=REDACTED
+ * ```
+ *
+ * @param url The URL to redact.
+ * @returns The redacted URL, or the input when it is not a URL.
+ */
+export function redactUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return url;
+  }
+  if (parsed.username) parsed.username = "REDACTED";
+  if (parsed.password) parsed.password = "REDACTED";
+  for (const name of TOKEN_PARAMS) {
+    if (parsed.searchParams.has(name)) parsed.searchParams.set(name, "REDACTED");
+  }
+  return parsed.toString();
+}
+
+/**
+ * Reads a failed response and throws it as a {@linkcode RequestError}. The body is consumed.
+ *
+ * @example Usage
+ * ```ts
+ * import { raiseRequestError, RequestError } from "./errors.ts";
+ * const response = Response.json({ code: 404, description: "Gone." }, { status: 404 });
+ * try {
+ *   await raiseRequestError(response, "GET");
+ * } catch (error) {
+ *   console.log(error instanceof RequestError && error.description); // "Gone."
+ * }
+ * ```
+ *
+ * @param response The failed response.
+ * @param method The request's method.
+ * @returns Never; always throws.
+ * @throws {RequestError} Always.
+ */
+export async function raiseRequestError(response: Response, method: string): Promise<never> {
+  throw await requestErrorFrom(response, method);
+}
+
+/**
+ * Reads a failed response into a {@linkcode RequestError} without throwing it.
+ *
+ * @example Usage
+ * ```ts
+ * import { requestErrorFrom } from "./errors.ts";
+ * const error = await requestErrorFrom(new Response("oops", { status: 500 }), "POST");
+ * console.log(error.status, error.description); // 500 "oops"
+ * ```
+ *
+ * @param response The failed response; its body is consumed.
+ * @param method The request's method.
+ * @returns The error.
+ */
+export async function requestErrorFrom(response: Response, method: string): Promise<RequestError> {
+  const text = await response.text().catch(() => "");
+  let body: unknown = text;
+  try {
+    body = text === "" ? undefined : JSON.parse(text);
+  } catch {
+    // Not JSON: keep the text.
+  }
+  const retryAfterMs = parseRetryAfter(response.headers.get(HEADER.retryAfter));
+  return new RequestError({
+    status: response.status,
+    method,
+    url: response.url,
+    body,
+    headers: response.headers,
+    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+  });
+}
+
+/**
+ * Parses a `Retry-After` header (delay seconds or HTTP date) into milliseconds.
+ *
+ * @example Usage
+ * ```ts
+ * import { parseRetryAfter } from "./errors.ts";
+ * console.log(parseRetryAfter("2")); // 2000
+ * ```
+ *
+ * @param value The header value.
+ * @param now Current time in milliseconds since the epoch.
+ * @returns The delay in milliseconds, or `undefined` when absent or unparseable.
+ */
+export function parseRetryAfter(value: string | null, now: number = Date.now()): number | undefined {
+  if (value === null || value.trim() === "") return undefined;
+  const trimmed = value.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.ceil(Number(trimmed) * 1000);
+  const date = Date.parse(trimmed);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, date - now);
+}
