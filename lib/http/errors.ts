@@ -242,7 +242,11 @@ export async function raiseRequestError(response: Response, method: string): Pro
  * @param method The request's method.
  * @returns The error.
  */
-export async function requestErrorFrom(response: Response, method: string): Promise<RequestError> {
+export async function requestErrorFrom(
+  response: Response,
+  method: string,
+  url: string = response.url,
+): Promise<RequestError> {
   const text = await response.text().catch(() => "");
   let body: unknown = text;
   try {
@@ -254,7 +258,7 @@ export async function requestErrorFrom(response: Response, method: string): Prom
   return new RequestError({
     status: response.status,
     method,
-    url: response.url,
+    url,
     body,
     headers: response.headers,
     ...(retryAfterMs === undefined ? {} : { retryAfterMs }),

@@ -1,0 +1,97 @@
+/**
+ * Reading the config file from disk.
+ *
+ * @module
+ */
+
+import { ConfigurationError } from "../http/errors.ts";
+import { parseConfig } from "./parse.ts";
+import type { RepoConfig } from "./types.ts";
+
+/** Options of {@linkcode readConfig}. */
+export interface ReadConfigOptions {
+  /** Called with a warning, for example when other users may read the file. Default: ignore. */
+  warn?: ((message: string) => void) | undefined;
+}
+
+/**
+ * Reads and parses the config file. On POSIX systems, a file that group or others may read or
+ * write gives a warning through `options.warn` (not an error).
+ *
+ * Permissions: `--allow-read=<path>`.
+ *
+ * @example Usage
+ * ```ts
+ * import { readConfig } from "./read.ts";
+ * const dir = await Deno.makeTempDir();
+ * const path = `${dir}/.repoconfig`;
+ * await Deno.writeTextFile(path, '[global]\ndefault = "main"\n[main]\nhost = "https://repo.example"\npat = "pat_x"\n', { mode: 0o600 });
+ * const config = await readConfig(path, { warn: (message) => console.warn(message) });
+ * console.log(config.instances.get("main")?.host); // "https://repo.example"
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ *
+ * @param path Path of the config file.
+ * @param options A `warn` callback.
+ * @returns The parsed config.
+ * @throws {ConfigurationError} When the file is missing, unreadable or malformed.
+ */
+export async function readConfig(
+  path: string,
+  options: ReadConfigOptions = {},
+): Promise<RepoConfig> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch (error) {
+    throw readError(path, error);
+  }
+  if (Deno.build.os !== "windows" && options.warn !== undefined) {
+    const mode = await Deno.stat(path).then((info) => info.mode, () => null);
+    if (mode !== null && (mode & 0o077) !== 0) {
+      options.warn(
+        `The config file ${path} can be read or written by other users (mode ${
+          (mode & 0o777).toString(8).padStart(3, "0")
+        }): run 'chmod 600 ${path}' to keep your access token private`,
+      );
+    }
+  }
+  return parseConfig(text, path);
+}
+
+function readError(path: string, error: unknown): ConfigurationError {
+  const options = { cause: error };
+  if (error instanceof Deno.errors.NotFound) {
+    return new ConfigurationError(
+      `No config file at ${path}: run 'repo-apy config create' and then 'repo-apy config set-host' / ` +
+        `'set-pat', or pass host and pat directly`,
+      options,
+    );
+  }
+  if (error instanceof Deno.errors.NotCapable) {
+    return new ConfigurationError(
+      `No permission to read the config file ${path}: run Deno with --allow-read=${path}, or pass ` +
+        `host and pat directly`,
+      options,
+    );
+  }
+  if (error instanceof Deno.errors.PermissionDenied) {
+    return new ConfigurationError(
+      `The config file ${path} is not readable by you: run 'chmod 600 ${path}' as its owner, or pass ` +
+        `host and pat directly`,
+      options,
+    );
+  }
+  if (error instanceof Deno.errors.IsADirectory) {
+    return new ConfigurationError(
+      `The config path ${path} is a directory: point REPO_APY_CONFIG at a file, or move the ` +
+        `directory away and run 'repo-apy config create'`,
+      options,
+    );
+  }
+  const reason = error instanceof Error ? error.message : String(error);
+  return new ConfigurationError(
+    `Cannot read the config file ${path} (${reason}): check the path`,
+    options,
+  );
+}

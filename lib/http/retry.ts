@@ -1,0 +1,138 @@
+/**
+ * The one retry policy of repo-apy: which failures are worth another attempt, and how long to
+ * wait before it. Requests and upload chunks share it.
+ *
+ * @example Usage
+ * ```ts
+ * import { isRetriable, retryDelay } from "./retry.ts";
+ * import { RequestError } from "./errors.ts";
+ * const error = new RequestError({ status: 503, method: "GET", url: "https://repo.example" });
+ * console.log(isRetriable(error, { idempotent: true }), retryDelay(error, 1) > 0); // true true
+ * ```
+ *
+ * @module
+ */
+
+import { ConnectionError, RequestError, TimeoutError } from "./errors.ts";
+
+/** Options of the retry policy. */
+export interface RetryOptions {
+  /**
+   * Attempts at most, the first one included.
+   *
+   * @default {5}
+   */
+  maxAttempts?: number;
+  /**
+   * Delay before the first retry in milliseconds; doubles with each attempt.
+   *
+   * @default {500}
+   */
+  minDelayMs?: number;
+  /**
+   * Largest computed delay between two attempts in milliseconds.
+   *
+   * @default {10000}
+   */
+  maxDelayMs?: number;
+  /**
+   * Longest total time spent waiting for retries of one request, `Retry-After` included.
+   *
+   * @default {300000}
+   */
+  maxTotalWaitMs?: number;
+}
+
+/** Retry options with every default filled in. */
+export type ResolvedRetryOptions = Required<RetryOptions>;
+
+/** Default retry options. */
+export const DEFAULT_RETRY: ResolvedRetryOptions = {
+  maxAttempts: 5,
+  minDelayMs: 500,
+  maxDelayMs: 10_000,
+  maxTotalWaitMs: 300_000,
+};
+
+/** Status codes after which a safe request is tried again. */
+export const RETRIABLE_STATUS: readonly number[] = [429, 502, 503, 504];
+
+/**
+ * Tells whether a failure may succeed when the same request is sent again.
+ *
+ * A 429 is always retriable (the server did not process the request). Gateway errors (502, 503,
+ * 504) and broken connections are retriable only for requests that are safe to repeat (`GET`, or
+ * the `PUT` of an upload chunk by index). Timeouts are not retried.
+ *
+ * @example Usage
+ * ```ts
+ * import { isRetriable } from "./retry.ts";
+ * import { RequestError } from "./errors.ts";
+ * const error = new RequestError({ status: 503, method: "POST", url: "https://repo.example" });
+ * console.log(isRetriable(error, { idempotent: false })); // false
+ * ```
+ *
+ * @param error The failure.
+ * @param options `idempotent`: whether the request is safe to repeat.
+ * @returns Whether another attempt may help.
+ */
+export function isRetriable(error: unknown, options: { idempotent: boolean }): boolean {
+  if (error instanceof RequestError) {
+    if (error.status === 429) return true;
+    return options.idempotent && RETRIABLE_STATUS.includes(error.status);
+  }
+  if (error instanceof TimeoutError) return false;
+  return options.idempotent && error instanceof ConnectionError;
+}
+
+/**
+ * Computes how long to wait before the next attempt: the server's `Retry-After` if it sent one,
+ * otherwise capped exponential backoff with jitter.
+ *
+ * @example Usage
+ * ```ts
+ * import { retryDelay } from "./retry.ts";
+ * const delay = retryDelay(new Error("reset"), 3, { minDelayMs: 100, maxDelayMs: 1000 });
+ * console.log(delay >= 200 && delay <= 400); // true
+ * ```
+ *
+ * @param error The failure that is retried.
+ * @param attempt Number of the attempt that failed (1 for the first).
+ * @param options Backoff bounds.
+ * @returns The delay in milliseconds.
+ */
+export function retryDelay(error: unknown, attempt: number, options: RetryOptions = {}): number {
+  if (error instanceof RequestError && error.retryAfterMs !== undefined) return error.retryAfterMs;
+  if (error instanceof RequestError && error.status === 429) return 1000;
+  const { minDelayMs, maxDelayMs } = { ...DEFAULT_RETRY, ...options };
+  const exponential = Math.min(maxDelayMs, minDelayMs * 2 ** (attempt - 1));
+  return Math.round(exponential / 2 + Math.random() * exponential / 2);
+}
+
+/**
+ * Waits for the given time, or rejects as soon as the signal aborts.
+ *
+ * @example Usage
+ * ```ts
+ * import { sleep } from "./retry.ts";
+ * await sleep(1);
+ * ```
+ *
+ * @param ms Milliseconds to wait.
+ * @param signal Aborts the wait.
+ * @returns A promise that resolves after the delay.
+ */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}

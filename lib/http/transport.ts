@@ -1,0 +1,380 @@
+/**
+ * The one transport every request of repo-apy goes through: base URL, authentication,
+ * `User-Agent`, timeouts, TLS, redirects (never followed blindly), retries and error mapping.
+ *
+ * @example Usage
+ * ```ts
+ * import { Transport } from "./transport.ts";
+ * import { startServer } from "../testing/mod.ts";
+ * await using server = await startServer();
+ * await using transport = new Transport({ settings: { host: server.url, pat: server.pat } });
+ * const info = await transport.json<{ version: string }>("GET", "/info");
+ * console.log(typeof info.version); // "string"
+ * ```
+ *
+ * @module
+ */
+
+import {
+  ConnectionError,
+  RedirectError,
+  redactUrl,
+  requestErrorFrom,
+  TimeoutError,
+  TlsError,
+} from "./errors.ts";
+import { type FetchFn, type FetchInit, insecureFetch } from "./_node_fetch.ts";
+import { type Logger, silentLogger } from "./log.ts";
+import { HEADER } from "./protocol.ts";
+import {
+  DEFAULT_RETRY,
+  isRetriable,
+  type ResolvedRetryOptions,
+  retryDelay,
+  type RetryOptions,
+  sleep,
+} from "./retry.ts";
+import { apiBaseUrl, endpointUrl, type QueryParams } from "./url.ts";
+import { USER_AGENT } from "./version.ts";
+
+/** Connection settings the transport needs. */
+export interface TransportSettings {
+  /** Host with scheme, e.g. `https://repo.example`. */
+  host: string;
+  /** Personal access token. */
+  pat: string;
+  /** Subpath the API is served under. */
+  basePath?: string;
+  /** Seconds to wait for an answer, and for each piece of a streamed body. */
+  timeout?: number;
+  /** Whether TLS certificates are verified. */
+  verify?: boolean;
+  /** PEM file whose certificates are trusted in addition to the system roots. */
+  caBundle?: string | undefined;
+  /** Hosts redirects may lead to; the request is replayed there without the token. */
+  whitelist?: readonly string[];
+}
+
+/** Options of a {@linkcode Transport}. */
+export interface TransportOptions {
+  /** The settings, or a function that resolves them on first use (the config file is read lazily). */
+  settings: TransportSettings | (() => Promise<TransportSettings>);
+  /** Replaces the built-in fetch (for special environments); TLS options then don't apply. */
+  fetch?: typeof fetch;
+  /** Receives debug messages about requests and retries. */
+  log?: Logger;
+  /** Bounds of the retry policy. */
+  retry?: RetryOptions;
+}
+
+/** A request body, or a function making a fresh body for each attempt (makes streams retriable). */
+export type RequestBody = BodyInit | null | (() => BodyInit | Promise<BodyInit>);
+
+/** Options of one request. */
+export interface RequestOptions {
+  /** Query parameters; lists repeat the key, objects are JSON-encoded. */
+  query?: QueryParams;
+  /** JSON body. */
+  json?: unknown;
+  /** Raw body. */
+  body?: RequestBody;
+  /** Extra headers. */
+  headers?: Record<string, string>;
+  /** Cancels the request. */
+  signal?: AbortSignal;
+  /** Whether the request is safe to repeat. @default {true for GET and HEAD} */
+  idempotent?: boolean;
+  /** Status codes returned to the caller instead of thrown as {@linkcode RequestError}. */
+  expect?: readonly number[];
+}
+
+interface State {
+  base: URL;
+  settings: TransportSettings;
+  fetch: FetchFn;
+  close(): void;
+}
+
+const REDIRECT_STATUS = [301, 302, 303, 307, 308];
+const MAX_REDIRECTS = 5;
+
+/** Sends requests to one repository with one connection pool. */
+export class Transport implements AsyncDisposable {
+  #options: TransportOptions;
+  #state: Promise<State> | undefined;
+  #retry: ResolvedRetryOptions;
+  #log: Logger;
+
+  /**
+   * Creates the transport; nothing is read or sent before the first request.
+   *
+   * @param options Settings, logger, retry bounds.
+   */
+  constructor(options: TransportOptions) {
+    this.#options = options;
+    this.#retry = { ...DEFAULT_RETRY, ...options.retry };
+    this.#log = options.log ?? silentLogger;
+  }
+
+  /**
+   * The API base URL (`{host}{basePath}/api/v1`).
+   *
+   * @returns The base URL.
+   */
+  async baseUrl(): Promise<URL> {
+    return new URL((await this.#ready()).base);
+  }
+
+  /**
+   * Sends a request and returns the response; error statuses throw {@linkcode RequestError}
+   * unless listed in `expect`. Retries what is safe to retry.
+   *
+   * @param method HTTP method.
+   * @param endpoint Path below the API base (`/records/1`) or an absolute server link.
+   * @param options Query, body, headers, signal.
+   * @returns The response; its body is the caller's to read or cancel.
+   */
+  async request(method: string, endpoint: string, options: RequestOptions = {}): Promise<Response> {
+    const state = await this.#ready();
+    const url = endpointUrl(state.base, endpoint, options.query);
+    const idempotent = options.idempotent ?? (method === "GET" || method === "HEAD");
+    const replayable = !(options.body instanceof ReadableStream);
+    let waited = 0;
+    for (let attempt = 1;; attempt++) {
+      let error: unknown;
+      try {
+        const response = await this.#send(state, method, url, options);
+        if (response.ok || options.expect?.includes(response.status)) return response;
+        error = await requestErrorFrom(response, method, url.href);
+      } catch (caught) {
+        if (options.signal?.aborted) throw options.signal.reason;
+        error = caught;
+      }
+      const delay = retryDelay(error, attempt, this.#retry);
+      const retry = replayable && attempt < this.#retry.maxAttempts &&
+        isRetriable(error, { idempotent }) && waited + delay <= this.#retry.maxTotalWaitMs;
+      if (!retry) throw error;
+      this.#log.debug(
+        `${method} ${redactUrl(url.href)} failed (${describe(error)}); retry ${attempt} in ${delay} ms`,
+      );
+      waited += delay;
+      await sleep(delay, options.signal);
+    }
+  }
+
+  /**
+   * Sends a request and parses the JSON answer; an empty body gives `{}`.
+   *
+   * @typeParam T Expected shape of the answer.
+   * @param method HTTP method.
+   * @param endpoint Path below the API base or an absolute server link.
+   * @param options Query, body, headers, signal.
+   * @returns The parsed body.
+   */
+  async json<T>(method: string, endpoint: string, options: RequestOptions = {}): Promise<T> {
+    const response = await this.request(method, endpoint, options);
+    const text = await response.text();
+    return (text.trim() === "" ? {} : JSON.parse(text)) as T;
+  }
+
+  /** Closes the connection pool. */
+  async close(): Promise<void> {
+    const state = this.#state;
+    this.#state = undefined;
+    if (state) (await state.catch(() => undefined))?.close();
+  }
+
+  /** Closes the connection pool (`await using`). */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
+  #ready(): Promise<State> {
+    this.#state ??= this.#init();
+    const state = this.#state;
+    state.catch(() => {
+      if (this.#state === state) this.#state = undefined;
+    });
+    return state;
+  }
+
+  async #init(): Promise<State> {
+    const raw = this.#options.settings;
+    const settings = typeof raw === "function" ? await raw() : raw;
+    const base = apiBaseUrl(settings.host, settings.basePath);
+    const custom = this.#options.fetch;
+    if (custom) {
+      return { base, settings, fetch: (url, init) => custom(url, init), close() {} };
+    }
+    const caCerts = settings.caBundle ? [await Deno.readTextFile(settings.caBundle)] : [];
+    const client = Deno.createHttpClient(caCerts.length ? { caCerts } : {});
+    const insecure = settings.verify === false ? insecureFetch() : undefined;
+    const fetchFn: FetchFn = (url, init) =>
+      insecure && url.protocol === "https:"
+        ? insecure.fetch(url, init)
+        : fetch(url, { ...init, client, redirect: "manual" });
+    return {
+      base,
+      settings,
+      fetch: fetchFn,
+      close() {
+        client.close();
+        insecure?.close();
+      },
+    };
+  }
+
+  async #send(state: State, method: string, url: URL, options: RequestOptions): Promise<Response> {
+    const headers = new Headers(options.headers);
+    headers.set(HEADER.authorization, `Bearer ${state.settings.pat}`);
+    headers.set(HEADER.userAgent, USER_AGENT);
+    let body: BodyInit | null;
+    if (options.json !== undefined) {
+      headers.set(HEADER.contentType, "application/json");
+      body = JSON.stringify(options.json);
+    } else {
+      const raw = options.body ?? null;
+      body = typeof raw === "function" ? await raw() : raw;
+    }
+    let target = url;
+    let currentMethod = method;
+    for (let hop = 0;; hop++) {
+      const response = await this.#fetchOnce(state, target, {
+        method: currentMethod,
+        headers,
+        body,
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+      const location = response.headers.get(HEADER.location);
+      if (!REDIRECT_STATUS.includes(response.status) || location === null) return response;
+      await response.body?.cancel();
+      const next = new URL(location, target);
+      if (!isWhitelisted(next, state.settings.whitelist ?? [])) {
+        throw redirectRefused(currentMethod, target, next);
+      }
+      if (hop + 1 >= MAX_REDIRECTS) {
+        throw new RedirectError(next.href, `Too many redirects, last to ${redactUrl(next.href)}`);
+      }
+      this.#log.debug(`Following redirect to whitelisted ${next.origin} without the token`);
+      headers.delete(HEADER.authorization);
+      if (response.status === 303 || (response.status <= 302 && currentMethod === "POST")) {
+        currentMethod = "GET";
+        body = null;
+        headers.delete(HEADER.contentType);
+      }
+      target = next;
+    }
+  }
+
+  async #fetchOnce(
+    state: State,
+    url: URL,
+    init: { method: string; headers: Headers; body: BodyInit | null; signal?: AbortSignal },
+  ): Promise<Response> {
+    const timeoutMs = (state.settings.timeout ?? 60) * 1000;
+    const controller = new AbortController();
+    const signal = init.signal ? AbortSignal.any([controller.signal, init.signal]) : controller.signal;
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, timeoutMs);
+    const fetchInit: FetchInit = { method: init.method, headers: init.headers, body: init.body, signal };
+    this.#log.debug(`${init.method} ${redactUrl(url.href)}`);
+    let response: Response;
+    try {
+      response = await state.fetch(url, fetchInit);
+    } catch (error) {
+      if (init.signal?.aborted) throw init.signal.reason;
+      if (timedOut) throw new TimeoutError(url.origin, timeoutMs);
+      throw networkError(url, error);
+    } finally {
+      clearTimeout(timer);
+    }
+    return guardBody(response, { controller, timeoutMs, host: url.origin });
+  }
+}
+
+function isWhitelisted(target: URL, whitelist: readonly string[]): boolean {
+  return whitelist.some((entry) => {
+    const trimmed = entry.trim().replace(/\/+$/, "");
+    if (/^https?:\/\//i.test(trimmed)) return new URL(trimmed).origin === target.origin;
+    return trimmed.toLowerCase() === target.host || trimmed.toLowerCase() === target.hostname;
+  });
+}
+
+function redirectRefused(method: string, from: URL, to: URL): RedirectError {
+  const sameHost = from.hostname === to.hostname;
+  const hint = sameHost
+    ? `if ${to.origin} is the right address, set 'host' to it (repo-apy config set-host)`
+    : `set 'host' to ${to.origin} if the repository moved, or add '${to.origin}' to 'whitelist' in the config file to follow the redirect without the token`;
+  return new RedirectError(
+    to.href,
+    `The server redirected ${method} ${redactUrl(from.href)} to ${
+      redactUrl(to.href)
+    }; redirects are not followed because the token must not go to another address: ${hint}`,
+  );
+}
+
+function networkError(url: URL, error: unknown): ConnectionError {
+  const message = error instanceof Error ? error.message : String(error);
+  if (/certificate|UnknownIssuer|tls|ssl|self.signed/i.test(message)) {
+    return new TlsError(
+      url.origin,
+      `TLS verification of ${url.origin} failed (${message}): set 'ca_bundle' to your CA's PEM file, or 'verify = false' (unsafe) in the config file`,
+      { cause: error },
+    );
+  }
+  return new ConnectionError(
+    url.origin,
+    `Could not connect to ${url.origin} (${message}): check the host and your network`,
+    { cause: error },
+  );
+}
+
+function guardBody(
+  response: Response,
+  guard: { controller: AbortController; timeoutMs: number; host: string },
+): Response {
+  const source = response.body;
+  if (source === null) return response;
+  const reader = source.getReader();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let timedOut = false;
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      timer = setTimeout(() => {
+        timedOut = true;
+        guard.controller.abort();
+      }, guard.timeoutMs);
+      try {
+        const { done, value } = await reader.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      } catch (error) {
+        controller.error(
+          timedOut ? new TimeoutError(guard.host, guard.timeoutMs) : new ConnectionError(
+            guard.host,
+            `The connection to ${guard.host} broke while reading the answer: try again`,
+            { cause: error },
+          ),
+        );
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    cancel(reason) {
+      clearTimeout(timer);
+      return reader.cancel(reason);
+    },
+  }, { highWaterMark: 0 });
+  return new Response(body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

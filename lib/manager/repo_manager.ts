@@ -1,0 +1,122 @@
+/**
+ * {@linkcode RepoManager}: the entry point of the library. One manager holds one transport (one
+ * connection pool) and hands it to every resource it opens.
+ *
+ * @example Usage
+ * ```ts
+ * import { RepoManager } from "./repo_manager.ts";
+ * import { startServer } from "../testing/mod.ts";
+ * await using server = await startServer();
+ * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+ * const record = await manager.record({ identifier: "my-record", create: true, title: "My record" });
+ * console.log(record.created, (await manager.patUser()).id > 0); // true true
+ * ```
+ *
+ * @module
+ */
+
+import { type ConnectionSettings, resolveSettings, type SettingsOptions } from "../config/settings.ts";
+import type { Logger } from "../http/log.ts";
+import type { InfoJson, UserJson } from "../http/protocol.ts";
+import type { RetryOptions } from "../http/retry.ts";
+import { Transport } from "../http/transport.ts";
+import type { ResourceSelector } from "../resources/resource.ts";
+import { RepoRecord } from "../transfer/record.ts";
+
+/** Options of a {@linkcode RepoManager}; each one beats the config file. */
+export interface RepoManagerOptions extends SettingsOptions {
+  /** Replaces the built-in fetch; TLS options then don't apply. */
+  fetch?: typeof fetch;
+  /** Receives diagnostics (requests, retries, config warnings). */
+  log?: Logger;
+  /** Bounds of the retry policy. */
+  retry?: RetryOptions;
+}
+
+/** Talks to one repository instance. */
+export class RepoManager implements AsyncDisposable {
+  /** The transport every request of this manager goes through. */
+  readonly transport: Transport;
+  #options: RepoManagerOptions;
+  #settings: Promise<ConnectionSettings> | undefined;
+
+  /**
+   * Creates the manager. Nothing is read or sent until the first request: the config file
+   * (`~/.repoconfig` or `$REPO_APY_CONFIG`) is read then, and only if `host` or `pat` is missing
+   * or an `instance` is named.
+   *
+   * @param options Host, PAT, instance and transport options.
+   */
+  constructor(options: RepoManagerOptions = {}) {
+    this.#options = options;
+    this.transport = new Transport({
+      settings: () => this.settings(),
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...(options.log ? { log: options.log } : {}),
+      ...(options.retry ? { retry: options.retry } : {}),
+    });
+  }
+
+  /**
+   * The resolved connection settings (explicit options, then config file, then defaults).
+   *
+   * @returns The settings.
+   * @throws {ConfigurationError} When the config file is needed but missing or wrong.
+   */
+  settings(): Promise<ConnectionSettings> {
+    const log = this.#options.log;
+    this.#settings ??= resolveSettings({
+      ...this.#options,
+      ...(log && !this.#options.warn ? { warn: (message: string) => log.warning(message) } : {}),
+    });
+    const settings = this.#settings;
+    settings.catch(() => {
+      if (this.#settings === settings) this.#settings = undefined;
+    });
+    return settings;
+  }
+
+  /**
+   * Information about the repository instance (`GET /info`).
+   *
+   * @returns The server's answer, e.g. `{ version: "1.13.0" }`.
+   */
+  async info(): Promise<InfoJson> {
+    return await this.transport.json<InfoJson>("GET", "/info");
+  }
+
+  /**
+   * The user owning the personal access token (`GET /users/me`).
+   *
+   * @returns The user.
+   */
+  async patUser(): Promise<UserJson> {
+    return await this.transport.json<UserJson>("GET", "/users/me");
+  }
+
+  /**
+   * Opens a record by id or identifier; with `create: true` a missing record is created with the
+   * given metadata (title defaults to the identifier).
+   *
+   * @example Usage
+   * ```ts ignore
+   * const record = await manager.record({ identifier: "sample-1", create: true, title: "Sample 1" });
+   * ```
+   *
+   * @param selector `{ id }` or `{ identifier, create?, ...metadata }`.
+   * @returns The record.
+   */
+  async record(selector: ResourceSelector): Promise<RepoRecord> {
+    return await RepoRecord.load(this.transport, selector);
+  }
+
+  /** Closes the connection pool. */
+  async close(): Promise<void> {
+    await this.transport.close();
+  }
+
+  /** Closes the connection pool (`await using`). */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+}

@@ -1,0 +1,231 @@
+/**
+ * Request context of the local repository server and the checks every route shares: scopes,
+ * permissions (check order of the server), JSON body parsing and query parameters.
+ *
+ * @module
+ */
+import { HttpError, notFound, validationError } from "./_errors.ts";
+import type { Kind, Resource, State, Token, User } from "./_state.ts";
+
+/** Everything a route handler sees. */
+export interface Ctx {
+  request: Request;
+  url: URL;
+  /** Request origin, e.g. `http://127.0.0.1:4000`. */
+  origin: string;
+  /** `/api` or `/api/v1`, as the request came in. */
+  prefix: string;
+  /** `origin + prefix`. */
+  base: string;
+  /** Path below the prefix, e.g. `/records/1`. */
+  path: string;
+  params: Record<string, string>;
+  state: State;
+  user: User;
+  token: Token;
+}
+
+/** Actions each role grants, per resource kind. */
+export const ROLE_ACTIONS: Record<Kind, Record<string, string[]>> = {
+  record: {
+    member: ["read"],
+    collaborator: ["read", "link"],
+    editor: ["read", "link", "update"],
+    admin: ["read", "link", "update", "permissions", "delete"],
+  },
+  collection: {
+    member: ["read"],
+    collaborator: ["read", "link"],
+    editor: ["read", "link", "update"],
+    admin: ["read", "link", "update", "permissions", "delete"],
+  },
+  template: {
+    member: ["read"],
+    editor: ["read", "update"],
+    admin: ["read", "update", "permissions", "delete"],
+  },
+  group: {
+    member: ["read"],
+    editor: ["read", "update"],
+    admin: ["read", "update", "members", "delete"],
+  },
+};
+
+/**
+ * Throws 401 (insufficient scope) unless the token holds every scope.
+ *
+ * @param ctx Request context.
+ * @param scopes Required scopes.
+ */
+export function requireScopes(ctx: Ctx, ...scopes: string[]): void {
+  if (!scopes.every((s) => ctx.token.scopes.has(s))) {
+    throw new HttpError(401, "Access token has insufficient scope.", { scopes });
+  }
+}
+
+/**
+ * Whether the token may see user information (`user.read`).
+ *
+ * @param ctx Request context.
+ * @returns True with `user.read`.
+ */
+export function seesUsers(ctx: Ctx): boolean {
+  return ctx.token.scopes.has("user.read");
+}
+
+/**
+ * Whether a user holds `action` on a resource (explicit role, group role or public read).
+ *
+ * @param state Server state.
+ * @param userId The user.
+ * @param resource The resource.
+ * @param action Action name, e.g. `read`.
+ * @returns True when allowed.
+ */
+export function can(state: State, userId: number, resource: Resource, action: string): boolean {
+  if (action === "read" && resource.visibility === "public") return true;
+  const actions = ROLE_ACTIONS[resource.kind];
+  const role = resource.userRoles.get(userId);
+  if (role !== undefined && actions[role]?.includes(action)) return true;
+  for (const [groupId, groupRole] of resource.groupRoles) {
+    const group = state.groups.get(groupId);
+    if (group?.state !== "active" || !group.userRoles.has(userId)) continue;
+    if (actions[groupRole]?.includes(action)) return true;
+  }
+  return false;
+}
+
+/**
+ * Loads a resource with the server's check order: 404 if absent (any state), 403 without the
+ * action, 401 without the scopes. The handler checks `active` itself.
+ *
+ * @param ctx Request context.
+ * @param kind Resource kind.
+ * @param idParam Name of the route parameter holding the ID.
+ * @param action Required action.
+ * @param scopes Required scopes.
+ * @returns The resource.
+ */
+export function loadResource<T extends Resource>(
+  ctx: Ctx,
+  kind: Kind,
+  idParam: string,
+  action: string,
+  ...scopes: string[]
+): T {
+  const resource = ctx.state.resources(kind).get(Number(ctx.params[idParam]));
+  if (!resource) throw notFound();
+  if (!can(ctx.state, ctx.user.id, resource, action)) throw new HttpError(403);
+  requireScopes(ctx, ...scopes);
+  return resource as T;
+}
+
+/**
+ * Like {@linkcode loadResource} and then 404 unless the resource is active.
+ *
+ * @param ctx Request context.
+ * @param kind Resource kind.
+ * @param idParam Route parameter name.
+ * @param action Required action.
+ * @param scopes Required scopes.
+ * @returns The active resource.
+ */
+export function loadActive<T extends Resource>(
+  ctx: Ctx,
+  kind: Kind,
+  idParam: string,
+  action: string,
+  ...scopes: string[]
+): T {
+  const resource = loadResource<T>(ctx, kind, idParam, action, ...scopes);
+  if (resource.state !== "active") throw notFound();
+  return resource;
+}
+
+/**
+ * Parses the body as JSON whatever the content type (400 `Failed to decode JSON object.`).
+ *
+ * @param ctx Request context.
+ * @returns The parsed value.
+ */
+export async function readJson(ctx: Ctx): Promise<unknown> {
+  const text = await ctx.request.text();
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new HttpError(400, "Failed to decode JSON object.");
+  }
+}
+
+/**
+ * Parses the body as a JSON object (400 `Invalid input type.` otherwise).
+ *
+ * @param ctx Request context.
+ * @returns The object.
+ */
+export async function readObject(ctx: Ctx): Promise<Record<string, unknown>> {
+  const value = await readJson(ctx);
+  if (!isObject(value)) throw validationError({ _schema: ["Invalid input type."] });
+  return value;
+}
+
+/**
+ * Whether a value is a plain JSON object.
+ *
+ * @param value Any value.
+ * @returns True for objects that are not arrays or null.
+ */
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * An integer query parameter, or the fallback when missing or not an integer.
+ *
+ * @param query Query parameters.
+ * @param name Parameter name.
+ * @param fallback Default.
+ * @returns The value.
+ */
+export function intQuery(query: URLSearchParams, name: string, fallback: number): number {
+  const raw = query.get(name)?.trim();
+  return raw !== undefined && /^[-+]?\d+$/.test(raw) ? Number(raw) : fallback;
+}
+
+/**
+ * A boolean query parameter (`true/1/yes/on`, `false/0/no/off`), else the fallback.
+ *
+ * @param query Query parameters.
+ * @param name Parameter name.
+ * @param fallback Default.
+ * @returns The value.
+ */
+export function boolQuery(query: URLSearchParams, name: string, fallback = false): boolean {
+  const raw = query.get(name)?.trim().toLowerCase();
+  if (raw === undefined) return fallback;
+  if (["true", "1", "yes", "on", "t", "y"].includes(raw)) return true;
+  if (["false", "0", "no", "off", "f", "n"].includes(raw)) return false;
+  return fallback;
+}
+
+/**
+ * A repeated integer parameter; values that fail to parse are dropped.
+ *
+ * @param query Query parameters.
+ * @param name Parameter name.
+ * @returns The integers.
+ */
+export function intListQuery(query: URLSearchParams, name: string): number[] {
+  return query.getAll(name).map((v) => v.trim()).filter((v) => /^\d+$/.test(v)).map(Number);
+}
+
+/**
+ * The numeric ID of a route parameter.
+ *
+ * @param ctx Request context.
+ * @param name Parameter name.
+ * @returns The number.
+ */
+export function idParam(ctx: Ctx, name: string): number {
+  return Number(ctx.params[name]);
+}

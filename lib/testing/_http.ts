@@ -1,0 +1,211 @@
+/**
+ * Serves a `(Request) => Promise<Response>` handler over `node:http`/`node:https`, which (unlike
+ * `Deno.serve`) lets a fault drop the TCP connection before any answer, or cut a response body.
+ *
+ * @module
+ */
+import http from "node:http";
+import https from "node:https";
+import type { Socket } from "node:net";
+
+/** Thrown by a handler to close the connection without answering. */
+export class DropConnection extends Error {
+  /** Creates the signal. */
+  constructor() {
+    super("connection dropped by fault");
+    this.name = "DropConnection";
+  }
+}
+
+/** Per-response transport instructions (set by the fault middleware). */
+export const responseControl: WeakMap<Response, { dropAfterBytes?: number }> = new WeakMap();
+
+/** Live facts about one request, updated while its body streams in. */
+export interface RequestMeta {
+  /** Request body bytes read so far. */
+  bodyBytes: number;
+  /** Called once when the request body ended or broke. */
+  onBodyEnd?: (bytes: number) => void;
+}
+
+/** A request handler. */
+export type Handler = (request: Request, meta: RequestMeta) => Promise<Response>;
+
+/** A running listener. */
+export interface Listener {
+  /** Origin, e.g. `http://127.0.0.1:41234`. */
+  url: string;
+  /** Stops listening and closes every connection. */
+  close(): Promise<void>;
+}
+
+/** Options of {@linkcode listen}. */
+export interface ListenOptions {
+  hostname: string;
+  port: number;
+  tls?: { cert: string; key: string } | undefined;
+}
+
+function requestBody(req: http.IncomingMessage, meta: RequestMeta): ReadableStream<Uint8Array> {
+  let done = false;
+  const finish = () => {
+    if (!done) {
+      done = true;
+      meta.onBodyEnd?.(meta.bodyBytes);
+    }
+  };
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      req.on("data", (chunk: Uint8Array) => {
+        if (done) return;
+        meta.bodyBytes += chunk.byteLength;
+        controller.enqueue(chunk);
+        if ((controller.desiredSize ?? 0) <= 0) req.pause();
+      });
+      req.on("end", () => {
+        if (done) return;
+        finish();
+        controller.close();
+      });
+      const broken = () => {
+        if (done) return;
+        finish();
+        controller.error(new TypeError("request body broken: the client closed the connection"));
+      };
+      req.on("error", broken);
+      req.on("aborted", broken);
+      req.on("close", () => {
+        if (!req.complete) broken();
+      });
+    },
+    pull() {
+      req.resume();
+    },
+    cancel() {
+      done = true;
+      req.resume();
+    },
+  }, { highWaterMark: 8 });
+}
+
+function toRequest(req: http.IncomingMessage, origin: string, meta: RequestMeta): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
+  }
+  const method = req.method ?? "GET";
+  const hasBody = method !== "GET" && method !== "HEAD";
+  const host = req.headers.host ?? new URL(origin).host;
+  const base = `${origin.split("://")[0]}://${host}`;
+  const init: RequestInit & { duplex?: string } = { method, headers };
+  if (hasBody) {
+    init.body = requestBody(req, meta);
+    init.duplex = "half";
+  } else {
+    req.resume();
+    meta.onBodyEnd?.(0);
+  }
+  return new Request(new URL(req.url ?? "/", base), init);
+}
+
+async function writeResponse(
+  response: Response,
+  res: http.ServerResponse,
+  socket: Socket,
+): Promise<void> {
+  res.statusCode = response.status;
+  for (const [name, value] of response.headers) res.setHeader(name, value);
+  const dropAfter = responseControl.get(response)?.dropAfterBytes;
+  if (response.body === null) {
+    if (dropAfter !== undefined) {
+      socket.destroy();
+      return;
+    }
+    res.end();
+    return;
+  }
+  const reader = response.body.getReader();
+  let closed = false;
+  res.on("close", () => {
+    if (!res.writableFinished) {
+      closed = true;
+      reader.cancel().catch(() => {});
+    }
+  });
+  let written = 0;
+  try {
+    while (!closed) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      if (dropAfter !== undefined && written + value.byteLength >= dropAfter) {
+        const part = value.subarray(0, Math.max(0, dropAfter - written));
+        if (part.byteLength > 0) res.write(part);
+        await new Promise((r) => setTimeout(r, 20));
+        reader.cancel().catch(() => {});
+        socket.destroy();
+        return;
+      }
+      written += value.byteLength;
+      if (!res.write(value)) {
+        await new Promise<void>((resolve) => {
+          res.once("drain", resolve);
+          res.once("close", resolve);
+        });
+      }
+    }
+  } catch {
+    socket.destroy();
+    return;
+  }
+  if (dropAfter !== undefined) {
+    await new Promise((r) => setTimeout(r, 20));
+    socket.destroy();
+    return;
+  }
+  if (!closed) res.end();
+}
+
+/**
+ * Serves `handler` on `hostname:port` (HTTPS when `tls` is given).
+ *
+ * @param handler The request handler.
+ * @param options Address and TLS material.
+ * @returns The running listener.
+ */
+export async function listen(handler: Handler, options: ListenOptions): Promise<Listener> {
+  const scheme = options.tls ? "https" : "http";
+  let origin = "";
+  const onRequest = (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const socket = req.socket;
+    const meta: RequestMeta = { bodyBytes: 0 };
+    const request = toRequest(req, origin, meta);
+    handler(request, meta).then(
+      async (response) => {
+        await writeResponse(response, res, socket);
+        // Discard whatever of the request body the handler did not read.
+        if (!req.complete) req.resume();
+      },
+      () => socket.destroy(),
+    );
+  };
+  const server = options.tls
+    ? https.createServer({ cert: options.tls.cert, key: options.tls.key }, onRequest)
+    : http.createServer(onRequest);
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.hostname, () => resolve());
+  });
+  const address = server.address();
+  const port = typeof address === "object" && address !== null ? address.port : options.port;
+  const host = options.hostname.includes(":") ? `[${options.hostname}]` : options.hostname;
+  origin = `${scheme}://${host}:${port}`;
+  return {
+    url: origin,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,265 @@
+/**
+ * Record routes: search, create, get (by ID and identifier), update, delete, restore, purge.
+ *
+ * @module
+ */
+import {
+  boolQuery,
+  can,
+  type Ctx,
+  intListQuery,
+  loadActive,
+  loadResource,
+  readObject,
+  requireScopes,
+} from "./_context.ts";
+import { HttpError, jsonResponse, notFound } from "./_errors.ts";
+import { paginate } from "./_pagination.ts";
+import { recordJson } from "./_render.ts";
+import { addRecordRevision } from "./_revisions.ts";
+import { type Route, route } from "./_router.ts";
+import { validateResource } from "./_schema.ts";
+import { matchExtras, parseExtrasQuery, sortResources } from "./_search.ts";
+import { now, type RecordData, type State } from "./_state.ts";
+
+const RECORD_FIELDS = ["type", "license", "tags", "extras"] as const;
+
+/**
+ * IDs of a collection and (optionally) all its descendants.
+ *
+ * @param state Server state.
+ * @param id Collection ID.
+ * @param children Whether to include descendants.
+ * @returns The IDs.
+ */
+export function collectionTree(state: State, id: number, children: boolean): number[] {
+  const ids = [id];
+  if (!children) return ids;
+  for (let i = 0; i < ids.length; i++) {
+    for (const c of state.collections.values()) {
+      if (c.parentId === ids[i] && c.state === "active" && !ids.includes(c.id)) ids.push(c.id);
+    }
+  }
+  return ids;
+}
+
+function hasExplicitRole(state: State, userId: number, r: RecordData): boolean {
+  if (r.userRoles.has(userId)) return true;
+  return [...r.groupRoles.keys()].some((g) => state.groups.get(g)?.userRoles.has(userId));
+}
+
+function search(ctx: Ctx): Response {
+  requireScopes(ctx, "record.read");
+  const q = ctx.url.searchParams;
+  const { state } = ctx;
+  const params: [string, string][] = [];
+  let items = [...state.records.values()].filter((r) =>
+    r.state === "active" && can(state, ctx.user.id, r, "read")
+  );
+  const query = q.get("query")?.trim() ?? "";
+  if (query !== "") {
+    params.push(["query", query]);
+    const exact = query.length >= 2 && query.startsWith('"') && query.endsWith('"');
+    const needle = (exact ? query.slice(1, -1) : query).toLowerCase();
+    items = items.filter((r) => {
+      const fields = [r.title.toLowerCase(), r.identifier];
+      return exact ? fields.includes(needle) : fields.some((f) => f.includes(needle));
+    });
+  }
+  const visibility = q.get("visibility");
+  if (visibility === "private" || visibility === "public") {
+    params.push(["visibility", visibility]);
+    items = items.filter((r) => r.visibility === visibility);
+  }
+  if (boolQuery(q, "explicit_permissions")) {
+    params.push(["explicit_permissions", "true"]);
+    items = items.filter((r) => hasExplicitRole(state, ctx.user.id, r));
+  }
+  const users = intListQuery(q, "user");
+  if (users.length > 0) {
+    for (const u of users) params.push(["user", String(u)]);
+    items = items.filter((r) => users.includes(r.creatorId));
+  }
+  const collections = intListQuery(q, "collection");
+  if (collections.length > 0) {
+    const children = boolQuery(q, "child_collections");
+    for (const c of collections) params.push(["collection", String(c)]);
+    if (children) params.push(["child_collections", "true"]);
+    const member = new Set<number>();
+    for (const id of collections.flatMap((c) => collectionTree(state, c, children))) {
+      for (const rid of state.collections.get(id)?.recordIds ?? []) member.add(rid);
+    }
+    items = items.filter((r) => member.has(r.id));
+  }
+  const types = q.getAll("type").map((t) => t.trim().toLowerCase()).filter((t) => t !== "");
+  if (types.length > 0) {
+    for (const t of types) params.push(["type", t]);
+    items = items.filter((r) => r.type !== null && types.includes(r.type));
+  }
+  const tags = q.getAll("tag").map((t) => t.trim().toLowerCase()).filter((t) => t !== "");
+  if (tags.length > 0) {
+    const and = q.get("tag_operator") === "and";
+    for (const t of tags) params.push(["tag", t]);
+    params.push(["tag_operator", and ? "and" : "or"]);
+    items = items.filter((r) =>
+      and ? tags.every((t) => r.tags.includes(t)) : tags.some((t) => r.tags.includes(t))
+    );
+  }
+  const mimetypes = q.getAll("mimetype").map((m) => m.trim().toLowerCase()).filter((m) => m);
+  if (mimetypes.length > 0) {
+    for (const m of mimetypes) params.push(["mimetype", m]);
+    const files = [...state.files.values()].filter((f) =>
+      f.state === "active" && mimetypes.includes(f.mimetype)
+    );
+    items = items.filter((r) => files.some((f) => f.recordId === r.id));
+  }
+  const extras = parseExtrasQuery(q.get("extras"));
+  if (extras !== null) {
+    params.push(["extras", JSON.stringify(extras)]);
+    items = items.filter((r) => matchExtras(r.extras, extras));
+  }
+  const sort = q.get("sort");
+  if (sort !== null) params.push(["sort", sort]);
+  items = sortResources(items, sort === "_score" ? null : sort);
+  return paginate(ctx, items, (r) => recordJson(ctx, r), {
+    params,
+    search: true,
+    actions: { new_record: `${ctx.base}/records` },
+  });
+}
+
+async function create(ctx: Ctx): Promise<Response> {
+  requireScopes(ctx, "record.create");
+  const body = await readObject(ctx);
+  const input = validateResource(ctx.state, "record", body, {
+    partial: false,
+    fields: RECORD_FIELDS,
+  });
+  const time = now();
+  const record: RecordData = {
+    kind: "record",
+    id: ctx.state.nextId("record"),
+    identifier: input.identifier!,
+    title: input.title!,
+    description: input.description ?? "",
+    visibility: input.visibility ?? "private",
+    state: "active",
+    createdAt: time,
+    lastModified: time,
+    deletedAt: null,
+    creatorId: ctx.user.id,
+    userRoles: new Map([[ctx.user.id, "admin"]]),
+    groupRoles: new Map(),
+    type: input.type ?? null,
+    license: input.license ?? null,
+    tags: input.tags ?? [],
+    extras: input.extras ?? [],
+  };
+  ctx.state.records.set(record.id, record);
+  addRecordRevision(ctx.state, record, ctx.user.id);
+  return jsonResponse(recordJson(ctx, record), 201);
+}
+
+function byIdentifier(ctx: Ctx): Response {
+  requireScopes(ctx, "record.read");
+  const raw = ctx.params.identifier!;
+  if (!/^\s*[a-zA-Z0-9-_]+\s*$/.test(raw)) throw notFound();
+  const identifier = raw.trim().toLowerCase();
+  const record = [...ctx.state.records.values()].find((r) =>
+    r.identifier === identifier && r.state === "active"
+  );
+  if (!record) throw notFound();
+  if (!can(ctx.state, ctx.user.id, record, "read")) throw new HttpError(403);
+  return jsonResponse(recordJson(ctx, record));
+}
+
+async function update(ctx: Ctx): Promise<Response> {
+  const record = loadActive<RecordData>(ctx, "record", "id", "update", "record.update");
+  const body = await readObject(ctx);
+  const input = validateResource(ctx.state, "record", body, {
+    partial: true,
+    selfId: record.id,
+    fields: RECORD_FIELDS,
+  });
+  if (input.title === undefined && body.title === null) {
+    throw new HttpError(400, undefined, { errors: { title: ["Field may not be null."] } });
+  }
+  const before = JSON.stringify(recordJson(ctx, record));
+  Object.assign(record, input);
+  if (JSON.stringify(recordJson(ctx, record)) !== before) {
+    record.lastModified = now();
+    addRecordRevision(ctx.state, record, ctx.user.id);
+  }
+  return jsonResponse(recordJson(ctx, record));
+}
+
+function remove(ctx: Ctx): Response {
+  const record = loadActive<RecordData>(ctx, "record", "id", "delete", "record.delete");
+  record.state = "deleted";
+  record.deletedAt = now();
+  addRecordRevision(ctx.state, record, ctx.user.id);
+  return new Response(null, { status: 204 });
+}
+
+function trashed(ctx: Ctx): RecordData {
+  requireScopes(ctx, "misc.manage_trash");
+  const record = ctx.state.records.get(Number(ctx.params.id));
+  if (!record || record.state !== "deleted" || record.creatorId !== ctx.user.id) throw notFound();
+  return record;
+}
+
+function restore(ctx: Ctx): Response {
+  const record = trashed(ctx);
+  record.state = "active";
+  record.deletedAt = null;
+  addRecordRevision(ctx.state, record, ctx.user.id);
+  return jsonResponse(recordJson(ctx, record));
+}
+
+/**
+ * Removes a record and everything attached to it, including stored bytes.
+ *
+ * @param state Server state.
+ * @param record The record.
+ */
+export async function purgeRecord(state: State, record: RecordData): Promise<void> {
+  state.records.delete(record.id);
+  for (const [id, file] of state.files) {
+    if (file.recordId !== record.id) continue;
+    state.files.delete(id);
+    await Deno.remove(file.path).catch(() => {});
+  }
+  for (const [id, upload] of state.uploads) {
+    if (upload.recordId !== record.id) continue;
+    state.uploads.delete(id);
+    for (const chunk of upload.chunks.values()) await Deno.remove(chunk.path).catch(() => {});
+  }
+  for (const [id, link] of state.links) {
+    if (link.fromId === record.id || link.toId === record.id) state.links.delete(id);
+  }
+  for (const c of state.collections.values()) c.recordIds.delete(record.id);
+}
+
+async function purge(ctx: Ctx): Promise<Response> {
+  const record = trashed(ctx);
+  await purgeRecord(ctx.state, record);
+  return new Response(null, { status: 202 });
+}
+
+/** Record routes. */
+export const recordRoutes: Route[] = [
+  route("GET", "/records", search),
+  route("POST", "/records", create),
+  route("GET", "/records/identifier/:identifier:str", byIdentifier),
+  route("GET", "/records/:id", (ctx) => {
+    const record = loadActive<RecordData>(ctx, "record", "id", "read", "record.read");
+    return jsonResponse(recordJson(ctx, record));
+  }),
+  route("PATCH", "/records/:id", update),
+  route("DELETE", "/records/:id", remove),
+  route("POST", "/records/:id/restore", restore),
+  route("POST", "/records/:id/purge", purge),
+];
+
+/** Re-exported for other route files. */
+export { loadResource };

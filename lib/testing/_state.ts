@@ -1,0 +1,269 @@
+/**
+ * In-memory store of the local repository server: users, tokens, resources, files, uploads, links,
+ * roles and revisions. File bytes live in a temporary storage directory.
+ *
+ * @module
+ */
+import type { Extra } from "../http/protocol.ts";
+import type { Fault } from "./_faults.ts";
+import type { RequestLogEntry } from "./_log.ts";
+
+/** Every scope a token can hold, in the server's order. */
+export const ALL_SCOPES: readonly string[] = [
+  "record.create",
+  "record.read",
+  "record.link",
+  "record.update",
+  "record.permissions",
+  "record.delete",
+  "collection.create",
+  "collection.read",
+  "collection.link",
+  "collection.update",
+  "collection.permissions",
+  "collection.delete",
+  "template.create",
+  "template.read",
+  "template.update",
+  "template.permissions",
+  "template.delete",
+  "group.create",
+  "group.read",
+  "group.update",
+  "group.members",
+  "group.delete",
+  "user.read",
+  "misc.manage_trash",
+];
+
+/** A user account. */
+export interface User {
+  id: number;
+  username: string;
+  displayname: string;
+  email: string;
+  createdAt: string;
+}
+
+/** An access token. */
+export interface Token {
+  userId: number;
+  scopes: Set<string>;
+  expired: boolean;
+}
+
+/** Resource kinds with roles. */
+export type Kind = "record" | "collection" | "group" | "template";
+
+/** Fields shared by records, collections and groups. */
+export interface Resource {
+  kind: Kind;
+  id: number;
+  identifier: string;
+  title: string;
+  description: string;
+  visibility: "private" | "public";
+  state: "active" | "deleted";
+  createdAt: string;
+  lastModified: string;
+  deletedAt: string | null;
+  creatorId: number;
+  /** Explicit user roles (user id → role name). */
+  userRoles: Map<number, string>;
+  /** Group roles (group id → role name); for groups: unused. */
+  groupRoles: Map<number, string>;
+}
+
+/** A record. */
+export interface RecordData extends Resource {
+  kind: "record";
+  type: string | null;
+  license: string | null;
+  tags: string[];
+  extras: Extra[];
+}
+
+/** A collection. */
+export interface CollectionData extends Resource {
+  kind: "collection";
+  tags: string[];
+  parentId: number | null;
+  recordIds: Set<number>;
+}
+
+/** A group; `userRoles` are its members. */
+export interface GroupData extends Resource {
+  kind: "group";
+}
+
+/** A stored file of a record. */
+export interface StoredFile {
+  id: string;
+  recordId: number;
+  name: string;
+  description: string;
+  mimetype: string;
+  magicMimetype: string;
+  size: number;
+  checksum: string;
+  path: string;
+  state: "active" | "inactive" | "deleted";
+  createdAt: string;
+  lastModified: string;
+  creatorId: number;
+}
+
+/** A stored chunk of a chunked upload. */
+export interface Chunk {
+  index: number;
+  size: number;
+  checksum: string;
+  path: string;
+}
+
+/** An upload. */
+export interface Upload {
+  id: string;
+  recordId: number;
+  name: string;
+  size: number;
+  description: string;
+  mimetype: string;
+  checksum: string | null;
+  chunkCount: number;
+  uploadType: "direct" | "chunked";
+  state: "active" | "processing" | "inactive";
+  createdAt: string;
+  lastModified: string;
+  creatorId: number;
+  /** The file whose data this upload replaces. */
+  fileId: string | null;
+  chunks: Map<number, Chunk>;
+  task: { state: string; fileId?: string; error?: string } | null;
+  /** `taskError` fault to apply when merging. */
+  taskError?: string;
+}
+
+/** A link between two records. */
+export interface RecordLink {
+  id: number;
+  fromId: number;
+  toId: number;
+  name: string;
+  term: string | null;
+  createdAt: string;
+  lastModified: string;
+  creatorId: number;
+}
+
+/** A revision of a record or a file. */
+export interface Revision {
+  id: number;
+  objectId: number | string;
+  recordId: number;
+  timestamp: string;
+  userId: number;
+  data: Record<string, unknown>;
+}
+
+/**
+ * Current time in the server's ISO format (`...T10:20:30.123000+00:00`).
+ *
+ * @returns The timestamp.
+ */
+export function now(): string {
+  return new Date().toISOString().replace("Z", "000+00:00");
+}
+
+/** The whole mutable state of one server. */
+export class State {
+  readonly users: Map<number, User> = new Map();
+  readonly tokens: Map<string, Token> = new Map();
+  readonly records: Map<number, RecordData> = new Map();
+  readonly collections: Map<number, CollectionData> = new Map();
+  readonly groups: Map<number, GroupData> = new Map();
+  readonly files: Map<string, StoredFile> = new Map();
+  readonly uploads: Map<string, Upload> = new Map();
+  readonly links: Map<number, RecordLink> = new Map();
+  readonly recordRevisions: Revision[] = [];
+  readonly fileRevisions: Revision[] = [];
+  readonly faults: Fault[] = [];
+  readonly log: RequestLogEntry[] = [];
+  /** Pending background tasks (awaited on close). */
+  readonly tasks: Set<Promise<void>> = new Set();
+  readonly storageDir: string;
+  readonly quota: number;
+  #ids: Map<string, number> = new Map();
+
+  /**
+   * Creates the state.
+   *
+   * @param storageDir Directory for file bytes.
+   * @param quota Per-user upload quota in bytes.
+   */
+  constructor(storageDir: string, quota: number) {
+    this.storageDir = storageDir;
+    this.quota = quota;
+  }
+
+  /**
+   * Next ID of a sequence.
+   *
+   * @param sequence Sequence name.
+   * @returns The ID (from 1).
+   */
+  nextId(sequence: string): number {
+    const id = (this.#ids.get(sequence) ?? 0) + 1;
+    this.#ids.set(sequence, id);
+    return id;
+  }
+
+  /**
+   * Adds a user.
+   *
+   * @param username Local username.
+   * @param displayname Display name.
+   * @returns The user.
+   */
+  addUser(username: string, displayname: string): User {
+    const id = this.nextId("user");
+    const user = { id, username, displayname, email: `${username}@example.org`, createdAt: now() };
+    this.users.set(id, user);
+    return user;
+  }
+
+  /**
+   * Adds a token.
+   *
+   * @param token Token text.
+   * @param userId Owner.
+   * @param scopes Scopes.
+   * @param expired Whether it is expired.
+   */
+  addToken(token: string, userId: number, scopes: Iterable<string>, expired = false): void {
+    this.tokens.set(token, { userId, scopes: new Set(scopes), expired });
+  }
+
+  /**
+   * Resource map of a kind.
+   *
+   * @param kind Resource kind.
+   * @returns The map.
+   */
+  resources(kind: Kind): Map<number, Resource> {
+    if (kind === "record") return this.records;
+    if (kind === "collection") return this.collections;
+    if (kind === "group") return this.groups;
+    return new Map();
+  }
+}
+
+/**
+ * A random `pat_...` token.
+ *
+ * @returns The token.
+ */
+export function randomToken(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(24));
+  return `pat_${Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")}`;
+}
