@@ -34,7 +34,7 @@ const PERMISSIONS = [
  */
 async function compile(target: string): Promise<boolean> {
   const output = `dist/repo-apy-${target}${target.includes("windows") ? ".exe" : ""}`;
-  const command = new Deno.Command(Deno.execPath(), {
+  const command = new Deno.Command("deno", {
     args: ["compile", ...PERMISSIONS, "--target", target, "--output", output, "cli.ts"],
     stdout: "inherit",
     stderr: "piped",

@@ -17,4 +17,5 @@ export * from "./path.ts";
 export * from "./parse.ts";
 export * from "./read.ts";
 export * from "./write.ts";
+export * from "./select.ts";
 export * from "./settings.ts";

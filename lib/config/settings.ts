@@ -6,8 +6,8 @@
 
 import { ConfigurationError } from "../http/errors.ts";
 import { configPath as defaultConfigPath } from "./path.ts";
-import { GLOBAL_SECTION } from "./parse.ts";
 import { readConfig } from "./read.ts";
+import { selectInstance } from "./select.ts";
 import type { InstanceSection, RepoConfig } from "./types.ts";
 
 /** Default request timeout in seconds. */
@@ -87,9 +87,7 @@ export async function resolveSettings(options: SettingsOptions): Promise<Connect
   }
   const path = options.configPath ?? defaultConfigPath();
   const config = await readConfig(path, { warn: options.warn });
-  const name = options.instance ?? defaultInstance(config, path);
-  const section = config.instances.get(name);
-  if (section === undefined) throw unknownInstance(config, name, path);
+  const { name, section } = selectInstance(config, path, options.instance);
   const host = options.host ?? requireKey(section, "host", name, path);
   const pat = options.pat ?? requireKey(section, "pat", name, path);
   return settingsFrom(options, config, name, host, pat);
@@ -123,26 +121,6 @@ function checkOptions(options: SettingsOptions): void {
       `The option 'timeout' must be a positive number of seconds, for example 60, not ${timeout}`,
     );
   }
-}
-
-function defaultInstance(config: RepoConfig, path: string): string {
-  const name = config.global.default;
-  if (name === undefined || name === "") {
-    throw new ConfigurationError(
-      `No default instance in ${path}: add 'default = "<instance>"' under [${GLOBAL_SECTION}] ` +
-        `(repo-apy config change-default-instance -I <instance>), or pass an instance`,
-    );
-  }
-  return name;
-}
-
-function unknownInstance(config: RepoConfig, name: string, path: string): ConfigurationError {
-  const known = [...config.instances.keys()];
-  const list = known.length === 0 ? "none" : known.map((entry) => `'${entry}'`).join(", ");
-  return new ConfigurationError(
-    `The instance '${name}' is not defined in ${path} (known instances: ${list}): ` +
-      `use one of them or add it with 'repo-apy config add-instance -I ${name}'`,
-  );
 }
 
 function requireKey(

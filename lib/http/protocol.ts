@@ -253,3 +253,17 @@ export interface RevisionJson {
 export interface InfoJson {
   version: string;
 }
+
+/** A user's role in a resource's role list. */
+export interface UserRoleJson {
+  user: UserJson;
+  role: { name: string };
+  _actions?: Links;
+}
+
+/** A group's role in a resource's role list (groups you cannot read are cut down). */
+export interface GroupRoleJson {
+  group: Pick<ResourceJson, "id" | "identifier" | "title"> & Partial<ResourceJson>;
+  role: { name: string };
+  _actions?: Links;
+}

@@ -304,20 +304,17 @@ function isWhitelisted(target: URL, whitelist: readonly string[]): boolean {
 }
 
 function redirectRefused(method: string, from: URL, to: URL): RedirectError {
-  const sameHost = from.hostname === to.hostname;
-  const hint = sameHost
-    ? `if ${to.origin} is the right address, set 'host' to it (repo-apy config set-host)`
-    : `set 'host' to ${to.origin} if the repository moved, or add '${to.origin}' to 'whitelist' in the config file to follow the redirect without the token`;
   return new RedirectError(
     to.href,
-    `The server redirected ${method} ${redactUrl(from.href)} to ${
-      redactUrl(to.href)
-    }; redirects are not followed because the token must not go to another address: ${hint}`,
+    `The server redirected ${method} ${redactUrl(from.href)} to ${redactUrl(to.href)}; ` +
+      `redirects are not followed because the token must not go to another address: ` +
+      `set 'host' to ${to.origin} if the repository moved (repo-apy config set-host), or add ` +
+      `'${to.origin}' to 'whitelist' in the config file to follow it without the token`,
   );
 }
 
 function networkError(url: URL, error: unknown): ConnectionError {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = causeMessages(error);
   if (/certificate|UnknownIssuer|tls|ssl|self.signed/i.test(message)) {
     return new TlsError(
       url.origin,
@@ -330,6 +327,15 @@ function networkError(url: URL, error: unknown): ConnectionError {
     `Could not connect to ${url.origin} (${message}): check the host and your network`,
     { cause: error },
   );
+}
+
+function causeMessages(error: unknown): string {
+  const messages: string[] = [];
+  for (let current = error; current !== undefined && messages.length < 5;) {
+    messages.push(current instanceof Error ? current.message : String(current));
+    current = current instanceof Error ? current.cause : undefined;
+  }
+  return messages.join(": ");
 }
 
 function guardBody(

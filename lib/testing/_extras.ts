@@ -54,7 +54,14 @@ export function normalizeDate(text: string): string | null {
     const digits = tz.slice(1).replace(":", "");
     offset = sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2, 4) || "0"));
   }
-  const parts = [y, mo, d, h, mi, s].map(Number) as [number, number, number, number, number, number];
+  const parts = [y, mo, d, h, mi, s].map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   if (parts[1] < 1 || parts[1] > 12 || parts[2] < 1 || parts[3] > 23 || parts[4] > 59) return null;
   const ms = Date.UTC(parts[0], parts[1] - 1, parts[2], parts[3], parts[4], parts[5]);
   const check = new Date(ms);
@@ -102,7 +109,10 @@ function checkValue(type: ExtraType, value: unknown): { value?: unknown; error?:
   }
 }
 
-function checkValidation(type: ExtraType, raw: unknown): { value?: Extra["validation"]; error?: unknown } {
+function checkValidation(
+  type: ExtraType,
+  raw: unknown,
+): { value?: Extra["validation"]; error?: unknown } {
   if (!isObject(raw)) return { error: ["Not a valid mapping type."] };
   if (type === "dict" || type === "list" || type === "bool" || type === "date") {
     const used = Object.keys(raw).filter((k) => k !== "required");

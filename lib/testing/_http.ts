@@ -149,8 +149,13 @@ async function writeResponse(
       written += value.byteLength;
       if (!res.write(value)) {
         await new Promise<void>((resolve) => {
-          res.once("drain", resolve);
-          res.once("close", resolve);
+          const done = () => {
+            res.off("drain", done);
+            res.off("close", done);
+            resolve();
+          };
+          res.on("drain", done);
+          res.on("close", done);
         });
       }
     }
@@ -186,7 +191,14 @@ export async function listen(handler: Handler, options: ListenOptions): Promise<
         // Discard whatever of the request body the handler did not read.
         if (!req.complete) req.resume();
       },
-      () => socket.destroy(),
+      (error) => {
+        // Deno's fetch silently retries a request once when a reused connection closes before
+        // any answer, so a plain close would go unnoticed. An invalid status line followed by a
+        // close is never retried: the client sees a network error (TypeError) every time.
+        if (error instanceof DropConnection && socket.writable) {
+          socket.write("DROPPED\r\n\r\n", () => socket.destroy());
+        } else socket.destroy();
+      },
     );
   };
   const server = options.tls

@@ -9,7 +9,6 @@ import {
   type Ctx,
   intListQuery,
   loadActive,
-  loadResource,
   readObject,
   requireScopes,
 } from "./_context.ts";
@@ -243,7 +242,7 @@ export async function purgeRecord(state: State, record: RecordData): Promise<voi
 async function purge(ctx: Ctx): Promise<Response> {
   const record = trashed(ctx);
   await purgeRecord(ctx.state, record);
-  return new Response(null, { status: 202 });
+  return jsonResponse({}, 202);
 }
 
 /** Record routes. */
@@ -260,6 +259,3 @@ export const recordRoutes: Route[] = [
   route("POST", "/records/:id/restore", restore),
   route("POST", "/records/:id/purge", purge),
 ];
-
-/** Re-exported for other route files. */
-export { loadResource };

@@ -90,7 +90,11 @@ function base(ctx: Ctx, r: Resource): Record<string, unknown> {
  * @param removeLinkOf Collection ID when listed via a collection (adds `remove_link`).
  * @returns Record JSON.
  */
-export function recordJson(ctx: Ctx, r: RecordData, removeLinkOf?: number): Record<string, unknown> {
+export function recordJson(
+  ctx: Ctx,
+  r: RecordData,
+  removeLinkOf?: number,
+): Record<string, unknown> {
   const self = `${ctx.base}/records/${r.id}`;
   const actions: Record<string, string> = {
     edit: self,

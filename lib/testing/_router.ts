@@ -75,7 +75,9 @@ export function matchRoute(
   for (const r of routes) {
     const params = matchSegments(r.segments, parts);
     if (params === null) continue;
-    if (r.method === method || (method === "HEAD" && r.method === "GET")) return { route: r, params };
+    if (r.method === method || (method === "HEAD" && r.method === "GET")) {
+      return { route: r, params };
+    }
     methodMismatch = true;
   }
   return methodMismatch ? "method" : null;

@@ -1,10 +1,237 @@
 /**
  * {@linkcode RepoRecord}: a record with everything, file transfers included.
  *
+ * @example Usage
+ * ```ts
+ * import { RepoRecord } from "./record.ts";
+ * import { Transport } from "../http/transport.ts";
+ * import { startServer } from "../testing/mod.ts";
+ * await using server = await startServer();
+ * await using transport = new Transport({ settings: { host: server.url, pat: server.pat } });
+ * const record = await RepoRecord.load(transport, { identifier: "demo", create: true });
+ * const file = await record.uploadString("hello", "hello.txt");
+ * const stream = await record.downloadFile(file.id);
+ * console.log(await new Response(stream).text()); // "hello"
+ * ```
+ *
  * @module
  */
 
+import type { FileJson } from "../http/protocol.ts";
+import type { QueryObject } from "../http/url.ts";
 import { RecordResource } from "../resources/record.ts";
+import {
+  downloadFile,
+  type DownloadFileOptions,
+  downloadFileStream,
+  type DownloadStreamOptions,
+} from "./download.ts";
+import {
+  downloadAllFiles,
+  type DownloadAllFilesOptions,
+  downloadFiles,
+  type DownloadFilesOptions,
+} from "./download_files.ts";
+import { exportResource, exportStream, type ExportStreamOptions } from "./export.ts";
+import { exportMetadata, type ExportMetadataOptions } from "./export_metadata.ts";
+import type { ProgressCallback } from "./progress.ts";
+import { uploadFile, type UploadFileOptions, type UploadSource } from "./upload.ts";
+
+/** Record export types. */
+export type RecordExportType = "json" | "rdf" | "pdf" | "qr" | "ro-crate";
+
+/** Options of {@linkcode RepoRecord.export}. */
+export interface RecordExportOptions {
+  /** Export filter (JSON object), e.g. `{ user: true, links: "in" }`. */
+  filter?: QueryObject;
+  /** Write into `<path>/<identifier>/`. */
+  useFolder?: boolean;
+  /** Overwrite an existing file; otherwise the export is written as `<stem>_<n><ext>`. */
+  force?: boolean;
+  /** Receives the bytes received so far. */
+  onProgress?: ProgressCallback;
+  /** Cancels the export. */
+  signal?: AbortSignal;
+}
+
+/** Options of {@linkcode RepoRecord.uploadString}. */
+export interface UploadStringOptions {
+  /** Description of the file; when replacing, a missing description keeps the existing one. */
+  fileDescription?: string;
+  /** Replace a file with the same name. */
+  force?: boolean;
+  /** MIME type. */
+  mimetype?: string;
+  /** Cancels the upload. */
+  signal?: AbortSignal;
+}
 
 /** A record on the server: metadata, links, roles, and streamed file uploads, downloads and exports. */
-export class RepoRecord extends RecordResource {}
+export class RepoRecord extends RecordResource {
+  /**
+   * Uploads a file or a byte stream (see {@linkcode uploadFile}): direct or chunked as the
+   * server decides, concurrent and resumable chunks, replace with `force`.
+   *
+   * @example Usage
+   * ```ts ignore
+   * const file = await record.uploadFile("./big.bin", { force: true, onProgress: console.log });
+   * ```
+   *
+   * @param source File path, or a byte stream with `size`.
+   * @param options Name, description, force, concurrency, resume, progress, signal.
+   * @returns The created or replaced file.
+   */
+  async uploadFile(
+    source: string | ReadableStream<Uint8Array>,
+    options: UploadFileOptions = {},
+  ): Promise<FileJson> {
+    const file = await uploadFile(this, source as UploadSource, options);
+    this.invalidate();
+    return file;
+  }
+
+  /**
+   * Uploads a string (UTF-8) as a file.
+   *
+   * @example Usage
+   * ```ts ignore
+   * await record.uploadString("a,b\n1,2\n", "table.csv", { mimetype: "text/csv" });
+   * ```
+   *
+   * @param text The content.
+   * @param fileName Name of the file in the record.
+   * @param options Description, force, MIME type, signal.
+   * @returns The created or replaced file.
+   */
+  async uploadString(
+    text: string,
+    fileName: string,
+    options: UploadStringOptions = {},
+  ): Promise<FileJson> {
+    const file = await uploadFile(this, new TextEncoder().encode(text), { ...options, fileName });
+    this.invalidate();
+    return file;
+  }
+
+  /**
+   * Downloads a file to `path` (atomically, verified; a directory gets `<dir>/<file name>`) and
+   * returns the path written, or without `path` returns the file's content as a stream.
+   *
+   * @example Usage
+   * ```ts ignore
+   * const path = await record.downloadFile(fileId, "./out/");
+   * const stream = await record.downloadFile(fileId);
+   * ```
+   *
+   * @param fileId The file's id.
+   * @param path Target file or directory; omit it to get a stream.
+   * @param options Force, progress, signal.
+   * @returns The path written, or the content stream.
+   */
+  downloadFile(
+    fileId: string,
+    path: string,
+    options?: Omit<DownloadFileOptions, "path">,
+  ): Promise<string>;
+  downloadFile(
+    fileId: string,
+    path?: undefined,
+    options?: DownloadStreamOptions,
+  ): Promise<ReadableStream<Uint8Array>>;
+  async downloadFile(
+    fileId: string,
+    path?: string,
+    options: Omit<DownloadFileOptions, "path"> = {},
+  ): Promise<string | ReadableStream<Uint8Array>> {
+    if (path === undefined) return await downloadFileStream(this, fileId, options);
+    return await downloadFile(this, fileId, { ...options, path });
+  }
+
+  /**
+   * Downloads every file matching `pattern` (and not `excludePattern`) into `dir`.
+   *
+   * @example Usage
+   * ```ts ignore
+   * const paths = await record.downloadFiles("./out", { pattern: "*.csv", useFolder: true });
+   * ```
+   *
+   * @param dir Target directory.
+   * @param options Globs, folder, force, callbacks, signal.
+   * @returns The paths written.
+   */
+  async downloadFiles(dir: string, options: DownloadFilesOptions = {}): Promise<string[]> {
+    return await downloadFiles(this, dir, options);
+  }
+
+  /**
+   * Downloads all files as the server's ZIP archive (a directory gets `<identifier>.zip`).
+   *
+   * @example Usage
+   * ```ts ignore
+   * const zip = await record.downloadAllFiles("./out/");
+   * ```
+   *
+   * @param path Target file or directory.
+   * @param options Force, progress, signal.
+   * @returns The path written.
+   */
+  async downloadAllFiles(path: string, options: DownloadAllFilesOptions = {}): Promise<string> {
+    return await downloadAllFiles(this, path, options);
+  }
+
+  /**
+   * Exports the record to disk (a directory gets `<identifier>.<ext>`).
+   *
+   * @example Usage
+   * ```ts ignore
+   * await record.export("./exports/", "ro-crate", { useFolder: true });
+   * ```
+   *
+   * @param path Target file or directory.
+   * @param exportType `json`, `rdf`, `pdf`, `qr` or `ro-crate`.
+   * @param options Filter, folder, force, progress, signal.
+   * @returns The path written.
+   */
+  async export(
+    path: string,
+    exportType: RecordExportType = "json",
+    options: RecordExportOptions = {},
+  ): Promise<string> {
+    return await exportResource(this, path, { ...options, exportType });
+  }
+
+  /**
+   * Exports the record as a byte stream (for piping).
+   *
+   * @example Usage
+   * ```ts ignore
+   * await (await record.exportStream("json")).pipeTo(Deno.stdout.writable);
+   * ```
+   *
+   * @param exportType `json`, `rdf`, `pdf`, `qr` or `ro-crate`.
+   * @param options Filter, progress, signal.
+   * @returns The exported data.
+   */
+  async exportStream(
+    exportType: RecordExportType = "json",
+    options: Omit<ExportStreamOptions, "exportType"> = {},
+  ): Promise<ReadableStream<Uint8Array>> {
+    return await exportStream(this, { ...options, exportType });
+  }
+
+  /**
+   * Exports the record's extra metadata as JSON (a directory gets `<identifier>-extras.json`).
+   *
+   * @example Usage
+   * ```ts ignore
+   * await record.exportMetadata("./meta.json", { format: "plain" });
+   * ```
+   *
+   * @param path Target file or directory.
+   * @param options Filter, format, folder, force, progress, signal.
+   * @returns The path written.
+   */
+  async exportMetadata(path: string, options: ExportMetadataOptions = {}): Promise<string> {
+    return await exportMetadata(this, path, options);
+  }
+}

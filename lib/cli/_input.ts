@@ -1,0 +1,78 @@
+// Line input for prompts: stdin (a terminal or a pipe) or a fixed list of lines (tests).
+
+import { InputError } from "../http/errors.ts";
+
+/** Reads answers to prompts. */
+export interface LineInput {
+  /** Next line without its line break, or `null` at end of input. `hidden` hides typing on a terminal. */
+  readLine(options?: { hidden?: boolean }): Promise<string | null>;
+}
+
+/** Input answering prompts from a list of lines, then end of input. */
+export function linesInput(lines: readonly string[]): LineInput {
+  const queue = [...lines];
+  return { readLine: () => Promise.resolve(queue.shift() ?? null) };
+}
+
+/** Input reading stdin; works with a terminal and with a pipe. */
+export function stdinInput(): LineInput {
+  const decoder = new TextDecoder();
+  let buffer: Uint8Array = new Uint8Array(0);
+  let ended = false;
+
+  async function readPiped(): Promise<string | null> {
+    while (true) {
+      const newline = buffer.indexOf(0x0a);
+      if (newline >= 0) {
+        const line = decoder.decode(buffer.subarray(0, newline));
+        buffer = buffer.slice(newline + 1);
+        return line.endsWith("\r") ? line.slice(0, -1) : line;
+      }
+      if (ended) {
+        if (buffer.length === 0) return null;
+        const rest = decoder.decode(buffer);
+        buffer = new Uint8Array(0);
+        return rest;
+      }
+      const chunk = new Uint8Array(4096);
+      const read = await Deno.stdin.read(chunk);
+      if (read === null) ended = true;
+      else buffer = concat(buffer, chunk.subarray(0, read));
+    }
+  }
+
+  async function readHidden(): Promise<string | null> {
+    Deno.stdin.setRaw(true);
+    const bytes: number[] = [];
+    try {
+      const chunk = new Uint8Array(64);
+      while (true) {
+        const read = await Deno.stdin.read(chunk);
+        if (read === null) return bytes.length === 0 ? null : decoder.decode(new Uint8Array(bytes));
+        for (const byte of chunk.subarray(0, read)) {
+          if (byte === 0x0d || byte === 0x0a) return decoder.decode(new Uint8Array(bytes));
+          if (byte === 0x03) throw new InputError("Aborted by Ctrl-C: nothing was changed");
+          if (byte === 0x04 && bytes.length === 0) return null;
+          if (byte === 0x7f || byte === 0x08) bytes.pop();
+          else if (byte >= 0x20) bytes.push(byte);
+        }
+      }
+    } finally {
+      Deno.stdin.setRaw(false);
+    }
+  }
+
+  return {
+    readLine(options = {}) {
+      if (options.hidden === true && Deno.stdin.isTerminal()) return readHidden();
+      return readPiped();
+    },
+  };
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const result = new Uint8Array(a.length + b.length);
+  result.set(a);
+  result.set(b, a.length);
+  return result;
+}

@@ -1,0 +1,92 @@
+/**
+ * {@linkcode apyCommand}: wraps a command's action so it gets `-I/--instance`, `-V/--verbose`, a
+ * ready {@linkcode CLIRepoManager} and the CLI's error handling.
+ *
+ * @module
+ */
+
+import { type Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
+import { contextOf } from "./_context.ts";
+import { ExitError, reportError } from "./_errors.ts";
+import { setOptionType } from "./_tree.ts";
+import { CLIRepoManager } from "./cli_manager.ts";
+import { type Verbosity, VERBOSITY_LEVELS } from "./output.ts";
+
+/** Options {@linkcode apyCommand} adds. */
+export interface ApyOptions {
+  /** `-I/--instance`: config instance to use (default: the config file's default). */
+  instance?: string | undefined;
+  /** `-V/--verbose`: verbosity. */
+  verbose: Verbosity;
+}
+
+/** The action of an {@linkcode apyCommand}. */
+export type ApyAction<Args extends unknown[], Opts> = (
+  manager: CLIRepoManager,
+  options: Opts & ApyOptions,
+  ...args: Args
+) => void | Promise<void>;
+
+/**
+ * Adds `-I/--instance` and `-V/--verbose` to `command` and sets its action: the action receives
+ * a manager whose settings are already resolved (config errors surface before any work), the
+ * parsed options and the positional arguments. Errors are printed as one `Error: …` line on
+ * stderr (the response body too at `-V debug`), with exit code 1; no stack trace, no token.
+ *
+ * @example Usage
+ * ```ts ignore
+ * import { Command } from "@commander-js/extra-typings";
+ * import { apyCommand } from "./apy_command.ts";
+ * const info = apyCommand(new Command("info").description("Show the server version"), async (manager) => {
+ *   manager.echo((await manager.info()).version);
+ * });
+ * ```
+ *
+ * @param command The command (with its own options and arguments already declared).
+ * @param action What the command does.
+ * @returns The command, with the two options added.
+ */
+export function apyCommand<
+  Args extends unknown[],
+  Opts extends { [key: string]: unknown },
+  Global extends { [key: string]: unknown },
+>(
+  command: Command<Args, Opts, Global>,
+  action: ApyAction<Args, Opts>,
+): Command<Args, Opts & ApyOptions, Global> {
+  const target = command as unknown as CommandUnknownOpts;
+  target.addOption(
+    new Option(
+      "-I, --instance <name>",
+      "Name of the config instance to use (default: the default instance)",
+    ),
+  );
+  const verbose = new Option("-V, --verbose <level>", "Verbosity of the output")
+    .choices(VERBOSITY_LEVELS)
+    .default("info" as Verbosity);
+  setOptionType(verbose, "choice");
+  target.addOption(verbose);
+  target.action(async (...all: unknown[]) => {
+    const self = all[all.length - 1] as CommandUnknownOpts;
+    const options = self.opts() as Opts & ApyOptions;
+    const args = all.slice(0, -2) as Args;
+    const context = contextOf(self);
+    const { output } = context;
+    output.verbosity = options.verbose;
+    const manager = new CLIRepoManager({
+      ...context.managerOptions,
+      ...(options.instance === undefined ? {} : { instance: options.instance }),
+      output,
+    });
+    try {
+      await manager.settings();
+      await action(manager, options, ...args);
+    } catch (error) {
+      if (error instanceof ExitError) throw error;
+      throw new ExitError(reportError(error, output));
+    } finally {
+      await manager.close();
+    }
+  });
+  return command as unknown as Command<Args, Opts & ApyOptions, Global>;
+}

@@ -1,0 +1,162 @@
+/**
+ * {@linkcode CLIRepoManager}: the {@linkcode RepoManager} the CLI commands get, tied to the CLI's
+ * output and verbosity.
+ *
+ * @module
+ */
+
+import type { ConnectionSettings } from "../config/settings.ts";
+import { RepoApyError } from "../http/errors.ts";
+import { RepoManager, type RepoManagerOptions } from "../manager/repo_manager.ts";
+import { Output, type Verbosity } from "./output.ts";
+
+/** Options of a {@linkcode CLIRepoManager}. */
+export interface CLIRepoManagerOptions extends RepoManagerOptions {
+  /** Where messages go; default: the process's stdout/stderr. */
+  output?: Output;
+  /** Verbosity to set on the output. Default: the output's current one (`info` for a new one). */
+  verbose?: Verbosity;
+}
+
+/** A manager for CLI commands: library diagnostics and config warnings go to the CLI output. */
+export class CLIRepoManager extends RepoManager {
+  /** Where this manager's messages go. */
+  readonly output: Output;
+
+  /**
+   * Creates the manager; nothing is read or sent yet.
+   *
+   * @example Usage
+   * ```ts
+   * import { CLIRepoManager } from "./cli_manager.ts";
+   * import { startServer } from "../testing/mod.ts";
+   * await using server = await startServer();
+   * await using manager = new CLIRepoManager({ host: server.url, pat: server.pat, verbose: "error" });
+   * console.log(typeof (await manager.info()).version); // "string"
+   * ```
+   *
+   * @param options Manager options plus `output` and `verbose`.
+   */
+  constructor(options: CLIRepoManagerOptions = {}) {
+    const { output = new Output(), verbose, ...rest } = options;
+    if (verbose !== undefined) output.verbosity = verbose;
+    super({
+      ...rest,
+      log: rest.log ?? output.logger(),
+      warn: rest.warn ?? ((message: string) => output.warning(message)),
+    });
+    this.output = output;
+  }
+
+  /**
+   * The resolved settings; the PAT is registered with the output so it is never printed.
+   *
+   * @returns The settings.
+   */
+  override async settings(): Promise<ConnectionSettings> {
+    const settings = await super.settings();
+    this.output.addSecret(settings.pat);
+    return settings;
+  }
+
+  /**
+   * Opens a collection. Not available yet: the library has no collections.
+   *
+   * @param _selector `{ id }` or `{ identifier, create? }`.
+   * @returns Never.
+   */
+  collection(_selector: unknown): Promise<never> {
+    return notImplemented("collection");
+  }
+
+  /**
+   * Opens a template. Not available yet: the library has no templates.
+   *
+   * @param _selector `{ id }` or `{ identifier, create? }`.
+   * @returns Never.
+   */
+  template(_selector: unknown): Promise<never> {
+    return notImplemented("template");
+  }
+
+  /**
+   * Opens a group. Not available yet: the library has no groups.
+   *
+   * @param _selector `{ id }` or `{ identifier, create? }`.
+   * @returns Never.
+   */
+  group(_selector: unknown): Promise<never> {
+    return notImplemented("group");
+  }
+
+  /**
+   * Opens a user. Not available yet: the library has no users.
+   *
+   * @param _selector `{ id }` or `{ username, identityType }`.
+   * @returns Never.
+   */
+  user(_selector: unknown): Promise<never> {
+    return notImplemented("user");
+  }
+
+  /**
+   * Whether a message of `level` is printed.
+   *
+   * @param level The message's level.
+   * @returns `true` when printed at the current verbosity.
+   */
+  isVerbose(level: Verbosity): boolean {
+    return this.output.isVerbose(level);
+  }
+
+  /**
+   * Prints a result message on stdout (silenced by `-V warning` and `-V error`).
+   *
+   * @param message The message.
+   */
+  printInfo(message: string): void {
+    this.output.info(message);
+  }
+
+  /**
+   * Prints a warning on stderr (silenced by `-V error`).
+   *
+   * @param message The message.
+   */
+  printWarning(message: string): void {
+    this.output.warning(message);
+  }
+
+  /**
+   * Prints an error on stderr.
+   *
+   * @param message The message.
+   */
+  printError(message: string): void {
+    this.output.error(message);
+  }
+
+  /**
+   * Prints a debug message on stderr (only with `-V debug`).
+   *
+   * @param message The message.
+   */
+  printDebug(message: string): void {
+    this.output.debug(message);
+  }
+
+  /**
+   * Prints a data line on stdout whatever the verbosity.
+   *
+   * @param line The line.
+   */
+  echo(line: string): void {
+    this.output.data(line);
+  }
+}
+
+function notImplemented(kind: string): Promise<never> {
+  return Promise.reject(
+    new RepoApyError(`Opening a ${kind} is not implemented yet in this version of repo-apy`),
+  );
+}

@@ -1,0 +1,215 @@
+/**
+ * The `config` group: creates and edits the config file (`~/.repoconfig` or `$REPO_APY_CONFIG`).
+ *
+ * @module
+ */
+
+import { Command, type CommandUnknownOpts } from "@commander-js/extra-typings";
+import { configPath } from "../../config/path.ts";
+import { readConfig } from "../../config/read.ts";
+import { selectInstance } from "../../config/select.ts";
+import { writeConfig } from "../../config/write.ts";
+import { ConfigurationError, InputError } from "../../http/errors.ts";
+import { contextOf } from "../_context.ts";
+import { activateAutocompletionCommand } from "./_autocompletion.ts";
+import {
+  ask,
+  checkNewInstance,
+  editConfig,
+  FIRST_INSTANCE,
+  hostProblem,
+  maskPat,
+} from "./_config_edit.ts";
+import { createGroup } from "./_group.ts";
+import { getRepoInfoCommand } from "./_repo_info.ts";
+
+const HOST_QUESTION = "Host of the repository (for example https://repo.example)";
+const PAT_QUESTION = "Personal access token";
+
+/**
+ * Builds the `config` group: `create`, `set-host`, `set-pat`, `add-instance`,
+ * `change-default-instance`, `rename-instance`, `show-instances`, `activate-autocompletion` and
+ * `get-repo-info`. Prompts read stdin, so answers can be piped.
+ *
+ * @example Usage
+ * ```ts
+ * import { configCommand } from "./config.ts";
+ * console.log(configCommand().commands.map((command) => command.name()).includes("set-pat")); // true
+ * ```
+ *
+ * @returns The group.
+ */
+export function configCommand(): Command {
+  const group = createGroup("config", "Create and edit the config file with hosts and tokens");
+  group.addCommand(createCommand());
+  group.addCommand(setHostCommand());
+  group.addCommand(setPatCommand());
+  group.addCommand(addInstanceCommand());
+  group.addCommand(changeDefaultInstanceCommand());
+  group.addCommand(renameInstanceCommand());
+  group.addCommand(showInstancesCommand());
+  group.addCommand(activateAutocompletionCommand());
+  group.addCommand(getRepoInfoCommand());
+  return group;
+}
+
+function self(command: unknown): CommandUnknownOpts {
+  return command as CommandUnknownOpts;
+}
+
+function createCommand(): Command {
+  const command = new Command("create").description(
+    `Create the config file with an empty instance '${FIRST_INSTANCE}'`,
+  );
+  command.action(async (_options, cmd) => {
+    const { output } = contextOf(self(cmd));
+    const path = configPath();
+    const exists = await Deno.lstat(path).then(() => true, (error) => {
+      if (error instanceof Deno.errors.NotFound) return false;
+      throw error;
+    });
+    if (exists) {
+      throw new ConfigurationError(
+        `A config file already exists at ${path}: edit it with 'repo-apy config set-host' / ` +
+          `'set-pat' / 'add-instance', or move it away first`,
+      );
+    }
+    await writeConfig(path, {
+      global: { default: FIRST_INSTANCE, extra: {} },
+      instances: new Map([[FIRST_INSTANCE, { host: "", pat: "", extra: {} }]]),
+    });
+    output.info(`Created the config file ${path}`);
+    output.info("Next: run 'repo-apy config set-host' and 'repo-apy config set-pat'");
+  });
+  return command as unknown as Command;
+}
+
+function setHostCommand(): Command {
+  const command = new Command("set-host")
+    .description("Set the host of an instance (asks for it unless --host is given)")
+    .option("-I, --instance <name>", "Instance to change (default: the default instance)")
+    .option("-H, --host <url>", "The host, for example https://repo.example");
+  command.action(async (options, cmd) => {
+    const context = contextOf(self(cmd));
+    const { name, host } = await editConfig(self(cmd), async (config, path) => {
+      const { name, section } = selectInstance(config, path, options.instance);
+      let host: string;
+      if (options.host === undefined) {
+        host = await ask(context, HOST_QUESTION, { check: hostProblem });
+      } else {
+        host = options.host.trim();
+        const problem = hostProblem(host);
+        if (problem !== undefined) throw new InputError(problem);
+      }
+      section.host = host;
+      return { name, host };
+    });
+    context.output.info(`Set the host of instance '${name}' to ${host}`);
+  });
+  return command as unknown as Command;
+}
+
+function setPatCommand(): Command {
+  const command = new Command("set-pat")
+    .description("Set the personal access token of an instance (asks for it; pipe it to stdin)")
+    .option("-I, --instance <name>", "Instance to change (default: the default instance)");
+  command.action(async (options, cmd) => {
+    const context = contextOf(self(cmd));
+    const { name, pat } = await editConfig(self(cmd), async (config, path) => {
+      const { name, section } = selectInstance(config, path, options.instance);
+      const pat = await ask(context, PAT_QUESTION, { hidden: true });
+      section.pat = pat;
+      return { name, pat };
+    });
+    context.output.info(
+      `Set the personal access token of instance '${name}' to ${maskPat(pat, 5, "*")}`,
+    );
+  });
+  return command as unknown as Command;
+}
+
+function addInstanceCommand(): Command {
+  const command = new Command("add-instance")
+    .description("Add an instance (asks for its token, then its host)")
+    .requiredOption("-I, --instance <name>", "Name of the new instance")
+    .option("-H, --host <url>", "The host, for example https://repo.example");
+  command.action(async (options, cmd) => {
+    const context = contextOf(self(cmd));
+    const name = options.instance;
+    const becameDefault = await editConfig(self(cmd), async (config, path) => {
+      checkNewInstance(config, name, path);
+      if (options.host !== undefined) {
+        const problem = hostProblem(options.host.trim());
+        if (problem !== undefined) throw new InputError(problem);
+      }
+      const pat = await ask(context, PAT_QUESTION, { hidden: true });
+      const host = options.host?.trim() ??
+        await ask(context, HOST_QUESTION, { check: hostProblem });
+      config.instances.set(name, { host, pat, extra: {} });
+      const missingDefault = config.global.default === undefined ||
+        !config.instances.has(config.global.default) || config.global.default === "";
+      if (missingDefault) config.global.default = name;
+      return missingDefault;
+    });
+    context.output.info(`Added the instance '${name}'${becameDefault ? " (now the default)" : ""}`);
+  });
+  return command as unknown as Command;
+}
+
+function changeDefaultInstanceCommand(): Command {
+  const command = new Command("change-default-instance")
+    .description("Make an instance the default one")
+    .requiredOption("-I, --instance <name>", "Instance to make the default");
+  command.action(async (options, cmd) => {
+    const { output } = contextOf(self(cmd));
+    await editConfig(self(cmd), (config, path) => {
+      selectInstance(config, path, options.instance);
+      config.global.default = options.instance;
+    });
+    output.info(`The default instance is now '${options.instance}'`);
+  });
+  return command as unknown as Command;
+}
+
+function renameInstanceCommand(): Command {
+  const command = new Command("rename-instance")
+    .description("Rename an instance")
+    .requiredOption("-I, --instance <name>", "Instance to rename")
+    .requiredOption("-N, --instance-new <name>", "New name of the instance");
+  command.action(async (options, cmd) => {
+    const { output } = contextOf(self(cmd));
+    const { instance: from, instanceNew: to } = options;
+    await editConfig(self(cmd), (config, path) => {
+      selectInstance(config, path, from);
+      checkNewInstance(config, to, path);
+      config.instances = new Map(
+        [...config.instances].map(([name, section]) => [name === from ? to : name, section]),
+      );
+      if (config.global.default === from) config.global.default = to;
+    });
+    output.info(`Renamed the instance '${from}' to '${to}'`);
+  });
+  return command as unknown as Command;
+}
+
+function showInstancesCommand(): Command {
+  const command = new Command("show-instances").description(
+    "List the instances of the config file and the default one",
+  );
+  command.action(async (_options, cmd) => {
+    const { output } = contextOf(self(cmd));
+    const path = configPath();
+    const config = await readConfig(path, { warn: (message) => output.warning(message) });
+    const fallback = config.global.default;
+    output.info(`Instances in ${path}:`);
+    const width = Math.max(0, ...[...config.instances.keys()].map((name) => name.length));
+    for (const [name, section] of config.instances) {
+      const host = section.host === undefined || section.host === "" ? "(no host)" : section.host;
+      output.data(`${name === fallback ? "*" : " "} ${name.padEnd(width)}  ${host}`);
+    }
+    output.info(
+      fallback === undefined ? "No default instance" : `Default instance: ${fallback}`,
+    );
+  });
+  return command as unknown as Command;
+}

@@ -1,0 +1,23 @@
+/**
+ * The `users` group.
+ *
+ * @module
+ */
+
+import type { Command } from "@commander-js/extra-typings";
+import { createGroup } from "./_group.ts";
+
+/**
+ * Builds the `users` group (its commands are added here as they are written).
+ *
+ * @example Usage
+ * ```ts
+ * import { usersCommand } from "./users.ts";
+ * console.log(usersCommand().name()); // "users"
+ * ```
+ *
+ * @returns The group.
+ */
+export function usersCommand(): Command {
+  return createGroup("users", "Manage users");
+}

@@ -1,0 +1,21 @@
+/**
+ * The CLI's reusable parts: the command tree, the CLI manager, the command wrapper, the shared
+ * option sets, the output module, completion scripts and `--xmlhelp`.
+ *
+ * @example Usage
+ * ```ts
+ * import { createProgram } from "./mod.ts";
+ * const program = createProgram({ version: "1.0.0" });
+ * console.log(program.name()); // "repo-apy"
+ * ```
+ *
+ * @module
+ */
+
+export * from "./apy_command.ts";
+export * from "./cli_manager.ts";
+export * from "./completions.ts";
+export * from "./options.ts";
+export * from "./output.ts";
+export * from "./program.ts";
+export * from "./xml_help.ts";

@@ -1,0 +1,245 @@
+/**
+ * The one place the CLI prints: data lines on stdout, diagnostics on stderr filtered by the
+ * verbosity, prompts, `--json` output and a TTY-only progress bar.
+ *
+ * @example Usage
+ * ```ts
+ * import { Output } from "./output.ts";
+ * const lines: string[] = [];
+ * const output = new Output({ stdout: (text) => lines.push(text), stderr: () => {} });
+ * output.data("42");
+ * output.debug("not shown at the default verbosity");
+ * console.log(lines); // ["42\n"]
+ * ```
+ *
+ * @module
+ */
+
+import type { Logger } from "../http/log.ts";
+
+/** Verbosity levels of the CLI, from quietest to loudest. */
+export const VERBOSITY_LEVELS = ["error", "warning", "info", "debug"] as const;
+
+/** One verbosity level (`-V/--verbose`). */
+export type Verbosity = typeof VERBOSITY_LEVELS[number];
+
+/** Where an {@linkcode Output} writes; defaults to the process's stdout and stderr. */
+export interface OutputStreams {
+  /** Receives text for stdout. */
+  stdout?: (text: string) => void;
+  /** Receives text for stderr. */
+  stderr?: (text: string) => void;
+  /** Whether stderr is a terminal (enables the progress bar). Default: asks Deno. */
+  stderrIsTerminal?: boolean;
+}
+
+/** Prints for the CLI, honouring the verbosity and hiding registered secrets. */
+export class Output {
+  /** Current verbosity; messages above it are dropped. */
+  verbosity: Verbosity = "info";
+  #stdout: (text: string) => void;
+  #stderr: (text: string) => void;
+  #stderrIsTerminal: boolean | undefined;
+  #secrets: string[] = [];
+
+  /**
+   * Creates the output.
+   *
+   * @param streams Replacement writers (tests); default: the process's stdout and stderr.
+   */
+  constructor(streams: OutputStreams = {}) {
+    this.#stdout = streams.stdout ?? ((text) => writeAll(Deno.stdout, text));
+    this.#stderr = streams.stderr ?? ((text) => writeAll(Deno.stderr, text));
+    this.#stderrIsTerminal = streams.stderrIsTerminal;
+  }
+
+  /**
+   * Replaces a secret (the PAT) by `***` in everything printed from now on.
+   *
+   * @param secret The text to hide; ignored when shorter than 8 characters.
+   */
+  addSecret(secret: string): void {
+    if (secret.length >= 8 && !this.#secrets.includes(secret)) this.#secrets.push(secret);
+  }
+
+  /**
+   * Whether a message of `level` is printed at the current verbosity.
+   *
+   * @param level The message's level.
+   * @returns `true` when it is printed.
+   */
+  isVerbose(level: Verbosity): boolean {
+    return VERBOSITY_LEVELS.indexOf(level) <= VERBOSITY_LEVELS.indexOf(this.verbosity);
+  }
+
+  /**
+   * Prints a data line on stdout, whatever the verbosity (ids, JSON, token lists).
+   *
+   * @param line The line, without trailing newline.
+   */
+  data(line: string): void {
+    this.writeOut(`${line}\n`);
+  }
+
+  /**
+   * Prints a value as indented JSON on stdout (`--json`).
+   *
+   * @param value Any JSON-serialisable value.
+   */
+  json(value: unknown): void {
+    this.data(JSON.stringify(value, null, 2));
+  }
+
+  /**
+   * Prints a result message on stdout unless the verbosity is `warning` or `error`.
+   *
+   * @param message The message.
+   */
+  info(message: string): void {
+    if (this.isVerbose("info")) this.data(message);
+  }
+
+  /**
+   * Prints an error on stderr (always).
+   *
+   * @param message The message.
+   */
+  error(message: string): void {
+    this.writeErr(`${message}\n`);
+  }
+
+  /**
+   * Prints a warning on stderr unless the verbosity is `error`.
+   *
+   * @param message The message.
+   */
+  warning(message: string): void {
+    if (this.isVerbose("warning")) this.writeErr(`Warning: ${message}\n`);
+  }
+
+  /**
+   * Prints a debug message on stderr at `debug` verbosity.
+   *
+   * @param message The message.
+   */
+  debug(message: string): void {
+    if (this.isVerbose("debug")) this.writeErr(`${message}\n`);
+  }
+
+  /**
+   * Prints a prompt on stderr (no newline), so stdout stays clean for data.
+   *
+   * @param text The prompt text.
+   */
+  prompt(text: string): void {
+    this.writeErr(text);
+  }
+
+  /**
+   * Writes raw text to stdout (help and version output).
+   *
+   * @param text The text.
+   */
+  writeOut(text: string): void {
+    this.#stdout(this.#redact(text));
+  }
+
+  /**
+   * Writes raw text to stderr (usage errors).
+   *
+   * @param text The text.
+   */
+  writeErr(text: string): void {
+    this.#stderr(this.#redact(text));
+  }
+
+  /**
+   * A {@linkcode Logger} for the library: every level goes to stderr, filtered by the verbosity.
+   *
+   * @returns The logger.
+   */
+  logger(): Logger {
+    return {
+      debug: (message) => this.debug(message),
+      info: (message) => {
+        if (this.isVerbose("info")) this.writeErr(`${message}\n`);
+      },
+      warning: (message) => this.warning(message),
+      error: (message) => this.error(message),
+    };
+  }
+
+  /**
+   * Whether stderr is a terminal.
+   *
+   * @returns `true` on a terminal.
+   */
+  stderrIsTerminal(): boolean {
+    return this.#stderrIsTerminal ?? Deno.stderr.isTerminal();
+  }
+
+  #redact(text: string): string {
+    let result = text;
+    for (const secret of this.#secrets) result = result.replaceAll(secret, "***");
+    return result;
+  }
+}
+
+/** A progress bar; every method is a no-op when stderr is not a terminal. */
+export interface Progress {
+  /** Adds `amount` to the done count and redraws. */
+  advance(amount: number): void;
+  /** Clears the bar's line. */
+  done(): void;
+}
+
+/**
+ * Creates a progress bar on stderr, drawn only when stderr is a terminal and the verbosity is
+ * at least `info`.
+ *
+ * @example Usage
+ * ```ts
+ * import { createProgress, Output } from "./output.ts";
+ * const progress = createProgress(100, "upload", new Output({ stderrIsTerminal: false }));
+ * progress.advance(50); // prints nothing: stderr is not a terminal
+ * progress.done();
+ * ```
+ *
+ * @param total Total amount (for example bytes); 0 or less draws no percentage.
+ * @param label Text in front of the bar.
+ * @param output The output to draw on; default: a new process output.
+ * @returns The progress bar.
+ */
+export function createProgress(
+  total: number,
+  label: string,
+  output: Output = new Output(),
+): Progress {
+  if (!output.stderrIsTerminal() || !output.isVerbose("info")) {
+    return { advance() {}, done() {} };
+  }
+  let current = 0;
+  const width = 30;
+  const draw = () => {
+    const ratio = total > 0 ? Math.min(1, current / total) : 0;
+    const filled = Math.round(ratio * width);
+    const percent = total > 0 ? `${Math.floor(ratio * 100)}%`.padStart(4) : "";
+    output.writeErr(`\r${label} [${"#".repeat(filled)}${"-".repeat(width - filled)}] ${percent}`);
+  };
+  return {
+    advance(amount) {
+      current += amount;
+      draw();
+    },
+    done() {
+      output.writeErr("\r\x1b[2K");
+    },
+  };
+}
+
+const encoder = new TextEncoder();
+
+function writeAll(stream: { writeSync(data: Uint8Array): number }, text: string): void {
+  let data = encoder.encode(text);
+  while (data.length > 0) data = data.subarray(stream.writeSync(data));
+}

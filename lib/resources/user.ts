@@ -1,0 +1,161 @@
+/**
+ * {@linkcode RepoUser}: a user of the repository, looked up by id, by username and identity type,
+ * or as the owner of the personal access token.
+ *
+ * @example Usage
+ * ```ts
+ * import { RepoUser } from "./user.ts";
+ * import { Transport } from "../http/transport.ts";
+ * import { startServer } from "../testing/mod.ts";
+ * await using server = await startServer();
+ * await using transport = new Transport({ settings: { host: server.url, pat: server.pat } });
+ * const me = await RepoUser.load(transport, { me: true });
+ * console.log(String(me).includes(`id: ${me.id}`)); // true
+ * ```
+ *
+ * @module
+ */
+
+import { InputError } from "../http/errors.ts";
+import {
+  IDENTITY_TYPES,
+  type IdentityJson,
+  type PageJson,
+  type RecordJson,
+  type UserJson,
+} from "../http/protocol.ts";
+import type { Transport } from "../http/transport.ts";
+import type { QueryParams } from "../http/url.ts";
+import { requireId, requireText } from "./_checks.ts";
+
+/** An identity provider a username belongs to. */
+export type IdentityType = typeof IDENTITY_TYPES[number];
+
+/** Selects a user: by id, by username and identity type, or the token's owner. */
+export type UserSelector =
+  | { id: number }
+  | { username: string; identityType: IdentityType }
+  | { me: true };
+
+const META_TTL_MS = 5 * 60 * 1000;
+
+/**
+ * A user of the repository.
+ *
+ * @example Usage
+ * ```ts ignore
+ * const user = await RepoUser.load(transport, { id: 2 });
+ * console.log(String(user), (await user.getRecords({ per_page: 10 })).items.length);
+ * ```
+ */
+export class RepoUser {
+  /** The transport the user's requests go through. */
+  readonly transport: Transport;
+  /** Id of the user. */
+  readonly id: number;
+  #meta: UserJson;
+  #fetchedAt: number;
+
+  /**
+   * Wraps a user whose metadata is at hand; nothing is sent.
+   *
+   * @param transport The transport.
+   * @param meta The user as the server sent it.
+   */
+  constructor(transport: Transport, meta: UserJson) {
+    this.transport = transport;
+    this.id = meta.id;
+    this.#meta = meta;
+    this.#fetchedAt = Date.now();
+  }
+
+  /**
+   * Looks a user up: GET `/users/<id>`, `/users/<identity type>/<username>` or `/users/me`.
+   *
+   * @example Usage
+   * ```ts ignore
+   * const user = await RepoUser.load(transport, { username: "jdoe", identityType: "local" });
+   * ```
+   *
+   * @param transport The transport.
+   * @param selector `{ id }`, `{ username, identityType }` or `{ me: true }`.
+   * @returns The user.
+   * @throws {InputError} When the selector is incomplete or the identity type unknown.
+   */
+  static async load(transport: Transport, selector: UserSelector): Promise<RepoUser> {
+    return new RepoUser(transport, await transport.json<UserJson>("GET", userEndpoint(selector)));
+  }
+
+  /** Endpoint of the user, relative to the API base (`/users/1`). */
+  get endpoint(): string {
+    return `/users/${this.id}`;
+  }
+
+  /**
+   * The user's metadata, fetched anew when older than five minutes.
+   *
+   * @returns The user.
+   */
+  async meta(): Promise<UserJson> {
+    if (Date.now() - this.#fetchedAt < META_TTL_MS) return this.#meta;
+    this.#meta = await this.transport.json<UserJson>("GET", this.endpoint);
+    this.#fetchedAt = Date.now();
+    return this.#meta;
+  }
+
+  /**
+   * One page of the records the user created (that you can read).
+   *
+   * @param query `page`, `per_page`, `filter`, `sort`, `shared`.
+   * @returns The page.
+   */
+  async getRecords(query: QueryParams = {}): Promise<PageJson<RecordJson>> {
+    return await this.transport.json("GET", `${this.endpoint}/records`, { query });
+  }
+
+  /**
+   * The user's identities, oldest first.
+   *
+   * @returns The identities.
+   */
+  async identities(): Promise<IdentityJson[]> {
+    return await this.transport.json("GET", `${this.endpoint}/identities`);
+  }
+
+  /**
+   * Describes the user like `Jane Doe (id: 1, account type: local, username: jdoe)`.
+   *
+   * @returns The description.
+   */
+  toString(): string {
+    const { displayname, identity } = this.#meta;
+    return `${displayname} (id: ${this.id}, account type: ${
+      identity?.type ?? "unknown"
+    }, username: ${identity?.username ?? "unknown"})`;
+  }
+}
+
+function userEndpoint(selector: UserSelector): string {
+  if ("id" in selector && selector.id !== undefined) {
+    return `/users/${requireId(selector.id, "user id")}`;
+  }
+  if ("username" in selector && selector.username !== undefined) {
+    const username = requireText(selector.username, "username").trim();
+    const type: unknown = selector.identityType;
+    if (type === undefined || type === null || type === "") {
+      throw new InputError(
+        `No identity type given for the username '${username}': pass identityType (${
+          IDENTITY_TYPES.join(", ")
+        })`,
+      );
+    }
+    if (!(IDENTITY_TYPES as readonly unknown[]).includes(type)) {
+      throw new InputError(
+        `Unknown identity type '${String(type)}': use one of ${IDENTITY_TYPES.join(", ")}`,
+      );
+    }
+    return `/users/${type}/${encodeURIComponent(username)}`;
+  }
+  if ("me" in selector && selector.me === true) return "/users/me";
+  throw new InputError("No user given: pass { id }, { username, identityType } or { me: true }");
+}

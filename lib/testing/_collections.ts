@@ -1,0 +1,290 @@
+/**
+ * Collection routes (create, search, get, edit, delete, restore, purge, child collections) and the
+ * record ↔ collection membership routes.
+ *
+ * @module
+ */
+import {
+  boolQuery,
+  can,
+  type Ctx,
+  idParam,
+  loadActive,
+  readObject,
+  requireScopes,
+} from "./_context.ts";
+import { HttpError, jsonResponse, notFound, validationError } from "./_errors.ts";
+import { paginate } from "./_pagination.ts";
+import { collectionJson, recordJson } from "./_render.ts";
+import { collectionTree } from "./_records.ts";
+import { type Route, route } from "./_router.ts";
+import { validateResource } from "./_schema.ts";
+import { sortResources } from "./_search.ts";
+import { type CollectionData, now, type RecordData } from "./_state.ts";
+
+function bodyId(body: Record<string, unknown>): number {
+  if (typeof body.id !== "number" || !Number.isInteger(body.id)) {
+    throw validationError({ id: ["Missing data for required field."] });
+  }
+  return body.id;
+}
+
+function otherActive<T extends RecordData | CollectionData>(
+  ctx: Ctx,
+  map: Map<number, T>,
+  id: number,
+  action: string,
+): T {
+  const other = map.get(id);
+  if (!other || other.state !== "active") throw notFound();
+  if (!can(ctx.state, ctx.user.id, other, action)) throw new HttpError(403);
+  return other;
+}
+
+async function create(ctx: Ctx): Promise<Response> {
+  requireScopes(ctx, "collection.create");
+  const input = validateResource(ctx.state, "collection", await readObject(ctx), {
+    partial: false,
+    fields: ["tags"],
+  });
+  const time = now();
+  const c: CollectionData = {
+    kind: "collection",
+    id: ctx.state.nextId("collection"),
+    identifier: input.identifier!,
+    title: input.title!,
+    description: input.description ?? "",
+    visibility: input.visibility ?? "private",
+    state: "active",
+    createdAt: time,
+    lastModified: time,
+    deletedAt: null,
+    creatorId: ctx.user.id,
+    userRoles: new Map([[ctx.user.id, "admin"]]),
+    groupRoles: new Map(),
+    tags: input.tags ?? [],
+    parentId: null,
+    recordIds: new Set(),
+  };
+  ctx.state.collections.set(c.id, c);
+  return jsonResponse(collectionJson(ctx, c), 201);
+}
+
+function search(ctx: Ctx): Response {
+  requireScopes(ctx, "collection.read");
+  const q = ctx.url.searchParams;
+  const query = q.get("query")?.trim().toLowerCase() ?? "";
+  const tags = q.getAll("tag").map((t) => t.trim().toLowerCase()).filter((t) => t);
+  const and = q.get("tag_operator") === "and";
+  const visibility = q.get("visibility");
+  const items = [...ctx.state.collections.values()].filter((c) =>
+    c.state === "active" && can(ctx.state, ctx.user.id, c, "read") &&
+    (query === "" || c.title.toLowerCase().includes(query) || c.identifier.includes(query)) &&
+    (visibility !== "private" && visibility !== "public" || c.visibility === visibility) &&
+    (tags.length === 0 ||
+      (and ? tags.every((t) => c.tags.includes(t)) : tags.some((t) => c.tags.includes(t))))
+  );
+  const params: [string, string][] = [];
+  if (query !== "") params.push(["query", query]);
+  for (const t of tags) params.push(["tag", t]);
+  const sort = q.get("sort");
+  if (sort !== null) params.push(["sort", sort]);
+  return paginate(
+    ctx,
+    sortResources(items, sort === "_score" ? null : sort),
+    (c) => collectionJson(ctx, c),
+    {
+      params,
+      search: true,
+      actions: { new_collection: `${ctx.base}/collections` },
+    },
+  );
+}
+
+async function edit(ctx: Ctx): Promise<Response> {
+  const c = loadActive<CollectionData>(ctx, "collection", "id", "update", "collection.update");
+  const input = validateResource(ctx.state, "collection", await readObject(ctx), {
+    partial: true,
+    selfId: c.id,
+    fields: ["tags"],
+  });
+  Object.assign(c, input, { lastModified: now() });
+  return jsonResponse(collectionJson(ctx, c));
+}
+
+function trashed(ctx: Ctx): CollectionData {
+  requireScopes(ctx, "misc.manage_trash");
+  const c = ctx.state.collections.get(idParam(ctx, "id"));
+  if (!c || c.state !== "deleted" || c.creatorId !== ctx.user.id) throw notFound();
+  return c;
+}
+
+function records(ctx: Ctx): Response {
+  const c = loadActive<CollectionData>(
+    ctx,
+    "collection",
+    "id",
+    "read",
+    "collection.read",
+    "record.read",
+  );
+  const q = ctx.url.searchParams;
+  const children = boolQuery(q, "children");
+  const filter = q.get("filter")?.trim().toLowerCase() ?? "";
+  const ids = new Set<number>();
+  for (const id of collectionTree(ctx.state, c.id, children)) {
+    for (const rid of ctx.state.collections.get(id)?.recordIds ?? []) ids.add(rid);
+  }
+  const items = [...ids].map((id) => ctx.state.records.get(id)!).filter((r) =>
+    r && r.state === "active" && can(ctx.state, ctx.user.id, r, "read") &&
+    (filter === "" || r.title.toLowerCase().includes(filter) || r.identifier.includes(filter))
+  );
+  const params: [string, string][] = [];
+  if (filter !== "") params.push(["filter", filter]);
+  if (children) params.push(["children", "true"]);
+  const sort = q.get("sort");
+  if (sort !== null) params.push(["sort", sort]);
+  return paginate(ctx, sortResources(items, sort), (r) => recordJson(ctx, r, c.id), { params });
+}
+
+function children(ctx: Ctx): Response {
+  const c = loadActive<CollectionData>(ctx, "collection", "id", "read", "collection.read");
+  const filter = ctx.url.searchParams.get("filter")?.trim().toLowerCase() ?? "";
+  const items = [...ctx.state.collections.values()].filter((child) =>
+    child.parentId === c.id && child.state === "active" &&
+    can(ctx.state, ctx.user.id, child, "read") &&
+    (filter === "" || child.title.toLowerCase().includes(filter) ||
+      child.identifier.includes(filter))
+  );
+  const sort = ctx.url.searchParams.get("sort");
+  return paginate(
+    ctx,
+    sortResources(items, sort),
+    (child) =>
+      collectionJson(ctx, child, `${ctx.base}/collections/${c.id}/collections/${child.id}`),
+  );
+}
+
+async function linkChild(ctx: Ctx): Promise<Response> {
+  const parent = loadActive<CollectionData>(ctx, "collection", "id", "link", "collection.link");
+  const child = otherActive(ctx, ctx.state.collections, bodyId(await readObject(ctx)), "link");
+  const ancestors = new Set<number>();
+  for (
+    let p: CollectionData | undefined = parent;
+    p;
+    p = ctx.state.collections.get(p.parentId ?? -1)
+  ) {
+    if (ancestors.has(p.id)) break;
+    ancestors.add(p.id);
+  }
+  if (child.id === parent.id || child.parentId !== null || ancestors.has(child.id)) {
+    throw new HttpError(409, "Unable to link collections.");
+  }
+  child.parentId = parent.id;
+  return jsonResponse({}, 201);
+}
+
+async function linkRecordFromRecord(ctx: Ctx): Promise<Response> {
+  const record = loadActive<RecordData>(ctx, "record", "id", "link", "record.link");
+  const c = otherActive(ctx, ctx.state.collections, bodyId(await readObject(ctx)), "link");
+  if (c.recordIds.has(record.id)) throw new HttpError(409, "Link already exists.");
+  c.recordIds.add(record.id);
+  return jsonResponse({}, 201);
+}
+
+async function linkRecordFromCollection(ctx: Ctx): Promise<Response> {
+  const c = loadActive<CollectionData>(ctx, "collection", "id", "link", "collection.link");
+  const record = otherActive(ctx, ctx.state.records, bodyId(await readObject(ctx)), "link");
+  if (c.recordIds.has(record.id)) throw new HttpError(409, "Link already exists.");
+  c.recordIds.add(record.id);
+  return jsonResponse({}, 201);
+}
+
+function unlink(c: CollectionData, recordId: number): Response {
+  if (!c.recordIds.has(recordId)) throw new HttpError(404, "Link does not exist.");
+  c.recordIds.delete(recordId);
+  return new Response(null, { status: 204 });
+}
+
+/** Collection routes. */
+export const collectionRoutes: Route[] = [
+  route("GET", "/collections", search),
+  route("POST", "/collections", create),
+  route("GET", "/collections/identifier/:identifier:str", (ctx) => {
+    requireScopes(ctx, "collection.read");
+    const ident = ctx.params.identifier!.trim().toLowerCase();
+    const c = [...ctx.state.collections.values()].find((x) =>
+      x.identifier === ident && x.state === "active"
+    );
+    if (!c) throw notFound();
+    if (!can(ctx.state, ctx.user.id, c, "read")) throw new HttpError(403);
+    return jsonResponse(collectionJson(ctx, c));
+  }),
+  route("GET", "/collections/:id", (ctx) =>
+    jsonResponse(collectionJson(
+      ctx,
+      loadActive<CollectionData>(ctx, "collection", "id", "read", "collection.read"),
+    ))),
+  route("PATCH", "/collections/:id", edit),
+  route("DELETE", "/collections/:id", (ctx) => {
+    const c = loadActive<CollectionData>(ctx, "collection", "id", "delete", "collection.delete");
+    c.state = "deleted";
+    c.deletedAt = now();
+    return new Response(null, { status: 204 });
+  }),
+  route("POST", "/collections/:id/restore", (ctx) => {
+    const c = trashed(ctx);
+    c.state = "active";
+    c.deletedAt = null;
+    return jsonResponse(collectionJson(ctx, c));
+  }),
+  route("POST", "/collections/:id/purge", (ctx) => {
+    const c = trashed(ctx);
+    ctx.state.collections.delete(c.id);
+    for (const other of ctx.state.collections.values()) {
+      if (other.parentId === c.id) other.parentId = null;
+    }
+    return new Response(null, { status: 204 });
+  }),
+  route("GET", "/collections/:id/records", records),
+  route("POST", "/collections/:id/records", linkRecordFromCollection),
+  route("DELETE", "/collections/:id/records/:record", (ctx) => {
+    const c = loadActive<CollectionData>(ctx, "collection", "id", "link", "collection.link");
+    return unlink(c, idParam(ctx, "record"));
+  }),
+  route("GET", "/collections/:id/collections", children),
+  route("POST", "/collections/:id/collections", linkChild),
+  route("DELETE", "/collections/:id/collections/:child", (ctx) => {
+    const parent = loadActive<CollectionData>(ctx, "collection", "id", "link", "collection.link");
+    const child = ctx.state.collections.get(idParam(ctx, "child"));
+    if (!child || child.parentId !== parent.id) throw new HttpError(404, "Link does not exist.");
+    child.parentId = null;
+    return new Response(null, { status: 204 });
+  }),
+  route("GET", "/records/:id/collections", (ctx) => {
+    const record = loadActive<RecordData>(
+      ctx,
+      "record",
+      "id",
+      "read",
+      "record.read",
+      "collection.read",
+    );
+    const items = [...ctx.state.collections.values()].filter((c) =>
+      c.recordIds.has(record.id) && c.state === "active" && can(ctx.state, ctx.user.id, c, "read")
+    );
+    const sort = ctx.url.searchParams.get("sort");
+    return paginate(
+      ctx,
+      sortResources(items, sort),
+      (c) => collectionJson(ctx, c, `${ctx.base}/records/${record.id}/collections/${c.id}`),
+    );
+  }),
+  route("POST", "/records/:id/collections", linkRecordFromRecord),
+  route("DELETE", "/records/:id/collections/:collection", (ctx) => {
+    const record = loadActive<RecordData>(ctx, "record", "id", "link", "record.link");
+    const c = ctx.state.collections.get(idParam(ctx, "collection"));
+    if (!c) throw new HttpError(404, "Link does not exist.");
+    return unlink(c, record.id);
+  }),
+];

@@ -1,0 +1,141 @@
+/**
+ * Fault injection: a middleware that matches requests against {@linkcode Fault} rules and answers
+ * with an error status, a redirect, a dropped connection, a delay, a slow or cut body, or a failing
+ * merge task.
+ *
+ * @module
+ */
+import { HEADER } from "../http/protocol.ts";
+import { errorResponse, jsonResponse } from "./_errors.ts";
+import { DropConnection, responseControl } from "./_http.ts";
+
+/** One injected fault rule. */
+export interface Fault {
+  /** Match method (default any). */
+  method?: string;
+  /** Match pathname; a string matches as substring (default any). */
+  path?: string | RegExp;
+  /** Match only chunk PUTs with this `Kadi-Chunk-Index`. */
+  chunkIndex?: number;
+  /** Fire on the nth matching request (1-based); default every matching request. */
+  nth?: number;
+  /** How often it fires at most (default 1 with `nth`, else unlimited). */
+  times?: number;
+  /** Answer with this status and an error body. */
+  status?: number;
+  /** With `status`: the `Retry-After` value. */
+  retryAfter?: string;
+  /** Close the connection without an answer; the request is not processed. */
+  drop?: boolean;
+  /** Process normally but cut the response body after this many bytes. */
+  dropAfterBytes?: number;
+  /** Stream the response body at this rate. */
+  slowBodyBytesPerSecond?: number;
+  /** Wait this long before processing. */
+  delayMs?: number;
+  /** Answer 302 (or a 3xx `status`) with `Location` = this + original path and query. */
+  redirect?: string;
+  /** For an upload finish: the merge task fails with this text. */
+  taskError?: string;
+}
+
+/** `taskError` faults that fired, per request. */
+export const taskErrors: WeakMap<Request, string> = new WeakMap();
+
+const counters: WeakMap<Fault, { seen: number; fired: number }> = new WeakMap();
+
+function matches(fault: Fault, request: Request, url: URL): boolean {
+  if (fault.method !== undefined && fault.method.toUpperCase() !== request.method) return false;
+  if (fault.path !== undefined) {
+    const ok = typeof fault.path === "string"
+      ? url.pathname.includes(fault.path)
+      : fault.path.test(url.pathname);
+    if (!ok) return false;
+  }
+  if (fault.chunkIndex !== undefined) {
+    const raw = request.headers.get(HEADER.chunkIndex)?.trim();
+    if (raw === undefined || Number(raw) !== fault.chunkIndex) return false;
+  }
+  return true;
+}
+
+function fires(fault: Fault): boolean {
+  const counter = counters.get(fault) ?? { seen: 0, fired: 0 };
+  counters.set(fault, counter);
+  counter.seen++;
+  const times = fault.times ?? (fault.nth !== undefined ? 1 : Infinity);
+  if (fault.nth !== undefined && counter.seen < fault.nth) return false;
+  if (counter.fired >= times) return false;
+  counter.fired++;
+  return true;
+}
+
+function slowBody(body: ReadableStream<Uint8Array>, bytesPerSecond: number) {
+  const step = Math.max(1, Math.floor(bytesPerSecond / 20));
+  const reader = body.getReader();
+  let pending: Uint8Array | null = null;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (pending === null || pending.byteLength === 0) {
+        const { value, done } = await reader.read();
+        if (done) {
+          controller.close();
+          return;
+        }
+        pending = value;
+      }
+      const part = pending.subarray(0, step);
+      pending = pending.subarray(part.byteLength);
+      await new Promise((r) => setTimeout(r, (part.byteLength / bytesPerSecond) * 1000));
+      controller.enqueue(part);
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  });
+}
+
+/**
+ * Runs `next` under the faults that fire for this request.
+ *
+ * @param faults The fault rules (in order).
+ * @param request The request.
+ * @param next The wrapped handler.
+ * @returns The (possibly faulted) response.
+ */
+export async function withFaults(
+  faults: readonly Fault[],
+  request: Request,
+  next: () => Promise<Response>,
+): Promise<Response> {
+  const url = new URL(request.url);
+  const firing = faults.filter((f) => matches(f, request, url)).filter(fires);
+  for (const fault of firing) {
+    if (fault.delayMs !== undefined) await new Promise((r) => setTimeout(r, fault.delayMs));
+  }
+  for (const fault of firing) {
+    if (fault.drop) throw new DropConnection();
+    if (fault.redirect !== undefined) {
+      const status = fault.status !== undefined && fault.status >= 300 && fault.status < 400
+        ? fault.status
+        : 302;
+      const location = fault.redirect.replace(/\/$/, "") + url.pathname + url.search;
+      return jsonResponse({}, status, { [HEADER.location.toLowerCase()]: location });
+    }
+    if (fault.status !== undefined) {
+      const headers: Record<string, string> = {};
+      if (fault.retryAfter !== undefined) headers["retry-after"] = fault.retryAfter;
+      return errorResponse(fault.status, undefined, {}, headers);
+    }
+  }
+  const taskError = firing.find((f) => f.taskError !== undefined)?.taskError;
+  if (taskError !== undefined) taskErrors.set(request, taskError);
+  let response = await next();
+  const slow = firing.find((f) => f.slowBodyBytesPerSecond !== undefined);
+  if (slow && response.body !== null) {
+    response = new Response(slowBody(response.body, slow.slowBodyBytesPerSecond!), response);
+  }
+  const cut = firing.find((f) => f.dropAfterBytes !== undefined);
+  if (cut) responseControl.set(response, { dropAfterBytes: cut.dropAfterBytes! });
+  return response;
+}

@@ -1,0 +1,126 @@
+/**
+ * Streaming of request bodies into the storage directory and of stored files back out.
+ *
+ * @module
+ */
+import { createHash } from "node:crypto";
+import { join } from "node:path";
+import { MAX_CONTENT_LENGTH } from "../http/protocol.ts";
+import { HttpError } from "./_errors.ts";
+import type { State } from "./_state.ts";
+
+/** What {@linkcode storeBody} wrote. */
+export interface Stored {
+  path: string;
+  size: number;
+  /** MD5 digest (raw bytes). */
+  md5: Uint8Array;
+}
+
+/**
+ * A new unique path in the storage directory.
+ *
+ * @param state Server state.
+ * @param label Readable part of the name.
+ * @returns The path.
+ */
+export function storagePath(state: State, label: string): string {
+  return join(state.storageDir, `${label}-${crypto.randomUUID()}`);
+}
+
+/**
+ * Streams a request body to a new file, hashing it; the file is removed if the body breaks.
+ *
+ * @param state Server state.
+ * @param body The request body.
+ * @param label Readable part of the file name.
+ * @returns Path, size and MD5.
+ */
+export async function storeBody(
+  state: State,
+  body: ReadableStream<Uint8Array> | null,
+  label: string,
+): Promise<Stored> {
+  const path = storagePath(state, label);
+  const file = await Deno.open(path, { write: true, createNew: true });
+  const writer = file.writable.getWriter();
+  const hash = createHash("md5");
+  let size = 0;
+  try {
+    if (body !== null) {
+      for await (const chunk of body) {
+        size += chunk.byteLength;
+        if (size > MAX_CONTENT_LENGTH) throw new HttpError(413);
+        hash.update(chunk);
+        await writer.write(chunk);
+      }
+    }
+    await writer.close();
+  } catch (error) {
+    await writer.abort().catch(() => {});
+    await Deno.remove(path).catch(() => {});
+    throw error;
+  }
+  return { path, size, md5: new Uint8Array(hash.digest()) };
+}
+
+/**
+ * Opens a stored file as a byte stream.
+ *
+ * @param path Path in the storage directory.
+ * @returns The stream.
+ */
+export async function openStored(path: string): Promise<ReadableStream<Uint8Array>> {
+  const file = await Deno.open(path, { read: true });
+  return file.readable;
+}
+
+/**
+ * Lowercase hex of bytes.
+ *
+ * @param bytes Bytes.
+ * @returns Hex text.
+ */
+export function hex(bytes: Uint8Array): string {
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/**
+ * A rough magic MIME type from the first bytes.
+ *
+ * @param path Stored file.
+ * @returns The MIME type.
+ */
+export async function sniffMimetype(path: string): Promise<string> {
+  const file = await Deno.open(path, { read: true });
+  const head = new Uint8Array(512);
+  const n = (await file.read(head)) ?? 0;
+  file.close();
+  const bytes = head.subarray(0, n);
+  if (n === 0) return "application/x-empty";
+  const starts = (...sig: number[]) => sig.every((b, i) => bytes[i] === b);
+  if (starts(0x89, 0x50, 0x4e, 0x47)) return "image/png";
+  if (starts(0x25, 0x50, 0x44, 0x46)) return "application/pdf";
+  if (starts(0x50, 0x4b, 0x03, 0x04)) return "application/zip";
+  if (starts(0xff, 0xd8, 0xff)) return "image/jpeg";
+  if (starts(0x1f, 0x8b)) return "application/gzip";
+  try {
+    const whole = n < head.byteLength;
+    const text = new TextDecoder("utf-8", { fatal: whole }).decode(
+      whole ? bytes : bytes.subarray(0, n - 4),
+    );
+    if (whole && /^\s*[{[]/.test(text)) {
+      try {
+        JSON.parse(text);
+        return "application/json";
+      } catch { /* plain text */ }
+    }
+    const binary = Array.from(text).some((ch) => {
+      const code = ch.charCodeAt(0);
+      return code < 9 || (code > 13 && code < 32);
+    });
+    return binary ? "application/octet-stream" : "text/plain";
+  } catch {
+    return "application/octet-stream";
+  }
+}

@@ -1,0 +1,116 @@
+/**
+ * {@linkcode startServer}: starts the local repository server in-process.
+ *
+ * @module
+ */
+import { createApp } from "./_app.ts";
+import type { Fault } from "./_faults.ts";
+import { listen } from "./_http.ts";
+import type { RequestLogEntry } from "./_log.ts";
+import { ALL_SCOPES, randomToken, State } from "./_state.ts";
+import { routes } from "./_routes.ts";
+
+/** Options of {@linkcode startServer}. */
+export interface ServerOptions {
+  /** Port (default 0: any free port). */
+  port?: number;
+  /** Address to listen on (default `127.0.0.1`). */
+  hostname?: string;
+  /** Full-scope token of the default user (default: a random `pat_...`). */
+  pat?: string;
+  /** Serve HTTPS with this PEM certificate chain and key. */
+  tls?: { cert: string; key: string };
+  /** Faults active from the start. */
+  faults?: Fault[];
+  /** Per-user upload quota in bytes (default unlimited). */
+  quota?: number;
+  /** Directory below which the server keeps file bytes (default: a new temporary directory). */
+  storageDir?: string;
+}
+
+/** A running local repository server. */
+export interface TestServer extends AsyncDisposable {
+  /** Origin, e.g. `http://127.0.0.1:41234` (`https` with TLS). */
+  url: string;
+  /** Full-scope token of the default user (ID 1). */
+  pat: string;
+  /** Every request, in order. */
+  log: RequestLogEntry[];
+  /** Adds a fault rule. */
+  addFault(fault: Fault): void;
+  /** Removes all fault rules. */
+  clearFaults(): void;
+  /** Adds a user. */
+  createUser(init: { username: string; displayname?: string }): { id: number };
+  /** Adds a token and returns it (`pat_...`). */
+  createToken(init: { userId?: number; scopes: string[]; expired?: boolean }): string;
+  /** Stops the server and removes its stored bytes. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the local repository server (an in-process emulation of the repository's HTTP API).
+ *
+ * @param options Port, token, TLS, faults, quota and storage.
+ * @returns The running server; close it (or `await using`) when done.
+ *
+ * @example Usage
+ * ```ts
+ * import { startServer } from "./server.ts";
+ *
+ * await using server = await startServer();
+ * const response = await fetch(`${server.url}/api/v1/info`, {
+ *   headers: { Authorization: `Bearer ${server.pat}` },
+ * });
+ * console.log(await response.json()); // { version: "1.13.0" }
+ * ```
+ */
+export async function startServer(options: ServerOptions = {}): Promise<TestServer> {
+  if (options.storageDir !== undefined) await Deno.mkdir(options.storageDir, { recursive: true });
+  const storageDir = await Deno.makeTempDir({
+    prefix: "repo-apy-server-",
+    ...(options.storageDir !== undefined ? { dir: options.storageDir } : {}),
+  });
+  const state = new State(storageDir, options.quota ?? Infinity);
+  const user = state.addUser("testuser", "Test User");
+  const pat = options.pat ?? randomToken();
+  state.addToken(pat, user.id, ALL_SCOPES);
+  state.faults.push(...(options.faults ?? []));
+  let listener;
+  try {
+    listener = await listen(createApp(state, routes), {
+      hostname: options.hostname ?? "127.0.0.1",
+      port: options.port ?? 0,
+      tls: options.tls,
+    });
+  } catch (error) {
+    await Deno.remove(storageDir, { recursive: true }).catch(() => {});
+    throw error;
+  }
+  let closed: Promise<void> | undefined;
+  const close = () => {
+    closed ??= (async () => {
+      await listener.close();
+      await Promise.allSettled([...state.tasks]);
+      await Deno.remove(storageDir, { recursive: true }).catch(() => {});
+    })();
+    return closed;
+  };
+  return {
+    url: listener.url,
+    pat,
+    log: state.log,
+    addFault: (fault) => void state.faults.push(fault),
+    clearFaults: () => void state.faults.splice(0),
+    createUser: ({ username, displayname }) => ({
+      id: state.addUser(username, displayname ?? username).id,
+    }),
+    createToken: ({ userId = 1, scopes, expired = false }) => {
+      const token = randomToken();
+      state.addToken(token, userId, scopes, expired);
+      return token;
+    },
+    close,
+    [Symbol.asyncDispose]: close,
+  };
+}

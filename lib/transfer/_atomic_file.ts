@@ -1,0 +1,77 @@
+/**
+ * Atomic file writes: data is streamed to a hidden temporary file beside the target
+ * (`.<name>.<random>.part`), synced, checked, and renamed onto the target only when complete.
+ * On any failure the temporary file is deleted and the target is left as it was.
+ *
+ * @module
+ */
+
+import { basename, dirname, join } from "node:path";
+
+/** Options of {@linkcode writeAtomic}. */
+export interface WriteAtomicOptions {
+  /**
+   * Runs after all data is written and synced, before the rename; throwing cancels the write.
+   */
+  verify?: () => void | Promise<void>;
+  /** Called with the size of each piece written. */
+  onChunk?: (bytes: number) => void;
+}
+
+/**
+ * Writes a stream to `path` atomically.
+ *
+ * @param path The target file.
+ * @param body The data; it is consumed fully or cancelled.
+ * @param options Verification before the rename.
+ * @returns The number of bytes written.
+ */
+export async function writeAtomic(
+  path: string,
+  body: ReadableStream<Uint8Array>,
+  options: WriteAtomicOptions = {},
+): Promise<number> {
+  const temp = tempPathFor(path);
+  let file: Deno.FsFile;
+  try {
+    file = await Deno.open(temp, { write: true, createNew: true, mode: 0o644 });
+  } catch (error) {
+    await body.cancel().catch(() => {});
+    throw error;
+  }
+  let written = 0;
+  let open = true;
+  try {
+    for await (const chunk of body) {
+      await writeAll(file, chunk);
+      written += chunk.byteLength;
+      options.onChunk?.(chunk.byteLength);
+    }
+    await file.sync();
+    file.close();
+    open = false;
+    await options.verify?.();
+    await Deno.rename(temp, path);
+    return written;
+  } catch (error) {
+    if (open) file.close();
+    await Deno.remove(temp).catch(() => {});
+    throw error;
+  }
+}
+
+/**
+ * Name of a fresh temporary file beside `path`.
+ *
+ * @param path The target file.
+ * @returns `<dir>/.<name>.<random>.part`.
+ */
+export function tempPathFor(path: string): string {
+  const random = crypto.randomUUID().slice(0, 8);
+  return join(dirname(path), `.${basename(path)}.${random}.part`);
+}
+
+async function writeAll(file: Deno.FsFile, data: Uint8Array): Promise<void> {
+  let offset = 0;
+  while (offset < data.byteLength) offset += await file.write(data.subarray(offset));
+}

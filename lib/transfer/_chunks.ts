@@ -1,0 +1,160 @@
+/**
+ * Chunking and hashing for transfers: a fixed-size chunker for uploads, MD5 of one chunk, and a
+ * pass-through stream that computes the checksums the server stores (plain MD5 for direct
+ * uploads, MD5 of the chunk MD5s plus `-<count>` for chunked ones) while a download flows by.
+ *
+ * @module
+ */
+
+import { createHash, type Hash } from "node:crypto";
+import { UPLOAD_CHUNK_SIZE } from "../http/protocol.ts";
+
+/**
+ * Cuts a byte stream into chunks of exactly `size` bytes; the last one may be shorter. Each
+ * emitted chunk is a fresh buffer the consumer may keep.
+ */
+export class FixedChunkStream extends TransformStream<Uint8Array, Uint8Array<ArrayBuffer>> {
+  /**
+   * Creates the chunker.
+   *
+   * @param size Bytes per chunk.
+   */
+  constructor(size: number) {
+    if (!Number.isInteger(size) || size <= 0) {
+      throw new RangeError(`Cannot cut chunks: size must be a positive integer, got ${size}`);
+    }
+    let buffer = new Uint8Array(size);
+    let filled = 0;
+    super({
+      transform(chunk, controller) {
+        let offset = 0;
+        while (offset < chunk.byteLength) {
+          const take = Math.min(size - filled, chunk.byteLength - offset);
+          buffer.set(chunk.subarray(offset, offset + take), filled);
+          filled += take;
+          offset += take;
+          if (filled === size) {
+            controller.enqueue(buffer);
+            buffer = new Uint8Array(size);
+            filled = 0;
+          }
+        }
+      },
+      flush(controller) {
+        if (filled > 0) controller.enqueue(buffer.slice(0, filled));
+      },
+    });
+  }
+}
+
+/**
+ * MD5 of some bytes as lower-case hex.
+ *
+ * @param data The bytes.
+ * @returns The hex digest.
+ */
+export function md5Hex(data: Uint8Array): string {
+  return createHash("md5").update(data).digest("hex");
+}
+
+/** Checksums of a byte stream in the forms the server uses. */
+export interface StreamChecksums {
+  /** Total bytes. */
+  size: number;
+  /** MD5 of the whole content (the checksum of a direct upload). */
+  md5: string;
+  /**
+   * Candidates for the checksum of a chunked upload: MD5 over the concatenated part digests
+   * (raw bytes, then hex text) plus `-<part count>`.
+   */
+  composite: string[];
+}
+
+const PLAIN_MD5 = /^[0-9a-f]{32}$/i;
+const COMPOSITE_MD5 = /^([0-9a-f]{32})-(\d+)$/i;
+
+/**
+ * Tells whether a server checksum can be verified by {@linkcode ChecksumStream}, and with which
+ * part size.
+ *
+ * @param checksum The checksum of a file.
+ * @param size The file's size.
+ * @returns `"md5"`, `"composite"` or `undefined` when the form is unknown.
+ */
+export function checksumKind(
+  checksum: string | null | undefined,
+  size: number,
+): "md5" | "composite" | undefined {
+  if (!checksum) return undefined;
+  if (PLAIN_MD5.test(checksum)) return "md5";
+  const match = COMPOSITE_MD5.exec(checksum);
+  if (match && Number(match[2]) === Math.max(1, Math.ceil(size / UPLOAD_CHUNK_SIZE))) {
+    return "composite";
+  }
+  return undefined;
+}
+
+/** A pass-through stream that computes {@linkcode StreamChecksums} of what flows through it. */
+export class ChecksumStream extends TransformStream<Uint8Array, Uint8Array> {
+  #whole: Hash = createHash("md5");
+  #part: Hash = createHash("md5");
+  #partBytes = 0;
+  #parts: Buffer[] = [];
+  #size = 0;
+  #partSize: number;
+
+  /**
+   * Creates the stream.
+   *
+   * @param partSize Bytes per part of the composite checksum.
+   */
+  constructor(partSize: number = UPLOAD_CHUNK_SIZE) {
+    super({
+      transform: (chunk, controller) => {
+        this.#update(chunk);
+        controller.enqueue(chunk);
+      },
+    });
+    this.#partSize = partSize;
+  }
+
+  #update(chunk: Uint8Array): void {
+    this.#size += chunk.byteLength;
+    this.#whole.update(chunk);
+    let offset = 0;
+    while (offset < chunk.byteLength) {
+      const take = Math.min(this.#partSize - this.#partBytes, chunk.byteLength - offset);
+      this.#part.update(chunk.subarray(offset, offset + take));
+      this.#partBytes += take;
+      offset += take;
+      if (this.#partBytes === this.#partSize) this.#closePart();
+    }
+  }
+
+  #closePart(): void {
+    this.#parts.push(this.#part.digest());
+    this.#part = createHash("md5");
+    this.#partBytes = 0;
+  }
+
+  /**
+   * The checksums; call once, after the stream ended.
+   *
+   * @returns Size, MD5 and composite checksum candidates.
+   */
+  result(): StreamChecksums {
+    if (this.#partBytes > 0 || this.#parts.length === 0) this.#closePart();
+    const count = this.#parts.length;
+    const raw = createHash("md5");
+    const hex = createHash("md5");
+    for (const part of this.#parts) {
+      raw.update(part);
+      hex.update(part.toString("hex"));
+    }
+    return {
+      size: this.#size,
+      md5: this.#whole.digest("hex"),
+      composite: [`${raw.digest("hex")}-${count}`, `${hex.digest("hex")}-${count}`],
+    };
+  }
+}

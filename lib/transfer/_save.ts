@@ -1,0 +1,96 @@
+/**
+ * Streams a GET response body to a file atomically, with progress and optional size and checksum
+ * verification before the file appears under its name.
+ *
+ * @module
+ */
+
+import { HEADER } from "../http/protocol.ts";
+import type { Transport } from "../http/transport.ts";
+import type { QueryParams } from "../http/url.ts";
+import { checksumKind, ChecksumStream } from "./_chunks.ts";
+import { writeAtomic } from "./_atomic_file.ts";
+import { IntegrityError } from "./errors.ts";
+import { type ProgressCallback, ProgressStream } from "./progress.ts";
+
+/** Options of {@linkcode saveResponse} and {@linkcode openBody}. */
+export interface SaveOptions {
+  /** Query parameters. */
+  query?: QueryParams | undefined;
+  /** Size the data must have. */
+  size?: number | undefined;
+  /** Checksum the data must have (plain MD5 or `md5-of-md5s-N`; other forms are not checked). */
+  checksum?: string | null | undefined;
+  /** Receives the bytes received so far. */
+  onProgress?: ProgressCallback | undefined;
+  /** Cancels the transfer. */
+  signal?: AbortSignal | undefined;
+}
+
+/**
+ * Sends a GET and returns the body stream, with progress reporting attached.
+ *
+ * @param transport The transport.
+ * @param endpoint The endpoint.
+ * @param options Query, expected size, progress, signal.
+ * @returns The body stream.
+ */
+export async function openBody(
+  transport: Transport,
+  endpoint: string,
+  options: SaveOptions = {},
+): Promise<ReadableStream<Uint8Array>> {
+  const response = await transport.request("GET", endpoint, {
+    ...(options.query ? { query: options.query } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  const body = response.body ?? ReadableStream.from<Uint8Array>([]);
+  if (!options.onProgress) return body;
+  const length = Number(response.headers.get(HEADER.contentLength) ?? Number.NaN);
+  const total = options.size ?? (Number.isFinite(length) ? length : undefined);
+  return body.pipeThrough(new ProgressStream(options.onProgress, total));
+}
+
+/**
+ * Downloads an endpoint to `path` atomically: a temporary file beside it is renamed only when
+ * the data is complete and matches the expected size and checksum.
+ *
+ * @param transport The transport.
+ * @param endpoint The endpoint.
+ * @param path The target file.
+ * @param options Query, expected size and checksum, progress, signal.
+ * @returns The path written.
+ * @throws {IntegrityError} When size or checksum differ; nothing is written.
+ */
+export async function saveResponse(
+  transport: Transport,
+  endpoint: string,
+  path: string,
+  options: SaveOptions = {},
+): Promise<string> {
+  let body = await openBody(transport, endpoint, options);
+  const kind = options.size === undefined
+    ? undefined
+    : checksumKind(options.checksum, options.size);
+  const hasher = kind ? new ChecksumStream() : undefined;
+  if (hasher) body = body.pipeThrough(hasher);
+  let written = 0;
+  await writeAtomic(path, body, {
+    verify: () => {
+      const facts = { expectedSize: options.size, expectedChecksum: options.checksum };
+      if (options.size !== undefined && written !== options.size) {
+        throw new IntegrityError(path, { ...facts, size: written });
+      }
+      if (!hasher) return;
+      const sums = hasher.result();
+      const expected = options.checksum?.toLowerCase() ?? "";
+      const ok = kind === "md5" ? sums.md5 === expected : sums.composite.includes(expected);
+      if (!ok) {
+        const checksum = kind === "md5" ? sums.md5 : sums.composite[0];
+        throw new IntegrityError(path, { ...facts, size: written, checksum });
+      }
+    },
+    onChunk: (bytes) => written += bytes,
+  });
+  return path;
+}

@@ -1,0 +1,168 @@
+/**
+ * Upload sources: a file path, a byte stream or bytes in memory, read chunk by chunk. A file is
+ * read with positioned reads so only the chunks still missing are read (resume), and never more
+ * than one chunk is read ahead of the requests in flight.
+ *
+ * @module
+ */
+
+import { basename } from "node:path";
+import { InputError } from "../http/errors.ts";
+import { FixedChunkStream } from "./_chunks.ts";
+
+/** What can be uploaded: a file path, a byte stream, or bytes in memory. */
+export type UploadSource = string | ReadableStream<Uint8Array> | Uint8Array<ArrayBuffer>;
+
+/** One chunk to send. */
+export interface SourceChunk {
+  /** Index from 0. */
+  index: number;
+  /** The chunk's bytes. */
+  bytes: Uint8Array<ArrayBuffer>;
+}
+
+/** A resolved upload source. */
+export interface ResolvedSource {
+  /** Bytes in total. */
+  size: number;
+  /** Default file name (a path's base name). */
+  name: string | undefined;
+  /** Reads the whole content into memory (direct uploads only, which the server caps). */
+  readAll(): Promise<Uint8Array<ArrayBuffer>>;
+  /** Yields the wanted chunks in index order, reading each only when it is pulled. */
+  chunks(chunkSize: number, wanted: (index: number) => boolean): AsyncGenerator<SourceChunk>;
+  /** Releases what is still open (an unread stream). */
+  close(): Promise<void>;
+}
+
+/**
+ * Resolves a source: stats a file, checks a stream's declared size.
+ *
+ * @param source The source.
+ * @param size Declared size (required for a stream).
+ * @returns The resolved source.
+ */
+export async function resolveSource(source: UploadSource, size?: number): Promise<ResolvedSource> {
+  if (typeof source === "string") return await fileSource(source);
+  if (source instanceof Uint8Array) return bytesSource(source);
+  if (size === undefined || !Number.isSafeInteger(size) || size < 0) {
+    await source.cancel().catch(() => {});
+    throw new InputError(
+      "Cannot upload a stream without its size: pass `size` (bytes) with a stream source",
+    );
+  }
+  return streamSource(source, size);
+}
+
+async function fileSource(path: string): Promise<ResolvedSource> {
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.stat(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) {
+      throw new InputError(`The file '${path}' does not exist: check the path`);
+    }
+    throw error;
+  }
+  if (!info.isFile) throw new InputError(`'${path}' is not a regular file: pass a file path`);
+  const size = info.size;
+  return {
+    size,
+    name: basename(path),
+    async readAll() {
+      using file = await Deno.open(path);
+      return await readExactly(file, size, path);
+    },
+    async *chunks(chunkSize, wanted) {
+      using file = await Deno.open(path);
+      const count = Math.max(1, Math.ceil(size / chunkSize));
+      for (let index = 0; index < count; index++) {
+        if (!wanted(index)) continue;
+        await file.seek(index * chunkSize, Deno.SeekMode.Start);
+        const length = Math.min(chunkSize, size - index * chunkSize);
+        yield { index, bytes: await readExactly(file, length, path) };
+      }
+    },
+    async close() {},
+  };
+}
+
+function bytesSource(bytes: Uint8Array<ArrayBuffer>): ResolvedSource {
+  return {
+    size: bytes.byteLength,
+    name: undefined,
+    readAll: () => Promise.resolve(bytes),
+    async *chunks(chunkSize, wanted) {
+      const count = Math.max(1, Math.ceil(bytes.byteLength / chunkSize));
+      for (let index = 0; index < count; index++) {
+        if (wanted(index)) {
+          yield { index, bytes: bytes.subarray(index * chunkSize, (index + 1) * chunkSize) };
+        }
+      }
+    },
+    async close() {},
+  };
+}
+
+function streamSource(stream: ReadableStream<Uint8Array>, size: number): ResolvedSource {
+  let used = false;
+  const take = () => {
+    if (used) throw new InputError("A stream can be uploaded only once: pass a new stream");
+    used = true;
+    return stream;
+  };
+  return {
+    size,
+    name: undefined,
+    async readAll() {
+      const buffer = new Uint8Array(size);
+      let offset = 0;
+      for await (const chunk of take()) {
+        if (offset + chunk.byteLength > size) throw sizeMismatch(size, "more");
+        buffer.set(chunk, offset);
+        offset += chunk.byteLength;
+      }
+      if (offset !== size) throw sizeMismatch(size, "fewer");
+      return buffer;
+    },
+    async *chunks(chunkSize, wanted) {
+      const count = Math.max(1, Math.ceil(size / chunkSize));
+      let index = 0;
+      let total = 0;
+      for await (const bytes of take().pipeThrough(new FixedChunkStream(chunkSize))) {
+        total += bytes.byteLength;
+        if (index >= count || total > size) throw sizeMismatch(size, "more");
+        if (wanted(index)) yield { index, bytes };
+        index++;
+      }
+      if (total !== size) throw sizeMismatch(size, "fewer");
+      if (size === 0 && wanted(0)) yield { index: 0, bytes: new Uint8Array(0) };
+    },
+    async close() {
+      if (!used) await stream.cancel().catch(() => {});
+    },
+  };
+}
+
+function sizeMismatch(size: number, what: "more" | "fewer"): InputError {
+  return new InputError(
+    `The stream delivered ${what} bytes than the declared size ${size}: pass the exact size`,
+  );
+}
+
+async function readExactly(
+  file: Deno.FsFile,
+  length: number,
+  path: string,
+): Promise<Uint8Array<ArrayBuffer>> {
+  const buffer = new Uint8Array(length);
+  let offset = 0;
+  while (offset < length) {
+    const read = await file.read(buffer.subarray(offset));
+    if (read === null) {
+      throw new InputError(`The file '${path}' shrank while it was uploaded: upload it again`);
+    }
+    offset += read;
+  }
+  return buffer;
+}

@@ -1,0 +1,146 @@
+/**
+ * Exporting a record, collection or template in one of the server's formats (JSON, RDF, PDF, QR
+ * code, RO-Crate, JSON Schema, SHACL), streamed to disk atomically or handed back as a stream.
+ * Generic over the resource type: anything with `transport`, `endpoint`, `type` and `meta()`.
+ *
+ * @example Usage
+ * ```ts
+ * import { exportResource } from "./export.ts";
+ * import { RecordResource } from "../resources/record.ts";
+ * import { Transport } from "../http/transport.ts";
+ * import { startServer } from "../testing/mod.ts";
+ * await using server = await startServer();
+ * await using transport = new Transport({ settings: { host: server.url, pat: server.pat } });
+ * const record = await RecordResource.load(transport, { identifier: "demo", create: true });
+ * const dir = await Deno.makeTempDir();
+ * const path = await exportResource(record, dir, { exportType: "json" });
+ * console.log(path.endsWith("demo.json")); // true
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ *
+ * @module
+ */
+
+import { InputError } from "../http/errors.ts";
+import { EXPORT_TYPES, type ResourceType } from "../http/protocol.ts";
+import type { QueryObject } from "../http/url.ts";
+import { resolveTarget } from "./_paths.ts";
+import { openBody, saveResponse } from "./_save.ts";
+import type { ProgressCallback } from "./progress.ts";
+import type { TransferTarget } from "./upload.ts";
+
+/** Resource types that can be exported. */
+export type ExportableType = keyof typeof EXPORT_TYPES;
+
+/** Export types of a resource type (`json`, `rdf`, ...). */
+export type ExportType<T extends ExportableType = ExportableType> = keyof typeof EXPORT_TYPES[T];
+
+/** A resource as exports need it. */
+export interface ExportTarget extends TransferTarget {
+  /** Resource type. */
+  readonly type: ResourceType;
+  /** The resource's metadata (for its identifier). */
+  meta(): Promise<{ identifier: string }>;
+}
+
+/** Options of {@linkcode exportStream}. */
+export interface ExportStreamOptions {
+  /** Export type. @default {"json"} */
+  exportType?: string;
+  /** Export filter (JSON object, e.g. `{ user: true, links: "in" }`). */
+  filter?: QueryObject;
+  /** Receives the bytes received so far. */
+  onProgress?: ProgressCallback;
+  /** Cancels the export. */
+  signal?: AbortSignal;
+}
+
+/** Options of {@linkcode exportResource}. */
+export interface ExportOptions extends ExportStreamOptions {
+  /** Write into `<path>/<identifier>/` (path is then a directory). */
+  useFolder?: boolean;
+  /** Overwrite an existing file; otherwise the export is written as `<stem>_<n><ext>`. */
+  force?: boolean;
+}
+
+/**
+ * Exports a resource to disk. A directory path gets `<identifier>.<ext>` (extension by type:
+ * json `.json`, rdf `.ttl`, pdf `.pdf`, qr `.png`, ro-crate `.eln`); the data is streamed to a
+ * temporary file and renamed when complete.
+ *
+ * @example Usage
+ * ```ts ignore
+ * await exportResource(record, "./exports/", { exportType: "ro-crate", useFolder: true });
+ * ```
+ *
+ * @param resource The record, collection or template.
+ * @param path Target file or directory.
+ * @param options Type, filter, folder, force, progress, signal.
+ * @returns The path written.
+ * @throws {InputError} When the type cannot be exported by this resource type.
+ */
+export async function exportResource(
+  resource: ExportTarget,
+  path: string,
+  options: ExportOptions = {},
+): Promise<string> {
+  const { exportType, extension } = checkType(resource, options.exportType);
+  const { identifier } = await resource.meta();
+  const target = await resolveTarget(path, `${identifier}.${extension}`, {
+    force: options.force,
+    folder: options.useFolder ? identifier : undefined,
+  });
+  return await saveResponse(
+    resource.transport,
+    `${resource.endpoint}/export/${exportType}`,
+    target,
+    {
+      query: options.filter ? { filter: options.filter } : undefined,
+      onProgress: options.onProgress,
+      signal: options.signal,
+    },
+  );
+}
+
+/**
+ * Exports a resource as a byte stream (for piping). Read or cancel the stream.
+ *
+ * @example Usage
+ * ```ts ignore
+ * const stream = await exportStream(record, { exportType: "json" });
+ * await stream.pipeTo(Deno.stdout.writable);
+ * ```
+ *
+ * @param resource The record, collection or template.
+ * @param options Type, filter, progress, signal.
+ * @returns The exported data.
+ * @throws {InputError} When the type cannot be exported by this resource type.
+ */
+export async function exportStream(
+  resource: ExportTarget,
+  options: ExportStreamOptions = {},
+): Promise<ReadableStream<Uint8Array>> {
+  const { exportType } = checkType(resource, options.exportType);
+  return await openBody(resource.transport, `${resource.endpoint}/export/${exportType}`, {
+    query: options.filter ? { filter: options.filter } : undefined,
+    onProgress: options.onProgress,
+    signal: options.signal,
+  });
+}
+
+function checkType(
+  resource: ExportTarget,
+  exportType = "json",
+): { exportType: string; extension: string } {
+  const types: Record<string, string> | undefined = resource.type in EXPORT_TYPES
+    ? EXPORT_TYPES[resource.type as ExportableType]
+    : undefined;
+  const extension = types?.[exportType];
+  if (types === undefined || extension === undefined) {
+    const valid = types ? Object.keys(types).join(", ") : "none";
+    throw new InputError(
+      `A ${resource.type} cannot be exported as '${exportType}': use one of ${valid}`,
+    );
+  }
+  return { exportType, extension };
+}

@@ -1,0 +1,78 @@
+/**
+ * Exporting a record's extra metadata as JSON (`/records/<id>/extras/export/json`), streamed to
+ * disk atomically.
+ *
+ * @example Usage
+ * ```ts
+ * import { exportMetadata } from "./export_metadata.ts";
+ * import { RecordResource } from "../resources/record.ts";
+ * import { Transport } from "../http/transport.ts";
+ * import { startServer } from "../testing/mod.ts";
+ * await using server = await startServer();
+ * await using transport = new Transport({ settings: { host: server.url, pat: server.pat } });
+ * const record = await RecordResource.load(transport, { identifier: "demo", create: true });
+ * const dir = await Deno.makeTempDir();
+ * const path = await exportMetadata(record, dir, { format: "plain" });
+ * console.log(path.endsWith("demo-extras.json")); // true
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ *
+ * @module
+ */
+
+import type { QueryObject } from "../http/url.ts";
+import { resolveTarget } from "./_paths.ts";
+import { saveResponse } from "./_save.ts";
+import type { RecordTarget } from "./download_files.ts";
+import type { ProgressCallback } from "./progress.ts";
+
+/** Options of {@linkcode exportMetadata}. */
+export interface ExportMetadataOptions {
+  /** Export filter, e.g. `{ extras: { "key": {}, "list": { "0": {} } } }` (exclusion mask). */
+  filter?: QueryObject;
+  /** `standard` (full extras) or `plain` (key → value). @default {"standard"} */
+  format?: "standard" | "plain";
+  /** Write into `<path>/<identifier>/` (path is then a directory). */
+  useFolder?: boolean;
+  /** Overwrite an existing file; otherwise the export is written as `<stem>_<n>.json`. */
+  force?: boolean;
+  /** Receives the bytes received so far. */
+  onProgress?: ProgressCallback;
+  /** Cancels the export. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Exports a record's extra metadata as JSON. A directory path gets `<identifier>-extras.json`
+ * (the server's attachment name).
+ *
+ * @example Usage
+ * ```ts ignore
+ * await exportMetadata(record, "./meta.json", { format: "plain" });
+ * ```
+ *
+ * @param record The record.
+ * @param path Target file or directory.
+ * @param options Filter, format, folder, force, progress, signal.
+ * @returns The path written.
+ */
+export async function exportMetadata(
+  record: RecordTarget,
+  path: string,
+  options: ExportMetadataOptions = {},
+): Promise<string> {
+  const { identifier } = await record.meta();
+  const target = await resolveTarget(path, `${identifier}-extras.json`, {
+    force: options.force,
+    folder: options.useFolder ? identifier : undefined,
+  });
+  const filter: QueryObject = {
+    ...options.filter,
+    ...(options.format ? { format: options.format } : {}),
+  };
+  return await saveResponse(record.transport, `${record.endpoint}/extras/export/json`, target, {
+    query: Object.keys(filter).length > 0 ? { filter } : undefined,
+    onProgress: options.onProgress,
+    signal: options.signal,
+  });
+}

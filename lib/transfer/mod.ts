@@ -1,0 +1,27 @@
+/**
+ * File transfers: streamed, verified and resumable uploads, downloads and exports, as standalone
+ * functions over a transport plus {@linkcode RepoRecord}, which exposes them as record methods.
+ *
+ * @example Usage
+ * ```ts
+ * import { RepoRecord } from "./mod.ts";
+ * import { Transport } from "../http/transport.ts";
+ * import { startServer } from "../testing/mod.ts";
+ * await using server = await startServer();
+ * await using transport = new Transport({ settings: { host: server.url, pat: server.pat } });
+ * const record = await RepoRecord.load(transport, { identifier: "demo", create: true });
+ * const file = await record.uploadString("hello", "hello.txt");
+ * console.log(file.size); // 5
+ * ```
+ *
+ * @module
+ */
+
+export * from "./download.ts";
+export * from "./download_files.ts";
+export * from "./errors.ts";
+export * from "./export.ts";
+export * from "./export_metadata.ts";
+export * from "./progress.ts";
+export * from "./record.ts";
+export * from "./upload.ts";

@@ -1,0 +1,61 @@
+/**
+ * Progress reporting for transfers: a pass-through stream that counts the bytes flowing through
+ * it and reports them to a callback. Nothing is printed; the caller decides how to show progress.
+ *
+ * @example Usage
+ * ```ts
+ * import { ProgressStream } from "./progress.ts";
+ * const seen: number[] = [];
+ * const stream = ReadableStream.from([new Uint8Array(3), new Uint8Array(4)])
+ *   .pipeThrough(new ProgressStream(({ bytes }) => seen.push(bytes), 7));
+ * for await (const _ of stream);
+ * console.log(seen); // [3, 7]
+ * ```
+ *
+ * @module
+ */
+
+/** State of a transfer reported to a progress callback. */
+export interface Progress {
+  /** Bytes transferred so far. */
+  bytes: number;
+  /** Bytes expected in total, when known. */
+  total: number | undefined;
+}
+
+/** Receives progress reports; called after each piece of data. */
+export type ProgressCallback = (progress: Progress) => void;
+
+/** A pass-through stream that reports the number of bytes that went through it. */
+export class ProgressStream extends TransformStream<Uint8Array, Uint8Array> {
+  #bytes = 0;
+
+  /**
+   * Creates the stream.
+   *
+   * @example Usage
+   * ```ts
+   * import { ProgressStream } from "./progress.ts";
+   * const stream = new ProgressStream(({ bytes, total }) => console.log(bytes, total), 10);
+   * ```
+   *
+   * @param onProgress Called with the running byte count after every chunk.
+   * @param total Bytes expected in total, when known.
+   * @param start Bytes already transferred before this stream (for resumed transfers).
+   */
+  constructor(onProgress: ProgressCallback, total?: number, start = 0) {
+    super({
+      transform: (chunk, controller) => {
+        this.#bytes += chunk.byteLength;
+        controller.enqueue(chunk);
+        onProgress({ bytes: this.#bytes, total });
+      },
+    });
+    this.#bytes = start;
+  }
+
+  /** Bytes that went through the stream so far (plus the start offset). */
+  get bytes(): number {
+    return this.#bytes;
+  }
+}

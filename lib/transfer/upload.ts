@@ -1,0 +1,215 @@
+/**
+ * Uploading a file to a record with the server's upload protocol: initiate, replace on a name
+ * clash when forced, then either one direct PUT or chunked PUTs (bounded concurrency, retried,
+ * resumable), finish and wait for the merge.
+ *
+ * @example Usage
+ * ```ts
+ * import { uploadFile } from "./upload.ts";
+ * import { RecordResource } from "../resources/record.ts";
+ * import { Transport } from "../http/transport.ts";
+ * import { startServer } from "../testing/mod.ts";
+ * await using server = await startServer();
+ * await using transport = new Transport({ settings: { host: server.url, pat: server.pat } });
+ * const record = await RecordResource.load(transport, { identifier: "demo", create: true });
+ * const file = await uploadFile(record, new TextEncoder().encode("hello"), { fileName: "hello.txt" });
+ * console.log(file.name, file.size); // "hello.txt" 5
+ * ```
+ *
+ * @module
+ */
+
+import { InputError, RequestError } from "../http/errors.ts";
+import {
+  type ErrorBodyJson,
+  type FileJson,
+  HEADER,
+  UPLOAD_CHUNKED_BOUNDARY,
+  type UploadJson,
+} from "../http/protocol.ts";
+import type { Transport } from "../http/transport.ts";
+import { md5Hex } from "./_chunks.ts";
+import { sendChunked } from "./_chunked.ts";
+import { type ResolvedSource, resolveSource, type UploadSource } from "./_source.ts";
+import { UploadError } from "./errors.ts";
+import type { ProgressCallback } from "./progress.ts";
+
+export type { UploadSource } from "./_source.ts";
+
+/** What a transfer needs of a resource: its transport and endpoint (`/records/1`). */
+export interface TransferTarget {
+  /** The transport requests go through. */
+  readonly transport: Transport;
+  /** Endpoint of the resource, relative to the API base. */
+  readonly endpoint: string;
+}
+
+/** Options of {@linkcode uploadFile}. */
+export interface UploadFileOptions {
+  /** Name of the file in the record. @default {the path's base name} (required for streams and bytes) */
+  fileName?: string;
+  /** Description of the file; when replacing, a missing description keeps the existing one. */
+  fileDescription?: string;
+  /** Replace a file with the same name instead of failing with a 409 {@linkcode RequestError}. */
+  force?: boolean;
+  /** MIME type; the server's default is `application/octet-stream`. */
+  mimetype?: string;
+  /** Size in bytes; required for a stream source. */
+  size?: number;
+  /** Chunk requests in flight at most. @default {4} */
+  concurrency?: number;
+  /** Continue an earlier, interrupted chunked upload of the same name and size. @default {true} */
+  resume?: boolean;
+  /** Receives the bytes sent so far. */
+  onProgress?: ProgressCallback;
+  /** Cancels the upload; a chunked upload stays on the server for resuming. */
+  signal?: AbortSignal;
+  /** Longest wait for the server to assemble a chunked upload, in ms. @default {1800000} */
+  pollDeadlineMs?: number;
+}
+
+/**
+ * Uploads a file, a byte stream or bytes to a record. The server decides between a direct upload
+ * (one PUT) and a chunked one (10 MB chunks, `concurrency` at a time, each retried on gateway
+ * errors and broken connections). A chunked upload that fails midway stays on the server; calling
+ * `uploadFile` again with the same name and size sends only the missing chunks.
+ *
+ * Memory stays bounded: a file is read chunk by chunk with positioned reads; at most
+ * `concurrency + 1` chunks are held. A direct upload (≤ 50 MB by the server's rule) is read
+ * whole so it is sent with a `Content-Length`, which WSGI servers need.
+ *
+ * Permissions: `--allow-net` to the host, `--allow-read` for a file source.
+ *
+ * @example Usage
+ * ```ts ignore
+ * const file = await uploadFile(record, "./data.h5", { force: true, onProgress: console.log });
+ * ```
+ *
+ * @param record The record (anything with `transport` and `endpoint`).
+ * @param source File path, byte stream (with `size`) or bytes.
+ * @param options Name, description, force, concurrency, resume, progress, signal.
+ * @returns The created or replaced file.
+ * @throws {RequestError} 409 when the name exists and `force` is off; nothing is changed.
+ * @throws {UploadError} When sending, finishing or assembling fails (`resumable` tells whether
+ * running the same upload again continues it).
+ * @throws {InputError} For a missing file, a stream without size, or bad options.
+ */
+export async function uploadFile(
+  record: TransferTarget,
+  source: UploadSource,
+  options: UploadFileOptions = {},
+): Promise<FileJson> {
+  const {
+    force = false,
+    concurrency = 4,
+    resume = true,
+    pollDeadlineMs = 30 * 60 * 1000,
+    signal,
+    onProgress,
+  } = options;
+  if (!Number.isInteger(concurrency) || concurrency < 1) {
+    throw new InputError(`concurrency must be a positive integer, got ${concurrency}`);
+  }
+  const resolved = await resolveSource(source, options.size);
+  try {
+    const name = options.fileName ?? resolved.name;
+    if (name === undefined || name.trim() === "") {
+      throw new InputError("The upload has no file name: pass `fileName`");
+    }
+    const { transport } = record;
+    const init = {
+      size: resolved.size,
+      ...(options.fileDescription !== undefined ? { description: options.fileDescription } : {}),
+      ...(options.mimetype !== undefined ? { mimetype: options.mimetype } : {}),
+    };
+    const common = signal ? { signal } : {};
+
+    let upload = resume && resolved.size > UPLOAD_CHUNKED_BOUNDARY
+      ? await findResumable(record, name, resolved.size, force, signal)
+      : undefined;
+    if (upload === undefined) {
+      try {
+        upload = await transport.json<UploadJson>("POST", `${record.endpoint}/uploads`, {
+          json: { name, ...init },
+          ...common,
+        });
+      } catch (error) {
+        const replace = replaceLink(error);
+        if (!force || replace === undefined) throw error;
+        upload = await transport.json<UploadJson>("PUT", replace, { json: init, ...common });
+      }
+    }
+
+    const settings = { concurrency, onProgress, signal, pollDeadlineMs };
+    if (upload.upload_type === "direct") {
+      return await sendDirect(transport, upload, resolved, settings);
+    }
+    return await sendChunked(transport, upload, resolved, settings);
+  } finally {
+    await resolved.close();
+  }
+}
+
+async function sendDirect(
+  transport: Transport,
+  upload: UploadJson,
+  source: ResolvedSource,
+  options: { onProgress?: ProgressCallback | undefined; signal?: AbortSignal | undefined },
+): Promise<FileJson> {
+  const target = upload._actions.upload_data ?? upload._links.self;
+  if (target === undefined) {
+    throw new UploadError(`The server's upload of '${upload.name}' has no 'upload_data' link`, {
+      upload,
+    });
+  }
+  const first = await source.readAll();
+  let fresh: Uint8Array<ArrayBuffer> | undefined = first;
+  const file = await transport.json<FileJson>("PUT", target, {
+    // Each attempt re-reads the source, so a retry never sends a consumed body.
+    body: async () => {
+      const bytes = fresh ?? await source.readAll();
+      fresh = undefined;
+      return bytes;
+    },
+    headers: {
+      [HEADER.contentType]: "application/octet-stream",
+      [HEADER.md5Checksum]: md5Hex(first),
+    },
+    idempotent: true,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  options.onProgress?.({ bytes: source.size, total: source.size });
+  return file;
+}
+
+function replaceLink(error: unknown): string | undefined {
+  if (!(error instanceof RequestError) || error.status !== 409) return undefined;
+  const body = error.body as Partial<ErrorBodyJson> | undefined;
+  return body?.file?._actions?.edit_data;
+}
+
+async function findResumable(
+  record: TransferTarget,
+  name: string,
+  size: number,
+  force: boolean,
+  signal: AbortSignal | undefined,
+): Promise<UploadJson | undefined> {
+  let items: UploadJson[];
+  try {
+    ({ items } = await record.transport.json<{ items: UploadJson[] }>(
+      "GET",
+      `${record.endpoint}/uploads`,
+      signal ? { signal } : {},
+    ));
+  } catch (error) {
+    // Resuming is an optimization: without the list (older server, no scope) start afresh.
+    if (error instanceof RequestError && error.status !== 429) return undefined;
+    throw error;
+  }
+  // Newest first: the server lists the oldest first.
+  return [...(items ?? [])].reverse().find((upload) =>
+    upload.upload_type === "chunked" && upload.state === "active" && upload.name === name &&
+    upload.size === size && (upload.file ? force && upload.file.name === name : true)
+  );
+}

@@ -1,0 +1,61 @@
+// Runs the CLI as a real subprocess with narrow permissions and a temporary HOME.
+
+const CLI = new URL("../../cli.ts", import.meta.url).pathname;
+
+/** What a CLI run produced. */
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** A temporary home directory holding the config file. */
+export interface TempHome extends AsyncDisposable {
+  dir: string;
+  configPath: string;
+}
+
+/** Creates a temporary home directory, removed on dispose. */
+export async function tempHome(): Promise<TempHome> {
+  const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "repo-apy-cli-" }));
+  return {
+    dir,
+    configPath: `${dir}/.repoconfig`,
+    async [Symbol.asyncDispose]() {
+      await Deno.remove(dir, { recursive: true });
+    },
+  };
+}
+
+/** The permission flags the CLI subprocess gets. */
+export function cliPermissions(home: string): string[] {
+  return [
+    "--allow-env=REPO_APY_CONFIG,HOME",
+    `--allow-read=${home}`,
+    `--allow-write=${home}`,
+    "--allow-net=127.0.0.1",
+  ];
+}
+
+/** Runs `repo-apy <args>` with HOME set to `home`, feeding `stdin` if given. */
+export async function runCli(
+  home: string,
+  args: string[],
+  options: { stdin?: string; env?: Record<string, string> } = {},
+): Promise<RunResult> {
+  const denoDir = Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME")}/.cache/deno`;
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "--quiet", ...cliPermissions(home), CLI, ...args],
+    clearEnv: true,
+    env: { HOME: home, DENO_DIR: denoDir, NO_COLOR: "1", ...options.env },
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  if (options.stdin !== undefined) await writer.write(new TextEncoder().encode(options.stdin));
+  await writer.close();
+  const { code, stdout, stderr } = await child.output();
+  const decoder = new TextDecoder();
+  return { code, stdout: decoder.decode(stdout), stderr: decoder.decode(stderr) };
+}
