@@ -14,29 +14,16 @@
  */
 
 import denoJson from "./deno.json" with { type: "json" };
-import type { RepoManagerOptions } from "./lib/manager/repo_manager.ts";
-import { normalizeUnderscoreFlags } from "./lib/cli/_argv.ts";
-import { reportError } from "./lib/cli/_errors.ts";
-import { Output } from "./lib/cli/output.ts";
-import { createProgram } from "./lib/cli/program.ts";
+import { runCli, type RunCliOptions } from "./lib/cli/run.ts";
 
 export * from "./lib/cli/mod.ts";
 
 /** Options of {@linkcode main} (for tests and embedding). */
-export interface MainOptions {
-  /** Receives stdout text; default: the process's stdout. */
-  stdout?: (text: string) => void;
-  /** Receives stderr text; default: the process's stderr. */
-  stderr?: (text: string) => void;
-  /** Answers to prompts, one per line; default: read from stdin. */
-  input?: readonly string[];
-  /** Extra options for every manager the commands create. */
-  managerOptions?: Partial<RepoManagerOptions>;
-}
+export type MainOptions = Omit<RunCliOptions, "version">;
 
 /**
  * Runs the CLI with `args` (without the program name) and returns the exit code; it never exits
- * the process. Errors become one `Error: …` line on stderr, never a stack trace or the token.
+ * the process. The version comes from `deno.json`.
  *
  * @example Usage
  * ```ts
@@ -50,23 +37,8 @@ export interface MainOptions {
  * @param options Output writers, prompt answers and manager options.
  * @returns 0 on success, 1 when the operation failed, 2 on wrong usage.
  */
-export async function main(args: string[], options: MainOptions = {}): Promise<number> {
-  const output = new Output({
-    ...(options.stdout === undefined ? {} : { stdout: options.stdout }),
-    ...(options.stderr === undefined ? {} : { stderr: options.stderr }),
-  });
-  const program = createProgram({
-    version: denoJson.version,
-    output,
-    ...(options.input === undefined ? {} : { input: options.input }),
-    ...(options.managerOptions === undefined ? {} : { managerOptions: options.managerOptions }),
-  });
-  try {
-    await program.parseAsync(normalizeUnderscoreFlags(program, args), { from: "user" });
-    return 0;
-  } catch (error) {
-    return reportError(error, output);
-  }
+export function main(args: string[], options: MainOptions = {}): Promise<number> {
+  return runCli(args, { ...options, version: denoJson.version });
 }
 
 if (import.meta.main) Deno.exitCode = await main(Deno.args);

@@ -18,4 +18,5 @@ export * from "./completions.ts";
 export * from "./options.ts";
 export * from "./output.ts";
 export * from "./program.ts";
+export * from "./run.ts";
 export * from "./xml_help.ts";

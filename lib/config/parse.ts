@@ -6,7 +6,13 @@
 
 import { parse, TomlError, type TomlValue } from "smol-toml";
 import { ConfigurationError } from "../http/errors.ts";
-import type { GlobalSection, InstanceSection, RepoConfig, SharedSection } from "./types.ts";
+import type {
+  ConfigValue,
+  GlobalSection,
+  InstanceSection,
+  RepoConfig,
+  SharedSection,
+} from "./types.ts";
 
 /** Name of the table holding settings shared by all instances. */
 export const GLOBAL_SECTION = "global";
@@ -135,7 +141,7 @@ function parseShared(
       section.whitelist = parseWhitelist(value, name, path);
       return;
     default:
-      section.extra[key] = value;
+      section.extra[key] = value as ConfigValue;
   }
 }
 

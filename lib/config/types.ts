@@ -14,7 +14,14 @@
  * @module
  */
 
-import type { TomlValue } from "smol-toml";
+/** A value of a key the client does not know (any TOML value). */
+export type ConfigValue =
+  | string
+  | number
+  | boolean
+  | Date
+  | ConfigValue[]
+  | { [key: string]: ConfigValue };
 
 /** Settings allowed both in `[global]` and in an instance table. */
 export interface SharedSection {
@@ -29,7 +36,7 @@ export interface SharedSection {
   /** `base_path`: path prefix of the API on the host (for example `/sub`). */
   basePath?: string;
   /** Keys the client does not know, kept as they are so a rewrite does not lose them. */
-  extra: { [key: string]: TomlValue };
+  extra: { [key: string]: ConfigValue };
 }
 
 /** The `[global]` table. */

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { stringify, type TomlValue } from "smol-toml";
+import { stringify } from "smol-toml";
 import { ConfigurationError } from "../http/errors.ts";
 import { GLOBAL_SECTION } from "./parse.ts";
 import type { GlobalSection, InstanceSection, RepoConfig, SharedSection } from "./types.ts";
@@ -64,13 +64,13 @@ export async function writeConfig(path: string, config: RepoConfig): Promise<voi
  * @returns TOML text.
  */
 export function stringifyConfig(config: RepoConfig): string {
-  const table: { [key: string]: TomlValue } = { [GLOBAL_SECTION]: globalTable(config.global) };
+  const table: { [key: string]: unknown } = { [GLOBAL_SECTION]: globalTable(config.global) };
   for (const [name, section] of config.instances) table[name] = instanceTable(section);
   return `${stringify(table).trim()}\n`;
 }
 
-function globalTable(section: GlobalSection): { [key: string]: TomlValue } {
-  const table: { [key: string]: TomlValue } = {};
+function globalTable(section: GlobalSection): { [key: string]: unknown } {
+  const table: { [key: string]: unknown } = {};
   if (section.default !== undefined) table.default = section.default;
   if (section.experimentalFeatures !== undefined) {
     table.experimental_features = section.experimentalFeatures;
@@ -78,15 +78,15 @@ function globalTable(section: GlobalSection): { [key: string]: TomlValue } {
   return { ...table, ...sharedTable(section) };
 }
 
-function instanceTable(section: InstanceSection): { [key: string]: TomlValue } {
-  const table: { [key: string]: TomlValue } = {};
+function instanceTable(section: InstanceSection): { [key: string]: unknown } {
+  const table: { [key: string]: unknown } = {};
   if (section.host !== undefined) table.host = section.host;
   if (section.pat !== undefined) table.pat = section.pat;
   return { ...table, ...sharedTable(section) };
 }
 
-function sharedTable(section: SharedSection): { [key: string]: TomlValue } {
-  const table: { [key: string]: TomlValue } = {};
+function sharedTable(section: SharedSection): { [key: string]: unknown } {
+  const table: { [key: string]: unknown } = {};
   if (section.timeout !== undefined) table.timeout = section.timeout;
   if (section.verify !== undefined) table.verify = section.verify;
   if (section.caBundle !== undefined) table.ca_bundle = section.caBundle;

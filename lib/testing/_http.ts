@@ -57,8 +57,8 @@ function requestBody(req: http.IncomingMessage, meta: RequestMeta): ReadableStre
   return new ReadableStream<Uint8Array>({
     start(controller) {
       req.on("data", (chunk: Uint8Array) => {
-        if (done) return;
         meta.bodyBytes += chunk.byteLength;
+        if (done) return;
         controller.enqueue(chunk);
         if ((controller.desiredSize ?? 0) <= 0) req.pause();
       });
@@ -107,6 +107,42 @@ function toRequest(req: http.IncomingMessage, origin: string, meta: RequestMeta)
     meta.onBodyEnd?.(0);
   }
   return new Request(new URL(req.url ?? "/", base), init);
+}
+
+/** Largest unread request body that is drained (instead of closing the connection). */
+const DRAIN_LIMIT = 64_000_000;
+
+/**
+ * Discards the unread rest of a request body before answering, so the connection can be reused
+ * (clients may otherwise send the next request into the unread body). Returns false when the
+ * connection must close instead.
+ */
+async function settleBody(
+  req: http.IncomingMessage,
+  request: Request,
+  meta: RequestMeta,
+): Promise<boolean> {
+  if (req.complete || request.body === null) return true;
+  const length = Number(req.headers["content-length"] ?? Number.NaN);
+  if (request.body.locked || length > DRAIN_LIMIT) return false;
+  const start = meta.bodyBytes;
+  await request.body.cancel().catch(() => {});
+  return await new Promise<boolean>((resolve) => {
+    const check = () => {
+      if (req.complete) return finish(true);
+      if (req.destroyed || meta.bodyBytes - start > DRAIN_LIMIT) return finish(false);
+    };
+    const finish = (ok: boolean) => {
+      req.off("data", check);
+      req.off("end", check);
+      req.off("close", check);
+      resolve(ok);
+    };
+    req.on("data", check);
+    req.on("end", check);
+    req.on("close", check);
+    check();
+  });
 }
 
 async function writeResponse(
@@ -187,9 +223,12 @@ export async function listen(handler: Handler, options: ListenOptions): Promise<
     const request = toRequest(req, origin, meta);
     handler(request, meta).then(
       async (response) => {
+        if (!(await settleBody(req, request, meta))) res.setHeader("connection", "close");
         await writeResponse(response, res, socket);
-        // Discard whatever of the request body the handler did not read.
-        if (!req.complete) req.resume();
+        if (!req.complete) {
+          req.resume();
+          res.once("finish", () => socket.destroySoon());
+        }
       },
       (error) => {
         // Deno's fetch silently retries a request once when a reused connection closes before

@@ -20,6 +20,12 @@ import { startServer, type TestServer } from "./server.ts";
  *
  * @param args Command-line arguments.
  * @returns Option values by name.
+ *
+ * @example Usage
+ * ```ts
+ * import { parseServeArgs } from "./serve.ts";
+ * console.log(parseServeArgs(["--port", "8765", "--pat=pat_demo"])); // { port: "8765", pat: "pat_demo" }
+ * ```
  */
 export function parseServeArgs(args: readonly string[]): Record<string, string> {
   const out: Record<string, string> = {};
@@ -39,6 +45,14 @@ export function parseServeArgs(args: readonly string[]): Record<string, string> 
  *
  * @param args Command-line arguments.
  * @returns The running server.
+ *
+ * @example Usage
+ * ```ts
+ * import { serve } from "./serve.ts";
+ * const server = await serve(["--port", "0", "--pat", "pat_demo"]);
+ * console.log(server.pat); // "pat_demo"
+ * await server.close();
+ * ```
  */
 export async function serve(args: readonly string[]): Promise<TestServer> {
   const opts = parseServeArgs(args);

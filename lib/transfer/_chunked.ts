@@ -61,6 +61,7 @@ export async function sendChunked(
 
   try {
     await runPool(options.concurrency, source.chunks(chunkSize, wanted), async (chunk) => {
+      using _release = { [Symbol.dispose]: () => chunk.release() };
       const response = await transport.request("PUT", target, {
         body: chunk.bytes,
         headers: {

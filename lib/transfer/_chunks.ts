@@ -57,17 +57,15 @@ export function md5Hex(data: Uint8Array): string {
   return createHash("md5").update(data).digest("hex");
 }
 
-/** Checksums of a byte stream in the forms the server uses. */
-export interface StreamChecksums {
+/** Checksum of a byte stream in one of the forms the server uses. */
+export interface StreamChecksum {
   /** Total bytes. */
   size: number;
-  /** MD5 of the whole content (the checksum of a direct upload). */
-  md5: string;
   /**
-   * Candidates for the checksum of a chunked upload: MD5 over the concatenated part digests
-   * (raw bytes, then hex text) plus `-<part count>`.
+   * Candidates for the checksum: the MD5 of the content (`md5`), or for `composite` the MD5 over
+   * the concatenated part digests (raw bytes, then hex text) plus `-<part count>`.
    */
-  composite: string[];
+  candidates: string[];
 }
 
 const PLAIN_MD5 = /^[0-9a-f]{32}$/i;
@@ -94,37 +92,47 @@ export function checksumKind(
   return undefined;
 }
 
-/** A pass-through stream that computes {@linkcode StreamChecksums} of what flows through it. */
+/**
+ * A pass-through stream that computes the checksum of what flows through it: the plain MD5, or
+ * the composite MD5 of fixed-size parts (only the one asked for, to keep the cost low).
+ */
 export class ChecksumStream extends TransformStream<Uint8Array, Uint8Array> {
-  #whole: Hash = createHash("md5");
-  #part: Hash = createHash("md5");
+  #hash: Hash = createHash("md5");
   #partBytes = 0;
   #parts: Buffer[] = [];
   #size = 0;
+  #kind: "md5" | "composite";
   #partSize: number;
 
   /**
    * Creates the stream.
    *
+   * @param kind `md5` for the whole content, `composite` for the per-part form.
    * @param partSize Bytes per part of the composite checksum.
    */
-  constructor(partSize: number = UPLOAD_CHUNK_SIZE) {
+  constructor(kind: "md5" | "composite", partSize: number = UPLOAD_CHUNK_SIZE) {
     super({
       transform: (chunk, controller) => {
         this.#update(chunk);
         controller.enqueue(chunk);
       },
     });
+    this.#kind = kind;
     this.#partSize = partSize;
   }
 
   #update(chunk: Uint8Array): void {
     this.#size += chunk.byteLength;
-    this.#whole.update(chunk);
+    if (this.#kind === "md5") {
+      this.#hash.update(chunk);
+      return;
+    }
     let offset = 0;
     while (offset < chunk.byteLength) {
       const take = Math.min(this.#partSize - this.#partBytes, chunk.byteLength - offset);
-      this.#part.update(chunk.subarray(offset, offset + take));
+      this.#hash.update(
+        offset === 0 && take === chunk.byteLength ? chunk : chunk.subarray(offset, offset + take),
+      );
       this.#partBytes += take;
       offset += take;
       if (this.#partBytes === this.#partSize) this.#closePart();
@@ -132,17 +140,18 @@ export class ChecksumStream extends TransformStream<Uint8Array, Uint8Array> {
   }
 
   #closePart(): void {
-    this.#parts.push(this.#part.digest());
-    this.#part = createHash("md5");
+    this.#parts.push(this.#hash.digest());
+    this.#hash = createHash("md5");
     this.#partBytes = 0;
   }
 
   /**
-   * The checksums; call once, after the stream ended.
+   * The checksum; call once, after the stream ended.
    *
-   * @returns Size, MD5 and composite checksum candidates.
+   * @returns Size and checksum candidates.
    */
-  result(): StreamChecksums {
+  result(): StreamChecksum {
+    if (this.#kind === "md5") return { size: this.#size, candidates: [this.#hash.digest("hex")] };
     if (this.#partBytes > 0 || this.#parts.length === 0) this.#closePart();
     const count = this.#parts.length;
     const raw = createHash("md5");
@@ -153,8 +162,7 @@ export class ChecksumStream extends TransformStream<Uint8Array, Uint8Array> {
     }
     return {
       size: this.#size,
-      md5: this.#whole.digest("hex"),
-      composite: [`${raw.digest("hex")}-${count}`, `${hex.digest("hex")}-${count}`],
+      candidates: [`${raw.digest("hex")}-${count}`, `${hex.digest("hex")}-${count}`],
     };
   }
 }

@@ -72,7 +72,7 @@ export async function saveResponse(
   const kind = options.size === undefined
     ? undefined
     : checksumKind(options.checksum, options.size);
-  const hasher = kind ? new ChecksumStream() : undefined;
+  const hasher = kind ? new ChecksumStream(kind) : undefined;
   if (hasher) body = body.pipeThrough(hasher);
   let written = 0;
   await writeAtomic(path, body, {
@@ -82,12 +82,9 @@ export async function saveResponse(
         throw new IntegrityError(path, { ...facts, size: written });
       }
       if (!hasher) return;
-      const sums = hasher.result();
-      const expected = options.checksum?.toLowerCase() ?? "";
-      const ok = kind === "md5" ? sums.md5 === expected : sums.composite.includes(expected);
-      if (!ok) {
-        const checksum = kind === "md5" ? sums.md5 : sums.composite[0];
-        throw new IntegrityError(path, { ...facts, size: written, checksum });
+      const { candidates } = hasher.result();
+      if (!candidates.includes(options.checksum?.toLowerCase() ?? "")) {
+        throw new IntegrityError(path, { ...facts, size: written, checksum: candidates[0] });
       }
     },
     onChunk: (bytes) => written += bytes,

@@ -19,6 +19,8 @@ export interface SourceChunk {
   index: number;
   /** The chunk's bytes. */
   bytes: Uint8Array<ArrayBuffer>;
+  /** Hands the buffer back for the next chunk; call once the chunk was sent (or failed). */
+  release(): void;
 }
 
 /** A resolved upload source. */
@@ -76,11 +78,17 @@ async function fileSource(path: string): Promise<ResolvedSource> {
     async *chunks(chunkSize, wanted) {
       using file = await Deno.open(path);
       const count = Math.max(1, Math.ceil(size / chunkSize));
+      // Buffers are reused once their chunk was sent, so memory stays at the chunks in flight
+      // plus one, independent of the file size and of the garbage collector's timing.
+      const free: Uint8Array<ArrayBuffer>[] = [];
       for (let index = 0; index < count; index++) {
         if (!wanted(index)) continue;
         await file.seek(index * chunkSize, Deno.SeekMode.Start);
         const length = Math.min(chunkSize, size - index * chunkSize);
-        yield { index, bytes: await readExactly(file, length, path) };
+        const buffer = free.pop() ?? new Uint8Array(chunkSize);
+        const bytes = buffer.subarray(0, length);
+        await readInto(file, bytes, path);
+        yield { index, bytes, release: () => void free.push(buffer) };
       }
     },
     async close() {},
@@ -96,7 +104,8 @@ function bytesSource(bytes: Uint8Array<ArrayBuffer>): ResolvedSource {
       const count = Math.max(1, Math.ceil(bytes.byteLength / chunkSize));
       for (let index = 0; index < count; index++) {
         if (wanted(index)) {
-          yield { index, bytes: bytes.subarray(index * chunkSize, (index + 1) * chunkSize) };
+          const chunk = bytes.subarray(index * chunkSize, (index + 1) * chunkSize);
+          yield { index, bytes: chunk, release: () => {} };
         }
       }
     },
@@ -132,11 +141,11 @@ function streamSource(stream: ReadableStream<Uint8Array>, size: number): Resolve
       for await (const bytes of take().pipeThrough(new FixedChunkStream(chunkSize))) {
         total += bytes.byteLength;
         if (index >= count || total > size) throw sizeMismatch(size, "more");
-        if (wanted(index)) yield { index, bytes };
+        if (wanted(index)) yield { index, bytes, release: () => {} };
         index++;
       }
       if (total !== size) throw sizeMismatch(size, "fewer");
-      if (size === 0 && wanted(0)) yield { index: 0, bytes: new Uint8Array(0) };
+      if (size === 0 && wanted(0)) yield { index: 0, bytes: new Uint8Array(0), release: () => {} };
     },
     async close() {
       if (!used) await stream.cancel().catch(() => {});
@@ -156,13 +165,17 @@ async function readExactly(
   path: string,
 ): Promise<Uint8Array<ArrayBuffer>> {
   const buffer = new Uint8Array(length);
+  await readInto(file, buffer, path);
+  return buffer;
+}
+
+async function readInto(file: Deno.FsFile, buffer: Uint8Array, path: string): Promise<void> {
   let offset = 0;
-  while (offset < length) {
+  while (offset < buffer.byteLength) {
     const read = await file.read(buffer.subarray(offset));
     if (read === null) {
       throw new InputError(`The file '${path}' shrank while it was uploaded: upload it again`);
     }
     offset += read;
   }
-  return buffer;
 }

@@ -133,6 +133,19 @@ export class RepoRecord extends RecordResource {
     path: string,
     options?: Omit<DownloadFileOptions, "path">,
   ): Promise<string>;
+  /**
+   * Opens a file's content as a stream (manual streaming); read or cancel it.
+   *
+   * @example Usage
+   * ```ts ignore
+   * const stream = await record.downloadFile(fileId);
+   * ```
+   *
+   * @param fileId The file's id.
+   * @param path Omitted.
+   * @param options Progress and signal.
+   * @returns The content stream.
+   */
   downloadFile(
     fileId: string,
     path?: undefined,

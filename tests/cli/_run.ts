@@ -44,7 +44,7 @@ export async function runCli(
   options: { stdin?: string; env?: Record<string, string> } = {},
 ): Promise<RunResult> {
   const denoDir = Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME")}/.cache/deno`;
-  const child = new Deno.Command(Deno.execPath(), {
+  const child = new Deno.Command("deno", {
     args: ["run", "--quiet", ...cliPermissions(home), CLI, ...args],
     clearEnv: true,
     env: { HOME: home, DENO_DIR: denoDir, NO_COLOR: "1", ...options.env },

@@ -4,7 +4,7 @@ import type { TestServer } from "../../lib/testing/mod.ts";
 /** A decoded answer. */
 export interface Answer {
   status: number;
-  // deno-lint-ignore no-explicit-any
+  // deno-lint-ignore no-explicit-any -- decoded JSON of the server under test
   body: any;
   headers: Headers;
 }
@@ -58,12 +58,12 @@ export async function call(
  * @param token Token (default: the server's).
  * @returns The record.
  */
-// deno-lint-ignore no-explicit-any
 export async function createRecord(
   server: TestServer,
   identifier: string,
   extra: Record<string, unknown> = {},
   token?: string,
+  // deno-lint-ignore no-explicit-any -- decoded JSON of the server under test
 ): Promise<any> {
   const answer = await call(server, "POST", "/records", {
     body: { identifier, title: identifier, ...extra },

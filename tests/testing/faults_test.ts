@@ -106,10 +106,17 @@ Deno.test("faults: a broken chunk body stores no chunk; chunkIndex faults match 
     body: { name: "big", size: 60_000_000 },
   });
   const url = upload.body._actions.upload_data;
+  let pulls = 0;
   const broken = new ReadableStream<Uint8Array>({
-    pull(controller) {
+    async pull(controller) {
+      if (++pulls > 3) {
+        // Wait until the server has seen bytes of this body, then break it.
+        while (!server.log.some((e) => e.method === "PUT")) {
+          await new Promise((r) => setTimeout(r, 5));
+        }
+        return controller.error(new Error("client gave up"));
+      }
       controller.enqueue(new Uint8Array(1_000_000));
-      controller.error(new Error("client gave up"));
     },
   });
   await fetch(url, {
@@ -127,7 +134,7 @@ Deno.test("faults: a broken chunk body stores no chunk; chunkIndex faults match 
     headers: { "Kadi-Chunk-Index": "1", "Kadi-Chunk-Size": "10000000" },
   });
   assertEquals(faulted.status, 500);
-  for (let i = 0; i < 50; i++) await new Promise((r) => setTimeout(r, 5));
+  assert(server.log.find((e) => e.chunkIndex === 0)?.status !== 200);
   const listing = await call(server, "GET", `/records/${record.id}/uploads`);
   assertEquals(listing.body.items[0].chunks, []);
 });

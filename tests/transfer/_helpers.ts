@@ -21,7 +21,7 @@ export async function setup(
 ): Promise<Env> {
   const server = await startServer(options.faults ? { faults: options.faults } : {});
   const transport = new Transport({
-    settings: { host: server.url, pat: server.pat },
+    settings: { host: server.url, pat: server.pat, timeout: 20 },
     retry: FAST_RETRY,
   });
   const dir = await Deno.makeTempDir({ prefix: "repo-apy-transfer-" });

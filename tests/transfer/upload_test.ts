@@ -132,9 +132,8 @@ Deno.test("uploadFile() survives a dropped connection at chunk 3 and a 503 at ch
 });
 
 Deno.test("uploadFile() resumes a failed upload and sends only the missing chunks", async () => {
-  await using env = await setup({
-    faults: [{ method: "PUT", chunkIndex: 3, status: 400 }],
-  });
+  // Chunk 3 fails for good: every attempt loses its connection, the retries give up.
+  await using env = await setup({ faults: [{ method: "PUT", chunkIndex: 3, drop: true }] });
   const source = `${env.dir}/big.bin`;
   await writeRandomFile(source, 55_000_000, 13);
   const error = await assertRejects(
@@ -143,7 +142,7 @@ Deno.test("uploadFile() resumes a failed upload and sends only the missing chunk
   );
   assertTrue(error.resumable);
   assertStringIncludes(error.message, "run the same upload again to resume");
-  assertEquals(chunkPuts(env.server), [0, 1, 2, 3]);
+  assertEquals(chunkPuts(env.server), [0, 1, 2, 3, 3, 3, 3, 3]);
 
   env.server.clearFaults();
   const before = env.server.log.length;
@@ -186,7 +185,7 @@ Deno.test("uploadFile() aborted after two chunks resumes with the remaining ones
 });
 
 Deno.test("uploadFile() with resume off starts a new upload", async () => {
-  await using env = await setup({ faults: [{ method: "PUT", chunkIndex: 1, status: 400 }] });
+  await using env = await setup({ faults: [{ method: "PUT", chunkIndex: 1, drop: true }] });
   const source = `${env.dir}/big.bin`;
   await writeRandomFile(source, 51_000_000, 19);
   await assertRejects(() => env.record.uploadFile(source, { concurrency: 1 }), UploadError);

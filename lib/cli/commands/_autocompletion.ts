@@ -27,7 +27,8 @@ async function activate(command: CommandUnknownOpts, shell: CompletionShell): Pr
   const script = completionScript(root, shell);
   if (shell === "fish") {
     const path = homePath(`.config/fish/completions/${name}.fish`);
-    await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
+    const dir = path.slice(0, Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\")));
+    await Deno.mkdir(dir, { recursive: true });
     await Deno.writeTextFile(path, script);
     output.info(`Wrote the fish completion script to ${path}: fish loads it in new shells`);
     return;

@@ -1,0 +1,172 @@
+// `records create`, `edit`, `show-info` and `delete`.
+
+import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
+import { RepoApyError } from "../../http/errors.ts";
+import type { RecordJson } from "../../http/protocol.ts";
+import { apyCommand } from "../apy_command.ts";
+import { searchPaginationOptions } from "../options.ts";
+import {
+  asValues,
+  describe,
+  openRecord,
+  recordOptions,
+  requireSure,
+  status,
+} from "./_records_common.ts";
+
+const VISIBILITIES = ["private", "public"] as const;
+
+/** `records create`: get-or-create by identifier. */
+export function createRecordCommand(): CommandUnknownOpts {
+  const command = new Command("create")
+    .description("Create a record, or open it when the identifier exists already")
+    .requiredOption("-i, --identifier <identifier>", "Identifier of the record")
+    .option("-t, --title <title>", "Title of the record (default: the identifier)")
+    .addOption(
+      new Option("-v, --visibility <visibility>", "Visibility of a new record")
+        .choices(VISIBILITIES).default("private" as const),
+    )
+    .option("-p, --pipe", "Print only the id of the record on stdout")
+    .option("-e, --exit-not-created", "Exit with code 1 when the record existed already");
+  apyCommand(command, async (manager, options) => {
+    const record = await manager.record({
+      identifier: options.identifier,
+      create: true,
+      visibility: options.visibility,
+      ...(options.title === undefined ? {} : { title: options.title }),
+    });
+    if (record.created) {
+      status(manager, options.pipe, `Created ${describe(record)}`);
+    } else {
+      const meta = await record.meta();
+      if (options.title !== undefined && options.title !== meta.title) {
+        await record.edit({ title: options.title });
+        status(manager, options.pipe, `Changed the title of ${describe(record)}`);
+      }
+      status(manager, options.pipe, `The ${describe(record)} exists already`);
+    }
+    if (options.pipe === true) manager.echo(String(record.id));
+    if (options.exitNotCreated === true && !record.created) {
+      throw new RepoApyError(
+        `Nothing was created: the ${describe(record)} existed already (-e/--exit-not-created)`,
+      );
+    }
+  });
+  return command;
+}
+
+type EditableField = "visibility" | "title" | "description" | "type" | "license";
+
+/** `records edit`: one PATCH per changed attribute. */
+export function editRecordCommand(): CommandUnknownOpts {
+  const command = recordOptions(
+    new Command("edit")
+      .description("Edit the basic metadata of a record (one change per attribute)")
+      .addOption(
+        new Option("-v, --visibility <visibility>", "New visibility").choices(VISIBILITIES),
+      )
+      .option("-t, --title <title>", "New title")
+      .option("-d, --description <description>", "New description")
+      .option("-y, --type <type>", "New type")
+      .option("-l, --license <license>", "New license (its name, for example CC-BY-4.0)"),
+  );
+  apyCommand(command, async (manager, options) => {
+    const record = await openRecord(manager, options);
+    const wanted: [EditableField, string | undefined][] = [
+      ["visibility", options.visibility],
+      ["title", options.title],
+      ["description", options.description],
+      ["type", options.type],
+      ["license", options.license],
+    ];
+    const given = wanted.filter((entry): entry is [EditableField, string] =>
+      entry[1] !== undefined
+    );
+    if (given.length === 0) {
+      manager.printWarning("Nothing to change: give -v, -t, -d, -y or -l");
+      return;
+    }
+    const meta = await record.refresh();
+    for (const [field, value] of given) {
+      if ((meta[field] ?? "") === value) {
+        manager.printInfo(`The ${field} of the ${describe(record)} is already '${value}'`);
+        continue;
+      }
+      await record.edit({ [field]: value } as Partial<RecordJson>);
+      manager.printInfo(`Changed the ${field} of the ${describe(record)} to '${value}'`);
+    }
+  });
+  return command;
+}
+
+/** `records show-info`: description, visibility, a page of files, metadata, or `--json`. */
+export function showInfoCommand(): CommandUnknownOpts {
+  const command = searchPaginationOptions(
+    recordOptions(
+      new Command("show-info")
+        .description("Show information about a record")
+        .option("-d, --description", "Show the description")
+        .option("-l, --filelist", "Show one page of the files")
+        .option("-m, --metadata", "Show the extra metadata")
+        .option("-v, --visibility", "Show the visibility")
+        .option("--json", "Print the record as the server sends it (JSON) on stdout"),
+    ),
+    { pageDescription: "Page for filelist" },
+  );
+  apyCommand(command, async (manager, options) => {
+    const record = await openRecord(manager, options);
+    const meta = await record.refresh();
+    const { page = 1, perPage = 10 } = asValues(options);
+    const query = { page: Number(page), per_page: Number(perPage) };
+    if (options.json === true) {
+      const files = options.filelist === true ? (await record.getFiles(query)).items : undefined;
+      manager.output.json(files === undefined ? meta : { ...meta, files });
+      return;
+    }
+    manager.printInfo(`Record '${meta.title}' (id: ${meta.id}, identifier: '${meta.identifier}')`);
+    if (options.description === true) {
+      manager.printInfo(`Description: ${meta.plain_description ?? meta.description ?? ""}`);
+    }
+    if (options.visibility === true) manager.printInfo(`Visibility: ${meta.visibility}`);
+    if (options.filelist === true) {
+      const page = await record.getFiles(query);
+      const { total_items: items, total_pages: pages } = page._pagination;
+      manager.printInfo(
+        `Found ${items} file(s) on ${pages} page(s). Showing results of page ${query.page}:`,
+      );
+      for (const file of page.items) {
+        manager.printInfo(`  ${file.name} (id: ${file.id}, ${file.size} bytes)`);
+      }
+    }
+    if (options.metadata === true) {
+      manager.printInfo("Metadata:");
+      manager.printInfo(JSON.stringify(sortKeys(meta.extras ?? []), null, 2));
+    }
+  });
+  return command;
+}
+
+/** `records delete`: moves the record to the trash (needs `--i-am-sure`). */
+export function deleteRecordCommand(): CommandUnknownOpts {
+  const command = recordOptions(
+    new Command("delete")
+      .description("Delete a record (it goes to the trash)")
+      .option("--i-am-sure", "Confirm the deletion"),
+  );
+  apyCommand(command, async (manager, options) => {
+    requireSure(options.iAmSure, "delete the record");
+    const record = await openRecord(manager, options);
+    await record.delete();
+    manager.printInfo(`Deleted the ${describe(record)}`);
+  });
+  return command;
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (typeof value !== "object" || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0)
+      .map(([key, item]) => [key, sortKeys(item)]),
+  );
+}

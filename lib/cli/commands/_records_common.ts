@@ -1,0 +1,162 @@
+// Shared helpers of the `records` commands: record, collection, group and user selection,
+// `--i-am-sure`, progress bars for transfers, messages that stay off stdout while piping, and
+// fnmatch-style globs.
+
+import { type CommandUnknownOpts, Option, type OptionValues } from "@commander-js/extra-typings";
+import { InputError, RequestError } from "../../http/errors.ts";
+import { lookup } from "../../resources/resource.ts";
+import { type IdentityType, RepoUser } from "../../resources/user.ts";
+import type { RepoRecord } from "../../transfer/record.ts";
+import type { CLIRepoManager } from "../cli_manager.ts";
+import { idIdentifierOptions, idIdentifierValue, userIdValue } from "../options.ts";
+import { createProgress, type Output } from "../output.ts";
+import { setOptionType } from "../_tree.ts";
+
+/** Parsed option values with an index signature (typed command options have none). */
+export function asValues(values: object): OptionValues {
+  return values as OptionValues;
+}
+
+/** Adds `-r/--record-id` and `-R/--record-identifier` (and `-T/--record-ids` when asked). */
+export function recordOptions<C extends CommandUnknownOpts>(
+  command: C,
+  options: { allowTokenlist?: boolean } = {},
+): C {
+  return idIdentifierOptions(command, "record", options);
+}
+
+/** Opens the record picked by `-r`/`-R` (a `-T/--record-ids` of another selector is ignored). */
+export async function openRecord(manager: CLIRepoManager, values: object): Promise<RepoRecord> {
+  const { recordIds: _ignored, ...own } = asValues(values);
+  const selected = idIdentifierValue(own, "record", { required: true });
+  if (selected === undefined || "ids" in selected) {
+    throw new InputError("Please specify the record with -r/--record-id or -R/--record-identifier");
+  }
+  return await manager.record(selected);
+}
+
+/** Opens the records picked by `-r`, `-R` or `-T/--record-ids`. */
+export async function openRecords(
+  manager: CLIRepoManager,
+  values: object,
+): Promise<RepoRecord[]> {
+  const selected = idIdentifierValue(asValues(values), "record", { required: true });
+  if (selected === undefined) return [];
+  if (!("ids" in selected)) return [await manager.record(selected)];
+  if (selected.ids.length === 0) {
+    throw new InputError("-T/--record-ids holds no record id: give comma-separated ids");
+  }
+  const records: RepoRecord[] = [];
+  for (const id of selected.ids) records.push(await manager.record({ id }));
+  return records;
+}
+
+/** Resolves a collection (`-c`/`-C`) or group (`-g`/`-G`) selector to the resource's id. */
+export async function resolveResourceId(
+  manager: CLIRepoManager,
+  type: "collection" | "group",
+  values: object,
+): Promise<{ id: number; label: string }> {
+  const selected = idIdentifierValue(asValues(values), type, { required: true });
+  if (selected === undefined || "ids" in selected) {
+    throw new InputError(`Please specify the ${type} by id or identifier`);
+  }
+  if ("id" in selected) return { id: selected.id, label: `${type} ${selected.id}` };
+  try {
+    const { meta } = await lookup(manager.transport, type, { identifier: selected.identifier });
+    return { id: meta.id, label: `${type} '${meta.identifier}' (id: ${meta.id})` };
+  } catch (error) {
+    if (error instanceof InputError && /is not present/.test(error.message)) {
+      throw new InputError(`No ${type} with identifier '${selected.identifier}' exists`);
+    }
+    throw error;
+  }
+}
+
+/** Resolves the user selector (`-u`, or `-U` with `-D`). */
+export async function resolveUser(manager: CLIRepoManager, values: object): Promise<RepoUser> {
+  const selected = userIdValue(asValues(values), { required: true });
+  if (selected === undefined) throw new InputError("Please specify the user");
+  if ("id" in selected) return await RepoUser.load(manager.transport, selected);
+  return await RepoUser.load(manager.transport, {
+    username: selected.username,
+    identityType: selected.identityType as IdentityType,
+  });
+}
+
+/** An option taking a file system path (typed `path` for `--xmlhelp` and completions). */
+export function pathOption<F extends string>(flags: F, description: string): Option<F> {
+  const option = new Option(flags, description);
+  setOptionType(option, "path");
+  return option;
+}
+
+/** Throws unless `--i-am-sure` was given. */
+export function requireSure(sure: boolean | undefined, what: string): void {
+  if (sure !== true) {
+    throw new InputError(`Add --i-am-sure to ${what}: nothing was changed`);
+  }
+}
+
+/** Whether `error` is an HTTP error with this status. */
+export function isStatus(error: unknown, status: number): error is RequestError {
+  return error instanceof RequestError && error.status === status;
+}
+
+/**
+ * A status message: on stdout like every result message, or on stderr while `pipe` keeps stdout
+ * for data.
+ */
+export function status(manager: CLIRepoManager, pipe: boolean | undefined, message: string): void {
+  if (pipe === true) manager.output.logger().info(message);
+  else manager.printInfo(message);
+}
+
+/** A transfer progress bar (TTY only) fed by the transfer functions' `onProgress`. */
+export interface TransferProgress {
+  /** Pass to the transfer's `onProgress`. */
+  onProgress: (progress: { bytes: number }) => void;
+  /** Clears the bar. */
+  done(): void;
+}
+
+/** Creates a {@linkcode TransferProgress}; total 0 or less draws no percentage. */
+export function transferProgress(output: Output, label: string, total = 0): TransferProgress {
+  const bar = createProgress(total, label, output);
+  let last = 0;
+  return {
+    onProgress: ({ bytes }) => {
+      bar.advance(bytes - last);
+      last = bytes;
+    },
+    done: () => bar.done(),
+  };
+}
+
+/** Compiles an fnmatch-style glob (`*`, `?`, `[abc]`, `[!a-z]`) into an anchored RegExp. */
+export function globToRegExp(glob: string): RegExp {
+  let source = "";
+  for (let i = 0; i < glob.length; i++) {
+    const char = glob[i] as string;
+    if (char === "*") source += "[\\s\\S]*";
+    else if (char === "?") source += "[\\s\\S]";
+    else if (char === "[") {
+      const end = glob.indexOf("]", glob[i + 1] === "!" ? i + 3 : i + 2);
+      if (end < 0) {
+        source += "\\[";
+        continue;
+      }
+      let body = glob.slice(i + 1, end);
+      const negate = body.startsWith("!");
+      if (negate) body = body.slice(1);
+      source += `[${negate ? "^" : ""}${body.replace(/[\\\]^]/g, "\\$&")}]`;
+      i = end;
+    } else source += char.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+  }
+  return new RegExp(`^${source}$`, "u");
+}
+
+/** Describes a record for messages: `record 'Title' (id: 1, identifier: 'x')`. */
+export function describe(record: RepoRecord): string {
+  return String(record);
+}

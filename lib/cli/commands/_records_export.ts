@@ -1,0 +1,147 @@
+// `records export` and `export-metadata`: to files (optionally in a folder named after the
+// record) or, for JSON, to stdout.
+
+import { join } from "node:path";
+import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
+import { InputError } from "../../http/errors.ts";
+import { EXPORT_TYPES } from "../../http/protocol.ts";
+import type { RecordExportType, RepoRecord } from "../../transfer/record.ts";
+import { apyCommand } from "../apy_command.ts";
+import type { CLIRepoManager } from "../cli_manager.ts";
+import {
+  describe,
+  openRecords,
+  pathOption,
+  recordOptions,
+  transferProgress,
+} from "./_records_common.ts";
+
+const RECORD_EXPORT_TYPES = Object.keys(EXPORT_TYPES.record) as RecordExportType[];
+
+interface ExportValues {
+  path: string;
+  name?: string | undefined;
+  force?: true | undefined;
+  pipe?: true | undefined;
+  useFolder?: true | undefined;
+}
+
+function exportOptions<C extends CommandUnknownOpts>(command: C, types: string[]): C {
+  command
+    .addOption(
+      new Option("-e, --export-type <type>", "Export type").choices(types).default("json"),
+    )
+    .addOption(pathOption("-p, --path <path>", "Folder (or file) to export to").default("."))
+    .addOption(
+      new Option("-n, --name <name>", "File name without extension (default: the identifier)"),
+    )
+    .addOption(
+      new Option("-f, --force", "Overwrite an existing file (default: a _<n> suffix is added)"),
+    )
+    .addOption(new Option("-P, --pipe", "Print the export on stdout (json only)"))
+    .addOption(new Option("-u, --use-folder", "Export into a folder named after the identifier"));
+  return recordOptions(command, { allowTokenlist: true });
+}
+
+/** The file to write when `-n` is given, else `undefined` (the library picks the name). */
+async function namedTarget(
+  record: RepoRecord,
+  values: ExportValues,
+  extension: string,
+): Promise<string | undefined> {
+  if (values.name === undefined) return undefined;
+  const dir = values.useFolder === true
+    ? join(values.path, (await record.meta()).identifier)
+    : values.path;
+  await Deno.mkdir(dir, { recursive: true });
+  const file = values.name.endsWith(`.${extension}`) ? values.name : `${values.name}.${extension}`;
+  return join(dir, file);
+}
+
+async function pipeStream(manager: CLIRepoManager, stream: ReadableStream<Uint8Array>) {
+  const decoder = new TextDecoder();
+  let last = "";
+  for await (const chunk of stream) {
+    const text = decoder.decode(chunk, { stream: true });
+    if (text !== "") {
+      manager.output.writeOut(text);
+      last = text;
+    }
+  }
+  const rest = decoder.decode();
+  if (rest !== "") {
+    manager.output.writeOut(rest);
+    last = rest;
+  }
+  if (!last.endsWith("\n")) manager.output.writeOut("\n");
+}
+
+/** `records export`: exports records as json, pdf, qr, rdf or ro-crate. */
+export function exportRecordCommand(): CommandUnknownOpts {
+  const command = exportOptions(
+    new Command("export").description("Export records (json, pdf, qr, rdf or ro-crate)"),
+    RECORD_EXPORT_TYPES,
+  );
+  apyCommand(command, async (manager, options) => {
+    const values = options as unknown as ExportValues & { exportType: RecordExportType };
+    const type = values.exportType;
+    if (values.pipe === true && type !== "json") {
+      throw new InputError(`-P/--pipe only works with the json export, not '${type}'`);
+    }
+    for (const record of await openRecords(manager, options)) {
+      if (values.pipe === true) {
+        await pipeStream(manager, await record.exportStream("json"));
+        continue;
+      }
+      const progress = transferProgress(manager.output, `Exporting ${record.id}`);
+      let path: string;
+      try {
+        const target = await namedTarget(record, values, EXPORT_TYPES.record[type]);
+        path = await record.export(target ?? values.path, type, {
+          onProgress: progress.onProgress,
+          ...(values.force === true ? { force: true } : {}),
+          ...(target === undefined && values.useFolder === true ? { useFolder: true } : {}),
+        });
+      } finally {
+        progress.done();
+      }
+      manager.printInfo(`Exported the ${describe(record)} as ${type} to '${path}'`);
+    }
+  });
+  return command;
+}
+
+/** `records export-metadata`: exports the extra metadata as JSON. */
+export function exportMetadataCommand(): CommandUnknownOpts {
+  const command = exportOptions(
+    new Command("export-metadata").description("Export the extra metadata of records as JSON"),
+    ["json"],
+  );
+  apyCommand(command, async (manager, options) => {
+    const values = options as unknown as ExportValues;
+    for (const record of await openRecords(manager, options)) {
+      if (values.pipe === true) {
+        const response = await manager.transport.request(
+          "GET",
+          `${record.endpoint}/extras/export/json`,
+        );
+        if (response.body !== null) await pipeStream(manager, response.body);
+        continue;
+      }
+      const progress = transferProgress(manager.output, `Exporting ${record.id}`);
+      let path: string;
+      try {
+        const target = await namedTarget(record, values, "json");
+        path = await record.exportMetadata(target ?? values.path, {
+          onProgress: progress.onProgress,
+          ...(values.force === true ? { force: true } : {}),
+          ...(target === undefined && values.useFolder === true ? { useFolder: true } : {}),
+        });
+      } finally {
+        progress.done();
+      }
+      manager.printInfo(`Exported the metadata of the ${describe(record)} to '${path}'`);
+    }
+  });
+  return command;
+}

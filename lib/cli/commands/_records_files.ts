@@ -1,0 +1,320 @@
+// `records add-files`, `add-string-as-file`, `get-file`, `delete-file`, `delete-files` and
+// `edit-file`.
+
+import { basename, join } from "node:path";
+import { Command, type CommandUnknownOpts } from "@commander-js/extra-typings";
+import { InputError, RepoApyError } from "../../http/errors.ts";
+import type { FileJson } from "../../http/protocol.ts";
+import type { RepoRecord } from "../../transfer/record.ts";
+import { apyCommand } from "../apy_command.ts";
+import type { CLIRepoManager } from "../cli_manager.ts";
+import { fileIdOptions, fileIdValue } from "../options.ts";
+import {
+  asValues,
+  describe,
+  globToRegExp,
+  isStatus,
+  openRecord,
+  openRecords,
+  pathOption,
+  recordOptions,
+  requireSure,
+  status,
+  type TransferProgress,
+  transferProgress,
+} from "./_records_common.ts";
+
+interface LocalFile {
+  path: string;
+  name: string;
+  size: number;
+}
+
+function existsAlready(record: RepoRecord, names: string[]): RepoApyError {
+  const list = names.map((name) => `'${name}'`).join(", ");
+  return new RepoApyError(
+    `The ${describe(record)} already has ${
+      names.length === 1 ? "a file named" : "files named"
+    } ${list}: add -f/--force to replace ${names.length === 1 ? "it" : "them"}`,
+  );
+}
+
+async function statPath(path: string): Promise<Deno.FileInfo> {
+  try {
+    return await Deno.stat(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) {
+      throw new InputError(`No file or folder at '${path}': check the path`);
+    }
+    throw error;
+  }
+}
+
+async function folderFiles(
+  folder: string,
+  pattern: string,
+  excludePattern: string | undefined,
+): Promise<LocalFile[]> {
+  const include = globToRegExp(pattern);
+  const exclude = excludePattern === undefined ? undefined : globToRegExp(excludePattern);
+  const files: LocalFile[] = [];
+  for await (const entry of Deno.readDir(folder)) {
+    if (!include.test(entry.name) || exclude?.test(entry.name)) continue;
+    const path = join(folder, entry.name);
+    const info = await Deno.stat(path).catch(() => undefined);
+    if (info?.isFile) files.push({ path, name: entry.name, size: info.size });
+  }
+  return files.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+}
+
+/** `records add-files`: uploads a file, or the files of a folder (not recursive). */
+export function addFilesCommand(): CommandUnknownOpts {
+  const command = recordOptions(
+    new Command("add-files")
+      .description("Upload a file, or the files of a folder (not its subfolders), to a record")
+      .addOption(
+        pathOption("-n, --file-name <path>", "Path of the file or folder to upload")
+          .makeOptionMandatory(),
+      )
+      .option("-d, --file-description <description>", "Description of the file (single file only)")
+      .option(
+        "-p, --pattern <pattern>",
+        "Upload only files of the folder matching this pattern",
+        "*",
+      )
+      .option(
+        "-e, --exclude_pattern <pattern>",
+        "Leave out files of the folder matching this pattern",
+      )
+      .option("-f, --force", "Replace files of the same name"),
+  );
+  apyCommand(command, async (manager, options) => {
+    const record = await openRecord(manager, options);
+    const path = options.fileName;
+    const info = await statPath(path);
+    let files: LocalFile[];
+    if (info.isDirectory) {
+      if (options.fileDescription !== undefined) {
+        throw new InputError("-d/--file-description only works with a single file, not a folder");
+      }
+      files = await folderFiles(path, options.pattern, options.exclude_pattern);
+      if (files.length === 0) {
+        manager.printWarning(`No file in the folder '${path}' matches: nothing was uploaded`);
+        return;
+      }
+    } else {
+      files = [{ path, name: basename(path), size: info.size }];
+    }
+    if (options.force !== true) {
+      const taken = new Set<string>();
+      for await (const file of record.files()) taken.add(file.name);
+      const clashes = files.filter((file) => taken.has(file.name)).map((file) => file.name);
+      if (clashes.length > 0) throw existsAlready(record, clashes);
+    }
+    for (const file of files) {
+      const progress = transferProgress(manager.output, `Uploading ${file.name}`, file.size);
+      let uploaded: FileJson;
+      try {
+        uploaded = await record.uploadFile(file.path, {
+          fileName: file.name,
+          onProgress: progress.onProgress,
+          ...(options.force === true ? { force: true } : {}),
+          ...(options.fileDescription === undefined
+            ? {}
+            : { fileDescription: options.fileDescription }),
+        });
+      } catch (error) {
+        if (isStatus(error, 409)) throw existsAlready(record, [file.name]);
+        throw error;
+      } finally {
+        progress.done();
+      }
+      manager.printInfo(
+        `Uploaded '${uploaded.name}' (id: ${uploaded.id}) to the ${describe(record)}`,
+      );
+    }
+  });
+  return command;
+}
+
+/** `records add-string-as-file`: stores a string (UTF-8) as a file. */
+export function addStringAsFileCommand(): CommandUnknownOpts {
+  const command = recordOptions(
+    new Command("add-string-as-file")
+      .description("Store a string as a file of a record")
+      .requiredOption("-s, --string <text>", "The content of the file")
+      .requiredOption("-n, --file-name <name>", "Name of the file in the record")
+      .option("-f, --force", "Replace a file of the same name"),
+  );
+  apyCommand(command, async (manager, options) => {
+    const record = await openRecord(manager, options);
+    let file: FileJson;
+    try {
+      file = await record.uploadString(
+        options.string,
+        options.fileName,
+        options.force === true ? { force: true } : {},
+      );
+    } catch (error) {
+      if (isStatus(error, 409)) throw existsAlready(record, [options.fileName]);
+      throw error;
+    }
+    manager.printInfo(`Uploaded '${file.name}' (id: ${file.id}) to the ${describe(record)}`);
+  });
+  return command;
+}
+
+function fileProgress(manager: CLIRepoManager) {
+  let current: { id: string; progress: TransferProgress } | undefined;
+  return {
+    onProgress(update: { file: FileJson; bytes: number }) {
+      if (current?.id !== update.file.id) {
+        current?.progress.done();
+        const label = `Downloading ${update.file.name}`;
+        current = {
+          id: update.file.id,
+          progress: transferProgress(manager.output, label, update.file.size),
+        };
+      }
+      current.progress.onProgress(update);
+    },
+    done() {
+      current?.progress.done();
+      current = undefined;
+    },
+  };
+}
+
+/** `records get-file`: downloads one file, or all (matching) files, of one or more records. */
+export function getFileCommand(): CommandUnknownOpts {
+  const command = fileIdOptions(recordOptions(
+    new Command("get-file")
+      .description("Download one file, or all files matching a pattern, of records")
+      .addOption(
+        pathOption("-p, --filepath <folder>", "Existing folder to download into").default("."),
+      )
+      .option("-P, --pattern <pattern>", "Download only files matching this pattern", "*")
+      .option("-e, --exclude_pattern <pattern>", "Leave out files matching this pattern")
+      .option("-f, --force", "Overwrite existing files (default: new ones get a _<n> suffix)")
+      .option("-u, --use-folder", "Download into a folder named after the record's identifier")
+      .option("-E, --pipe", "Print the written paths as a comma-separated list on stdout"),
+    { allowTokenlist: true },
+  ));
+  apyCommand(command, async (manager, options) => {
+    const dir = options.filepath;
+    if (!(await statPath(dir)).isDirectory) {
+      throw new InputError(`'${dir}' is not a folder: -p/--filepath takes an existing folder`);
+    }
+    const selected = fileIdValue(asValues(options));
+    const records = await openRecords(manager, options);
+    const written: string[] = [];
+    for (const record of records) {
+      const folder = options.useFolder === true ? join(dir, (await record.meta()).identifier) : dir;
+      let paths: string[];
+      if (selected !== undefined) {
+        const file = "fileId" in selected
+          ? await record.getFileInfo(selected.fileId)
+          : await record.getFileByName(selected.fileName);
+        const progress = transferProgress(manager.output, `Downloading ${file.name}`, file.size);
+        try {
+          paths = [
+            await record.downloadFile(file.id, `${folder}/`, {
+              file,
+              onProgress: progress.onProgress,
+              ...(options.force === true ? { force: true } : {}),
+            }),
+          ];
+        } finally {
+          progress.done();
+        }
+      } else {
+        const progress = fileProgress(manager);
+        try {
+          paths = await record.downloadFiles(dir, {
+            pattern: options.pattern,
+            onProgress: progress.onProgress,
+            onFile: () => progress.done(),
+            ...(options.exclude_pattern === undefined
+              ? {}
+              : { excludePattern: options.exclude_pattern }),
+            ...(options.useFolder === true ? { useFolder: true } : {}),
+            ...(options.force === true ? { force: true } : {}),
+          });
+        } finally {
+          progress.done();
+        }
+        if (paths.length === 0) {
+          manager.printWarning(`No file of the ${describe(record)} matches: nothing downloaded`);
+        }
+      }
+      for (const path of paths) {
+        status(manager, options.pipe, `Downloaded '${path}' from the ${describe(record)}`);
+      }
+      written.push(...paths);
+    }
+    if (options.pipe === true) manager.echo(written.join(","));
+  });
+  return command;
+}
+
+async function fileOf(record: RepoRecord, options: object): Promise<FileJson> {
+  const selected = fileIdValue(asValues(options), { required: true });
+  if (selected === undefined) throw new InputError("Please specify the file with -n or -i");
+  return "fileId" in selected
+    ? await record.getFileInfo(selected.fileId)
+    : await record.getFileByName(selected.fileName);
+}
+
+/** `records delete-file`: deletes one file. */
+export function deleteFileCommand(): CommandUnknownOpts {
+  const command = fileIdOptions(recordOptions(
+    new Command("delete-file").description("Delete a file of a record"),
+  ));
+  apyCommand(command, async (manager, options) => {
+    const record = await openRecord(manager, options);
+    const file = await fileOf(record, options);
+    await record.deleteFile(file.id);
+    manager.printInfo(`Deleted the file '${file.name}' of the ${describe(record)}`);
+  });
+  return command;
+}
+
+/** `records delete-files`: deletes every file (needs `--i-am-sure`). */
+export function deleteFilesCommand(): CommandUnknownOpts {
+  const command = recordOptions(
+    new Command("delete-files")
+      .description("Delete all files of a record")
+      .option("--i-am-sure", "Confirm deleting every file"),
+  );
+  apyCommand(command, async (manager, options) => {
+    requireSure(options.iAmSure, "delete all files of the record");
+    const record = await openRecord(manager, options);
+    const count = await record.deleteAllFiles();
+    manager.printInfo(`Deleted ${count} file(s) of the ${describe(record)}`);
+  });
+  return command;
+}
+
+/** `records edit-file`: renames a file or changes its MIME type. */
+export function editFileCommand(): CommandUnknownOpts {
+  const command = fileIdOptions(recordOptions(
+    new Command("edit-file")
+      .description("Change the name or MIME type of a file of a record")
+      .option("-a, --name <name>", "New name of the file (must not be used by another file)")
+      .option("-m, --mimetype <mimetype>", "New MIME type, for example text/plain"),
+  ));
+  apyCommand(command, async (manager, options) => {
+    const record = await openRecord(manager, options);
+    const file = await fileOf(record, options);
+    const edited = await record.editFile(file.id, {
+      ...(options.name === undefined ? {} : { name: options.name }),
+      ...(options.mimetype === undefined ? {} : { mimetype: options.mimetype }),
+    });
+    manager.printInfo(
+      `Edited the file '${edited.name}' (mimetype: ${edited.mimetype ?? "unknown"}) of the ${
+        describe(record)
+      }`,
+    );
+  });
+  return command;
+}

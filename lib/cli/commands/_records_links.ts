@@ -1,0 +1,182 @@
+// `records add-record-link`, `delete-record-link`, `update-record-link`, `show-record-links-to`,
+// `add-collection-link` and `remove-collection-link`.
+
+import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
+import { InputError } from "../../http/errors.ts";
+import type { RecordLinkJson } from "../../http/protocol.ts";
+import { apyCommand } from "../apy_command.ts";
+import {
+  idIdentifierOptions,
+  idIdentifierValue,
+  parseInteger,
+  searchPaginationOptions,
+} from "../options.ts";
+import { setOptionType } from "../_tree.ts";
+import {
+  asValues,
+  describe,
+  isStatus,
+  openRecord,
+  recordOptions,
+  resolveResourceId,
+} from "./_records_common.ts";
+
+function linkIdOption() {
+  const option = new Option("-l, --record-link-id <id>", "ID of the record link (not a record id)")
+    .argParser((value) => parseInteger(value, { min: 1 }))
+    .makeOptionMandatory();
+  setOptionType(option, "long");
+  return option;
+}
+
+/** `records add-record-link`: links a record to one or more records. */
+export function addRecordLinkCommand(): CommandUnknownOpts {
+  const command = idIdentifierOptions(
+    recordOptions(
+      new Command("add-record-link")
+        .description("Link a record to other records")
+        .requiredOption("-n, --name <name>", "Name of the link")
+        .option("-t, --term <iri>", "IRI of a term describing the link"),
+    ),
+    "record",
+    { name: "link", allowTokenlist: true },
+  );
+  apyCommand(command, async (manager, options) => {
+    const record = await openRecord(manager, options);
+    const target = idIdentifierValue(asValues(options), "record", {
+      name: "link",
+      required: true,
+    });
+    let targets: number[];
+    if (target === undefined) targets = [];
+    else if ("ids" in target) targets = target.ids;
+    else if ("id" in target) targets = [target.id];
+    else targets = [(await manager.record({ identifier: target.identifier })).id];
+    if (targets.length === 0) throw new InputError("Please specify the records to link to");
+    for (const id of targets) {
+      try {
+        const link = await record.linkRecord(
+          id,
+          options.name,
+          options.term === undefined ? {} : { termIri: options.term },
+        );
+        manager.printInfo(
+          `Linked the ${describe(record)} to record ${id} as '${link.name}' (link id: ${link.id})`,
+        );
+      } catch (error) {
+        if (!isStatus(error, 409)) throw error;
+        manager.printInfo(`The link '${options.name}' to record ${id} exists already`);
+      }
+    }
+  });
+  return command;
+}
+
+/** `records delete-record-link`: deletes a link by link id. */
+export function deleteRecordLinkCommand(): CommandUnknownOpts {
+  const command = recordOptions(
+    new Command("delete-record-link").description("Delete a link of a record").addOption(
+      linkIdOption(),
+    ),
+  );
+  apyCommand(command, async (manager, options) => {
+    const record = await openRecord(manager, options);
+    await record.deleteRecordLink(Number(options.recordLinkId));
+    manager.printInfo(`Deleted the link ${options.recordLinkId} of the ${describe(record)}`);
+  });
+  return command;
+}
+
+/** `records update-record-link`: renames a link. */
+export function updateRecordLinkCommand(): CommandUnknownOpts {
+  const command = recordOptions(
+    new Command("update-record-link")
+      .description("Change the name of a link of a record")
+      .addOption(linkIdOption())
+      .requiredOption("-n, --name <name>", "New name of the link"),
+  );
+  apyCommand(command, async (manager, options) => {
+    const record = await openRecord(manager, options);
+    const link = await record.updateRecordLink(Number(options.recordLinkId), {
+      name: options.name,
+    });
+    manager.printInfo(`Renamed the link ${link.id} of the ${describe(record)} to '${link.name}'`);
+  });
+  return command;
+}
+
+function linkLine(link: RecordLinkJson, direction: "in" | "out"): string {
+  const other = direction === "out" ? link.record_to : link.record_from;
+  const about = other === undefined
+    ? "a record"
+    : `record '${other.title}' (id: ${other.id}, identifier: '${other.identifier}')`;
+  const term = link.term ? `, term: ${link.term}` : "";
+  return `  ${link.id}: '${link.name}' ${direction === "out" ? "to" : "from"} ${about}${term}`;
+}
+
+/** `records show-record-links-to`: lists the links from (`out`) or to (`in`) a record. */
+export function showRecordLinksCommand(): CommandUnknownOpts {
+  const command = searchPaginationOptions(recordOptions(
+    new Command("show-record-links-to")
+      .description("Show the links from (out) or to (in) a record")
+      .addOption(
+        new Option("-d, --direction <direction>", "Links from the record (out) or to it (in)")
+          .choices(["in", "out"] as const).default("out" as const),
+      ),
+  ));
+  apyCommand(command, async (manager, options) => {
+    const record = await openRecord(manager, options);
+    const { page: wanted = 1, perPage = 10 } = asValues(options);
+    const page = await record.getRecordLinks({
+      direction: options.direction,
+      page: Number(wanted),
+      per_page: Number(perPage),
+    });
+    const { total_items: items, total_pages: pages, page: current } = page._pagination;
+    manager.printInfo(
+      `Found ${items} link(s) ${options.direction === "out" ? "from" : "to"} the ${
+        describe(record)
+      } on ${pages} page(s). Showing results of page ${current}:`,
+    );
+    for (const link of page.items) manager.printInfo(linkLine(link, options.direction));
+  });
+  return command;
+}
+
+/** `records add-collection-link`: adds the record to a collection. */
+export function addCollectionLinkCommand(): CommandUnknownOpts {
+  const command = idIdentifierOptions(
+    recordOptions(new Command("add-collection-link").description("Add a record to a collection")),
+    "collection",
+  );
+  apyCommand(command, async (manager, options) => {
+    const record = await openRecord(manager, options);
+    const collection = await resolveResourceId(manager, "collection", options);
+    try {
+      await record.addCollectionLink(collection.id);
+    } catch (error) {
+      if (!isStatus(error, 409)) throw error;
+      manager.printInfo(`The ${describe(record)} is in the ${collection.label} already`);
+      return;
+    }
+    manager.printInfo(`Added the ${describe(record)} to the ${collection.label}`);
+  });
+  return command;
+}
+
+/** `records remove-collection-link`: removes the record from a collection. */
+export function removeCollectionLinkCommand(): CommandUnknownOpts {
+  const command = idIdentifierOptions(
+    recordOptions(
+      new Command("remove-collection-link").description("Remove a record from a collection"),
+    ),
+    "collection",
+  );
+  apyCommand(command, async (manager, options) => {
+    const record = await openRecord(manager, options);
+    const collection = await resolveResourceId(manager, "collection", options);
+    await record.removeCollectionLink(collection.id);
+    manager.printInfo(`Removed the ${describe(record)} from the ${collection.label}`);
+  });
+  return command;
+}

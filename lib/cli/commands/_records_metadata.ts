@@ -1,0 +1,249 @@
+// `records add-metadatum`, `add-metadata`, `get-metadatum`, `delete-metadatum` and
+// `delete-all-metadata`.
+
+import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
+import { InputError, RepoApyError } from "../../http/errors.ts";
+import type { Extra } from "../../http/protocol.ts";
+import { validateExtras } from "../../resources/metadata.ts";
+import { apyCommand } from "../apy_command.ts";
+import {
+  describe,
+  openRecord,
+  pathOption,
+  recordOptions,
+  requireSure,
+  status,
+} from "./_records_common.ts";
+
+/** Value types `add-metadatum -t` accepts and the metadata type each one is stored as. */
+const VALUE_TYPES = { string: "str", integer: "int", float: "float", boolean: "bool" } as const;
+
+type ValueType = keyof typeof VALUE_TYPES;
+
+const METADATA_EXAMPLE = JSON.stringify([
+  { key: "temperature", type: "float", value: 21.5, unit: "degC" },
+  { key: "sample", type: "str", value: "A-1" },
+  { key: "settings", type: "dict", value: [{ key: "steps", type: "int", value: 3, unit: null }] },
+  { key: "tags", type: "list", value: [{ type: "str", value: "x" }] },
+]);
+
+/**
+ * Converts a command-line value to a metadatum (client-reference §2.7): `integer` parses like
+ * Python's `int()`, `float` like `float()`, `boolean` only takes `true`/`false`; a unit is kept
+ * for integer and float only, and the result always carries `unit`.
+ */
+function toMetadatum(key: string, raw: string, type: ValueType, unit: string | undefined): Extra {
+  let value: unknown = raw;
+  if (type === "integer") {
+    const text = raw.trim();
+    if (!/^[+-]?\d+(?:_\d+)*$/.test(text)) {
+      throw new InputError(`'${raw}' is not an integer: give digits, or use -t float or string`);
+    }
+    const big = BigInt(text.replaceAll("_", ""));
+    value = big >= BigInt(Number.MIN_SAFE_INTEGER) && big <= BigInt(Number.MAX_SAFE_INTEGER)
+      ? Number(big)
+      : big;
+  } else if (type === "float") {
+    const text = raw.trim().replace(/(?<=\d)_(?=\d)/g, "");
+    const special = /^[+-]?(inf|infinity|nan)$/i.test(text);
+    if (!special && !/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(text)) {
+      throw new InputError(`'${raw}' is not a number: give for example 1.5 or 2e-3`);
+    }
+    value = special
+      ? Number(text.replace(/inf(inity)?/i, "Infinity").replace(/nan/i, "NaN"))
+      : Number(text);
+  } else if (type === "boolean") {
+    if (raw !== "true" && raw !== "false") {
+      throw new InputError(`'${raw}' is not a boolean: give true or false`);
+    }
+    value = raw === "true";
+  }
+  const withUnit = type === "integer" || type === "float";
+  const [checked] = validateExtras([{
+    key,
+    type: VALUE_TYPES[type],
+    value,
+    unit: withUnit && unit !== undefined && unit.trim() !== "" ? unit : null,
+  }]) as [Extra];
+  return checked;
+}
+
+/** `records add-metadatum`: adds one metadatum. */
+export function addMetadatumCommand(): CommandUnknownOpts {
+  const command = recordOptions(
+    new Command("add-metadatum")
+      .description("Add one metadatum to a record")
+      .requiredOption("-m, --metadatum <key>", "Key of the metadatum")
+      .requiredOption("-v, --value <value>", "Value of the metadatum")
+      .addOption(
+        new Option("-t, --type <type>", "Type of the value")
+          .choices(Object.keys(VALUE_TYPES) as ValueType[]).default("string" as ValueType),
+      )
+      .option("-u, --unit <unit>", "Unit of the value (integer and float only)")
+      .option("-f, --force", "Replace a metadatum with the same key"),
+  );
+  apyCommand(command, async (manager, options) => {
+    const metadatum = toMetadatum(options.metadatum, options.value, options.type, options.unit);
+    const record = await openRecord(manager, options);
+    if (options.force !== true && await record.checkMetadatum(metadatum.key ?? "")) {
+      manager.printWarning(
+        `The ${describe(record)} has a metadatum '${metadatum.key}' already: nothing changed ` +
+          "(add -f/--force to replace it)",
+      );
+      return;
+    }
+    await record.addMetadatum(metadatum, options.force === true ? { force: true } : {});
+    manager.printInfo(`Added the metadatum '${metadatum.key}' to the ${describe(record)}`);
+  });
+  return command;
+}
+
+function wrongFormat(reason: string): InputError {
+  return new InputError(
+    `The metadata have the wrong format: ${reason}\n` +
+      "Give a JSON list of metadata entries, for example:\n" + METADATA_EXAMPLE,
+  );
+}
+
+function parseMetadata(text: string): Extra[] {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw wrongFormat(`not valid JSON (${error instanceof Error ? error.message : error})`);
+  }
+  const isObject = typeof data === "object" && data !== null && !Array.isArray(data);
+  if (isObject && !("type" in (data as object))) {
+    throw wrongFormat("a plain JSON object is not accepted; use the repository's entry form");
+  }
+  try {
+    return validateExtras(isObject ? [data] : data);
+  } catch (error) {
+    if (error instanceof InputError) throw wrongFormat(error.message);
+    throw error;
+  }
+}
+
+/** `records add-metadata`: adds several metadata from a JSON string or file. */
+export function addMetadataCommand(): CommandUnknownOpts {
+  const command = recordOptions(
+    new Command("add-metadata")
+      .description("Add metadata to a record from a JSON string or a JSON file")
+      .option("-m, --metadata <json>", "The metadata as a JSON string")
+      .addOption(pathOption("-p, --file <path>", "Path of a JSON file holding the metadata"))
+      .option("-f, --force", "Replace (flat) metadata with the same key"),
+  );
+  apyCommand(command, async (manager, options) => {
+    if ((options.metadata === undefined) === (options.file === undefined)) {
+      throw new InputError("Give the metadata either with -m/--metadata or with -p/--file");
+    }
+    let text = options.metadata;
+    if (options.file !== undefined) {
+      try {
+        text = await Deno.readTextFile(options.file);
+      } catch (error) {
+        if (error instanceof Deno.errors.NotFound) {
+          throw new InputError(`No file at '${options.file}': check the path`);
+        }
+        throw error;
+      }
+    }
+    const metadata = parseMetadata(text ?? "");
+    const record = await openRecord(manager, options);
+    const before = JSON.stringify((await record.refresh()).extras ?? []);
+    const after = await record.addMetadata(metadata, options.force === true ? { force: true } : {});
+    if (JSON.stringify(after.extras ?? []) === before) {
+      manager.printWarning(
+        `Nothing changed: the ${describe(record)} has these keys already (add -f/--force to ` +
+          "replace flat entries)",
+      );
+      return;
+    }
+    manager.printInfo(`Added the metadata to the ${describe(record)}`);
+  });
+  return command;
+}
+
+function show(value: unknown): string {
+  return typeof value === "string" ? value : JSON.stringify(value ?? null);
+}
+
+/** `records get-metadatum`: prints a (nested) metadatum's value, unit or type. */
+export function getMetadatumCommand(): CommandUnknownOpts {
+  const command = recordOptions(
+    new Command("get-metadatum")
+      .description("Print the value, unit or type of a (nested) metadatum of a record")
+      .requiredOption(
+        "-n, --name <name>",
+        "Key of the metadatum; nested keys are joined with '.', list items are 1-based indices",
+      )
+      .addOption(
+        new Option("-i, --information <information>", "What to print")
+          .choices(["value", "unit", "type"] as const).default("value" as const),
+      )
+      .option("-p, --pipe", "Print only the requested information")
+      .option("-d, --default <value>", "Print this value when the metadatum is absent"),
+  );
+  apyCommand(command, async (manager, options) => {
+    const record = await openRecord(manager, options);
+    const metadatum = await record.getMetadatum(options.name);
+    const what = options.information;
+    if (metadatum === undefined) {
+      if (options.default === undefined) {
+        throw new RepoApyError(
+          `The ${describe(record)} has no metadatum '${options.name}' (give -d/--default to ` +
+            "print a value instead)",
+        );
+      }
+      status(
+        manager,
+        true,
+        `The ${describe(record)} has no metadatum '${options.name}': printing the default`,
+      );
+      if (options.pipe === true) manager.echo(options.default);
+      else manager.printInfo(options.default);
+      return;
+    }
+    const value = show(metadatum[what]);
+    if (options.pipe === true) manager.echo(value);
+    else manager.printInfo(`The ${what} of the metadatum '${options.name}' is: ${value}`);
+  });
+  return command;
+}
+
+/** `records delete-metadatum`: removes one top-level metadatum. */
+export function deleteMetadatumCommand(): CommandUnknownOpts {
+  const command = recordOptions(
+    new Command("delete-metadatum")
+      .description("Delete a top-level metadatum of a record")
+      .requiredOption("-m, --metadatum <key>", "Key of the metadatum"),
+  );
+  apyCommand(command, async (manager, options) => {
+    const record = await openRecord(manager, options);
+    if (!await record.checkMetadatum(options.metadatum)) {
+      manager.printWarning(
+        `The ${describe(record)} has no metadatum '${options.metadatum}': nothing changed`,
+      );
+      return;
+    }
+    await record.removeMetadatum(options.metadatum);
+    manager.printInfo(`Deleted the metadatum '${options.metadatum}' of the ${describe(record)}`);
+  });
+  return command;
+}
+
+/** `records delete-all-metadata`: removes all metadata (needs `--i-am-sure`). */
+export function deleteAllMetadataCommand(): CommandUnknownOpts {
+  const command = recordOptions(
+    new Command("delete-all-metadata")
+      .description("Delete all metadata of a record")
+      .option("--i-am-sure", "Confirm deleting all metadata"),
+  );
+  apyCommand(command, async (manager, options) => {
+    requireSure(options.iAmSure, "delete all metadata of the record");
+    const record = await openRecord(manager, options);
+    await record.removeAllMetadata();
+    manager.printInfo(`Deleted all metadata of the ${describe(record)}`);
+  });
+  return command;
+}

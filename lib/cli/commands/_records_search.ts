@@ -1,0 +1,166 @@
+// `records get-records` and `get-record-ids`: GET `/records` (or `/users/<id>/records` for a
+// user) with the search filters.
+
+import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
+import { InputError } from "../../http/errors.ts";
+import { paginate } from "../../http/paginate.ts";
+import { MAX_PER_PAGE, type PageJson, type RecordJson } from "../../http/protocol.ts";
+import type { QueryParams } from "../../http/url.ts";
+import { apyCommand } from "../apy_command.ts";
+import type { CLIRepoManager } from "../cli_manager.ts";
+import {
+  parseInteger,
+  parseTokenList,
+  searchPaginationOptions,
+  userIdOptions,
+  userIdValue,
+} from "../options.ts";
+import { setOptionType } from "../_tree.ts";
+import { resolveUser } from "./_records_common.ts";
+
+/** Hits `get-record-ids` fetches at most without `--i-am-sure`. */
+const MAX_IDS_UNSURE = 1000;
+
+const USER_OPTIONS = ["user", "username", "useMyUserId"];
+
+/** The filter values both search commands read. */
+interface FilterValues {
+  tag?: string[] | undefined;
+  tagOperator: "or" | "and";
+  mimetype?: string[] | undefined;
+  collection?: number[] | undefined;
+  child_collections?: true | undefined;
+  visibility: "private" | "public" | "all";
+  query?: string | undefined;
+}
+
+function tokenOption(flags: string, description: string, conflicts: string[]) {
+  const option = new Option(flags, description)
+    .argParser((value) => parseTokenList(value))
+    .conflicts(conflicts);
+  setOptionType(option, "tokenlist");
+  return option;
+}
+
+/** Adds the filter options; with `conflicts`, each one excludes the user options. */
+function filterOptions<C extends CommandUnknownOpts>(command: C, conflicts: string[]): C {
+  const collection = new Option("-c, --collection <ids>", "Comma-separated collection ids")
+    .argParser((value) => parseTokenList(value).map((token) => parseInteger(token, { min: 1 })))
+    .conflicts(conflicts);
+  setOptionType(collection, "tokenlist");
+  command
+    .addOption(tokenOption("-t, --tag <tags>", "Comma-separated tags", conflicts))
+    .addOption(
+      new Option("-T, --tag-operator <operator>", "Whether records need any (or) or all tags")
+        .choices(["or", "and"] as const).default("or" as const),
+    )
+    .addOption(tokenOption("-m, --mimetype <types>", "Comma-separated MIME types", conflicts))
+    .addOption(collection)
+    .addOption(
+      new Option("-C, --child_collections", "Include records of child collections")
+        .conflicts(conflicts),
+    )
+    .addOption(
+      new Option("-v, --visibility <visibility>", "Visibility of the records")
+        .choices(["private", "public", "all"] as const).default("all" as const)
+        .conflicts(conflicts),
+    )
+    .addOption(
+      new Option("-q, --query <text>", "Search text (title and identifier)").conflicts(conflicts),
+    );
+  return command;
+}
+
+function searchQuery(values: FilterValues): QueryParams {
+  const query: QueryParams = {};
+  if (values.query !== undefined) query.query = values.query;
+  if (values.visibility !== "all") query.visibility = values.visibility;
+  if (values.tag !== undefined && values.tag.length > 0) {
+    query.tag = values.tag;
+    query.tag_operator = values.tagOperator;
+  }
+  if (values.mimetype !== undefined && values.mimetype.length > 0) query.mimetype = values.mimetype;
+  if (values.collection !== undefined && values.collection.length > 0) {
+    query.collection = values.collection;
+    if (values.child_collections === true) query.child_collections = true;
+  }
+  return query;
+}
+
+async function searchEndpoint(
+  manager: CLIRepoManager,
+  values: { useMyUserId?: true | undefined; [key: string]: unknown },
+): Promise<string> {
+  if (values.useMyUserId === true) return `/users/${(await manager.patUser()).id}/records`;
+  if (userIdValue(values) === undefined) return "/records";
+  return `/users/${(await resolveUser(manager, values)).id}/records`;
+}
+
+/** `records get-records`: one page of records matching the filters. */
+export function getRecordsCommand(): CommandUnknownOpts {
+  const command = filterOptions(
+    userIdOptions(
+      searchPaginationOptions(
+        new Command("get-records")
+          .description("Search records (one page), or list the records a user created")
+          .addOption(
+            new Option("-i, --use-my-user-id", "List the records you created")
+              .conflicts(["user", "username"]),
+          ),
+      ),
+    ),
+    USER_OPTIONS,
+  );
+  apyCommand(command, async (manager, options) => {
+    const values = options as unknown as FilterValues & { [key: string]: unknown };
+    const endpoint = await searchEndpoint(manager, values);
+    const query: QueryParams = {
+      ...(endpoint === "/records" ? searchQuery(values) : {}),
+      page: Number(values.page ?? 1),
+      per_page: Number(values.perPage ?? 10),
+    };
+    const page = await manager.transport.json<PageJson<RecordJson>>("GET", endpoint, { query });
+    const { total_items: items, total_pages: pages, page: current } = page._pagination;
+    manager.printInfo(
+      `Found ${items} record(s) on ${pages} page(s). Showing results of page ${current}:`,
+    );
+    for (const record of page.items) {
+      manager.printInfo(
+        `  id: ${record.id}, identifier: '${record.identifier}', title: '${record.title}'`,
+      );
+    }
+  });
+  return command;
+}
+
+/** `records get-record-ids`: the ids of all records matching the filters. */
+export function getRecordIdsCommand(): CommandUnknownOpts {
+  const command = filterOptions(
+    new Command("get-record-ids")
+      .description("Print the ids of all records matching the filters")
+      .option("-p, --pipe", "Print only the ids, comma-separated, on stdout")
+      .option("--i-am-sure", `Allow fetching more than ${MAX_IDS_UNSURE} ids`),
+    [],
+  );
+  apyCommand(command, async (manager, options) => {
+    const values = options as unknown as FilterValues;
+    const query = { ...searchQuery(values), per_page: MAX_PER_PAGE };
+    const ids: number[] = [];
+    for await (const page of paginate<RecordJson>(manager.transport, "/records", query)) {
+      const total = page._pagination.total_items;
+      if (total > MAX_IDS_UNSURE && options.iAmSure !== true) {
+        throw new InputError(
+          `Found ${total} records: add --i-am-sure to fetch more than ${MAX_IDS_UNSURE} ids, ` +
+            "or narrow the search",
+        );
+      }
+      ids.push(...page.items.map((record) => record.id));
+    }
+    if (options.pipe === true) {
+      manager.echo(ids.join(","));
+      return;
+    }
+    manager.printInfo(`Found ${ids.length} record(s): ${ids.join(", ")}`);
+  });
+  return command;
+}

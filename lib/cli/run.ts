@@ -1,0 +1,62 @@
+/**
+ * {@linkcode runCli}: parses one command line against the `repo-apy` tree and turns the outcome
+ * into an exit code, without ever exiting the process.
+ *
+ * @module
+ */
+
+import type { RepoManagerOptions } from "../manager/repo_manager.ts";
+import { normalizeUnderscoreFlags } from "./_argv.ts";
+import { reportError } from "./_errors.ts";
+import { Output } from "./output.ts";
+import { createProgram } from "./program.ts";
+
+/** Options of {@linkcode runCli}. */
+export interface RunCliOptions {
+  /** Version printed by `--version`. */
+  version: string;
+  /** Receives stdout text; default: the process's stdout. */
+  stdout?: (text: string) => void;
+  /** Receives stderr text; default: the process's stderr. */
+  stderr?: (text: string) => void;
+  /** Answers to prompts, one per line; default: read from stdin. */
+  input?: readonly string[];
+  /** Extra options for every manager the commands create. */
+  managerOptions?: Partial<RepoManagerOptions>;
+}
+
+/**
+ * Runs the CLI with `args` (without the program name) and returns the exit code. Kebab
+ * spellings of underscore flags are accepted; errors become one `Error: …` line on stderr,
+ * never a stack trace or the token.
+ *
+ * @example Usage
+ * ```ts
+ * import { runCli } from "./run.ts";
+ * let text = "";
+ * const code = await runCli(["--version"], { version: "1.2.3", stdout: (chunk) => text += chunk });
+ * console.log(code, text); // 0 "1.2.3\n"
+ * ```
+ *
+ * @param args Command line arguments.
+ * @param options Version, output writers, prompt answers and manager options.
+ * @returns 0 on success, 1 when the operation failed, 2 on wrong usage.
+ */
+export async function runCli(args: readonly string[], options: RunCliOptions): Promise<number> {
+  const output = new Output({
+    ...(options.stdout === undefined ? {} : { stdout: options.stdout }),
+    ...(options.stderr === undefined ? {} : { stderr: options.stderr }),
+  });
+  const program = createProgram({
+    version: options.version,
+    output,
+    ...(options.input === undefined ? {} : { input: options.input }),
+    ...(options.managerOptions === undefined ? {} : { managerOptions: options.managerOptions }),
+  });
+  try {
+    await program.parseAsync(normalizeUnderscoreFlags(program, args), { from: "user" });
+    return 0;
+  } catch (error) {
+    return reportError(error, output);
+  }
+}

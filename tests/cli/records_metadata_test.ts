@@ -1,0 +1,153 @@
+import { assertEquals, assertNotIncludes, assertStringIncludes } from "../_assert.ts";
+import { startServer, type TestServer } from "../../lib/testing/mod.ts";
+import { createRecord, managerFor, ok, repo, tempDir } from "./_records.ts";
+
+async function extras(server: TestServer, id: number) {
+  await using manager = managerFor(server);
+  return (await (await manager.record({ id })).refresh()).extras ?? [];
+}
+
+Deno.test("records add-metadatum converts values by -t and keeps units for numbers only", async () => {
+  await using server = await startServer();
+  const id = await createRecord(server, "meta");
+  const r = String(id);
+  await ok(server, ["add-metadatum", "-r", r, "-m", "s", "-v", "42", "-u", "ignored"]);
+  await ok(server, [
+    "add-metadatum",
+    "-r",
+    r,
+    "-m",
+    "i",
+    "-v",
+    " +1_000 ",
+    "-t",
+    "integer",
+    "-u",
+    "m",
+  ]);
+  await ok(server, ["add-metadatum", "-r", r, "-m", "f", "-v", "2.5e3", "-t", "float", "-u", "K"]);
+  await ok(server, ["add-metadatum", "-r", r, "-m", "b", "-v", "false", "-t", "boolean"]);
+  assertEquals(await extras(server, id), [
+    { key: "s", type: "str", value: "42" },
+    { key: "i", type: "int", value: 1000, unit: "m" },
+    { key: "f", type: "float", value: 2500, unit: "K" },
+    { key: "b", type: "bool", value: false },
+  ]);
+  for (
+    const [type, value] of [["integer", "1.5"], ["float", "abc"], ["boolean", "True"], [
+      "integer",
+      "9007199254740993",
+    ]]
+  ) {
+    const bad = await repo(server, [
+      "records",
+      "add-metadatum",
+      "-r",
+      r,
+      "-m",
+      "x",
+      "-v",
+      value!,
+      "-t",
+      type!,
+    ]);
+    assertEquals(bad.code, 1, `${type} ${value}`);
+    assertNotIncludes(bad.stderr, "    at ");
+  }
+  const kept = await repo(server, ["records", "add-metadatum", "-r", r, "-m", "s", "-v", "new"]);
+  assertEquals(kept.code, 0);
+  assertStringIncludes(kept.stderr, "-f/--force");
+  await ok(server, ["add-metadatum", "-r", r, "-m", "s", "-v", "new", "-f"]);
+  const after = await extras(server, id);
+  assertEquals(after.at(-1), { key: "s", type: "str", value: "new" });
+});
+
+Deno.test("records add-metadata takes a JSON string or file; a wrong format prints an example and exits 1", async () => {
+  await using server = await startServer();
+  await using dir = await tempDir();
+  const id = await createRecord(server, "bulk");
+  const r = String(id);
+  const nested = [
+    { key: "a", type: "int", value: 1 },
+    {
+      key: "settings",
+      type: "dict",
+      value: [{ key: "steps", type: "list", value: [{ type: "str", value: "heat" }] }],
+    },
+  ];
+  await ok(server, ["add-metadata", "-r", r, "-m", JSON.stringify(nested)]);
+  const file = `${dir.path}/meta.json`;
+  await Deno.writeTextFile(file, JSON.stringify({ key: "a", type: "int", value: 2 }));
+  const unchanged = await ok(server, ["add-metadata", "-r", r, "-p", file]);
+  assertStringIncludes(unchanged.stderr, "Nothing changed");
+  await ok(server, ["add-metadata", "-r", r, "-p", file, "-f"]);
+  assertEquals((await extras(server, id)).map((extra) => [extra.key, extra.value]).at(-1), [
+    "a",
+    2,
+  ]);
+  for (const text of ["{not json", '{"plain": 1}', '[{"key": "x", "type": "text", "value": 1}]']) {
+    const bad = await repo(server, ["records", "add-metadata", "-r", r, "-m", text]);
+    assertEquals(bad.code, 1, text);
+    assertStringIncludes(bad.stderr, "The metadata have the wrong format");
+    assertStringIncludes(bad.stderr, 'for example:\n[{"key":"temperature","type":"float"');
+  }
+  const both = await repo(server, ["records", "add-metadata", "-r", r, "-m", "[]", "-p", file]);
+  assertEquals(both.code, 1);
+  const neither = await repo(server, ["records", "add-metadata", "-r", r]);
+  assertEquals(neither.code, 1);
+});
+
+Deno.test("records get-metadatum reads nested entries by path, their unit and type, with a default", async () => {
+  await using server = await startServer();
+  const id = await createRecord(server, "nested");
+  const r = String(id);
+  const metadata = [
+    { key: "temp", type: "float", value: 21.5, unit: "degC" },
+    {
+      key: "run",
+      type: "dict",
+      value: [{
+        key: "steps",
+        type: "list",
+        value: [{ type: "str", value: "heat" }, { type: "int", value: 7, unit: "s" }],
+      }],
+    },
+  ];
+  await ok(server, ["add-metadata", "-r", r, "-m", JSON.stringify(metadata)]);
+  assertEquals(
+    (await ok(server, ["get-metadatum", "-r", r, "-n", "run.steps.2", "-p"])).stdout,
+    "7\n",
+  );
+  assertEquals(
+    (await ok(server, ["get-metadatum", "-r", r, "-n", "run.steps.2", "-i", "unit", "-p"])).stdout,
+    "s\n",
+  );
+  assertEquals(
+    (await ok(server, ["get-metadatum", "-r", r, "-n", "run.steps.1", "-i", "type", "-p"])).stdout,
+    "str\n",
+  );
+  const plain = await ok(server, ["get-metadatum", "-r", r, "-n", "temp"]);
+  assertEquals(plain.stdout, "The value of the metadatum 'temp' is: 21.5\n");
+  const absent = await repo(server, ["records", "get-metadatum", "-r", r, "-n", "run.steps.3"]);
+  assertEquals(absent.code, 1);
+  assertStringIncludes(absent.stderr, "has no metadatum 'run.steps.3'");
+  const fallback = await ok(server, ["get-metadatum", "-r", r, "-n", "missing", "-d", "n/a", "-p"]);
+  assertEquals(fallback.stdout, "n/a\n");
+});
+
+Deno.test("records delete-metadatum removes one key; delete-all-metadata needs --i-am-sure", async () => {
+  await using server = await startServer();
+  const id = await createRecord(server, "cleanup");
+  const r = String(id);
+  await ok(server, ["add-metadatum", "-r", r, "-m", "a", "-v", "1"]);
+  await ok(server, ["add-metadatum", "-r", r, "-m", "b", "-v", "2"]);
+  await ok(server, ["delete-metadatum", "-r", r, "-m", "a"]);
+  assertEquals((await extras(server, id)).map((extra) => extra.key), ["b"]);
+  const absent = await repo(server, ["records", "delete-metadatum", "-r", r, "-m", "a"]);
+  assertEquals(absent.code, 0);
+  assertStringIncludes(absent.stderr, "has no metadatum 'a'");
+  const unsure = await repo(server, ["records", "delete-all-metadata", "-r", r]);
+  assertEquals(unsure.code, 1);
+  await ok(server, ["delete-all-metadata", "-r", r, "--i-am-sure"]);
+  assertEquals(await extras(server, id), []);
+});
