@@ -1,3 +1,4 @@
+// deno-lint-ignore-file no-console -- a script that reports to the terminal
 /**
  * Compiles the CLI into one standalone binary per target: `dist/repo-apy-<target>`.
  *

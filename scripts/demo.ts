@@ -1,3 +1,4 @@
+// deno-lint-ignore-file no-console -- a script that reports to the terminal
 /**
  * The main job on the embedded local server: `deno task demo`.
  *
@@ -84,13 +85,38 @@ if (import.meta.main) {
     console.log(`\nGenerating a ${BIG_FILE_BYTES / 1e6} MB file (chunked upload above 50 MB)`);
     await writeGeneratedFile(`${dir}/big.bin`, BIG_FILE_BYTES);
     await run(env, "records", "add-files", "-r", id, "-n", `${dir}/big.bin`);
-    await run(env, "records", "add-metadatum", "-r", id, "-m", "temperature", "-v", "21", "-t", "float", "-u", "°C");
-    await run(env, "records", "add-metadata", "-r", id, "-m", '[{"key": "sample", "type": "str", "value": "A-17"}]');
+    await run(
+      env,
+      "records",
+      "add-metadatum",
+      "-r",
+      id,
+      "-m",
+      "temperature",
+      "-v",
+      "21",
+      "-t",
+      "float",
+      "-u",
+      "°C",
+    );
+    await run(
+      env,
+      "records",
+      "add-metadata",
+      "-r",
+      id,
+      "-m",
+      '[{"key": "sample", "type": "str", "value": "A-17"}]',
+    );
     await run(env, "records", "get-metadatum", "-r", id, "-n", "temperature");
     await run(env, "records", "show-info", "-r", id, "-l", "-m");
     await Deno.mkdir(`${dir}/download`);
     await run(env, "records", "get-file", "-r", id, "-n", "big.bin", "-p", `${dir}/download`);
-    const [sent, received] = await Promise.all([sha256(`${dir}/big.bin`), sha256(`${dir}/download/big.bin`)]);
+    const [sent, received] = await Promise.all([
+      sha256(`${dir}/big.bin`),
+      sha256(`${dir}/download/big.bin`),
+    ]);
     console.log(`\nSHA-256 uploaded   ${sent}\nSHA-256 downloaded ${received}`);
     if (sent !== received) throw new Error("The downloaded file differs from the uploaded one");
     console.log("\nDemo finished: the downloaded file is byte-identical.");

@@ -278,7 +278,10 @@ export async function requestErrorFrom(
  * @param now Current time in milliseconds since the epoch.
  * @returns The delay in milliseconds, or `undefined` when absent or unparseable.
  */
-export function parseRetryAfter(value: string | null, now: number = Date.now()): number | undefined {
+export function parseRetryAfter(
+  value: string | null,
+  now: number = Date.now(),
+): number | undefined {
   if (value === null || value.trim() === "") return undefined;
   const trimmed = value.trim();
   if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.ceil(Number(trimmed) * 1000);

@@ -17,8 +17,8 @@
 
 import {
   ConnectionError,
-  RedirectError,
   redactUrl,
+  RedirectError,
   requestErrorFrom,
   TimeoutError,
   TlsError,
@@ -155,7 +155,9 @@ export class Transport implements AsyncDisposable {
         isRetriable(error, { idempotent }) && waited + delay <= this.#retry.maxTotalWaitMs;
       if (!retry) throw error;
       this.#log.debug(
-        `${method} ${redactUrl(url.href)} failed (${describe(error)}); retry ${attempt} in ${delay} ms`,
+        `${method} ${redactUrl(url.href)} failed (${
+          describe(error)
+        }); retry ${attempt} in ${delay} ms`,
       );
       waited += delay;
       await sleep(delay, options.signal);
@@ -273,13 +275,20 @@ export class Transport implements AsyncDisposable {
   ): Promise<Response> {
     const timeoutMs = (state.settings.timeout ?? 60) * 1000;
     const controller = new AbortController();
-    const signal = init.signal ? AbortSignal.any([controller.signal, init.signal]) : controller.signal;
+    const signal = init.signal
+      ? AbortSignal.any([controller.signal, init.signal])
+      : controller.signal;
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
       controller.abort();
     }, timeoutMs);
-    const fetchInit: FetchInit = { method: init.method, headers: init.headers, body: init.body, signal };
+    const fetchInit: FetchInit = {
+      method: init.method,
+      headers: init.headers,
+      body: init.body,
+      signal,
+    };
     this.#log.debug(`${init.method} ${redactUrl(url.href)}`);
     let response: Response;
     try {

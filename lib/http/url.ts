@@ -29,6 +29,7 @@ export type QueryValue =
 
 /** A JSON-like object sent as one JSON-encoded query parameter. */
 export interface QueryObject {
+  /** Any JSON value. */
   [key: string]: unknown;
 }
 
@@ -62,7 +63,9 @@ export function apiBaseUrl(host: string, basePath = ""): URL {
   try {
     url = new URL(trimmed);
   } catch {
-    throw new InputError(`The host '${trimmed}' is not a valid URL: write it like https://repo.example`);
+    throw new InputError(
+      `The host '${trimmed}' is not a valid URL: write it like https://repo.example`,
+    );
   }
   const path = `/${basePath}`.replace(/\/+/g, "/").replace(/\/$/, "");
   return new URL(`${url.origin}${path}${API_PREFIX}`);

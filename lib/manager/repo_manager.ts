@@ -15,7 +15,11 @@
  * @module
  */
 
-import { type ConnectionSettings, resolveSettings, type SettingsOptions } from "../config/settings.ts";
+import {
+  type ConnectionSettings,
+  resolveSettings,
+  type SettingsOptions,
+} from "../config/settings.ts";
 import type { Logger } from "../http/log.ts";
 import type { InfoJson, UserJson } from "../http/protocol.ts";
 import type { RetryOptions } from "../http/retry.ts";

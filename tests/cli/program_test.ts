@@ -79,7 +79,13 @@ Deno.test("main() --commands lists every command of a group", async () => {
   const misc = await run(["miscellaneous", "--commands"]);
   assertEquals(misc.stdout.trim().split("\n").length, 1);
   const records = await run(["records", "--commands"]);
-  assertEquals(records, { code: 0, stdout: "repo-apy records has no commands yet\n", stderr: "" });
+  assertStringIncludes(records.stdout, "repo-apy records add-files ");
+  const templates = await run(["templates", "--commands"]);
+  assertEquals(templates, {
+    code: 0,
+    stdout: "repo-apy templates has no commands yet\n",
+    stderr: "",
+  });
 });
 
 Deno.test("main() --xmlhelp prints well-formed XML for every command of the tree", async () => {

@@ -99,7 +99,9 @@ Deno.test("Transport waits for Retry-After (seconds and HTTP date) on 429, for a
 });
 
 Deno.test("Transport gives up when Retry-After exceeds the total wait limit", async () => {
-  await using server = await startServer({ faults: [{ path: "/info", status: 429, retryAfter: "3600" }] });
+  await using server = await startServer({
+    faults: [{ path: "/info", status: 429, retryAfter: "3600" }],
+  });
   await using transport = new Transport({
     settings: { host: server.url, pat: server.pat },
     retry: { maxTotalWaitMs: 1000 },

@@ -4,8 +4,14 @@ import { InputError, MissingSchemaError } from "../../lib/http/errors.ts";
 
 Deno.test("apiBaseUrl() appends basePath and /api/v1 to the host's origin", () => {
   assertEquals(apiBaseUrl("https://repo.example/").href, "https://repo.example/api/v1");
-  assertEquals(apiBaseUrl("https://repo.example", "kadi/").href, "https://repo.example/kadi/api/v1");
-  assertEquals(apiBaseUrl("http://127.0.0.1:5000", "/a/b").href, "http://127.0.0.1:5000/a/b/api/v1");
+  assertEquals(
+    apiBaseUrl("https://repo.example", "kadi/").href,
+    "https://repo.example/kadi/api/v1",
+  );
+  assertEquals(
+    apiBaseUrl("http://127.0.0.1:5000", "/a/b").href,
+    "http://127.0.0.1:5000/a/b/api/v1",
+  );
 });
 
 Deno.test("apiBaseUrl() throws MissingSchemaError for a host without scheme", () => {

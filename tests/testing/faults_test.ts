@@ -110,8 +110,8 @@ Deno.test("faults: a broken chunk body stores no chunk; chunkIndex faults match 
   const broken = new ReadableStream<Uint8Array>({
     async pull(controller) {
       if (++pulls > 3) {
-        // Wait until the server has seen bytes of this body, then break it.
-        while (!server.log.some((e) => e.method === "PUT")) {
+        // Give the server a moment to read bytes of this body (bounded), then break it.
+        for (let i = 0; i < 100 && !server.log.some((e) => e.method === "PUT"); i++) {
           await new Promise((r) => setTimeout(r, 5));
         }
         return controller.error(new Error("client gave up"));
