@@ -6,7 +6,6 @@
  */
 
 import type { ConnectionSettings } from "../config/settings.ts";
-import { RepoApyError } from "../http/errors.ts";
 import { RepoManager, type RepoManagerOptions } from "../manager/repo_manager.ts";
 import { Output, type Verbosity } from "./output.ts";
 
@@ -57,46 +56,6 @@ export class CLIRepoManager extends RepoManager {
     const settings = await super.settings();
     this.output.addSecret(settings.pat);
     return settings;
-  }
-
-  /**
-   * Opens a collection. Not available yet: the library has no collections.
-   *
-   * @param _selector `{ id }` or `{ identifier, create? }`.
-   * @returns Never.
-   */
-  collection(_selector: unknown): Promise<never> {
-    return notImplemented("collection");
-  }
-
-  /**
-   * Opens a template. Not available yet: the library has no templates.
-   *
-   * @param _selector `{ id }` or `{ identifier, create? }`.
-   * @returns Never.
-   */
-  template(_selector: unknown): Promise<never> {
-    return notImplemented("template");
-  }
-
-  /**
-   * Opens a group. Not available yet: the library has no groups.
-   *
-   * @param _selector `{ id }` or `{ identifier, create? }`.
-   * @returns Never.
-   */
-  group(_selector: unknown): Promise<never> {
-    return notImplemented("group");
-  }
-
-  /**
-   * Opens a user. Not available yet: the library has no users.
-   *
-   * @param _selector `{ id }` or `{ username, identityType }`.
-   * @returns Never.
-   */
-  user(_selector: unknown): Promise<never> {
-    return notImplemented("user");
   }
 
   /**
@@ -153,10 +112,4 @@ export class CLIRepoManager extends RepoManager {
   echo(line: string): void {
     this.output.data(line);
   }
-}
-
-function notImplemented(kind: string): Promise<never> {
-  return Promise.reject(
-    new RepoApyError(`Opening a ${kind} is not implemented yet in this version of repo-apy`),
-  );
 }

@@ -15,13 +15,13 @@
  * @module
  */
 
-import type { Logger } from "../http/log.ts";
+import { LOG_LEVELS, type Logger, type LogLevel } from "../http/log.ts";
 
-/** Verbosity levels of the CLI, from quietest to loudest. */
-export const VERBOSITY_LEVELS = ["error", "warning", "info", "debug"] as const;
+/** Verbosity levels of the CLI (`-V/--verbose`), from quietest to loudest. */
+export const VERBOSITY_LEVELS: typeof LOG_LEVELS = LOG_LEVELS;
 
 /** One verbosity level (`-V/--verbose`). */
-export type Verbosity = typeof VERBOSITY_LEVELS[number];
+export type Verbosity = LogLevel;
 
 /** Where an {@linkcode Output} writes; defaults to the process's stdout and stderr. */
 export interface OutputStreams {

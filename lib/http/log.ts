@@ -30,3 +30,37 @@ export const silentLogger: Logger = {
   warning() {},
   error() {},
 };
+
+/** Verbosity levels, from the quietest to the loudest. */
+export const LOG_LEVELS = ["error", "warning", "info", "debug"] as const;
+
+/** A verbosity level. */
+export type LogLevel = typeof LOG_LEVELS[number];
+
+/**
+ * A logger that writes messages of `level` and above to stderr: what `new RepoManager({ verbose })`
+ * uses when no `log` is given. Writing to stderr needs no permission.
+ *
+ * @example Usage
+ * ```ts
+ * import { stderrLogger } from "./log.ts";
+ * const log = stderrLogger("error");
+ * log.info("not printed");
+ * ```
+ *
+ * @param level The loudest level that is printed (`info` prints info, warnings and errors).
+ * @returns The logger.
+ */
+export function stderrLogger(level: LogLevel): Logger {
+  const threshold = LOG_LEVELS.indexOf(level);
+  const encoder = new TextEncoder();
+  const write = (at: LogLevel, message: string) => {
+    if (LOG_LEVELS.indexOf(at) <= threshold) Deno.stderr.writeSync(encoder.encode(`${message}\n`));
+  };
+  return {
+    debug: (message) => write("debug", message),
+    info: (message) => write("info", message),
+    warning: (message) => write("warning", message),
+    error: (message) => write("error", message),
+  };
+}

@@ -20,11 +20,12 @@ import {
   resolveSettings,
   type SettingsOptions,
 } from "../config/settings.ts";
-import type { Logger } from "../http/log.ts";
-import type { InfoJson, UserJson } from "../http/protocol.ts";
+import { type Logger, type LogLevel, stderrLogger } from "../http/log.ts";
+import type { InfoJson, ResourceJson, UserJson } from "../http/protocol.ts";
 import type { RetryOptions } from "../http/retry.ts";
 import { Transport } from "../http/transport.ts";
-import type { ResourceSelector } from "../resources/resource.ts";
+import { Resource, type ResourceSelector } from "../resources/resource.ts";
+import { RepoUser, type UserSelector } from "../resources/user.ts";
 import { RepoRecord } from "../transfer/record.ts";
 
 /** Options of a {@linkcode RepoManager}; each one beats the config file. */
@@ -33,6 +34,11 @@ export interface RepoManagerOptions extends SettingsOptions {
   fetch?: typeof fetch;
   /** Receives diagnostics (requests, retries, config warnings). */
   log?: Logger;
+  /**
+   * Without `log`: print diagnostics of this level and above to stderr. Without both, the
+   * library prints nothing.
+   */
+  verbose?: LogLevel;
   /** Bounds of the retry policy. */
   retry?: RetryOptions;
 }
@@ -52,11 +58,12 @@ export class RepoManager implements AsyncDisposable {
    * @param options Host, PAT, instance and transport options.
    */
   constructor(options: RepoManagerOptions = {}) {
-    this.#options = options;
+    const log = options.log ?? (options.verbose ? stderrLogger(options.verbose) : undefined);
+    this.#options = { ...options, ...(log ? { log } : {}) };
     this.transport = new Transport({
       settings: () => this.settings(),
       ...(options.fetch ? { fetch: options.fetch } : {}),
-      ...(options.log ? { log: options.log } : {}),
+      ...(log ? { log } : {}),
       ...(options.retry ? { retry: options.retry } : {}),
     });
   }
@@ -112,6 +119,51 @@ export class RepoManager implements AsyncDisposable {
    */
   async record(selector: ResourceSelector): Promise<RepoRecord> {
     return await RepoRecord.load(this.transport, selector);
+  }
+
+  /**
+   * Opens a user by id, by user name and identity type, or the token's owner with `{ me: true }`.
+   *
+   * @example Usage
+   * ```ts ignore
+   * const user = await manager.user({ username: "jdoe", identityType: "local" });
+   * ```
+   *
+   * @param selector Which user.
+   * @returns The user.
+   */
+  async user(selector: UserSelector): Promise<RepoUser> {
+    return await RepoUser.load(this.transport, selector);
+  }
+
+  /**
+   * Opens a collection by id or identifier (created with `create: true`): metadata, edit, delete.
+   *
+   * @param selector `{ id }` or `{ identifier, create?, ...metadata }`.
+   * @returns The collection.
+   */
+  async collection(selector: ResourceSelector): Promise<Resource<ResourceJson>> {
+    return await Resource.open(this.transport, "collection", selector);
+  }
+
+  /**
+   * Opens a template by id or identifier (created with `create: true`, `type` and `data`).
+   *
+   * @param selector `{ id }` or `{ identifier, create?, ...metadata }`.
+   * @returns The template.
+   */
+  async template(selector: ResourceSelector): Promise<Resource<ResourceJson>> {
+    return await Resource.open(this.transport, "template", selector);
+  }
+
+  /**
+   * Opens a group by id or identifier (created with `create: true`).
+   *
+   * @param selector `{ id }` or `{ identifier, create?, ...metadata }`.
+   * @returns The group.
+   */
+  async group(selector: ResourceSelector): Promise<Resource<ResourceJson>> {
+    return await Resource.open(this.transport, "group", selector);
   }
 
   /** Closes the connection pool. */

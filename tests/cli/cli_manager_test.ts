@@ -1,7 +1,6 @@
-import { assertEquals, assertNotIncludes, assertRejects } from "../_assert.ts";
+import { assertEquals, assertNotIncludes } from "../_assert.ts";
 import { CLIRepoManager } from "../../lib/cli/cli_manager.ts";
 import { Output } from "../../lib/cli/output.ts";
-import { RepoApyError } from "../../lib/http/errors.ts";
 import { startServer } from "../../lib/testing/mod.ts";
 
 Deno.test("CLIRepoManager hides its token in everything it prints", async () => {
@@ -24,11 +23,15 @@ Deno.test("CLIRepoManager hides its token in everything it prints", async () => 
   assertEquals(text.includes("token is ***\n"), true);
 });
 
-Deno.test("CLIRepoManager factories without a library counterpart fail clearly", async () => {
-  await using manager = new CLIRepoManager({ host: "http://127.0.0.1:9", pat: "pat_x" });
-  const error = await assertRejects(() => manager.collection({ id: 1 }), RepoApyError);
-  assertEquals(
-    error.message,
-    "Opening a collection is not implemented yet in this version of repo-apy",
-  );
+Deno.test("CLIRepoManager factories open users, collections, templates and groups", async () => {
+  await using server = await startServer();
+  await using manager = new CLIRepoManager({ host: server.url, pat: server.pat, verbose: "error" });
+  const me = await manager.user({ me: true });
+  assertEquals((await manager.user({ id: me.id })).id, me.id);
+  const collection = await manager.collection({ identifier: "c-1", create: true });
+  assertEquals([collection.created, (await collection.meta()).identifier], [true, "c-1"]);
+  const group = await manager.group({ identifier: "g-1", create: true, title: "G" });
+  assertEquals((await group.meta()).title, "G");
+  const again = await manager.collection({ id: collection.id });
+  assertEquals(again.created, false);
 });
