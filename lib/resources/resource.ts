@@ -169,7 +169,20 @@ export async function lookup<J extends ResourceJson>(
 ): Promise<{ meta: J; created: boolean }> {
   const base = `/${RESOURCE_BASE[type]}`;
   if ("id" in selector && typeof selector.id === "number") {
-    return { meta: await transport.json<J>("GET", `${base}/${selector.id}`), created: false };
+    try {
+      return { meta: await transport.json<J>("GET", `${base}/${selector.id}`), created: false };
+    } catch (error) {
+      if (!(error instanceof RequestError)) throw error;
+      throw new RequestError({
+        status: error.status,
+        method: error.method,
+        url: error.url,
+        body: error.body,
+        headers: error.headers,
+        message: `Could not access the ${type} with id ${selector.id}: ${error.message}`,
+        ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
+      });
+    }
   }
   if (!("identifier" in selector) || typeof selector.identifier !== "string") {
     throw new InputError(`No id or identifier given: pass { id } or { identifier } of the ${type}`);
