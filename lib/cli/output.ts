@@ -219,17 +219,31 @@ export function createProgress(
     return { advance() {}, done() {} };
   }
   let current = 0;
+  let lastDraw = 0;
   const width = 30;
-  const draw = () => {
+  const started = performance.now();
+  const draw = (force = false) => {
+    const now = performance.now();
+    if (!force && now - lastDraw < 100) return;
+    lastDraw = now;
     const ratio = total > 0 ? Math.min(1, current / total) : 0;
     const filled = Math.round(ratio * width);
     const percent = total > 0 ? `${Math.floor(ratio * 100)}%`.padStart(4) : "";
-    output.writeErr(`\r${label} [${"#".repeat(filled)}${"-".repeat(width - filled)}] ${percent}`);
+    const seconds = (now - started) / 1000;
+    const rate = seconds > 0 ? `${formatBytes(current / seconds)}/s` : "";
+    const amount = total > 0
+      ? `${formatBytes(current)}/${formatBytes(total)}`
+      : formatBytes(current);
+    output.writeErr(
+      `\r${label} [${"#".repeat(filled)}${
+        "-".repeat(width - filled)
+      }] ${percent} ${amount} ${rate}\x1b[K`,
+    );
   };
   return {
     advance(amount) {
       current += amount;
-      draw();
+      draw(current >= total);
     },
     done() {
       output.writeErr("\r\x1b[2K");
@@ -242,4 +256,15 @@ const encoder = new TextEncoder();
 function writeAll(stream: { writeSync(data: Uint8Array): number }, text: string): void {
   let data = encoder.encode(text);
   while (data.length > 0) data = data.subarray(stream.writeSync(data));
+}
+
+function formatBytes(bytes: number): string {
+  const units = ["B", "kB", "MB", "GB", "TB"];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000;
+    unit++;
+  }
+  return `${value.toFixed(unit === 0 ? 0 : 1)} ${units[unit]}`;
 }
