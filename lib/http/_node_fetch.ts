@@ -28,6 +28,7 @@ export function insecureFetch(): { fetch: FetchFn; close(): void } {
       const request = https.request(url, { method: init.method, headers, agent });
       const onAbort = () => request.destroy(init.signal.reason);
       init.signal.addEventListener("abort", onAbort, { once: true });
+      request.on("close", () => init.signal.removeEventListener("abort", onAbort));
       request.on("error", (error: Error) => reject(new TypeError(error.message, { cause: error })));
       request.on("response", (message: IncomingMessage) => {
         const responseHeaders = new Headers();

@@ -379,3 +379,11 @@ export interface GroupRoleJson {
   /** Absolute URLs of the actions allowed on it. */
   _actions?: Links;
 }
+
+/**
+ * ISO 8601 text a `date` extra accepts: `YYYY-MM-DD`, optionally a time after `T` or a space
+ * (seconds and a fraction optional), then `Z` or an offset. Groups: 1–6 year, month, day, hour,
+ * minute, second; 7 the digits of the fraction; 8 the zone. The ranges of the parts are not checked.
+ */
+export const EXTRAS_DATE_PATTERN: RegExp =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;

@@ -20,6 +20,7 @@ import { InputError } from "../http/errors.ts";
 import {
   type Extra,
   EXTRA_TYPES,
+  EXTRAS_DATE_PATTERN,
   EXTRAS_MAX_INTEGER,
   EXTRAS_MIN_INTEGER,
   type ExtraType,
@@ -27,8 +28,6 @@ import {
 
 const NESTED_TYPES: readonly ExtraType[] = ["dict", "list"];
 const UNIT_TYPES: readonly ExtraType[] = ["int", "float"];
-const DATE_RE =
-  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,]\d+)?)?)?\s*(?:Z|[+-]\d{2}(?::?\d{2})?)?$/i;
 
 /** Where an entry sits: its array path (`extras[0].value[1]`) and its key path (`a.2`). */
 interface Position {
@@ -175,7 +174,7 @@ function validateValue(type: ExtraType, value: unknown, at: Position): unknown {
 }
 
 function isIsoDate(text: string): boolean {
-  const match = DATE_RE.exec(text.trim());
+  const match = EXTRAS_DATE_PATTERN.exec(text.trim());
   if (!match) return false;
   const [year, month, day, hour = 0, minute = 0, second = 0] = match.slice(1, 7).map((part) =>
     part === undefined ? undefined : Number(part)

@@ -17,6 +17,7 @@ import { HttpError, jsonResponse, notFound, validationError } from "./_errors.ts
 import { paginate } from "./_pagination.ts";
 import { collectionJson, recordJson } from "./_render.ts";
 import { collectionTree } from "./_records.ts";
+import { loadTrashed, newResource } from "./_resources.ts";
 import { type Route, route } from "./_router.ts";
 import { validateResource } from "./_schema.ts";
 import { sortResources } from "./_search.ts";
@@ -42,26 +43,9 @@ function otherActive<T extends RecordData | CollectionData>(
 }
 
 async function create(ctx: Ctx): Promise<Response> {
-  requireScopes(ctx, "collection.create");
-  const input = validateResource(ctx.state, "collection", await readObject(ctx), {
-    partial: false,
-    fields: ["tags"],
-  });
-  const time = now();
+  const { input, resource } = await newResource(ctx, "collection", ["tags"]);
   const c: CollectionData = {
-    kind: "collection",
-    id: ctx.state.nextId("collection"),
-    identifier: input.identifier!,
-    title: input.title!,
-    description: input.description ?? "",
-    visibility: input.visibility ?? "private",
-    state: "active",
-    createdAt: time,
-    lastModified: time,
-    deletedAt: null,
-    creatorId: ctx.user.id,
-    userRoles: new Map([[ctx.user.id, "admin"]]),
-    groupRoles: new Map(),
+    ...resource,
     tags: input.tags ?? [],
     parentId: null,
     recordIds: new Set(),
@@ -110,13 +94,6 @@ async function edit(ctx: Ctx): Promise<Response> {
   });
   Object.assign(c, input, { lastModified: now() });
   return jsonResponse(collectionJson(ctx, c));
-}
-
-function trashed(ctx: Ctx): CollectionData {
-  requireScopes(ctx, "misc.manage_trash");
-  const c = ctx.state.collections.get(idParam(ctx, "id"));
-  if (!c || c.state !== "deleted" || c.creatorId !== ctx.user.id) throw notFound();
-  return c;
 }
 
 function records(ctx: Ctx): Response {
@@ -233,13 +210,13 @@ export const collectionRoutes: Route[] = [
     return new Response(null, { status: 204 });
   }),
   route("POST", "/collections/:id/restore", (ctx) => {
-    const c = trashed(ctx);
+    const c = loadTrashed<CollectionData>(ctx, "collection");
     c.state = "active";
     c.deletedAt = null;
     return jsonResponse(collectionJson(ctx, c));
   }),
   route("POST", "/collections/:id/purge", (ctx) => {
-    const c = trashed(ctx);
+    const c = loadTrashed<CollectionData>(ctx, "collection");
     ctx.state.collections.delete(c.id);
     for (const other of ctx.state.collections.values()) {
       if (other.parentId === c.id) other.parentId = null;

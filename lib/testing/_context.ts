@@ -95,6 +95,9 @@ export function can(state: State, userId: number, resource: Resource, action: st
   return false;
 }
 
+/** What {@linkcode loadResource} takes after the context. */
+type LoadArgs = [kind: Kind, idParam: string, action: string, ...scopes: string[]];
+
 /**
  * Loads a resource with the server's check order: 404 if absent (any state), 403 without the
  * action, 401 without the scopes. The handler checks `active` itself.
@@ -124,20 +127,15 @@ export function loadResource<T extends Resource>(
  * Like {@linkcode loadResource} and then 404 unless the resource is active.
  *
  * @param ctx Request context.
- * @param kind Resource kind.
- * @param idParam Route parameter name.
- * @param action Required action.
- * @param scopes Required scopes.
+ * @param args Resource kind, route parameter name, required action and scopes, as for
+ * {@linkcode loadResource}.
  * @returns The active resource.
  */
 export function loadActive<T extends Resource>(
   ctx: Ctx,
-  kind: Kind,
-  idParam: string,
-  action: string,
-  ...scopes: string[]
+  ...args: LoadArgs
 ): T {
-  const resource = loadResource<T>(ctx, kind, idParam, action, ...scopes);
+  const resource = loadResource<T>(ctx, ...args);
   if (resource.state !== "active") throw notFound();
   return resource;
 }

@@ -97,29 +97,30 @@ function strip(obj: Record<string, unknown>, keys: string[]): Record<string, unk
   return obj;
 }
 
-function reduceCreator(obj: Record<string, unknown>, filter: ExportFilter): void {
-  if (filter.user) delete obj.creator;
-  else if (isObject(obj.creator)) {
-    const { id, displayname, orcid } = obj.creator;
-    obj.creator = { id, displayname, orcid };
+/** What a record's or collection's JSON loses in an export. */
+const RESOURCE_OMITTED = ["_links", "_actions", "visibility", "plain_description", "state"];
+
+/** Strips `keys` and reduces (or, with the `user` filter, drops) the creator. */
+function exportJson(
+  obj: Record<string, unknown>,
+  keys: string[],
+  filter: ExportFilter,
+): Record<string, unknown> {
+  const out = strip(obj, keys);
+  if (filter.user) delete out.creator;
+  else if (isObject(out.creator)) {
+    const { id, displayname, orcid } = out.creator;
+    out.creator = { id, displayname, orcid };
   }
+  return out;
 }
 
 function recordExport(ctx: Ctx, r: RecordData, filter: ExportFilter): Record<string, unknown> {
-  const out = strip(recordJson(ctx, r), [
-    "_links",
-    "_actions",
-    "visibility",
-    "plain_description",
-    "state",
-  ]);
-  reduceCreator(out, filter);
+  const out = exportJson(recordJson(ctx, r), RESOURCE_OMITTED, filter);
   out.extras = maskExtras(r.extras, filter.extras);
-  out.files = recordFiles(ctx, r).map((f) => {
-    const file = strip(fileJson(ctx, f), ["_links", "_actions", "storage_type", "state"]);
-    reduceCreator(file, filter);
-    return file;
-  });
+  out.files = recordFiles(ctx, r).map((f) =>
+    exportJson(fileJson(ctx, f), ["_links", "_actions", "storage_type", "state"], filter)
+  );
   const links = [...ctx.state.links.values()].filter((l) => {
     const dir = l.fromId === r.id ? "out" : l.toId === r.id ? "in" : null;
     if (dir === null || filter.links === true || filter.links === dir) return false;
@@ -128,8 +129,8 @@ function recordExport(ctx: Ctx, r: RecordData, filter: ExportFilter): Record<str
       can(ctx.state, ctx.user.id, other, "read");
   });
   out.links = links.map((l) => {
-    const link = strip(linkJson(ctx, l, l.fromId === r.id ? "out" : "in"), ["_links", "_actions"]);
-    reduceCreator(link, filter);
+    const json = linkJson(ctx, l, l.fromId === r.id ? "out" : "in");
+    const link = exportJson(json, ["_links", "_actions"], filter);
     for (const side of ["record_from", "record_to"]) {
       if (isObject(link[side])) {
         link[side] = strip(link[side] as Record<string, unknown>, [
@@ -323,14 +324,7 @@ function exportCollection(ctx: Ctx): Response {
     .filter((r) => r && r.state === "active" && can(ctx.state, ctx.user.id, r, "read"));
   const name = `${c.identifier}.${ext}`;
   if (type === "json") {
-    const out = strip(collectionJson(ctx, c), [
-      "_links",
-      "_actions",
-      "visibility",
-      "plain_description",
-      "state",
-    ]);
-    reduceCreator(out, filter);
+    const out = exportJson(collectionJson(ctx, c), RESOURCE_OMITTED, filter);
     if (!filter.records) out.records = records.map((r) => recordExport(ctx, r, filter));
     return download(JSON.stringify(out, null, 2), name);
   }

@@ -6,6 +6,7 @@
 import {
   type Extra,
   EXTRA_TYPES,
+  EXTRAS_DATE_PATTERN,
   EXTRAS_MAX_INTEGER,
   EXTRAS_MIN_INTEGER,
   type ExtraType,
@@ -34,9 +35,6 @@ export function isIri(text: string): boolean {
   return text.length > 0 && !/[<>"\s{}|\\^`]/.test(text);
 }
 
-const DATE_RE =
-  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
-
 /**
  * Parses an ISO 8601 date and renders it like Python's UTC `isoformat()`.
  *
@@ -44,7 +42,7 @@ const DATE_RE =
  * @returns The normalized text, or null when invalid.
  */
 export function normalizeDate(text: string): string | null {
-  const m = DATE_RE.exec(text.trim());
+  const m = EXTRAS_DATE_PATTERN.exec(text.trim());
   if (!m) return null;
   const [, y, mo, d, h = "0", mi = "0", s = "0", frac = "", tz = "Z"] = m;
   const micros = Number(frac.slice(0, 6).padEnd(6, "0"));

@@ -16,33 +16,14 @@ import {
 import { HttpError, jsonResponse, notFound, validationError } from "./_errors.ts";
 import { paginate } from "./_pagination.ts";
 import { groupJson, userJson } from "./_render.ts";
+import { newResource } from "./_resources.ts";
 import { type Route, route } from "./_router.ts";
 import { validateResource } from "./_schema.ts";
 import { sortResources } from "./_search.ts";
 import { type GroupData, now } from "./_state.ts";
 
 async function create(ctx: Ctx): Promise<Response> {
-  requireScopes(ctx, "group.create");
-  const input = validateResource(ctx.state, "group", await readObject(ctx), {
-    partial: false,
-    fields: [],
-  });
-  const time = now();
-  const group: GroupData = {
-    kind: "group",
-    id: ctx.state.nextId("group"),
-    identifier: input.identifier!,
-    title: input.title!,
-    description: input.description ?? "",
-    visibility: input.visibility ?? "private",
-    state: "active",
-    createdAt: time,
-    lastModified: time,
-    deletedAt: null,
-    creatorId: ctx.user.id,
-    userRoles: new Map([[ctx.user.id, "admin"]]),
-    groupRoles: new Map(),
-  };
+  const group: GroupData = (await newResource(ctx, "group", [])).resource;
   ctx.state.groups.set(group.id, group);
   return jsonResponse(groupJson(ctx, group), 201);
 }

@@ -16,6 +16,7 @@ import { HttpError, jsonResponse, notFound } from "./_errors.ts";
 import { paginate } from "./_pagination.ts";
 import { recordJson } from "./_render.ts";
 import { addRecordRevision } from "./_revisions.ts";
+import { loadTrashed, newResource } from "./_resources.ts";
 import { type Route, route } from "./_router.ts";
 import { validateResource } from "./_schema.ts";
 import { matchExtras, parseExtrasQuery, sortResources } from "./_search.ts";
@@ -128,27 +129,9 @@ function search(ctx: Ctx): Response {
 }
 
 async function create(ctx: Ctx): Promise<Response> {
-  requireScopes(ctx, "record.create");
-  const body = await readObject(ctx);
-  const input = validateResource(ctx.state, "record", body, {
-    partial: false,
-    fields: RECORD_FIELDS,
-  });
-  const time = now();
+  const { input, resource } = await newResource(ctx, "record", RECORD_FIELDS);
   const record: RecordData = {
-    kind: "record",
-    id: ctx.state.nextId("record"),
-    identifier: input.identifier!,
-    title: input.title!,
-    description: input.description ?? "",
-    visibility: input.visibility ?? "private",
-    state: "active",
-    createdAt: time,
-    lastModified: time,
-    deletedAt: null,
-    creatorId: ctx.user.id,
-    userRoles: new Map([[ctx.user.id, "admin"]]),
-    groupRoles: new Map(),
+    ...resource,
     type: input.type ?? null,
     license: input.license ?? null,
     tags: input.tags ?? [],
@@ -200,15 +183,8 @@ function remove(ctx: Ctx): Response {
   return new Response(null, { status: 204 });
 }
 
-function trashed(ctx: Ctx): RecordData {
-  requireScopes(ctx, "misc.manage_trash");
-  const record = ctx.state.records.get(Number(ctx.params.id));
-  if (!record || record.state !== "deleted" || record.creatorId !== ctx.user.id) throw notFound();
-  return record;
-}
-
 function restore(ctx: Ctx): Response {
-  const record = trashed(ctx);
+  const record = loadTrashed<RecordData>(ctx, "record");
   record.state = "active";
   record.deletedAt = null;
   addRecordRevision(ctx.state, record, ctx.user.id);
@@ -240,7 +216,7 @@ export async function purgeRecord(state: State, record: RecordData): Promise<voi
 }
 
 async function purge(ctx: Ctx): Promise<Response> {
-  const record = trashed(ctx);
+  const record = loadTrashed<RecordData>(ctx, "record");
   await purgeRecord(ctx.state, record);
   return jsonResponse({}, 202);
 }

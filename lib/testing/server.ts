@@ -42,8 +42,11 @@ export interface TestServer extends AsyncDisposable {
   clearFaults(): void;
   /** Adds a user. */
   createUser(init: { username: string; displayname?: string }): { id: number };
-  /** Adds a token and returns it (`pat_...`). */
-  createToken(init: { userId?: number; scopes: string[]; expired?: boolean }): string;
+  /**
+   * Adds a token and returns it (`pat_...`): for user 1 unless `userId` is given, with every
+   * scope (like {@linkcode TestServer.pat}) unless `scopes` is given.
+   */
+  createToken(init: { userId?: number; scopes?: string[]; expired?: boolean }): string;
   /** Stops the server and removes its stored bytes. */
   close(): Promise<void>;
 }
@@ -105,7 +108,7 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
     createUser: ({ username, displayname }) => ({
       id: state.addUser(username, displayname ?? username).id,
     }),
-    createToken: ({ userId = 1, scopes, expired = false }) => {
+    createToken: ({ userId = 1, scopes = ALL_SCOPES, expired = false }) => {
       const token = randomToken();
       state.addToken(token, userId, scopes, expired);
       return token;

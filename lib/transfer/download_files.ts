@@ -25,7 +25,7 @@
 
 import { paginateItems } from "../http/paginate.ts";
 import { type FileJson, MAX_PER_PAGE } from "../http/protocol.ts";
-import { globToRegExp } from "./_glob.ts";
+import { globFilter } from "../utils/glob.ts";
 import { resolveTarget } from "./_paths.ts";
 import { saveResponse } from "./_save.ts";
 import { downloadFile } from "./download.ts";
@@ -85,10 +85,7 @@ export async function downloadFiles(
   dir: string,
   options: DownloadFilesOptions = {},
 ): Promise<string[]> {
-  const include = globToRegExp(options.pattern ?? "*");
-  const exclude = options.excludePattern === undefined
-    ? undefined
-    : globToRegExp(options.excludePattern);
+  const wanted = globFilter(options.pattern ?? "*", options.excludePattern);
   const target = options.useFolder ? await folderOf(record, dir) : dir;
   await Deno.mkdir(target, { recursive: true });
   const signal = options.signal;
@@ -100,7 +97,7 @@ export async function downloadFiles(
   );
   const written: string[] = [];
   for await (const file of files) {
-    if (!include.test(file.name) || exclude?.test(file.name)) continue;
+    if (!wanted(file.name)) continue;
     const onProgress = options.onProgress;
     const path = await downloadFile(record, file.id, {
       path: `${target}/`,

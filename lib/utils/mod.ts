@@ -1,13 +1,15 @@
 /**
- * Utilities: identifiers from arbitrary text.
+ * Utilities: identifiers from arbitrary text, file-name globs.
  *
  * @example Usage
  * ```ts
- * import { generateIdentifier } from "./mod.ts";
+ * import { generateIdentifier, globToRegExp } from "./mod.ts";
  * console.log(generateIdentifier("My Record 1")); // "my-record-1"
+ * console.log(globToRegExp("*.csv").test("data.csv")); // true
  * ```
  *
  * @module
  */
 
+export * from "./glob.ts";
 export * from "./identifier.ts";

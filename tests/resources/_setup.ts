@@ -3,22 +3,6 @@ import type { FileJson, UploadJson } from "../../lib/http/protocol.ts";
 import { RepoManager } from "../../lib/manager/repo_manager.ts";
 import { startServer, type TestServer } from "../../lib/testing/mod.ts";
 
-export const FULL_SCOPES = [
-  "record.create",
-  "record.read",
-  "record.link",
-  "record.update",
-  "record.permissions",
-  "record.delete",
-  "collection.create",
-  "collection.read",
-  "collection.link",
-  "collection.update",
-  "group.create",
-  "group.read",
-  "user.read",
-];
-
 export interface Setup extends AsyncDisposable {
   server: TestServer;
   manager: RepoManager;
@@ -37,13 +21,13 @@ export async function setup(): Promise<Setup> {
   };
 }
 
-/** A manager acting as a second user with its own token. */
+/** A manager acting as a second user with its own token (every scope). */
 export function secondManager(server: TestServer, username: string): {
   manager: RepoManager;
   userId: number;
 } {
   const { id } = server.createUser({ username, displayname: `User ${username}` });
-  const pat = server.createToken({ userId: id, scopes: FULL_SCOPES });
+  const pat = server.createToken({ userId: id });
   return { manager: new RepoManager({ host: server.url, pat }), userId: id };
 }
 

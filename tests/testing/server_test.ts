@@ -55,6 +55,21 @@ Deno.test("startServer() checks scopes and the check order 404 → 403 → 401 �
   assertEquals(search.status, 401);
 });
 
+Deno.test("createToken() without scopes gives the new token every scope", async () => {
+  await using server = await startServer();
+  const bob = server.createUser({ username: "bob" });
+  const token = server.createToken({ userId: bob.id });
+  const created = await call(server, "POST", "/records", {
+    token,
+    body: { identifier: "bobs", title: "Bob's" },
+  });
+  assertEquals(created.status, 201);
+  const deleted = await call(server, "DELETE", `/records/${created.body.id}`, { token });
+  assertEquals(deleted.status, 204);
+  const purged = await call(server, "POST", `/records/${created.body.id}/purge`, { token });
+  assertEquals(purged.status, 202);
+});
+
 Deno.test("startServer() forces JSON parsing and drops unknown fields", async () => {
   await using server = await startServer();
   const bad = await call(server, "POST", "/records", { raw: "{nope" });

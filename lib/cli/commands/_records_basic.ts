@@ -41,7 +41,7 @@ export function createRecordCommand(): CommandUnknownOpts {
       const meta = await record.meta();
       if (options.title !== undefined && options.title !== meta.title) {
         await record.edit({ title: options.title });
-        status(manager, options.pipe, `Changed the title of ${describe(record)}`);
+        status(manager, options.pipe, `Changed the title of the ${describe(record)}`);
       }
       status(manager, options.pipe, `The ${describe(record)} exists already`);
     }
@@ -109,7 +109,10 @@ export function showInfoCommand(): CommandUnknownOpts {
         .option("-l, --filelist", "Show one page of the files")
         .option("-m, --metadata", "Show the extra metadata")
         .option("-v, --visibility", "Show the visibility")
-        .option("--json", "Print the record as the server sends it (JSON) on stdout"),
+        .option(
+          "--json",
+          "Print the record as the server sends it (JSON) on stdout; with -l it gets a files list",
+        ),
     ),
     { pageDescription: "Page for filelist" },
   );

@@ -104,6 +104,22 @@ export function isStatus(error: unknown, status: number): error is RequestError 
 }
 
 /**
+ * Runs `action`; when the server answers 409 (the thing exists already) runs `ifExists` instead.
+ * Any other error propagates.
+ */
+export async function onConflict(
+  action: () => Promise<void>,
+  ifExists: () => Promise<void> | void,
+): Promise<void> {
+  try {
+    await action();
+  } catch (error) {
+    if (!isStatus(error, 409)) throw error;
+    await ifExists();
+  }
+}
+
+/**
  * A status message: on stdout like every result message, or on stderr while `pipe` keeps stdout
  * for data.
  */
@@ -131,29 +147,6 @@ export function transferProgress(output: Output, label: string, total = 0): Tran
     },
     done: () => bar.done(),
   };
-}
-
-/** Compiles an fnmatch-style glob (`*`, `?`, `[abc]`, `[!a-z]`) into an anchored RegExp. */
-export function globToRegExp(glob: string): RegExp {
-  let source = "";
-  for (let i = 0; i < glob.length; i++) {
-    const char = glob[i] as string;
-    if (char === "*") source += "[\\s\\S]*";
-    else if (char === "?") source += "[\\s\\S]";
-    else if (char === "[") {
-      const end = glob.indexOf("]", glob[i + 1] === "!" ? i + 3 : i + 2);
-      if (end < 0) {
-        source += "\\[";
-        continue;
-      }
-      let body = glob.slice(i + 1, end);
-      const negate = body.startsWith("!");
-      if (negate) body = body.slice(1);
-      source += `[${negate ? "^" : ""}${body.replace(/[\\\]^]/g, "\\$&")}]`;
-      i = end;
-    } else source += char.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
-  }
-  return new RegExp(`^${source}$`, "u");
 }
 
 /** Describes a record for messages: `record 'Title' (id: 1, identifier: 'x')`. */

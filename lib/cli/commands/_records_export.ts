@@ -26,14 +26,18 @@ interface ExportValues {
   useFolder?: true | undefined;
 }
 
-function exportOptions<C extends CommandUnknownOpts>(command: C, types: string[]): C {
+function exportOptions<C extends CommandUnknownOpts>(
+  command: C,
+  types: string[],
+  defaultName = "the identifier",
+): C {
   command
     .addOption(
       new Option("-e, --export-type <type>", "Export type").choices(types).default("json"),
     )
     .addOption(pathOption("-p, --path <path>", "Folder (or file) to export to").default("."))
     .addOption(
-      new Option("-n, --name <name>", "File name without extension (default: the identifier)"),
+      new Option("-n, --name <name>", `File name without extension (default: ${defaultName})`),
     )
     .addOption(
       new Option("-f, --force", "Overwrite an existing file (default: a _<n> suffix is added)"),
@@ -116,6 +120,7 @@ export function exportMetadataCommand(): CommandUnknownOpts {
   const command = exportOptions(
     new Command("export-metadata").description("Export the extra metadata of records as JSON"),
     ["json"],
+    "<identifier>-extras",
   );
   apyCommand(command, async (manager, options) => {
     const values = options as unknown as ExportValues;

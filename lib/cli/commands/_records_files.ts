@@ -6,13 +6,13 @@ import { Command, type CommandUnknownOpts } from "@commander-js/extra-typings";
 import { InputError, RepoApyError } from "../../http/errors.ts";
 import type { FileJson } from "../../http/protocol.ts";
 import type { RepoRecord } from "../../transfer/record.ts";
+import { globFilter } from "../../utils/glob.ts";
 import { apyCommand } from "../apy_command.ts";
 import type { CLIRepoManager } from "../cli_manager.ts";
 import { fileIdOptions, fileIdValue } from "../options.ts";
 import {
   asValues,
   describe,
-  globToRegExp,
   isStatus,
   openRecord,
   openRecords,
@@ -55,11 +55,10 @@ async function folderFiles(
   pattern: string,
   excludePattern: string | undefined,
 ): Promise<LocalFile[]> {
-  const include = globToRegExp(pattern);
-  const exclude = excludePattern === undefined ? undefined : globToRegExp(excludePattern);
+  const wanted = globFilter(pattern, excludePattern);
   const files: LocalFile[] = [];
   for await (const entry of Deno.readDir(folder)) {
-    if (!include.test(entry.name) || exclude?.test(entry.name)) continue;
+    if (!wanted(entry.name)) continue;
     const path = join(folder, entry.name);
     const info = await Deno.stat(path).catch(() => undefined);
     if (info?.isFile) files.push({ path, name: entry.name, size: info.size });
@@ -90,6 +89,8 @@ export function addFilesCommand(): CommandUnknownOpts {
   );
   apyCommand(command, async (manager, options) => {
     const record = await openRecord(manager, options);
+    await record.meta();
+    const label = describe(record);
     const path = options.fileName;
     const info = await statPath(path);
     let files: LocalFile[];
@@ -129,9 +130,7 @@ export function addFilesCommand(): CommandUnknownOpts {
       } finally {
         progress.done();
       }
-      manager.printInfo(
-        `Uploaded '${uploaded.name}' (id: ${uploaded.id}) to the ${describe(record)}`,
-      );
+      manager.printInfo(`Uploaded '${uploaded.name}' (id: ${uploaded.id}) to the ${label}`);
     }
   });
   return command;
@@ -148,6 +147,8 @@ export function addStringAsFileCommand(): CommandUnknownOpts {
   );
   apyCommand(command, async (manager, options) => {
     const record = await openRecord(manager, options);
+    await record.meta();
+    const label = describe(record);
     let file: FileJson;
     try {
       file = await record.uploadString(
@@ -159,7 +160,7 @@ export function addStringAsFileCommand(): CommandUnknownOpts {
       if (isStatus(error, 409)) throw existsAlready(record, [options.fileName]);
       throw error;
     }
-    manager.printInfo(`Uploaded '${file.name}' (id: ${file.id}) to the ${describe(record)}`);
+    manager.printInfo(`Uploaded '${file.name}' (id: ${file.id}) to the ${label}`);
   });
   return command;
 }

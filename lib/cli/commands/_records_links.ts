@@ -15,7 +15,7 @@ import { setOptionType } from "../_tree.ts";
 import {
   asValues,
   describe,
-  isStatus,
+  onConflict,
   openRecord,
   recordOptions,
   resolveResourceId,
@@ -54,7 +54,7 @@ export function addRecordLinkCommand(): CommandUnknownOpts {
     else targets = [(await manager.record({ identifier: target.identifier })).id];
     if (targets.length === 0) throw new InputError("Please specify the records to link to");
     for (const id of targets) {
-      try {
+      await onConflict(async () => {
         const link = await record.linkRecord(
           id,
           options.name,
@@ -63,10 +63,7 @@ export function addRecordLinkCommand(): CommandUnknownOpts {
         manager.printInfo(
           `Linked the ${describe(record)} to record ${id} as '${link.name}' (link id: ${link.id})`,
         );
-      } catch (error) {
-        if (!isStatus(error, 409)) throw error;
-        manager.printInfo(`The link '${options.name}' to record ${id} exists already`);
-      }
+      }, () => manager.printInfo(`The link '${options.name}' to record ${id} exists already`));
     }
   });
   return command;
@@ -122,7 +119,8 @@ export function showRecordLinksCommand(): CommandUnknownOpts {
       .addOption(
         new Option("-d, --direction <direction>", "Links from the record (out) or to it (in)")
           .choices(["in", "out"] as const).default("out" as const),
-      ),
+      )
+      .option("--json", "Print the page of links as the server sends it (JSON) on stdout"),
   ));
   apyCommand(command, async (manager, options) => {
     const record = await openRecord(manager, options);
@@ -132,6 +130,10 @@ export function showRecordLinksCommand(): CommandUnknownOpts {
       page: Number(wanted),
       per_page: Number(perPage),
     });
+    if (options.json === true) {
+      manager.output.json(page);
+      return;
+    }
     const { total_items: items, total_pages: pages, page: current } = page._pagination;
     manager.printInfo(
       `Found ${items} link(s) ${options.direction === "out" ? "from" : "to"} the ${
@@ -152,14 +154,10 @@ export function addCollectionLinkCommand(): CommandUnknownOpts {
   apyCommand(command, async (manager, options) => {
     const record = await openRecord(manager, options);
     const collection = await resolveResourceId(manager, "collection", options);
-    try {
+    await onConflict(async () => {
       await record.addCollectionLink(collection.id);
-    } catch (error) {
-      if (!isStatus(error, 409)) throw error;
-      manager.printInfo(`The ${describe(record)} is in the ${collection.label} already`);
-      return;
-    }
-    manager.printInfo(`Added the ${describe(record)} to the ${collection.label}`);
+      manager.printInfo(`Added the ${describe(record)} to the ${collection.label}`);
+    }, () => manager.printInfo(`The ${describe(record)} is in the ${collection.label} already`));
   });
   return command;
 }

@@ -182,7 +182,14 @@ export function getMetadatumCommand(): CommandUnknownOpts {
           .choices(["value", "unit", "type"] as const).default("value" as const),
       )
       .option("-p, --pipe", "Print only the requested information")
-      .option("-d, --default <value>", "Print this value when the metadatum is absent"),
+      .option("-d, --default <value>", "Print this value when the metadatum is absent")
+      .addOption(
+        new Option(
+          "--json",
+          "Print the whole entry as the server stores it (JSON) on stdout; an absent one with " +
+            "-d prints the default as a JSON string",
+        ).conflicts(["pipe", "information"]),
+      ),
   );
   apyCommand(command, async (manager, options) => {
     const record = await openRecord(manager, options);
@@ -200,8 +207,13 @@ export function getMetadatumCommand(): CommandUnknownOpts {
         true,
         `The ${describe(record)} has no metadatum '${options.name}': printing the default`,
       );
-      if (options.pipe === true) manager.echo(options.default);
+      if (options.json === true) manager.output.json(options.default);
+      else if (options.pipe === true) manager.echo(options.default);
       else manager.printInfo(options.default);
+      return;
+    }
+    if (options.json === true) {
+      manager.output.json(metadatum);
       return;
     }
     const value = show(metadatum[what]);

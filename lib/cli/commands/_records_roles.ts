@@ -8,7 +8,7 @@ import { idIdentifierOptions, parseTokenList, userIdOptions } from "../options.t
 import { setOptionType } from "../_tree.ts";
 import {
   describe,
-  isStatus,
+  onConflict,
   openRecord,
   recordOptions,
   resolveResourceId,
@@ -67,14 +67,13 @@ export function addUserCommand(): CommandUnknownOpts {
     const record = await openRecord(manager, options);
     const user = await resolveUser(manager, options);
     const role = options.permissionNew;
-    try {
+    await onConflict(async () => {
       await record.addUser(user.id, role);
       manager.printInfo(`Gave ${user} the role '${role}' in the ${describe(record)}`);
-    } catch (error) {
-      if (!isStatus(error, 409)) throw error;
+    }, async () => {
       await record.changeUserRole(user.id, role);
       manager.printInfo(`Changed the role of ${user} in the ${describe(record)} to '${role}'`);
-    }
+    });
   });
   return command;
 }
@@ -107,16 +106,15 @@ export function addGroupRoleCommand(): CommandUnknownOpts {
     const record = await openRecord(manager, options);
     const group = await resolveResourceId(manager, "group", options);
     const role = options.permissionNew;
-    try {
+    await onConflict(async () => {
       await record.addGroupRole(group.id, role);
       manager.printInfo(`Gave the ${group.label} the role '${role}' in the ${describe(record)}`);
-    } catch (error) {
-      if (!isStatus(error, 409)) throw error;
+    }, async () => {
       await record.changeGroupRole(group.id, role);
       manager.printInfo(
         `Changed the role of the ${group.label} in the ${describe(record)} to '${role}'`,
       );
-    }
+    });
   });
   return command;
 }

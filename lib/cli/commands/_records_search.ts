@@ -42,7 +42,10 @@ function tokenOption(flags: string, description: string, conflicts: string[]) {
   return option;
 }
 
-/** Adds the filter options; with `conflicts`, each one excludes the user options. */
+/**
+ * Adds the filter options; with `conflicts`, each one excludes the user options (the reference
+ * client's "exclude options": commander rejects the combination in either order, exit 2).
+ */
 function filterOptions<C extends CommandUnknownOpts>(command: C, conflicts: string[]): C {
   const collection = new Option("-c, --collection <ids>", "Comma-separated collection ids")
     .argParser((value) => parseTokenList(value).map((token) => parseInteger(token, { min: 1 })))
@@ -102,11 +105,16 @@ export function getRecordsCommand(): CommandUnknownOpts {
     userIdOptions(
       searchPaginationOptions(
         new Command("get-records")
-          .description("Search records (one page), or list the records a user created")
+          .description(
+            "Search records (one page), or list the records a user created. The search " +
+              "filters (-t, -m, -c, -C, -v, -q) exclude the user options (-u, -U, -i): " +
+              "combining them is a usage error",
+          )
           .addOption(
             new Option("-i, --use-my-user-id", "List the records you created")
               .conflicts(["user", "username"]),
-          ),
+          )
+          .option("--json", "Print the page as the server sends it (JSON) on stdout"),
       ),
     ),
     USER_OPTIONS,
@@ -120,6 +128,10 @@ export function getRecordsCommand(): CommandUnknownOpts {
       per_page: Number(values.perPage ?? 10),
     };
     const page = await manager.transport.json<PageJson<RecordJson>>("GET", endpoint, { query });
+    if (options.json === true) {
+      manager.output.json(page);
+      return;
+    }
     const { total_items: items, total_pages: pages, page: current } = page._pagination;
     manager.printInfo(
       `Found ${items} record(s) on ${pages} page(s). Showing results of page ${current}:`,
@@ -139,6 +151,9 @@ export function getRecordIdsCommand(): CommandUnknownOpts {
     new Command("get-record-ids")
       .description("Print the ids of all records matching the filters")
       .option("-p, --pipe", "Print only the ids, comma-separated, on stdout")
+      .addOption(
+        new Option("--json", "Print the ids as a JSON array on stdout").conflicts("pipe"),
+      )
       .option("--i-am-sure", `Allow fetching more than ${MAX_IDS_UNSURE} ids`),
     [],
   );
@@ -155,6 +170,10 @@ export function getRecordIdsCommand(): CommandUnknownOpts {
         );
       }
       ids.push(...page.items.map((record) => record.id));
+    }
+    if (options.json === true) {
+      manager.output.json(ids);
+      return;
     }
     if (options.pipe === true) {
       manager.echo(ids.join(","));

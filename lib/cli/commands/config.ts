@@ -57,6 +57,33 @@ function self(command: unknown): CommandUnknownOpts {
   return command as CommandUnknownOpts;
 }
 
+/** The `--host` value trimmed (undefined when not given); InputError when it is no valid host. */
+function hostOption(host: string | undefined): string | undefined {
+  if (host === undefined) return undefined;
+  const trimmed = host.trim();
+  const problem = hostProblem(trimmed);
+  if (problem !== undefined) throw new InputError(problem);
+  return trimmed;
+}
+
+/**
+ * Sets the host or the token of an instance (`instance`, or the default one) to what `value`
+ * gives, asked only once the instance is known; returns the instance's name and the value.
+ */
+function setInstanceField(
+  cmd: CommandUnknownOpts,
+  instance: string | undefined,
+  field: "host" | "pat",
+  value: () => Promise<string>,
+): Promise<{ name: string; value: string }> {
+  return editConfig(cmd, async (config, path) => {
+    const { name, section } = selectInstance(config, path, instance);
+    const text = await value();
+    section[field] = text;
+    return { name, value: text };
+  });
+}
+
 function createCommand(): Command {
   const command = new Command("create").description(
     `Create the config file with an empty instance '${FIRST_INSTANCE}'`,
@@ -91,20 +118,14 @@ function setHostCommand(): Command {
     .option("-H, --host <url>", "The host, for example https://repo.example");
   command.action(async (options, cmd) => {
     const context = contextOf(self(cmd));
-    const { name, host } = await editConfig(self(cmd), async (config, path) => {
-      const { name, section } = selectInstance(config, path, options.instance);
-      let host: string;
-      if (options.host === undefined) {
-        host = await ask(context, HOST_QUESTION, { check: hostProblem });
-      } else {
-        host = options.host.trim();
-        const problem = hostProblem(host);
-        if (problem !== undefined) throw new InputError(problem);
-      }
-      section.host = host;
-      return { name, host };
-    });
-    context.output.info(`Set the host of instance '${name}' to ${host}`);
+    const { name, value } = await setInstanceField(
+      self(cmd),
+      options.instance,
+      "host",
+      async () =>
+        hostOption(options.host) ?? await ask(context, HOST_QUESTION, { check: hostProblem }),
+    );
+    context.output.info(`Set the host of instance '${name}' to ${value}`);
   });
   return command as unknown as Command;
 }
@@ -115,14 +136,14 @@ function setPatCommand(): Command {
     .option("-I, --instance <name>", "Instance to change (default: the default instance)");
   command.action(async (options, cmd) => {
     const context = contextOf(self(cmd));
-    const { name, pat } = await editConfig(self(cmd), async (config, path) => {
-      const { name, section } = selectInstance(config, path, options.instance);
-      const pat = await ask(context, PAT_QUESTION, { hidden: true });
-      section.pat = pat;
-      return { name, pat };
-    });
+    const { name, value } = await setInstanceField(
+      self(cmd),
+      options.instance,
+      "pat",
+      () => ask(context, PAT_QUESTION, { hidden: true }),
+    );
     context.output.info(
-      `Set the personal access token of instance '${name}' to ${maskPat(pat, 5, "*")}`,
+      `Set the personal access token of instance '${name}' to ${maskPat(value, 5, "*")}`,
     );
   });
   return command as unknown as Command;
@@ -138,13 +159,9 @@ function addInstanceCommand(): Command {
     const name = options.instance;
     const becameDefault = await editConfig(self(cmd), async (config, path) => {
       checkNewInstance(config, name, path);
-      if (options.host !== undefined) {
-        const problem = hostProblem(options.host.trim());
-        if (problem !== undefined) throw new InputError(problem);
-      }
+      const given = hostOption(options.host);
       const pat = await ask(context, PAT_QUESTION, { hidden: true });
-      const host = options.host?.trim() ??
-        await ask(context, HOST_QUESTION, { check: hostProblem });
+      const host = given ?? await ask(context, HOST_QUESTION, { check: hostProblem });
       config.instances.set(name, { host, pat, extra: {} });
       const missingDefault = config.global.default === undefined ||
         !config.instances.has(config.global.default) || config.global.default === "";

@@ -1,5 +1,5 @@
 import { assertEquals } from "../_assert.ts";
-import { globToRegExp } from "../../lib/transfer/_glob.ts";
+import { globFilter, globToRegExp } from "../../lib/utils/glob.ts";
 
 Deno.test("globToRegExp() matches like fnmatch", () => {
   const cases: [string, string, boolean][] = [
@@ -18,4 +18,11 @@ Deno.test("globToRegExp() matches like fnmatch", () => {
   for (const [glob, name, expected] of cases) {
     assertEquals(globToRegExp(glob).test(name), expected, `${glob} vs ${name}`);
   }
+});
+
+Deno.test("globFilter() keeps names that match the pattern and not the exclude pattern", () => {
+  const names = ["a.csv", "b.txt", "tmp_c.csv"];
+  assertEquals(names.filter(globFilter("*")), names);
+  assertEquals(names.filter(globFilter("*.csv")), ["a.csv", "tmp_c.csv"]);
+  assertEquals(names.filter(globFilter("*.csv", "tmp_*")), ["a.csv"]);
 });

@@ -1,0 +1,73 @@
+/**
+ * What the record, collection and group routes share: creating a resource from a request body and
+ * loading one from the trash.
+ *
+ * @module
+ */
+import { type Ctx, idParam, readObject, requireScopes } from "./_context.ts";
+import { notFound } from "./_errors.ts";
+import { type ResourceInput, type ValidateOptions, validateResource } from "./_schema.ts";
+import { type Kind, now, type Resource } from "./_state.ts";
+
+/** A validated create request: the input and the new resource's shared fields. */
+export interface NewResource<K extends Kind> {
+  /** The cleaned input, for the fields of the kind. */
+  input: ResourceInput;
+  /** The shared fields; the current user is its creator and admin. Not stored yet. */
+  resource: Resource & { kind: K };
+}
+
+/**
+ * Checks the `<kind>.create` scope, validates the body (401, then 400) and builds the shared
+ * fields of the new resource with the next ID of its kind.
+ *
+ * @param ctx Request context.
+ * @param kind Resource kind.
+ * @param fields Optional fields the kind accepts beyond the base fields.
+ * @returns The input and the resource's shared fields.
+ */
+export async function newResource<K extends Kind>(
+  ctx: Ctx,
+  kind: K,
+  fields: ValidateOptions["fields"],
+): Promise<NewResource<K>> {
+  requireScopes(ctx, `${kind}.create`);
+  const input = validateResource(ctx.state, kind, await readObject(ctx), {
+    partial: false,
+    fields,
+  });
+  const time = now();
+  const resource = {
+    kind,
+    id: ctx.state.nextId(kind),
+    identifier: input.identifier!,
+    title: input.title!,
+    description: input.description ?? "",
+    visibility: input.visibility ?? "private",
+    state: "active" as const,
+    createdAt: time,
+    lastModified: time,
+    deletedAt: null,
+    creatorId: ctx.user.id,
+    userRoles: new Map([[ctx.user.id, "admin"]]),
+    groupRoles: new Map(),
+  };
+  return { input, resource };
+}
+
+/**
+ * Loads a deleted resource of the current user from the trash (route parameter `id`): 401 without
+ * `misc.manage_trash`, 404 when absent, not deleted or created by someone else.
+ *
+ * @param ctx Request context.
+ * @param kind Resource kind.
+ * @returns The deleted resource.
+ */
+export function loadTrashed<T extends Resource>(ctx: Ctx, kind: Kind): T {
+  requireScopes(ctx, "misc.manage_trash");
+  const resource = ctx.state.resources(kind).get(idParam(ctx, "id"));
+  if (!resource || resource.state !== "deleted" || resource.creatorId !== ctx.user.id) {
+    throw notFound();
+  }
+  return resource as T;
+}
