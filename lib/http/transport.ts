@@ -353,19 +353,34 @@ function guardBody(
 ): Response {
   const source = response.body;
   if (source === null) return response;
-  const reader = source.getReader();
+  const reader = openReader(source);
   let timer: ReturnType<typeof setTimeout> | undefined;
   let timedOut = false;
-  const body = new ReadableStream<Uint8Array>({
+  // A byte stream, so consumers can read into their own reused buffer (BYOB) and a multi-GB
+  // download creates no garbage per chunk; a pause longer than the timeout aborts the body.
+  const body = new ReadableStream({
+    type: "bytes",
     async pull(controller) {
       timer = setTimeout(() => {
         timedOut = true;
         guard.controller.abort();
       }, guard.timeoutMs);
       try {
-        const { done, value } = await reader.read();
+        const request = controller.byobRequest;
+        const view = request?.view;
+        if (request && view && reader.byob) {
+          const target = new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
+          const { done, value } = await reader.byob.read(target);
+          if (done) controller.close();
+          if (value) request.respondWithNewView(value);
+          else request.respond(0);
+          return;
+        }
+        const { done, value } = reader.byob
+          ? await reader.byob.read(new Uint8Array(READ_SIZE))
+          : await reader.plain.read();
         if (done) controller.close();
-        else controller.enqueue(value);
+        else if (value.byteLength > 0) controller.enqueue(value);
       } catch (error) {
         controller.error(
           timedOut ? new TimeoutError(guard.host, guard.timeoutMs) : new ConnectionError(
@@ -380,14 +395,28 @@ function guardBody(
     },
     cancel(reason) {
       clearTimeout(timer);
-      return reader.cancel(reason);
+      return (reader.byob ?? reader.plain).cancel(reason);
     },
-  }, { highWaterMark: 0 });
+  });
   return new Response(body, {
     status: response.status,
     statusText: response.statusText,
     headers: response.headers,
   });
+}
+
+const READ_SIZE = 65_536;
+
+type BodyReader =
+  | { byob: ReadableStreamBYOBReader; plain?: undefined }
+  | { byob?: undefined; plain: ReadableStreamDefaultReader<Uint8Array> };
+
+function openReader(source: ReadableStream<Uint8Array>): BodyReader {
+  try {
+    return { byob: source.getReader({ mode: "byob" }) };
+  } catch {
+    return { plain: source.getReader() };
+  }
 }
 
 function describe(error: unknown): string {

@@ -14,8 +14,8 @@ export interface WriteAtomicOptions {
    * Runs after all data is written and synced, before the rename; throwing cancels the write.
    */
   verify?: () => void | Promise<void>;
-  /** Called with the size of each piece written. */
-  onChunk?: (bytes: number) => void;
+  /** Called with each piece before it is written; the piece's buffer is reused afterwards. */
+  onChunk?: (chunk: Uint8Array) => void;
 }
 
 /**
@@ -42,10 +42,10 @@ export async function writeAtomic(
   let written = 0;
   let open = true;
   try {
-    for await (const chunk of body) {
+    for await (const chunk of readChunks(body)) {
+      options.onChunk?.(chunk);
       await writeAll(file, chunk);
       written += chunk.byteLength;
-      options.onChunk?.(chunk.byteLength);
     }
     await file.sync();
     file.close();
@@ -57,6 +57,39 @@ export async function writeAtomic(
     if (open) file.close();
     await Deno.remove(temp).catch(() => {});
     throw error;
+  }
+}
+
+const READ_BUFFER_BYTES = 1 << 20;
+
+/**
+ * Reads a stream piece by piece. A byte stream is read into one reused 1 MiB buffer, so a
+ * download of any size allocates nothing per piece; each piece is valid until the next one.
+ * An early stop cancels the stream.
+ */
+async function* readChunks(body: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
+  let reader: ReadableStreamBYOBReader;
+  try {
+    reader = body.getReader({ mode: "byob" });
+  } catch {
+    yield* body;
+    return;
+  }
+  let buffer = new ArrayBuffer(READ_BUFFER_BYTES);
+  let finished = false;
+  try {
+    while (true) {
+      const { done, value } = await reader.read(new Uint8Array(buffer));
+      if (done) {
+        finished = true;
+        return;
+      }
+      yield value;
+      buffer = value.buffer as ArrayBuffer;
+    }
+  } finally {
+    if (!finished) await reader.cancel().catch(() => {});
+    reader.releaseLock();
   }
 }
 

@@ -72,7 +72,7 @@ const PLAIN_MD5 = /^[0-9a-f]{32}$/i;
 const COMPOSITE_MD5 = /^([0-9a-f]{32})-(\d+)$/i;
 
 /**
- * Tells whether a server checksum can be verified by {@linkcode ChecksumStream}, and with which
+ * Tells whether a server checksum can be verified by {@linkcode Checksum}, and with which
  * part size.
  *
  * @param checksum The checksum of a file.
@@ -93,10 +93,11 @@ export function checksumKind(
 }
 
 /**
- * A pass-through stream that computes the checksum of what flows through it: the plain MD5, or
- * the composite MD5 of fixed-size parts (only the one asked for, to keep the cost low).
+ * Computes the checksum of data fed to it piece by piece: the plain MD5, or the composite MD5 of
+ * fixed-size parts (only the one asked for, to keep the cost low). It keeps no reference to the
+ * pieces, so callers may reuse their buffers.
  */
-export class ChecksumStream extends TransformStream<Uint8Array, Uint8Array> {
+export class Checksum {
   #hash: Hash = createHash("md5");
   #partBytes = 0;
   #parts: Buffer[] = [];
@@ -105,20 +106,23 @@ export class ChecksumStream extends TransformStream<Uint8Array, Uint8Array> {
   #partSize: number;
 
   /**
-   * Creates the stream.
+   * Creates the accumulator.
    *
    * @param kind `md5` for the whole content, `composite` for the per-part form.
    * @param partSize Bytes per part of the composite checksum.
    */
   constructor(kind: "md5" | "composite", partSize: number = UPLOAD_CHUNK_SIZE) {
-    super({
-      transform: (chunk, controller) => {
-        this.#update(chunk);
-        controller.enqueue(chunk);
-      },
-    });
     this.#kind = kind;
     this.#partSize = partSize;
+  }
+
+  /**
+   * Adds the next piece of data.
+   *
+   * @param chunk The data; it is hashed at once and not kept.
+   */
+  update(chunk: Uint8Array): void {
+    this.#update(chunk);
   }
 
   #update(chunk: Uint8Array): void {
@@ -146,7 +150,7 @@ export class ChecksumStream extends TransformStream<Uint8Array, Uint8Array> {
   }
 
   /**
-   * The checksum; call once, after the stream ended.
+   * The checksum; call once, after the last piece.
    *
    * @returns Size and checksum candidates.
    */

@@ -8,7 +8,7 @@
 import { HEADER } from "../http/protocol.ts";
 import type { Transport } from "../http/transport.ts";
 import type { QueryParams } from "../http/url.ts";
-import { checksumKind, ChecksumStream } from "./_chunks.ts";
+import { Checksum, checksumKind } from "./_chunks.ts";
 import { writeAtomic } from "./_atomic_file.ts";
 import { IntegrityError } from "./errors.ts";
 import { type ProgressCallback, ProgressStream } from "./progress.ts";
@@ -68,12 +68,12 @@ export async function saveResponse(
   path: string,
   options: SaveOptions = {},
 ): Promise<string> {
-  let body = await openBody(transport, endpoint, options);
+  const { onProgress, ...request } = options;
+  const body = await openBody(transport, endpoint, request);
   const kind = options.size === undefined
     ? undefined
     : checksumKind(options.checksum, options.size);
-  const hasher = kind ? new ChecksumStream(kind) : undefined;
-  if (hasher) body = body.pipeThrough(hasher);
+  const checksum = kind ? new Checksum(kind) : undefined;
   let written = 0;
   await writeAtomic(path, body, {
     verify: () => {
@@ -81,13 +81,17 @@ export async function saveResponse(
       if (options.size !== undefined && written !== options.size) {
         throw new IntegrityError(path, { ...facts, size: written });
       }
-      if (!hasher) return;
-      const { candidates } = hasher.result();
+      if (!checksum) return;
+      const { candidates } = checksum.result();
       if (!candidates.includes(options.checksum?.toLowerCase() ?? "")) {
         throw new IntegrityError(path, { ...facts, size: written, checksum: candidates[0] });
       }
     },
-    onChunk: (bytes) => written += bytes,
+    onChunk: (chunk) => {
+      checksum?.update(chunk);
+      written += chunk.byteLength;
+      onProgress?.({ bytes: written, total: options.size });
+    },
   });
   return path;
 }
