@@ -39,6 +39,7 @@ async function compile(target: string): Promise<boolean> {
     args: ["compile", ...PERMISSIONS, "--target", target, "--output", output, "cli.ts"],
     stdout: "inherit",
     stderr: "piped",
+    env: { NO_COLOR: "1" },
   });
   const { code, stderr } = await command.output();
   if (code === 0) {
@@ -58,7 +59,9 @@ async function compile(target: string): Promise<boolean> {
 }
 
 function lastLine(text: string): string {
-  return text.split("\n").filter((line) => line.trim() !== "").at(-1) ?? "";
+  const lines = text.split("\n").map((line) => line.trim());
+  return lines.find((line) => /error sending request|dns error/i.test(line)) ??
+    lines.find((line) => line.startsWith("error:")) ?? "";
 }
 
 if (import.meta.main) {

@@ -219,7 +219,7 @@ export function createProgress(
     return { advance() {}, done() {} };
   }
   let current = 0;
-  let lastDraw = 0;
+  let lastDraw = Number.NEGATIVE_INFINITY;
   const width = 30;
   const started = performance.now();
   const draw = (force = false) => {
