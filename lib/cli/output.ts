@@ -16,6 +16,7 @@
  */
 
 import { LOG_LEVELS, type Logger, type LogLevel } from "../http/log.ts";
+import { EXIT, ExitError } from "./_errors.ts";
 
 /** Verbosity levels of the CLI (`-V/--verbose`), from quietest to loudest. */
 export const VERBOSITY_LEVELS: typeof LOG_LEVELS = LOG_LEVELS;
@@ -41,15 +42,23 @@ export class Output {
   #stderr: (text: string) => void;
   #stderrIsTerminal: boolean | undefined;
   #secrets: string[] = [];
+  #stdoutClosed = false;
 
   /**
-   * Creates the output.
+   * Creates the output. When the reader of the process's stdout goes away (`repo-apy … | head`),
+   * the first write ends the run quietly with exit code 0; a closed stderr is ignored.
    *
    * @param streams Replacement writers (tests); default: the process's stdout and stderr.
    */
   constructor(streams: OutputStreams = {}) {
-    this.#stdout = streams.stdout ?? ((text) => writeAll(Deno.stdout, text));
-    this.#stderr = streams.stderr ?? ((text) => writeAll(Deno.stderr, text));
+    this.#stdout = streams.stdout ?? ((text) => {
+      if (this.#stdoutClosed) return;
+      if (!writeUnlessClosed(Deno.stdout, text)) {
+        this.#stdoutClosed = true;
+        throw new ExitError(EXIT.ok, "stdout was closed by its reader");
+      }
+    });
+    this.#stderr = streams.stderr ?? ((text) => void writeUnlessClosed(Deno.stderr, text));
     this.#stderrIsTerminal = streams.stderrIsTerminal;
   }
 
@@ -253,9 +262,16 @@ export function createProgress(
 
 const encoder = new TextEncoder();
 
-function writeAll(stream: { writeSync(data: Uint8Array): number }, text: string): void {
+/** Writes all of `text`; returns `false` when the reader closed the pipe (EPIPE). */
+function writeUnlessClosed(stream: { writeSync(data: Uint8Array): number }, text: string): boolean {
   let data = encoder.encode(text);
-  while (data.length > 0) data = data.subarray(stream.writeSync(data));
+  try {
+    while (data.length > 0) data = data.subarray(stream.writeSync(data));
+  } catch (error) {
+    if (error instanceof Deno.errors.BrokenPipe) return false;
+    throw error;
+  }
+  return true;
 }
 
 function formatBytes(bytes: number): string {

@@ -46,11 +46,11 @@ export function parseConfig(text: string, path: string): RepoConfig {
   } catch (error) {
     if (!(error instanceof TomlError)) throw error;
     const reason = error.message.split("\n")[0] ?? "syntax error";
+    // No `cause`: the TomlError quotes the lines around the error, which may hold the token.
     throw new ConfigurationError(
       `The config file ${path} is not valid TOML (line ${error.line}, column ${error.column}: ${reason}): ` +
         `quote every text value, for example 'host = "https://repo.example"', or move the file away ` +
         `and run 'repo-apy config create'`,
-      { cause: error },
     );
   }
   const config: RepoConfig = { global: { extra: {} }, instances: new Map() };

@@ -167,12 +167,26 @@ export class RequestError extends RepoApyError {
 }
 
 function describeBody(body: unknown): string {
-  if (typeof body === "string" && body.trim() !== "") return body.trim();
+  if (typeof body === "string" && body.trim() !== "") return describeText(body.trim());
   if (body !== null && typeof body === "object" && "description" in body) {
     const { description } = body as { description: unknown };
     if (typeof description === "string") return description;
   }
   return "Unknown error.";
+}
+
+const MAX_TEXT_DESCRIPTION = 300;
+
+// A body that is not JSON comes from something in front of the server (proxy, login page, wrong
+// base path): the message stays one short line, the full text remains in `body`.
+function describeText(text: string): string {
+  if (/^<(!doctype|html|head|body|\?xml)\b/i.test(text) || /<\/(html|body)>/i.test(text)) {
+    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1]?.replace(/\s+/g, " ").trim();
+    return `The server answered with an HTML page${title ? ` ('${title}')` : ""} instead of ` +
+      `JSON: check 'host' and 'base_path', or whether a proxy answers in the server's place`;
+  }
+  const line = text.replace(/\s+/g, " ");
+  return line.length > MAX_TEXT_DESCRIPTION ? `${line.slice(0, MAX_TEXT_DESCRIPTION)}…` : line;
 }
 
 const TOKEN_PARAMS = ["access_token", "token", "pat"];
@@ -285,6 +299,8 @@ export function parseRetryAfter(
   if (value === null || value.trim() === "") return undefined;
   const trimmed = value.trim();
   if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.ceil(Number(trimmed) * 1000);
+  // An HTTP date always has a time of day; Date.parse alone accepts garbage such as "abc 12".
+  if (!/\b\d{1,2}:\d{2}:\d{2}\b/.test(trimmed)) return undefined;
   const date = Date.parse(trimmed);
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - now);

@@ -16,9 +16,11 @@
  */
 
 import {
+  ConfigurationError,
   ConnectionError,
   redactUrl,
   RedirectError,
+  RequestError,
   requestErrorFrom,
   TimeoutError,
   TlsError,
@@ -129,12 +131,13 @@ export class Transport implements AsyncDisposable {
    * Sends a request and returns the response; error statuses throw {@linkcode RequestError}
    * unless listed in `expect`. Retries what is safe to retry.
    *
-   * @param method HTTP method.
+   * @param verb HTTP method (any case).
    * @param endpoint Path below the API base (`/records/1`) or an absolute server link.
    * @param options Query, body, headers, signal.
    * @returns The response; its body is the caller's to read or cancel.
    */
-  async request(method: string, endpoint: string, options: RequestOptions = {}): Promise<Response> {
+  async request(verb: string, endpoint: string, options: RequestOptions = {}): Promise<Response> {
+    const method = verb.toUpperCase();
     const state = await this.#ready();
     const url = endpointUrl(state.base, endpoint, options.query);
     const idempotent = options.idempotent ?? (method === "GET" || method === "HEAD");
@@ -145,7 +148,10 @@ export class Transport implements AsyncDisposable {
       try {
         const response = await this.#send(state, method, url, options);
         if (response.ok || options.expect?.includes(response.status)) return response;
-        error = await requestErrorFrom(response, method, url.href);
+        const failure = await requestErrorFrom(response, method, url.href);
+        error = response.status >= 300 && response.status < 400
+          ? redirectNotFollowed(failure)
+          : failure;
       } catch (caught) {
         if (options.signal?.aborted) throw options.signal.reason;
         error = caught;
@@ -165,7 +171,8 @@ export class Transport implements AsyncDisposable {
   }
 
   /**
-   * Sends a request and parses the JSON answer; an empty body gives `{}`.
+   * Sends a request and parses the JSON answer; an empty body gives `{}`. A body that is not
+   * JSON (an HTML page from a proxy) throws {@linkcode RequestError} with the text as `body`.
    *
    * @typeParam T Expected shape of the answer.
    * @param method HTTP method.
@@ -176,7 +183,19 @@ export class Transport implements AsyncDisposable {
   async json<T>(method: string, endpoint: string, options: RequestOptions = {}): Promise<T> {
     const response = await this.request(method, endpoint, options);
     const text = await response.text();
-    return (text.trim() === "" ? {} : JSON.parse(text)) as T;
+    if (text.trim() === "") return {} as T;
+    try {
+      return JSON.parse(text) as T;
+    } catch {
+      const url = redactUrl(endpointUrl(await this.baseUrl(), endpoint, options.query).href);
+      const init = { status: response.status, method, url, body: text, headers: response.headers };
+      const { description } = new RequestError(init);
+      throw new RequestError({
+        ...init,
+        message: `${method} ${url} answered ${response.status} with a body that is not JSON ` +
+          `(${description})`,
+      });
+    }
   }
 
   /** Closes the connection pool. */
@@ -206,10 +225,11 @@ export class Transport implements AsyncDisposable {
     const base = apiBaseUrl(settings.host, settings.basePath);
     const custom = this.#options.fetch;
     if (custom) {
-      return { base, settings, fetch: (url, init) => custom(url, init), close() {} };
+      // Redirects are handled (and refused) by #send, never followed by the fetch itself.
+      const fetchFn: FetchFn = (url, init) => custom(url, { ...init, redirect: "manual" });
+      return { base, settings, fetch: fetchFn, close() {} };
     }
-    const caCerts = settings.caBundle ? [await Deno.readTextFile(settings.caBundle)] : [];
-    const client = Deno.createHttpClient(caCerts.length ? { caCerts } : {});
+    const client = await httpClient(settings.caBundle);
     const insecure = settings.verify === false ? insecureFetch() : undefined;
     const fetchFn: FetchFn = (url, init) =>
       insecure && url.protocol === "https:"
@@ -250,12 +270,23 @@ export class Transport implements AsyncDisposable {
       const location = response.headers.get(HEADER.location);
       if (!REDIRECT_STATUS.includes(response.status) || location === null) return response;
       await response.body?.cancel();
-      const next = new URL(location, target);
+      const next = URL.parse(location, target);
+      if (next === null) {
+        throw new RedirectError(
+          redactUrl(location),
+          `The server redirected ${currentMethod} ${redactUrl(target.href)} to an invalid ` +
+            `address: check 'host' and 'base_path' in the config file`,
+        );
+      }
       if (!isWhitelisted(next, state.settings.whitelist ?? [])) {
         throw redirectRefused(currentMethod, target, next);
       }
       if (hop + 1 >= MAX_REDIRECTS) {
-        throw new RedirectError(next.href, `Too many redirects, last to ${redactUrl(next.href)}`);
+        throw new RedirectError(
+          redactUrl(next.href),
+          `Too many redirects (${MAX_REDIRECTS}), the last to ${redactUrl(next.href)}: the ` +
+            `server redirects in a loop; set 'host' to the repository's final address`,
+        );
       }
       this.#log.debug(`Following redirect to whitelisted ${next.origin} without the token`);
       headers.delete(HEADER.authorization);
@@ -304,17 +335,57 @@ export class Transport implements AsyncDisposable {
   }
 }
 
+async function httpClient(caBundle: string | undefined): Promise<Deno.HttpClient> {
+  if (!caBundle) return Deno.createHttpClient({});
+  let pem: string;
+  try {
+    pem = await Deno.readTextFile(caBundle);
+  } catch (error) {
+    const reason = error instanceof Deno.errors.NotCapable
+      ? `run Deno with --allow-read=${caBundle}`
+      : "fix 'ca_bundle' in the config file (or the caBundle option)";
+    throw new ConfigurationError(
+      `Cannot read the CA bundle ${caBundle} (${describe(error)}): ${reason}`,
+      { cause: error },
+    );
+  }
+  const invalid = (reason: string, cause?: unknown) =>
+    new ConfigurationError(
+      `The CA bundle ${caBundle} is not a valid PEM file (${reason}): point 'ca_bundle' at a ` +
+        `file with '-----BEGIN CERTIFICATE-----' blocks`,
+      cause === undefined ? undefined : { cause },
+    );
+  if (!pem.includes("-----BEGIN CERTIFICATE-----")) throw invalid("no certificate in it");
+  try {
+    return Deno.createHttpClient({ caCerts: [pem] });
+  } catch (error) {
+    throw invalid(describe(error), error);
+  }
+}
+
+function redirectNotFollowed(error: RequestError): RequestError {
+  return new RequestError({
+    status: error.status,
+    method: error.method,
+    url: error.url,
+    body: error.body,
+    headers: error.headers,
+    message: `The server answered ${error.method} ${error.url} with ${error.status} but no ` +
+      `redirect target (Location): check 'host' and 'base_path' in the config file`,
+  });
+}
+
 function isWhitelisted(target: URL, whitelist: readonly string[]): boolean {
   return whitelist.some((entry) => {
     const trimmed = entry.trim().replace(/\/+$/, "");
-    if (/^https?:\/\//i.test(trimmed)) return new URL(trimmed).origin === target.origin;
+    if (/^https?:\/\//i.test(trimmed)) return URL.parse(trimmed)?.origin === target.origin;
     return trimmed.toLowerCase() === target.host || trimmed.toLowerCase() === target.hostname;
   });
 }
 
 function redirectRefused(method: string, from: URL, to: URL): RedirectError {
   return new RedirectError(
-    to.href,
+    redactUrl(to.href),
     `The server redirected ${method} ${redactUrl(from.href)} to ${redactUrl(to.href)}; ` +
       `redirects are not followed because the token must not go to another address: ` +
       `set 'host' to ${to.origin} if the repository moved (repo-apy config set-host), or add ` +

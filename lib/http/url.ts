@@ -14,7 +14,7 @@
  * @module
  */
 
-import { InputError, MissingSchemaError } from "./errors.ts";
+import { InputError, MissingSchemaError, redactUrl } from "./errors.ts";
 import { API_PREFIX, API_PREFIX_UNVERSIONED } from "./protocol.ts";
 
 /** A value of a query parameter. Lists repeat the key; objects are sent as JSON. */
@@ -88,6 +88,8 @@ export function apiBaseUrl(host: string, basePath = ""): URL {
  * @param endpoint Relative path or absolute URL.
  * @param query Query parameters to add.
  * @returns The full URL.
+ * @throws {InputError} When an absolute URL is neither an API address nor on the configured
+ * host (the token would go to a foreign host).
  */
 export function endpointUrl(base: URL, endpoint: string, query?: QueryParams): URL {
   const url = /^https?:\/\//i.test(endpoint)
@@ -99,6 +101,8 @@ export function endpointUrl(base: URL, endpoint: string, query?: QueryParams): U
 
 function rebase(base: URL, absolute: URL): URL {
   const path = absolute.pathname;
+  // The token goes with every request: a non-API address elsewhere is never contacted.
+  const sameOrigin = absolute.origin === base.origin;
   for (const prefix of [API_PREFIX, API_PREFIX_UNVERSIONED]) {
     const at = path.indexOf(`${prefix}/`);
     const exact = path.endsWith(prefix) ? path.length - prefix.length : -1;
@@ -108,7 +112,14 @@ function rebase(base: URL, absolute: URL): URL {
       return new URL(`${base.href}${rest}${absolute.search}`);
     }
   }
-  return absolute;
+  if (sameOrigin) return absolute;
+  throw new InputError(
+    `The endpoint '${
+      redactUrl(absolute.href)
+    }' is neither below ${API_PREFIX_UNVERSIONED} nor on ` +
+      `${base.origin}: pass a path below the API such as '/records/1' (the token is only sent to ` +
+      `the configured host)`,
+  );
 }
 
 /**

@@ -198,12 +198,27 @@ export class RecordFileResource extends RoleResource<RecordJson> {
   }
 
   #fileEndpoint(fileId: string): string {
-    return `${this.endpoint}/files/${encodeURIComponent(requireText(fileId, "file id"))}`;
+    const id = requireText(fileId, "file id");
+    // `.` and `..` are dot segments: the URL would address the record itself.
+    if (id.trim() === "." || id.trim() === "..") {
+      throw new InputError(`Invalid file id '${id}': use the file's id (a UUID)`);
+    }
+    return `${this.endpoint}/files/${encodeURIComponent(id)}`;
   }
 
   async #byName(name: string): Promise<FileJson | undefined> {
-    const path = requireText(name, "file name").split("/").map(encodeURIComponent).join("/");
-    return await this.#get(`${this.endpoint}/files/name/${path}`);
+    const segments = requireText(name, "file name").split("/");
+    // A name with `.`, `..` or empty segments cannot be sent as a path (URLs normalize dot
+    // segments, so the request would address another endpoint): search the file list instead.
+    if (segments.some((segment) => segment === "" || segment === "." || segment === "..")) {
+      for await (const file of this.files({ filter: name })) {
+        if (file.name === name) return file;
+      }
+      return undefined;
+    }
+    return await this.#get(
+      `${this.endpoint}/files/name/${segments.map(encodeURIComponent).join("/")}`,
+    );
   }
 
   async #get(endpoint: string): Promise<FileJson | undefined> {

@@ -242,17 +242,19 @@ export function getExtra(
  */
 export function flattenExtras(extras: readonly Extra[], separator = "."): Extra[] {
   const flat: Extra[] = [];
-  const walk = (level: readonly Extra[], prefix: string) => {
+  const walk = (level: readonly Extra[], prefix: string, inList: boolean) => {
     level.forEach((extra, index) => {
-      const key = `${prefix}${extra.key ?? index + 1}`;
+      // List items are addressed by their 1-based position, even when they carry a key.
+      const key = `${prefix}${inList || extra.key === undefined ? index + 1 : extra.key}`;
       if (NESTED_TYPES.includes(extra.type)) {
-        walk(Array.isArray(extra.value) ? extra.value : [], `${key}${separator}`);
+        const children = Array.isArray(extra.value) ? extra.value : [];
+        walk(children, `${key}${separator}`, extra.type === "list");
       } else {
         flat.push({ ...extra, key });
       }
     });
   };
-  walk(extras, "");
+  walk(extras, "", false);
   return flat;
 }
 

@@ -101,7 +101,23 @@ async function* readChunks(body: ReadableStream<Uint8Array>): AsyncGenerator<Uin
  */
 export function tempPathFor(path: string): string {
   const random = crypto.randomUUID().slice(0, 8);
-  return join(dirname(path), `.${basename(path)}.${random}.part`);
+  return join(dirname(path), `.${shorten(basename(path), TEMP_NAME_BYTES)}.${random}.part`);
+}
+
+/** Bytes of the target's name kept in a temporary name, so it stays within 255 bytes. */
+const TEMP_NAME_BYTES = 200;
+
+function shorten(name: string, maxBytes: number): string {
+  const encoder = new TextEncoder();
+  if (encoder.encode(name).byteLength <= maxBytes) return name;
+  let kept = "";
+  let bytes = 0;
+  for (const char of name) {
+    bytes += encoder.encode(char).byteLength;
+    if (bytes > maxBytes) break;
+    kept += char;
+  }
+  return kept;
 }
 
 async function writeAll(file: Deno.FsFile, data: Uint8Array): Promise<void> {

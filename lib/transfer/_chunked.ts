@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { RepoApyError } from "../http/errors.ts";
+import { InputError, type RepoApyError, RequestError } from "../http/errors.ts";
 import { type FileJson, HEADER, type UploadJson } from "../http/protocol.ts";
 import { sleep } from "../http/retry.ts";
 import type { Transport } from "../http/transport.ts";
@@ -49,37 +49,47 @@ export async function sendChunked(
   const count = upload.chunk_count;
   const sizeOf = (index: number) =>
     Math.max(0, Math.min(chunkSize, source.size - index * chunkSize));
-  const stored = new Set(
-    (upload.chunks ?? []).filter((chunk) => chunk.size === sizeOf(chunk.index)).map((c) => c.index),
+  // Chunks the server already has (from an earlier attempt), by index → MD5. They are still read
+  // locally and compared, so a resumed upload never keeps chunks of a different file that happens
+  // to have the same name and size; a chunk whose MD5 differs is sent again (overwriting it).
+  const stored = new Map(
+    (upload.chunks ?? [])
+      .filter((chunk) => chunk.size === sizeOf(chunk.index) && typeof chunk.checksum === "string")
+      .map((chunk) => [chunk.index, chunk.checksum.toLowerCase()]),
   );
   let bytes = 0;
-  for (const index of stored) bytes += sizeOf(index);
+  for (const index of stored.keys()) bytes += sizeOf(index);
   options.onProgress?.({ bytes, total: source.size });
-  const wanted = (index: number) => index < count && !stored.has(index);
+  const wanted = (index: number) => index < count;
   const target = upload._actions.upload_data ?? upload._links.self;
   if (target === undefined) throw protocolError(upload, "upload_data");
 
   try {
-    await runPool(options.concurrency, source.chunks(chunkSize, wanted), async (chunk) => {
+    const limit = Math.max(1, Math.min(options.concurrency, count));
+    await runPool(limit, source.chunks(chunkSize, wanted), async (chunk) => {
       using _release = { [Symbol.dispose]: () => chunk.release() };
+      const checksum = md5Hex(chunk.bytes);
+      const known = stored.get(chunk.index);
+      if (known === checksum) return;
       const response = await transport.request("PUT", target, {
         body: chunk.bytes,
         headers: {
           [HEADER.contentType]: "application/octet-stream",
           [HEADER.chunkIndex]: String(chunk.index),
           [HEADER.chunkSize]: String(chunk.bytes.byteLength),
-          [HEADER.md5Checksum]: md5Hex(chunk.bytes),
+          [HEADER.md5Checksum]: checksum,
         },
         idempotent: true,
         ...(options.signal ? { signal: options.signal } : {}),
       });
       await response.body?.cancel();
-      bytes += chunk.bytes.byteLength;
+      // A stored chunk that was replaced is already counted.
+      if (known === undefined) bytes += chunk.bytes.byteLength;
       options.onProgress?.({ bytes, total: source.size });
     }, { signal: options.signal });
   } catch (error) {
     if (options.signal?.aborted) throw options.signal.reason;
-    throw resumable(upload, "Sending a chunk of", error);
+    throw failure(upload, "Sending a chunk of", error);
   }
 
   const finish = upload._actions.finish;
@@ -91,7 +101,7 @@ export async function sendChunked(
     });
   } catch (error) {
     if (options.signal?.aborted) throw options.signal.reason;
-    throw resumable(upload, "Finishing", error);
+    throw failure(upload, "Finishing", error);
   }
   return await pollTask(transport, finished, options);
 }
@@ -141,8 +151,29 @@ async function pollTask(
   }
 }
 
-function resumable(upload: UploadJson, step: string, cause: unknown): UploadError {
+/**
+ * Tells whether an error means the server no longer has the upload (it expired or was deleted):
+ * a 404 answer to a chunk PUT or to the finish request.
+ *
+ * @param error The error thrown by {@linkcode sendChunked}.
+ * @returns True when a new upload is needed.
+ */
+export function isUploadGone(error: unknown): boolean {
+  return error instanceof UploadError && !error.resumable &&
+    error.cause instanceof RequestError && error.cause.status === 404;
+}
+
+function failure(upload: UploadJson, step: string, cause: unknown): RepoApyError {
+  // A problem with the local data (the file changed or shrank, a stream delivered the wrong
+  // number of bytes) is the caller's to fix; resuming with the same data would not help.
+  if (cause instanceof InputError) return cause;
   const reason = cause instanceof Error ? cause.message : String(cause);
+  if (cause instanceof RequestError && cause.status === 404) {
+    return new UploadError(
+      `${step} '${upload.name}' failed (${reason}); the server no longer has this upload (it expired or was deleted): run the upload again to start a new one`,
+      { upload, cause },
+    );
+  }
   return new UploadError(
     `${step} '${upload.name}' failed (${reason}); the server keeps the partial upload for a day: run the same upload again to resume it`,
     { upload, resumable: true, cause },

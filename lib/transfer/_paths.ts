@@ -6,7 +6,7 @@
  * @module
  */
 
-import { extname, join } from "node:path";
+import { dirname, extname, join } from "node:path";
 
 /** Options of {@linkcode resolveTarget}. */
 export interface ResolveTargetOptions {
@@ -36,6 +36,10 @@ export async function resolveTarget(
     const dir = options.folder === undefined ? path : join(path, safeName(options.folder));
     await Deno.mkdir(dir, { recursive: true });
     target = join(dir, safeName(defaultName));
+  } else {
+    // A file path in a directory that does not exist yet: create the directory, as for a
+    // directory path, instead of failing when the temporary file is opened.
+    await Deno.mkdir(dirname(path), { recursive: true });
   }
   return options.force ? target : await freePath(target);
 }
@@ -48,7 +52,12 @@ export async function resolveTarget(
  */
 export function safeName(name: string): string {
   // deno-lint-ignore no-control-regex
-  const cleaned = name.replace(/[\\/\x00-\x1f]/g, "_");
+  let cleaned = name.replace(/[\\/\x00-\x1f\x7f]/g, "_");
+  if (Deno.build.os === "windows") {
+    // Characters Windows refuses in names (`:` would even write an alternate data stream), and
+    // trailing dots and spaces, which Windows drops.
+    cleaned = cleaned.replace(/[<>:"|?*]/g, "_").replace(/[. ]+$/, (end) => "_".repeat(end.length));
+  }
   return cleaned === "" || cleaned === "." || cleaned === ".." ? "_" : cleaned;
 }
 

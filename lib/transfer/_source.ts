@@ -29,6 +29,8 @@ export interface ResolvedSource {
   size: number;
   /** Default file name (a path's base name). */
   name: string | undefined;
+  /** Whether the data can be read more than once (a file or bytes; not a stream). */
+  rereadable: boolean;
   /** Reads the whole content into memory (direct uploads only, which the server caps). */
   readAll(): Promise<Uint8Array<ArrayBuffer>>;
   /** Yields the wanted chunks in index order, reading each only when it is pulled. */
@@ -71,9 +73,12 @@ async function fileSource(path: string): Promise<ResolvedSource> {
   return {
     size,
     name: basename(path),
+    rereadable: true,
     async readAll() {
       using file = await Deno.open(path);
-      return await readExactly(file, size, path);
+      const bytes = await readExactly(file, size, path);
+      await checkUnchanged(file, info, path);
+      return bytes;
     },
     async *chunks(chunkSize, wanted) {
       using file = await Deno.open(path);
@@ -90,6 +95,8 @@ async function fileSource(path: string): Promise<ResolvedSource> {
         await readInto(file, bytes, path);
         yield { index, bytes, release: () => void free.push(buffer) };
       }
+      // Reached only when every chunk was pulled: the data sent must be one version of the file.
+      await checkUnchanged(file, info, path);
     },
     async close() {},
   };
@@ -99,6 +106,7 @@ function bytesSource(bytes: Uint8Array<ArrayBuffer>): ResolvedSource {
   return {
     size: bytes.byteLength,
     name: undefined,
+    rereadable: true,
     readAll: () => Promise.resolve(bytes),
     async *chunks(chunkSize, wanted) {
       const count = Math.max(1, Math.ceil(bytes.byteLength / chunkSize));
@@ -123,6 +131,7 @@ function streamSource(stream: ReadableStream<Uint8Array>, size: number): Resolve
   return {
     size,
     name: undefined,
+    rereadable: false,
     async readAll() {
       const buffer = new Uint8Array(size);
       let offset = 0;
@@ -157,6 +166,19 @@ function sizeMismatch(size: number, what: "more" | "fewer"): InputError {
   return new InputError(
     `The stream delivered ${what} bytes than the declared size ${size}: pass the exact size`,
   );
+}
+
+/**
+ * Throws when the file's size or modification time differ from what it had when the upload
+ * started: the bytes read would then mix two versions of the file (or miss appended data).
+ */
+async function checkUnchanged(file: Deno.FsFile, before: Deno.FileInfo, path: string) {
+  const now = await file.stat();
+  if (now.size !== before.size || now.mtime?.getTime() !== before.mtime?.getTime()) {
+    throw new InputError(
+      `The file '${path}' changed while it was uploaded (${before.size} bytes before, ${now.size} now): upload it again once it is complete`,
+    );
+  }
 }
 
 async function readExactly(

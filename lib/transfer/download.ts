@@ -22,6 +22,7 @@
  * @module
  */
 
+import { InputError } from "../http/errors.ts";
 import type { FileJson } from "../http/protocol.ts";
 import { resolveTarget } from "./_paths.ts";
 import { openBody, saveResponse } from "./_save.ts";
@@ -75,9 +76,13 @@ export async function downloadFile(
 ): Promise<string> {
   const signal = options.signal;
   const file = options.file ??
-    await record.transport.json<FileJson>("GET", `${record.endpoint}/files/${fileId}`, {
-      ...(signal ? { signal } : {}),
-    });
+    await record.transport.json<FileJson>(
+      "GET",
+      `${record.endpoint}/files/${fileSegment(fileId)}`,
+      {
+        ...(signal ? { signal } : {}),
+      },
+    );
   const target = await resolveTarget(options.path, file.name, { force: options.force });
   return await saveResponse(record.transport, downloadLink(record, file), target, {
     size: file.size,
@@ -106,12 +111,21 @@ export async function downloadFileStream(
   fileId: string,
   options: DownloadStreamOptions = {},
 ): Promise<ReadableStream<Uint8Array>> {
-  return await openBody(record.transport, `${record.endpoint}/files/${fileId}/download`, {
+  const endpoint = `${record.endpoint}/files/${fileSegment(fileId)}/download`;
+  return await openBody(record.transport, endpoint, {
     onProgress: options.onProgress,
     signal: options.signal,
   });
 }
 
 function downloadLink(record: TransferTarget, file: FileJson): string {
-  return file._links?.download ?? `${record.endpoint}/files/${file.id}/download`;
+  return file._links?.download ?? `${record.endpoint}/files/${fileSegment(file.id)}/download`;
+}
+
+/** A file id as one URL path segment; `.` and `..` would address another endpoint. */
+function fileSegment(fileId: string): string {
+  if (typeof fileId !== "string" || ["", ".", ".."].includes(fileId.trim())) {
+    throw new InputError(`Invalid file id '${String(fileId)}': use the file's id (a UUID)`);
+  }
+  return encodeURIComponent(fileId);
 }

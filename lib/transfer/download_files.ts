@@ -26,7 +26,8 @@
 import { paginateItems } from "../http/paginate.ts";
 import { type FileJson, MAX_PER_PAGE } from "../http/protocol.ts";
 import { globFilter } from "../utils/glob.ts";
-import { resolveTarget } from "./_paths.ts";
+import { join } from "node:path";
+import { resolveTarget, safeName } from "./_paths.ts";
 import { saveResponse } from "./_save.ts";
 import { downloadFile } from "./download.ts";
 import type { ProgressCallback } from "./progress.ts";
@@ -99,10 +100,13 @@ export async function downloadFiles(
   for await (const file of files) {
     if (!wanted(file.name)) continue;
     const onProgress = options.onProgress;
+    // Two server names can map to one local name (`a/b` and `a_b`): `force` overwrites files
+    // from before this call, never one this call has just written.
+    const force = options.force === true && !written.includes(join(target, safeName(file.name)));
     const path = await downloadFile(record, file.id, {
       path: `${target}/`,
       file,
-      ...(options.force ? { force: true } : {}),
+      ...(force ? { force: true } : {}),
       ...(onProgress ? { onProgress: (p) => onProgress({ file, ...p }) } : {}),
       ...(signal ? { signal } : {}),
     });

@@ -29,7 +29,7 @@ import {
 } from "../http/protocol.ts";
 import type { Transport } from "../http/transport.ts";
 import { md5Hex } from "./_chunks.ts";
-import { sendChunked } from "./_chunked.ts";
+import { isUploadGone, sendChunked } from "./_chunked.ts";
 import { type ResolvedSource, resolveSource, type UploadSource } from "./_source.ts";
 import { UploadError } from "./errors.ts";
 import type { ProgressCallback } from "./progress.ts";
@@ -72,7 +72,10 @@ export interface UploadFileOptions {
  * Uploads a file, a byte stream or bytes to a record. The server decides between a direct upload
  * (one PUT) and a chunked one (10 MB chunks, `concurrency` at a time, each retried on gateway
  * errors and broken connections). A chunked upload that fails midway stays on the server; calling
- * `uploadFile` again with the same name and size sends only the missing chunks.
+ * `uploadFile` again with the same name and size sends only the missing chunks. Chunks the server
+ * already has are still read locally and compared by MD5, so a changed file is never merged with
+ * chunks of its earlier version; when the resumed upload has expired meanwhile, a new one starts.
+ * A file that changes while it is read is refused ({@linkcode InputError}), never half sent.
  *
  * Memory stays bounded: a file is read chunk by chunk with positioned reads; at most
  * `concurrency + 1` chunks are held. A direct upload (≤ 50 MB by the server's rule) is read
@@ -92,7 +95,8 @@ export interface UploadFileOptions {
  * @throws {RequestError} 409 when the name exists and `force` is off; nothing is changed.
  * @throws {UploadError} When sending, finishing or assembling fails (`resumable` tells whether
  * running the same upload again continues it).
- * @throws {InputError} For a missing file, a stream without size, or bad options.
+ * @throws {InputError} For a missing file, a directory, a stream without size or with another
+ * size, a file that changed while it was uploaded, or bad options.
  */
 export async function uploadFile(
   record: TransferTarget,
@@ -124,27 +128,36 @@ export async function uploadFile(
     };
     const common = signal ? { signal } : {};
 
-    let upload = resume && resolved.size > UPLOAD_CHUNKED_BOUNDARY
-      ? await findResumable(record, name, resolved.size, force, signal)
-      : undefined;
-    if (upload === undefined) {
+    const initiate = async (): Promise<UploadJson> => {
       try {
-        upload = await transport.json<UploadJson>("POST", `${record.endpoint}/uploads`, {
+        return await transport.json<UploadJson>("POST", `${record.endpoint}/uploads`, {
           json: { name, ...init },
           ...common,
         });
       } catch (error) {
         const replace = replaceLink(error);
         if (!force || replace === undefined) throw error;
-        upload = await transport.json<UploadJson>("PUT", replace, { json: init, ...common });
+        return await transport.json<UploadJson>("PUT", replace, { json: init, ...common });
       }
-    }
+    };
+
+    const resumed = resume && resolved.size > UPLOAD_CHUNKED_BOUNDARY
+      ? await findResumable(record, name, resolved.size, force, signal)
+      : undefined;
+    const upload = resumed ?? await initiate();
 
     const settings = { concurrency, onProgress, signal, pollDeadlineMs };
     if (upload.upload_type === "direct") {
       return await sendDirect(transport, upload, resolved, settings);
     }
-    return await sendChunked(transport, upload, resolved, settings);
+    try {
+      return await sendChunked(transport, upload, resolved, settings);
+    } catch (error) {
+      // The resumed upload expired or was deleted after it was listed: start one new upload
+      // (only once, and only when the data can be read again).
+      if (resumed === undefined || !resolved.rereadable || !isUploadGone(error)) throw error;
+      return await sendChunked(transport, await initiate(), resolved, settings);
+    }
   } finally {
     await resolved.close();
   }
@@ -162,18 +175,14 @@ async function sendDirect(
       upload,
     });
   }
-  const first = await source.readAll();
-  let fresh: Uint8Array<ArrayBuffer> | undefined = first;
+  // Read once and kept for retries: the server caps direct uploads (50 MB), a byte array is not
+  // consumed by sending it, and a stream source could not be read a second time.
+  const bytes = await source.readAll();
   const file = await transport.json<FileJson>("PUT", target, {
-    // Each attempt re-reads the source, so a retry never sends a consumed body.
-    body: async () => {
-      const bytes = fresh ?? await source.readAll();
-      fresh = undefined;
-      return bytes;
-    },
+    body: bytes,
     headers: {
       [HEADER.contentType]: "application/octet-stream",
-      [HEADER.md5Checksum]: md5Hex(first),
+      [HEADER.md5Checksum]: md5Hex(bytes),
     },
     idempotent: true,
     ...(options.signal ? { signal: options.signal } : {}),

@@ -12,6 +12,8 @@
  * @module
  */
 
+import { InputError } from "../http/errors.ts";
+
 /**
  * Compiles an fnmatch-style glob into an anchored regular expression. `*` and `?` match any
  * character, `/` included; a `[` without a closing `]` matches itself.
@@ -26,6 +28,7 @@
  *
  * @param glob The pattern.
  * @returns The regular expression matching the whole name.
+ * @throws {InputError} When a character class is invalid (a range out of order such as `[z-a]`).
  */
 export function globToRegExp(glob: string): RegExp {
   let source = "";
@@ -46,7 +49,16 @@ export function globToRegExp(glob: string): RegExp {
       i = end;
     } else source += char.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
   }
-  return new RegExp(`^${source}$`, "u");
+  try {
+    return new RegExp(`^${source}$`, "u");
+  } catch (error) {
+    // E.g. a range out of order, `[z-a]`.
+    throw new InputError(
+      `Invalid glob '${glob}' (${
+        error instanceof Error ? error.message : error
+      }): fix its [...] class`,
+    );
+  }
 }
 
 /**

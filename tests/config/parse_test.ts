@@ -128,3 +128,16 @@ Deno.test("parseConfig() never echoes a pat value of the wrong type", () => {
     `The key 'pat' in [a] of ${PATH} must be a quoted text, for example 'pat = "pat_..."', not a number`,
   );
 });
+
+Deno.test("parseConfig() keeps an unquoted pat out of the error and its cause chain", () => {
+  const error = assertThrows(
+    () => parseConfig('[global]\ndefault = "a"\n[a]\npat = pat_unquoted_secret\n', PATH),
+    ConfigurationError,
+  );
+  const chain: string[] = [];
+  for (let current: unknown = error; current instanceof Error; current = current.cause) {
+    chain.push(current.message, current.stack ?? "");
+  }
+  assertEquals(chain.join("\n").includes("pat_unquoted_secret"), false);
+  assertStringIncludes(error.message, "not valid TOML");
+});

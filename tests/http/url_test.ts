@@ -51,3 +51,13 @@ Deno.test("appendQuery() repeats keys of plain lists and JSON-encodes objects an
   assertEquals(params.get("flag"), "false");
   assertEquals(params.has("skip") || params.has("none"), false);
 });
+
+Deno.test("endpointUrl() refuses an absolute non-API URL on another host, keeps the same host", () => {
+  const base = apiBaseUrl("https://repo.example");
+  const error = assertThrows(() => endpointUrl(base, "https://evil.example/collect"), InputError);
+  assertEquals(error.message.includes("evil.example"), true);
+  assertEquals(
+    endpointUrl(base, "https://repo.example/static/x").href,
+    "https://repo.example/static/x",
+  );
+});

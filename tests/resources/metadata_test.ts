@@ -191,3 +191,16 @@ Deno.test("mergeExtras() with force replaces flat entries and keeps nested ones"
     { key: "b", type: "str", value: "y" },
   ]);
 });
+
+Deno.test("flattenExtras() numbers list items by position even when they carry a key", () => {
+  const extras: Extra[] = [{
+    key: "l",
+    type: "list",
+    value: [{ key: "x", type: "int", value: 1 }, {
+      type: "dict",
+      value: [{ key: "k", type: "str", value: "v" }],
+    }],
+  }];
+  assertEquals(flattenExtras(extras).map((extra) => extra.key), ["l.1", "l.2.k"]);
+  assertEquals(getExtra(extras, "l.2.k")?.value, "v");
+});

@@ -67,3 +67,27 @@ Deno.test("deleteFile() and deleteAllFiles() delete files", async () => {
   assertEquals(await record.deleteAllFiles(), 3);
   assertEquals(await record.getNumberFiles(), 0);
 });
+
+Deno.test("hasFile(), getFileId() find names with dot segments exactly, not another endpoint", async () => {
+  await using env = await setup();
+  const record = await env.manager.record({ identifier: "dots", create: true });
+  const odd = await uploadText(env.manager, record.id, "x/../y.txt", "odd");
+  await uploadText(env.manager, record.id, "y.txt", "plain");
+  assertEquals(await record.getFileId("x/../y.txt"), odd.id);
+  assertEquals(
+    [await record.hasFile(".."), await record.hasFile("."), await record.hasFile("a//b")],
+    [false, false, false],
+  );
+});
+
+Deno.test("getFileInfo(), deleteFile() refuse the file ids '.' and '..' before any request", async () => {
+  await using env = await setup();
+  const record = await env.manager.record({ identifier: "dot-ids", create: true });
+  const before = env.server.log.length;
+  for (const id of [".", ".."]) {
+    await assertRejects(() => record.getFileInfo(id), InputError);
+    await assertRejects(() => record.deleteFile(id), InputError);
+  }
+  assertEquals(env.server.log.length, before);
+  assertEquals((await record.refresh()).state, "active");
+});
