@@ -101,7 +101,50 @@ export function recordsCommand(): Command {
       exportMetadataCommand,
     ]
   ) {
-    group.addCommand(build());
+    const command = build();
+    const examples = EXAMPLES[command.name()];
+    if (examples) {
+      command.addHelpText(
+        "after",
+        `\nExamples:\n${examples.map((line) => `  $ ${line}`).join("\n")}`,
+      );
+    }
+    group.addCommand(command);
   }
   return group;
 }
+
+/** Usage examples shown at the end of `--help` of the most used commands. */
+const EXAMPLES: { [command: string]: string[] } = {
+  "create": [
+    'repo-apy records create -i sample-17 -t "Sample 17" -p   # prints the id',
+  ],
+  "add-files": [
+    'repo-apy records add-files -R sample-17 -n data/run3.h5 -d "Raw data"',
+    "repo-apy records add-files -R sample-17 -n data/ -p '*.h5' -e '*tmp*' -f",
+  ],
+  "get-file": [
+    "repo-apy records get-file -R sample-17 -n run3.h5 -p out/",
+    "repo-apy records get-file -R sample-17 -P '*.h5' -p out/ -u -E   # prints the written paths",
+  ],
+  "add-metadatum": [
+    "repo-apy records add-metadatum -R sample-17 -m temperature -v 21.5 -t float -u degC",
+  ],
+  "add-metadata": [
+    `repo-apy records add-metadata -R sample-17 -m '[{"key": "operator", "type": "str", "value": "jdoe"}]'`,
+  ],
+  "get-metadatum": [
+    "repo-apy records get-metadatum -R sample-17 -n settings.voltage -i unit",
+    "repo-apy records get-metadatum -R sample-17 -n conditions.2.value -d n/a",
+  ],
+  "get-records": [
+    "repo-apy records get-records -q temperature -t calibrated,2026 -T and -n 50",
+  ],
+  "get-record-ids": [
+    "repo-apy records get-record-ids -c 12 -C -p   # ids of records in collection 12 and its children",
+  ],
+  "export": [
+    "repo-apy records export -R sample-17 -e ro-crate -p exports/ -u",
+    "repo-apy records export -R sample-17 -P | jq .extras",
+  ],
+};
