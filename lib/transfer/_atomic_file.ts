@@ -63,9 +63,10 @@ export async function writeAtomic(
 const READ_BUFFER_BYTES = 1 << 20;
 
 /**
- * Reads a stream piece by piece. A byte stream is read into one reused 1 MiB buffer, so a
- * download of any size allocates nothing per piece; each piece is valid until the next one.
- * An early stop cancels the stream.
+ * Reads a stream piece by piece. A byte stream is read into two reused 1 MiB buffers, the next
+ * read running while the caller handles the current piece, so a download of any size allocates
+ * nothing per piece and the network does not wait for the disk. Each piece is valid until the
+ * next one is requested. An early stop cancels the stream.
  */
 async function* readChunks(body: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
   let reader: ReadableStreamBYOBReader;
@@ -75,17 +76,26 @@ async function* readChunks(body: ReadableStream<Uint8Array>): AsyncGenerator<Uin
     yield* body;
     return;
   }
-  let buffer = new ArrayBuffer(READ_BUFFER_BYTES);
+  let spare = new ArrayBuffer(READ_BUFFER_BYTES);
+  // A read may fail while the caller still handles the previous piece (an abort, a broken
+  // connection); it is awaited later, so mark it handled now.
+  const read = (buffer: ArrayBuffer) => {
+    const result = reader.read(new Uint8Array(buffer));
+    result.catch(() => {});
+    return result;
+  };
+  let pending = read(new ArrayBuffer(READ_BUFFER_BYTES));
   let finished = false;
   try {
     while (true) {
-      const { done, value } = await reader.read(new Uint8Array(buffer));
+      const { done, value } = await pending;
       if (done) {
         finished = true;
         return;
       }
+      pending = read(spare);
       yield value;
-      buffer = value.buffer as ArrayBuffer;
+      spare = value.buffer as ArrayBuffer;
     }
   } finally {
     if (!finished) await reader.cancel().catch(() => {});
