@@ -17,7 +17,7 @@ import { HttpError, jsonResponse, notFound, validationError } from "./_errors.ts
 import { paginate } from "./_pagination.ts";
 import { collectionJson, recordJson } from "./_render.ts";
 import { collectionTree } from "./_records.ts";
-import { loadTrashed, newResource } from "./_resources.ts";
+import { loadByIdentifier, loadTrashed, newResource } from "./_resources.ts";
 import { type Route, route } from "./_router.ts";
 import { validateResource } from "./_schema.ts";
 import { sortResources } from "./_search.ts";
@@ -187,16 +187,11 @@ function unlink(c: CollectionData, recordId: number): Response {
 export const collectionRoutes: Route[] = [
   route("GET", "/collections", search),
   route("POST", "/collections", create),
-  route("GET", "/collections/identifier/:identifier:str", (ctx) => {
-    requireScopes(ctx, "collection.read");
-    const ident = ctx.params.identifier!.trim().toLowerCase();
-    const c = [...ctx.state.collections.values()].find((x) =>
-      x.identifier === ident && x.state === "active"
-    );
-    if (!c) throw notFound();
-    if (!can(ctx.state, ctx.user.id, c, "read")) throw new HttpError(403);
-    return jsonResponse(collectionJson(ctx, c));
-  }),
+  route(
+    "GET",
+    "/collections/identifier/:identifier:str",
+    (ctx) => jsonResponse(collectionJson(ctx, loadByIdentifier<CollectionData>(ctx, "collection"))),
+  ),
   route("GET", "/collections/:id", (ctx) =>
     jsonResponse(collectionJson(
       ctx,

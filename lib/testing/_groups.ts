@@ -16,7 +16,7 @@ import {
 import { HttpError, jsonResponse, notFound, validationError } from "./_errors.ts";
 import { paginate } from "./_pagination.ts";
 import { groupJson, userJson } from "./_render.ts";
-import { newResource } from "./_resources.ts";
+import { loadByIdentifier, newResource } from "./_resources.ts";
 import { type Route, route } from "./_router.ts";
 import { validateResource } from "./_schema.ts";
 import { sortResources } from "./_search.ts";
@@ -73,6 +73,11 @@ async function addMember(ctx: Ctx): Promise<Response> {
 export const groupRoutes: Route[] = [
   route("GET", "/groups", list),
   route("POST", "/groups", create),
+  route(
+    "GET",
+    "/groups/identifier/:identifier:str",
+    (ctx) => jsonResponse(groupJson(ctx, loadByIdentifier<GroupData>(ctx, "group"))),
+  ),
   route(
     "GET",
     "/groups/:id",

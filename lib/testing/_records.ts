@@ -12,11 +12,11 @@ import {
   readObject,
   requireScopes,
 } from "./_context.ts";
-import { HttpError, jsonResponse, notFound } from "./_errors.ts";
+import { HttpError, jsonResponse } from "./_errors.ts";
 import { paginate } from "./_pagination.ts";
 import { recordJson } from "./_render.ts";
 import { addRecordRevision } from "./_revisions.ts";
-import { loadTrashed, newResource } from "./_resources.ts";
+import { loadByIdentifier, loadTrashed, newResource } from "./_resources.ts";
 import { type Route, route } from "./_router.ts";
 import { validateResource } from "./_schema.ts";
 import { matchExtras, parseExtrasQuery, sortResources } from "./_search.ts";
@@ -143,16 +143,7 @@ async function create(ctx: Ctx): Promise<Response> {
 }
 
 function byIdentifier(ctx: Ctx): Response {
-  requireScopes(ctx, "record.read");
-  const raw = ctx.params.identifier!;
-  if (!/^\s*[a-zA-Z0-9-_]+\s*$/.test(raw)) throw notFound();
-  const identifier = raw.trim().toLowerCase();
-  const record = [...ctx.state.records.values()].find((r) =>
-    r.identifier === identifier && r.state === "active"
-  );
-  if (!record) throw notFound();
-  if (!can(ctx.state, ctx.user.id, record, "read")) throw new HttpError(403);
-  return jsonResponse(recordJson(ctx, record));
+  return jsonResponse(recordJson(ctx, loadByIdentifier<RecordData>(ctx, "record")));
 }
 
 async function update(ctx: Ctx): Promise<Response> {

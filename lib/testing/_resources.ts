@@ -4,8 +4,8 @@
  *
  * @module
  */
-import { type Ctx, idParam, readObject, requireScopes } from "./_context.ts";
-import { notFound } from "./_errors.ts";
+import { can, type Ctx, idParam, readObject, requireScopes } from "./_context.ts";
+import { HttpError, notFound } from "./_errors.ts";
 import { type ResourceInput, type ValidateOptions, validateResource } from "./_schema.ts";
 import { type Kind, now, type Resource } from "./_state.ts";
 
@@ -69,5 +69,27 @@ export function loadTrashed<T extends Resource>(ctx: Ctx, kind: Kind): T {
   if (!resource || resource.state !== "deleted" || resource.creatorId !== ctx.user.id) {
     throw notFound();
   }
+  return resource as T;
+}
+
+/**
+ * Loads an active resource by the `identifier` route parameter (lower-cased and trimmed; the URL
+ * converter accepts `\s*[a-zA-Z0-9-_]+\s*`): 401 without the read scope, 404 without an active
+ * match, 403 when the caller may not read it.
+ *
+ * @param ctx Request context.
+ * @param kind Resource kind.
+ * @returns The resource.
+ */
+export function loadByIdentifier<T extends Resource>(ctx: Ctx, kind: Kind): T {
+  requireScopes(ctx, `${kind}.read`);
+  const raw = ctx.params.identifier ?? "";
+  if (!/^\s*[a-zA-Z0-9-_]+\s*$/.test(raw)) throw notFound();
+  const identifier = raw.trim().toLowerCase();
+  const resource = [...ctx.state.resources(kind).values()].find((item) =>
+    item.identifier === identifier && item.state === "active"
+  );
+  if (!resource) throw notFound();
+  if (!can(ctx.state, ctx.user.id, resource, "read")) throw new HttpError(403);
   return resource as T;
 }

@@ -169,6 +169,6 @@ Deno.test("records add-group-role and remove-group-role", async () => {
   ]);
   assertStringIncludes(again.stdout, "Changed the role");
   assertEquals(await roles(), ["admin"]);
-  await ok(server, ["remove-group-role", "-r", String(id), "-g", String(group)]);
+  await ok(server, ["remove-group-role", "-r", String(id), "-G", "team"]);
   assertEquals(await roles(), []);
 });

@@ -128,3 +128,23 @@ Deno.test("startServer() serves users, identities, roles, licenses and tags", as
   const tags = await call(server, "GET", "/tags");
   assertEquals(tags.body.items, [{ name: "alpha" }, { name: "beta" }]);
 });
+
+Deno.test("startServer() finds records, collections and groups by identifier (trimmed, any case)", async () => {
+  await using server = await startServer();
+  for (const base of ["records", "collections", "groups"]) {
+    const created = await call(server, "POST", `/${base}`, {
+      body: { identifier: `by-ident-${base}`, title: base },
+    });
+    assertEquals(created.status, 201);
+    const found = await call(server, "GET", `/${base}/identifier/%20BY-IDENT-${base}%20`);
+    assertEquals([found.status, found.body.id], [200, created.body.id]);
+    assertEquals((await call(server, "GET", `/${base}/identifier/missing`)).status, 404);
+  }
+  const other = server.createUser({ username: "other" });
+  const token = server.createToken({ userId: other.id });
+  const hidden = await fetch(`${server.url}/api/v1/groups/identifier/by-ident-groups`, {
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  await hidden.body?.cancel();
+  assertEquals(hidden.status, 403);
+});
