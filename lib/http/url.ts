@@ -152,3 +152,26 @@ export function appendQuery(params: URLSearchParams, query: QueryParams): void {
     }
   }
 }
+
+/**
+ * Encodes a value as exactly one URL path segment. Empty values and the dot segments `.` and
+ * `..` are refused: URLs normalize dot segments away, so the request would address another
+ * endpoint (`/records/1/files/..` is `/records/1`).
+ *
+ * @example Usage
+ * ```ts
+ * import { pathSegment } from "./url.ts";
+ * console.log(pathSegment("a b/c", "file id")); // "a%20b%2Fc"
+ * ```
+ *
+ * @param value The value, e.g. a file id.
+ * @param what What the value is, for the error message.
+ * @returns The encoded segment.
+ * @throws {InputError} When the value is empty, `.` or `..`.
+ */
+export function pathSegment(value: string, what: string): string {
+  if (typeof value !== "string" || ["", ".", ".."].includes(value.trim())) {
+    throw new InputError(`Invalid ${what} '${String(value)}': it must name one item`);
+  }
+  return encodeURIComponent(value);
+}

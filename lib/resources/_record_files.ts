@@ -8,7 +8,7 @@
 import { InputError } from "../http/errors.ts";
 import type { FileJson, PageJson, RecordJson, RevisionJson } from "../http/protocol.ts";
 import { paginateItems } from "../http/paginate.ts";
-import type { QueryParams } from "../http/url.ts";
+import { pathSegment, type QueryParams } from "../http/url.ts";
 import { requireId, requireText } from "./_checks.ts";
 import { RoleResource } from "./_roles.ts";
 
@@ -198,12 +198,7 @@ export class RecordFileResource extends RoleResource<RecordJson> {
   }
 
   #fileEndpoint(fileId: string): string {
-    const id = requireText(fileId, "file id");
-    // `.` and `..` are dot segments: the URL would address the record itself.
-    if (id.trim() === "." || id.trim() === "..") {
-      throw new InputError(`Invalid file id '${id}': use the file's id (a UUID)`);
-    }
-    return `${this.endpoint}/files/${encodeURIComponent(id)}`;
+    return `${this.endpoint}/files/${pathSegment(requireText(fileId, "file id"), "file id")}`;
   }
 
   async #byName(name: string): Promise<FileJson | undefined> {

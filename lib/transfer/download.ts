@@ -22,8 +22,8 @@
  * @module
  */
 
-import { InputError } from "../http/errors.ts";
 import type { FileJson } from "../http/protocol.ts";
+import { pathSegment } from "../http/url.ts";
 import { resolveTarget } from "./_paths.ts";
 import { openBody, saveResponse } from "./_save.ts";
 import type { ProgressCallback } from "./progress.ts";
@@ -78,7 +78,7 @@ export async function downloadFile(
   const file = options.file ??
     await record.transport.json<FileJson>(
       "GET",
-      `${record.endpoint}/files/${fileSegment(fileId)}`,
+      `${record.endpoint}/files/${pathSegment(fileId, "file id")}`,
       {
         ...(signal ? { signal } : {}),
       },
@@ -111,7 +111,7 @@ export async function downloadFileStream(
   fileId: string,
   options: DownloadStreamOptions = {},
 ): Promise<ReadableStream<Uint8Array>> {
-  const endpoint = `${record.endpoint}/files/${fileSegment(fileId)}/download`;
+  const endpoint = `${record.endpoint}/files/${pathSegment(fileId, "file id")}/download`;
   return await openBody(record.transport, endpoint, {
     onProgress: options.onProgress,
     signal: options.signal,
@@ -119,13 +119,6 @@ export async function downloadFileStream(
 }
 
 function downloadLink(record: TransferTarget, file: FileJson): string {
-  return file._links?.download ?? `${record.endpoint}/files/${fileSegment(file.id)}/download`;
-}
-
-/** A file id as one URL path segment; `.` and `..` would address another endpoint. */
-function fileSegment(fileId: string): string {
-  if (typeof fileId !== "string" || ["", ".", ".."].includes(fileId.trim())) {
-    throw new InputError(`Invalid file id '${String(fileId)}': use the file's id (a UUID)`);
-  }
-  return encodeURIComponent(fileId);
+  return file._links?.download ??
+    `${record.endpoint}/files/${pathSegment(file.id, "file id")}/download`;
 }

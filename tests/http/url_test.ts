@@ -1,5 +1,5 @@
 import { assertEquals, assertThrows } from "../_assert.ts";
-import { apiBaseUrl, appendQuery, endpointUrl } from "../../lib/http/url.ts";
+import { apiBaseUrl, appendQuery, endpointUrl, pathSegment } from "../../lib/http/url.ts";
 import { InputError, MissingSchemaError } from "../../lib/http/errors.ts";
 
 Deno.test("apiBaseUrl() appends basePath and /api/v1 to the host's origin", () => {
@@ -60,4 +60,11 @@ Deno.test("endpointUrl() refuses an absolute non-API URL on another host, keeps 
     endpointUrl(base, "https://repo.example/static/x").href,
     "https://repo.example/static/x",
   );
+});
+
+Deno.test("pathSegment() encodes one segment and refuses empty and dot segments", () => {
+  assertEquals(pathSegment("a b/c", "file id"), "a%20b%2Fc");
+  for (const value of ["", " ", ".", ".."]) {
+    assertThrows(() => pathSegment(value, "file id"), InputError);
+  }
 });
