@@ -20,7 +20,7 @@ import { collectionTree } from "./_records.ts";
 import { loadByIdentifier, loadTrashed, newResource } from "./_resources.ts";
 import { type Route, route } from "./_router.ts";
 import { validateResource } from "./_schema.ts";
-import { sortResources } from "./_search.ts";
+import { matchesText, sortResources } from "./_search.ts";
 import { type CollectionData, now, type RecordData } from "./_state.ts";
 
 function bodyId(body: Record<string, unknown>): number {
@@ -63,7 +63,7 @@ function search(ctx: Ctx): Response {
   const visibility = q.get("visibility");
   const items = [...ctx.state.collections.values()].filter((c) =>
     c.state === "active" && can(ctx.state, ctx.user.id, c, "read") &&
-    (query === "" || c.title.toLowerCase().includes(query) || c.identifier.includes(query)) &&
+    matchesText(c, query) &&
     (visibility !== "private" && visibility !== "public" || c.visibility === visibility) &&
     (tags.length === 0 ||
       (and ? tags.every((t) => c.tags.includes(t)) : tags.some((t) => c.tags.includes(t))))
@@ -114,7 +114,7 @@ function records(ctx: Ctx): Response {
   }
   const items = [...ids].map((id) => ctx.state.records.get(id)!).filter((r) =>
     r && r.state === "active" && can(ctx.state, ctx.user.id, r, "read") &&
-    (filter === "" || r.title.toLowerCase().includes(filter) || r.identifier.includes(filter))
+    matchesText(r, filter)
   );
   const params: [string, string][] = [];
   if (filter !== "") params.push(["filter", filter]);
@@ -130,8 +130,7 @@ function children(ctx: Ctx): Response {
   const items = [...ctx.state.collections.values()].filter((child) =>
     child.parentId === c.id && child.state === "active" &&
     can(ctx.state, ctx.user.id, child, "read") &&
-    (filter === "" || child.title.toLowerCase().includes(filter) ||
-      child.identifier.includes(filter))
+    matchesText(child, filter)
   );
   const sort = ctx.url.searchParams.get("sort");
   return paginate(

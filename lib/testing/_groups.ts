@@ -19,7 +19,7 @@ import { groupJson, userJson } from "./_render.ts";
 import { loadByIdentifier, newResource } from "./_resources.ts";
 import { type Route, route } from "./_router.ts";
 import { validateResource } from "./_schema.ts";
-import { sortResources } from "./_search.ts";
+import { matchesText, sortResources } from "./_search.ts";
 import { type GroupData, now } from "./_state.ts";
 
 async function create(ctx: Ctx): Promise<Response> {
@@ -33,7 +33,7 @@ function list(ctx: Ctx): Response {
   const query = ctx.url.searchParams.get("query")?.trim().toLowerCase() ?? "";
   const items = [...ctx.state.groups.values()].filter((g) =>
     g.state === "active" && can(ctx.state, ctx.user.id, g, "read") &&
-    (query === "" || g.title.toLowerCase().includes(query) || g.identifier.includes(query))
+    matchesText(g, query)
   );
   const sort = ctx.url.searchParams.get("sort");
   const params: [string, string][] = query === "" ? [] : [["query", query]];

@@ -19,6 +19,7 @@ import { linkJson } from "./_render.ts";
 import { addRecordRevision } from "./_revisions.ts";
 import { type Route, route } from "./_router.ts";
 import { now, type RecordData, type RecordLink } from "./_state.ts";
+import { matchesText } from "./_search.ts";
 
 function linkInput(ctx: Ctx, body: Record<string, unknown>, partial: boolean) {
   const errors: Record<string, unknown> = {};
@@ -84,8 +85,7 @@ function list(ctx: Ctx): Response {
     const other = ctx.state.records.get(direction === "out" ? l.toId : l.fromId);
     if (!other || other.state !== "active") return false;
     if (!["read", ...actions].every((a) => can(ctx.state, ctx.user.id, other, a))) return false;
-    return filter === "" || l.name.toLowerCase().includes(filter) ||
-      other.title.toLowerCase().includes(filter) || other.identifier.includes(filter);
+    return l.name.toLowerCase().includes(filter) || matchesText(other, filter);
   });
   const key = sort.replace(/^-/, "") as "last_modified" | "created_at" | "name";
   const get = (l: RecordLink) =>

@@ -18,6 +18,7 @@ import { paginate } from "./_pagination.ts";
 import { groupJson, userJson } from "./_render.ts";
 import { type Route, route } from "./_router.ts";
 import type { Kind, Resource } from "./_state.ts";
+import { matchesText } from "./_search.ts";
 
 function roleNames(kind: Kind): string[] {
   return Object.keys(ROLE_ACTIONS[kind]);
@@ -90,7 +91,7 @@ export function roleRoutes(kind: "record" | "collection", segment: string): Rout
     }))
       .filter(({ group }) =>
         group && group.state === "active" &&
-        (group.title.toLowerCase().includes(filter) || group.identifier.includes(filter))
+        matchesText(group, filter)
       ).sort((a, b) => rank(kind, a.role) - rank(kind, b.role) || a.group.id - b.group.id);
     return paginate(ctx, items, ({ group, role }) => ({
       group: can(ctx.state, ctx.user.id, group, "read") ? groupJson(ctx, group) : {

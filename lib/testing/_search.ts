@@ -140,3 +140,19 @@ export function sortResources<T extends Resource>(
     return desc ? -c : c;
   });
 }
+
+/**
+ * Tells whether a resource's title or identifier contains a lower-cased search text (the
+ * `query` of searches and the `filter` of lists); an empty text matches everything.
+ *
+ * @param resource The resource.
+ * @param text The search text, lower-cased and trimmed.
+ * @returns Whether it matches.
+ */
+export function matchesText(
+  resource: Pick<Resource, "title" | "identifier">,
+  text: string,
+): boolean {
+  return text === "" || resource.title.toLowerCase().includes(text) ||
+    resource.identifier.includes(text);
+}

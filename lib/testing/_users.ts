@@ -10,7 +10,7 @@ import { jsonResponse, notFound } from "./_errors.ts";
 import { paginate } from "./_pagination.ts";
 import { recordJson, userJson } from "./_render.ts";
 import { type Route, route } from "./_router.ts";
-import { sortResources } from "./_search.ts";
+import { matchesText, sortResources } from "./_search.ts";
 import type { User } from "./_state.ts";
 
 function loadUser(ctx: Ctx): User {
@@ -51,11 +51,7 @@ function records(ctx: Ctx): Response {
   items = shared
     ? items.filter((r) => r.creatorId === ctx.user.id && r.userRoles.has(user.id))
     : items.filter((r) => r.creatorId === user.id && can(ctx.state, ctx.user.id, r, "read"));
-  if (filter !== "") {
-    items = items.filter((r) =>
-      r.title.toLowerCase().includes(filter) || r.identifier.includes(filter)
-    );
-  }
+  items = items.filter((r) => matchesText(r, filter));
   const params: [string, string][] = [];
   if (filter !== "") params.push(["filter", filter]);
   if (shared) params.push(["shared", "true"]);
