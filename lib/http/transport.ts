@@ -16,19 +16,23 @@
  */
 
 import {
-  ConfigurationError,
   ConnectionError,
   redactUrl,
   RedirectError,
   RequestError,
   requestErrorFrom,
+  ResponseTooLargeError,
   TimeoutError,
-  TlsError,
 } from "./errors.ts";
 import { type FetchFn, type FetchInit, insecureFetch } from "./_node_fetch.ts";
+import { describe, httpClient, networkError } from "./_connect.ts";
+import { guardBody, IdleTimer, watchedBody } from "./_idle.ts";
+import { readBoundedText, redactSecrets } from "./_body.ts";
 import { type Logger, silentLogger } from "./log.ts";
+import { type Pacer, sharedPacer } from "./pacer.ts";
 import { HEADER } from "./protocol.ts";
 import {
+  attemptLimit,
   DEFAULT_RETRY,
   isRetriable,
   type ResolvedRetryOptions,
@@ -47,7 +51,7 @@ export interface TransportSettings {
   pat: string;
   /** Subpath the API is served under. */
   basePath?: string;
-  /** Seconds to wait for an answer, and for each piece of a streamed body. */
+  /** Seconds without any byte moving (sent or received) before a request fails. */
   timeout?: number;
   /** Whether TLS certificates are verified. */
   verify?: boolean;
@@ -67,6 +71,27 @@ export interface TransportOptions {
   log?: Logger;
   /** Bounds of the retry policy. */
   retry?: RetryOptions;
+  /**
+   * Largest JSON answer read, in bytes; a longer one fails with
+   * {@linkcode ResponseTooLargeError}. File downloads are not limited.
+   *
+   * @default {67108864}
+   */
+  maxJsonBytes?: number;
+  /** Paces requests after 429 answers. @default {sharedPacer (one per process)} */
+  pacer?: Pacer;
+}
+
+/** Default bound of a JSON answer: 64 MiB, far above any API answer (a page holds 100 items). */
+export const MAX_JSON_BYTES = 67_108_864;
+
+/** Expected type of a key in {@linkcode Transport.jsonObject}'s answer. */
+export type JsonKeyType = "number" | "string" | "array" | "object";
+
+/** Options of {@linkcode Transport.jsonObject}. */
+export interface JsonObjectOptions extends RequestOptions {
+  /** Keys the answer must have, with their types. */
+  shape?: Readonly<Record<string, JsonKeyType>>;
 }
 
 /** A request body, or a function making a fresh body for each attempt (makes streams retriable). */
@@ -106,6 +131,8 @@ export class Transport implements AsyncDisposable {
   #state: Promise<State> | undefined;
   #retry: ResolvedRetryOptions;
   #log: Logger;
+  #pacer: Pacer;
+  #maxJsonBytes: number;
 
   /**
    * Creates the transport; nothing is read or sent before the first request.
@@ -116,6 +143,13 @@ export class Transport implements AsyncDisposable {
     this.#options = options;
     this.#retry = { ...DEFAULT_RETRY, ...options.retry };
     this.#log = options.log ?? silentLogger;
+    this.#pacer = options.pacer ?? sharedPacer;
+    this.#maxJsonBytes = options.maxJsonBytes ?? MAX_JSON_BYTES;
+    if (!(this.#maxJsonBytes > 0)) {
+      throw new RangeError(
+        `Cannot read answers as 'maxJsonBytes' must be positive: current value is ${this.#maxJsonBytes}`,
+      );
+    }
   }
 
   /**
@@ -144,11 +178,16 @@ export class Transport implements AsyncDisposable {
     const replayable = !(options.body instanceof ReadableStream);
     let waited = 0;
     for (let attempt = 1;; attempt++) {
+      waited += await this.#pacer.wait(options.signal);
       let error: unknown;
       try {
         const response = await this.#send(state, method, url, options);
+        if (response.status !== 429) this.#pacer.succeeded();
         if (response.ok || options.expect?.includes(response.status)) return response;
-        const failure = await requestErrorFrom(response, method, url.href);
+        const failure = await requestErrorFrom(response, method, {
+          url: url.href,
+          secrets: [state.settings.pat],
+        });
         error = response.status >= 300 && response.status < 400
           ? redirectNotFollowed(failure)
           : failure;
@@ -156,23 +195,31 @@ export class Transport implements AsyncDisposable {
         if (options.signal?.aborted) throw options.signal.reason;
         error = caught;
       }
-      const delay = retryDelay(error, attempt, this.#retry);
-      const retry = replayable && attempt < this.#retry.maxAttempts &&
+      const limited = error instanceof RequestError && error.status === 429;
+      let delay = retryDelay(error, attempt, this.#retry);
+      const retry = replayable && attempt < attemptLimit(error, this.#retry) &&
         isRetriable(error, { idempotent }) && waited + delay <= this.#retry.maxTotalWaitMs;
       if (!retry) throw error;
-      this.#log.debug(
-        `${method} ${redactUrl(url.href)} failed (${
-          describe(error)
-        }); retry ${attempt} in ${delay} ms`,
-      );
-      waited += delay;
-      await sleep(delay, options.signal);
+      // A 429 pauses every request of the process (the pacer adds jitter); other failures wait
+      // only here.
+      if (limited) delay = this.#pacer.limited(delay);
+      const message = `${method} ${redactUrl(url.href)} failed (${
+        describe(error)
+      }); retry ${attempt} in ${delay} ms`;
+      if (error instanceof ConnectionError && error.unreachable) this.#log.info(message);
+      else this.#log.debug(message);
+      if (!limited) {
+        await sleep(delay, options.signal);
+        waited += delay;
+      }
     }
   }
 
   /**
    * Sends a request and parses the JSON answer; an empty body gives `{}`. A body that is not
-   * JSON (an HTML page from a proxy) throws {@linkcode RequestError} with the text as `body`.
+   * JSON (an HTML page from a proxy), or JSON that is neither an object nor an array, throws
+   * {@linkcode RequestError} with the text as `body`; one larger than `maxJsonBytes` throws
+   * {@linkcode ResponseTooLargeError}.
    *
    * @typeParam T Expected shape of the answer.
    * @param method HTTP method.
@@ -181,14 +228,66 @@ export class Transport implements AsyncDisposable {
    * @returns The parsed body.
    */
   async json<T>(method: string, endpoint: string, options: RequestOptions = {}): Promise<T> {
+    const { value } = await this.#json(method, endpoint, options, "a JSON object or list");
+    return value as T;
+  }
+
+  /**
+   * Like {@linkcode Transport.json}, for answers that must be one JSON object (a resource, a
+   * page): anything else, or an object without the keys of `shape`, throws
+   * {@linkcode RequestError} before a caller can build a path like `/records/undefined` from it.
+   *
+   * @typeParam T Expected shape of the answer.
+   * @param method HTTP method.
+   * @param endpoint Path below the API base or an absolute server link.
+   * @param options Query, body, headers, signal, and the keys the object must have.
+   * @returns The parsed object.
+   */
+  async jsonObject<T extends object>(
+    method: string,
+    endpoint: string,
+    options: JsonObjectOptions = {},
+  ): Promise<T> {
+    const { shape, ...request } = options;
+    const { value, fail } = await this.#json(method, endpoint, request, "a JSON object");
+    if (Array.isArray(value)) throw fail("a JSON list", "a JSON object");
+    const object = value as Record<string, unknown>;
+    for (const [key, type] of Object.entries(shape ?? {})) {
+      const found = object[key];
+      const ok = type === "array"
+        ? Array.isArray(found)
+        : type === "object"
+        ? typeof found === "object" && found !== null && !Array.isArray(found)
+        : typeof found === type;
+      if (!ok) throw fail(`a JSON object without '${key}' (${type})`, "a JSON object");
+    }
+    return value as T;
+  }
+
+  async #json(
+    method: string,
+    endpoint: string,
+    options: RequestOptions,
+    expected: string,
+  ): Promise<{ value: object; fail: (found: string, wanted: string) => RequestError }> {
     const response = await this.request(method, endpoint, options);
-    const text = await response.text();
-    if (text.trim() === "") return {} as T;
+    const url = redactUrl(endpointUrl(await this.baseUrl(), endpoint, options.query).href);
+    const read = await readBoundedText(response.body, this.#maxJsonBytes);
+    if (read.truncated) throw new ResponseTooLargeError(method, url, this.#maxJsonBytes);
+    const text = redactSecrets(read.text, [(await this.#ready()).settings.pat]);
+    const init = { status: response.status, method, url, body: text, headers: response.headers };
+    const fail = (found: string, wanted: string) =>
+      new RequestError({
+        ...init,
+        message: `${method} ${url} answered ${response.status} with ${found} where ${wanted} ` +
+          `was expected: check 'host' and 'base_path', or whether a proxy answers in the ` +
+          `server's place`,
+      });
+    if (read.text.trim() === "") return { value: {}, fail };
+    let value: unknown;
     try {
-      return JSON.parse(text) as T;
+      value = JSON.parse(read.text);
     } catch {
-      const url = redactUrl(endpointUrl(await this.baseUrl(), endpoint, options.query).href);
-      const init = { status: response.status, method, url, body: text, headers: response.headers };
       const { description } = new RequestError(init);
       throw new RequestError({
         ...init,
@@ -196,6 +295,10 @@ export class Transport implements AsyncDisposable {
           `(${description})`,
       });
     }
+    if (typeof value !== "object" || value === null) {
+      throw fail(`the JSON value ${text.trim().slice(0, 40)}`, expected);
+    }
+    return { value, fail };
   }
 
   /** Closes the connection pool. */
@@ -304,20 +407,16 @@ export class Transport implements AsyncDisposable {
     url: URL,
     init: { method: string; headers: Headers; body: BodyInit | null; signal?: AbortSignal },
   ): Promise<Response> {
-    const timeoutMs = (state.settings.timeout ?? 60) * 1000;
-    const controller = new AbortController();
+    // Idle time only: every piece of the body sent, and every piece of the answer read, starts
+    // the timeout again.
+    const timer = new IdleTimer((state.settings.timeout ?? 60) * 1000);
     const signal = init.signal
-      ? AbortSignal.any([controller.signal, init.signal])
-      : controller.signal;
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, timeoutMs);
+      ? AbortSignal.any([timer.controller.signal, init.signal])
+      : timer.controller.signal;
     const fetchInit: FetchInit = {
       method: init.method,
       headers: init.headers,
-      body: init.body,
+      body: watchedBody(init.body, timer),
       signal,
     };
     this.#log.debug(`${init.method} ${redactUrl(url.href)}`);
@@ -325,41 +424,12 @@ export class Transport implements AsyncDisposable {
     try {
       response = await state.fetch(url, fetchInit);
     } catch (error) {
+      timer.pause();
       if (init.signal?.aborted) throw init.signal.reason;
-      if (timedOut) throw new TimeoutError(url.origin, timeoutMs);
+      if (timer.fired) throw new TimeoutError(url.origin, timer.timeoutMs);
       throw networkError(url, error);
-    } finally {
-      clearTimeout(timer);
     }
-    return guardBody(response, { controller, timeoutMs, host: url.origin });
-  }
-}
-
-async function httpClient(caBundle: string | undefined): Promise<Deno.HttpClient> {
-  if (!caBundle) return Deno.createHttpClient({});
-  let pem: string;
-  try {
-    pem = await Deno.readTextFile(caBundle);
-  } catch (error) {
-    const reason = error instanceof Deno.errors.NotCapable
-      ? `run Deno with --allow-read=${caBundle}`
-      : "fix 'ca_bundle' in the config file (or the caBundle option)";
-    throw new ConfigurationError(
-      `Cannot read the CA bundle ${caBundle} (${describe(error)}): ${reason}`,
-      { cause: error },
-    );
-  }
-  const invalid = (reason: string, cause?: unknown) =>
-    new ConfigurationError(
-      `The CA bundle ${caBundle} is not a valid PEM file (${reason}): point 'ca_bundle' at a ` +
-        `file with '-----BEGIN CERTIFICATE-----' blocks`,
-      cause === undefined ? undefined : { cause },
-    );
-  if (!pem.includes("-----BEGIN CERTIFICATE-----")) throw invalid("no certificate in it");
-  try {
-    return Deno.createHttpClient({ caCerts: [pem] });
-  } catch (error) {
-    throw invalid(describe(error), error);
+    return guardBody(response, timer, url.origin);
   }
 }
 
@@ -391,105 +461,4 @@ function redirectRefused(method: string, from: URL, to: URL): RedirectError {
       `set 'host' to ${to.origin} if the repository moved (repo-apy config set-host), or add ` +
       `'${to.origin}' to 'whitelist' in the config file to follow it without the token`,
   );
-}
-
-function networkError(url: URL, error: unknown): ConnectionError {
-  const message = causeMessages(error);
-  if (/certificate|UnknownIssuer|tls|ssl|self.signed/i.test(message)) {
-    return new TlsError(
-      url.origin,
-      `TLS verification of ${url.origin} failed (${message}): set 'ca_bundle' to your CA's PEM file, or 'verify = false' (unsafe) in the config file`,
-      { cause: error },
-    );
-  }
-  return new ConnectionError(
-    url.origin,
-    `Could not connect to ${url.origin} (${message}): check the host and your network`,
-    { cause: error },
-  );
-}
-
-function causeMessages(error: unknown): string {
-  const messages: string[] = [];
-  for (let current = error; current !== undefined && messages.length < 5;) {
-    messages.push(current instanceof Error ? current.message : String(current));
-    current = current instanceof Error ? current.cause : undefined;
-  }
-  return messages.join(": ");
-}
-
-function guardBody(
-  response: Response,
-  guard: { controller: AbortController; timeoutMs: number; host: string },
-): Response {
-  const source = response.body;
-  if (source === null) return response;
-  const reader = openReader(source);
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let timedOut = false;
-  // A byte stream, so consumers can read into their own reused buffer (BYOB) and a multi-GB
-  // download creates no garbage per chunk; a pause longer than the timeout aborts the body.
-  const body = new ReadableStream({
-    type: "bytes",
-    async pull(controller) {
-      timer = setTimeout(() => {
-        timedOut = true;
-        guard.controller.abort();
-      }, guard.timeoutMs);
-      try {
-        const request = controller.byobRequest;
-        const view = request?.view;
-        if (request && view && reader.byob) {
-          const target = new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
-          const { done, value } = await reader.byob.read(target);
-          if (done) controller.close();
-          if (value) request.respondWithNewView(value);
-          else request.respond(0);
-          return;
-        }
-        const { done, value } = reader.byob
-          ? await reader.byob.read(new Uint8Array(READ_SIZE))
-          : await reader.plain.read();
-        if (done) controller.close();
-        else if (value.byteLength > 0) controller.enqueue(value);
-      } catch (error) {
-        controller.error(
-          timedOut ? new TimeoutError(guard.host, guard.timeoutMs) : new ConnectionError(
-            guard.host,
-            `The connection to ${guard.host} broke while reading the answer: try again`,
-            { cause: error },
-          ),
-        );
-      } finally {
-        clearTimeout(timer);
-      }
-    },
-    cancel(reason) {
-      clearTimeout(timer);
-      return (reader.byob ?? reader.plain).cancel(reason);
-    },
-  });
-  return new Response(body, {
-    status: response.status,
-    statusText: response.statusText,
-    headers: response.headers,
-  });
-}
-
-const READ_SIZE = 65_536;
-
-type BodyReader =
-  | { byob: ReadableStreamBYOBReader; plain?: undefined }
-  | { byob?: undefined; plain: ReadableStreamDefaultReader<Uint8Array> };
-
-function openReader(source: ReadableStream<Uint8Array>): BodyReader {
-  try {
-    return { byob: source.getReader({ mode: "byob" }) };
-  } catch {
-    return { plain: source.getReader() };
-  }
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -27,6 +27,8 @@ export type ResourceSelector =
   | { identifier: string; create?: boolean; [field: string]: unknown };
 
 const META_TTL_MS = 5 * 60 * 1000;
+// Every resource answer must be an object with a numeric id: paths are built from it.
+const HAS_ID = { shape: { id: "number" } } as const;
 
 /** A resource on the server, with its metadata cached for five minutes. */
 export class Resource<J extends ResourceJson = ResourceJson> {
@@ -105,7 +107,7 @@ export class Resource<J extends ResourceJson = ResourceJson> {
    * @returns The metadata.
    */
   async refresh(): Promise<J> {
-    return this.#cache(await this.transport.json<J>("GET", this.endpoint));
+    return this.#cache(await this.transport.jsonObject<J>("GET", this.endpoint, HAS_ID));
   }
 
   /**
@@ -115,7 +117,9 @@ export class Resource<J extends ResourceJson = ResourceJson> {
    * @returns The updated metadata.
    */
   async edit(changes: Partial<Omit<J, "id" | "_links" | "_actions">>): Promise<J> {
-    return this.#cache(await this.transport.json<J>("PATCH", this.endpoint, { json: changes }));
+    return this.#cache(
+      await this.transport.jsonObject<J>("PATCH", this.endpoint, { json: changes, ...HAS_ID }),
+    );
   }
 
   /** Moves the resource to the trash. */
@@ -170,7 +174,10 @@ export async function lookup<J extends ResourceJson>(
   const base = `/${RESOURCE_BASE[type]}`;
   if ("id" in selector && typeof selector.id === "number") {
     try {
-      return { meta: await transport.json<J>("GET", `${base}/${selector.id}`), created: false };
+      return {
+        meta: await transport.jsonObject<J>("GET", `${base}/${selector.id}`, HAS_ID),
+        created: false,
+      };
     } catch (error) {
       if (!(error instanceof RequestError)) throw error;
       throw new RequestError({
@@ -193,7 +200,7 @@ export async function lookup<J extends ResourceJson>(
     throw new InputError(`The identifier '${raw}' has no valid characters (a-z, 0-9, - and _)`);
   }
   try {
-    const meta = await transport.json<J>("GET", `${base}/identifier/${identifier}`);
+    const meta = await transport.jsonObject<J>("GET", `${base}/identifier/${identifier}`, HAS_ID);
     return { meta, created: false };
   } catch (error) {
     if (!(error instanceof RequestError)) throw error;
@@ -212,6 +219,6 @@ export async function lookup<J extends ResourceJson>(
     );
   }
   const body = { title: identifier, ...metadata, identifier };
-  const meta = await transport.json<J>("POST", base, { json: body });
+  const meta = await transport.jsonObject<J>("POST", base, { json: body, ...HAS_ID });
   return { meta, created: true };
 }

@@ -1,0 +1,144 @@
+/**
+ * {@linkcode Pacer}: one pace for every request of the process, after rclone's `lib/pacer`. A 429
+ * answer pauses every request that starts afterwards (not only the one that got it), and spaces
+ * request starts apart until answers succeed again.
+ *
+ * @example Usage
+ * ```ts
+ * import { Pacer } from "./pacer.ts";
+ * const pacer = new Pacer();
+ * await pacer.wait(); // no pause yet
+ * pacer.succeeded();
+ * ```
+ *
+ * @module
+ */
+
+import { sleep as realSleep } from "./retry.ts";
+
+/** Options of a {@linkcode Pacer}; the clock and sleep are replaceable for tests. */
+export interface PacerOptions {
+  /**
+   * Longest spacing between two request starts after 429 answers, in milliseconds.
+   *
+   * @default {2000}
+   */
+  maxIntervalMs?: number;
+  /**
+   * Largest random part added to a pause, as a fraction of the pause (`0.5`: up to 50 % longer),
+   * so that clients told the same `Retry-After` do not come back at the same instant.
+   *
+   * @default {0.5}
+   */
+  jitter?: number;
+  /** Current time in milliseconds. @default {performance.now} */
+  now?: () => number;
+  /** Waits for a time unless the signal aborts. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Random number in [0, 1). @default {Math.random} */
+  random?: () => number;
+}
+
+const FIRST_INTERVAL_MS = 50;
+
+/** Paces request starts: pauses after 429 answers, shared by every request that uses it. */
+export class Pacer {
+  #resumeAt = 0;
+  #nextStart = 0;
+  #interval = 0;
+  #maxInterval: number;
+  #jitter: number;
+  #now: () => number;
+  #sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  #random: () => number;
+
+  /**
+   * Creates a pacer.
+   *
+   * @example Usage
+   * ```ts
+   * import { Pacer } from "./pacer.ts";
+   * let time = 0;
+   * const pacer = new Pacer({ now: () => time, sleep: async (ms) => void (time += ms), random: () => 0 });
+   * pacer.limited(1000);
+   * console.log(await pacer.wait()); // 1000
+   * ```
+   *
+   * @param options Spacing bound, jitter, clock.
+   */
+  constructor(options: PacerOptions = {}) {
+    this.#maxInterval = options.maxIntervalMs ?? 2000;
+    this.#jitter = options.jitter ?? 0.5;
+    if (!(this.#maxInterval >= 0) || !(this.#jitter >= 0)) {
+      throw new RangeError(
+        `Cannot pace requests as 'maxIntervalMs' and 'jitter' must not be negative: current ` +
+          `values are ${this.#maxInterval} and ${this.#jitter}`,
+      );
+    }
+    this.#now = options.now ?? (() => performance.now());
+    this.#sleep = options.sleep ?? realSleep;
+    this.#random = options.random ?? Math.random;
+  }
+
+  /**
+   * Waits until a request may start: after any pause, and spaced from the previous start.
+   *
+   * @example Usage
+   * ```ts
+   * import { Pacer } from "./pacer.ts";
+   * console.log(await new Pacer().wait()); // 0
+   * ```
+   *
+   * @param signal Aborts the wait.
+   * @returns How long it waited, in milliseconds.
+   */
+  async wait(signal?: AbortSignal): Promise<number> {
+    const started = this.#now();
+    for (;;) {
+      const now = this.#now();
+      const at = Math.max(this.#resumeAt, this.#nextStart);
+      if (at <= now) {
+        this.#nextStart = now + this.#interval;
+        return now - started;
+      }
+      await this.#sleep(at - now, signal);
+    }
+  }
+
+  /**
+   * Records a 429 answer: every request waits `delayMs` plus jitter from now, and starts are
+   * spaced further apart.
+   *
+   * @example Usage
+   * ```ts
+   * import { Pacer } from "./pacer.ts";
+   * const delay = new Pacer({ random: () => 0.5 }).limited(1000);
+   * console.log(delay); // 1250
+   * ```
+   *
+   * @param delayMs The server's `Retry-After`, or the computed backoff.
+   * @returns The pause with jitter, in milliseconds.
+   */
+  limited(delayMs: number): number {
+    const pause = Math.round(delayMs * (1 + this.#random() * this.#jitter));
+    this.#resumeAt = Math.max(this.#resumeAt, this.#now() + pause);
+    this.#interval = Math.min(this.#maxInterval, Math.max(FIRST_INTERVAL_MS, this.#interval * 2));
+    return pause;
+  }
+
+  /**
+   * Records an answer that was not 429: the spacing of starts shrinks again.
+   *
+   * @example Usage
+   * ```ts
+   * import { Pacer } from "./pacer.ts";
+   * new Pacer().succeeded();
+   * ```
+   */
+  succeeded(): void {
+    this.#interval = this.#interval / 2 < FIRST_INTERVAL_MS / 4 ? 0 : this.#interval / 2;
+  }
+}
+
+/** The pacer every {@linkcode Transport} of the process shares unless given its own. */
+export const sharedPacer: Pacer = new Pacer();
