@@ -25,12 +25,24 @@ import type { QueryParams } from "./url.ts";
 
 /** Options of {@linkcode paginate}. */
 export interface PaginateOptions extends Pick<RequestOptions, "signal"> {
-  /** Stop after this many pages. */
+  /**
+   * Stop after this many pages.
+   *
+   * @default {MAX_PAGES}
+   */
   maxPages?: number;
 }
 
+/** Pages read at most by {@linkcode paginate} (a million items at 100 per page). */
+export const MAX_PAGES = 10_000;
+
 /**
  * Yields every page of a paginated endpoint, starting at `query.page` (default 1).
+ *
+ * The server's links are not trusted to end: reading stops when there is no `next` link, when a
+ * `next` link was visited before (or is the page's own), when the page number does not advance, when `total_pages` is
+ * reached, when an item id repeats (only the new items of that page are yielded), and after
+ * `maxPages` pages.
  *
  * @example Usage
  * ```ts ignore
@@ -50,17 +62,35 @@ export async function* paginate<T>(
   query: QueryParams = {},
   options: PaginateOptions = {},
 ): AsyncGenerator<PageJson<T>, void, undefined> {
+  const maxPages = options.maxPages ?? MAX_PAGES;
+  const visited = new Set<string>();
+  const seen = new Set<unknown>();
   let next: string | undefined = endpoint;
-  let first = true;
-  for (let count = 0; next !== undefined; count++) {
-    if (options.maxPages !== undefined && count >= options.maxPages) return;
-    const page: PageJson<T> = await transport.json<PageJson<T>>("GET", next, {
-      ...(first ? { query } : {}),
+  let lastPage = 0;
+  for (let count = 0; next !== undefined && count < maxPages; count++) {
+    visited.add(next);
+    const page: PageJson<T> = await transport.jsonObject<PageJson<T>>("GET", next, {
+      ...(count === 0 ? { query } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
+      shape: { items: "array" },
     });
-    first = false;
-    yield page;
-    next = page._pagination?._links?.next;
+    const info = page._pagination;
+    const number = typeof info?.page === "number" ? info.page : undefined;
+    if (number !== undefined && number <= lastPage) return;
+    lastPage = number ?? lastPage + 1;
+    const items = page.items.filter((item) => {
+      const id = (item as { id?: unknown } | null)?.id;
+      if (typeof id !== "number" && typeof id !== "string") return true;
+      if (seen.has(id)) return false;
+      seen.add(id);
+      return true;
+    });
+    const repeated = items.length < page.items.length;
+    yield repeated ? { ...page, items } : page;
+    const total = info?.total_pages;
+    if (repeated || (typeof total === "number" && lastPage >= total)) return;
+    next = typeof info?._links?.next === "string" ? info._links.next : undefined;
+    if (next !== undefined && (visited.has(next) || next === info?._links?.self)) return;
   }
 }
 
