@@ -14,7 +14,10 @@ Deno.test("paginateItems() stops when 'next' points back at the same page", asyn
   server.addFault({ method: "GET", path: /\/records$/, selfNext: true });
   const items = await Array.fromAsync(paginateItems(transport, "/records", { per_page: 2 }));
   assertEquals(items.length, 2);
-  assertEquals(server.log.filter((e) => e.method === "GET" && e.path === "/api/v1/records").length, 2);
+  assertEquals(
+    server.log.filter((e) => e.method === "GET" && e.path === "/api/v1/records").length,
+    2,
+  );
 });
 
 Deno.test("paginate() stops at total_pages and never yields an item twice", async () => {
