@@ -106,24 +106,37 @@ export class Pacer {
   }
 
   /**
-   * Records a 429 answer: every request waits `delayMs` plus jitter from now, and starts are
-   * spaced further apart.
+   * Adds the random part to a pause the server asked for, without applying it.
    *
    * @example Usage
    * ```ts
    * import { Pacer } from "./pacer.ts";
-   * const delay = new Pacer({ random: () => 0.5 }).limited(1000);
-   * console.log(delay); // 1250
+   * console.log(new Pacer({ random: () => 0.5 }).jittered(1000)); // 1250
    * ```
    *
    * @param delayMs The server's `Retry-After`, or the computed backoff.
    * @returns The pause with jitter, in milliseconds.
    */
-  limited(delayMs: number): number {
-    const pause = Math.round(delayMs * (1 + this.#random() * this.#jitter));
-    this.#resumeAt = Math.max(this.#resumeAt, this.#now() + pause);
+  jittered(delayMs: number): number {
+    return Math.round(delayMs * (1 + this.#random() * this.#jitter));
+  }
+
+  /**
+   * Records a 429 answer: every request waits `pauseMs` from now, and starts are spaced further
+   * apart.
+   *
+   * @example Usage
+   * ```ts
+   * import { Pacer } from "./pacer.ts";
+   * const pacer = new Pacer();
+   * pacer.limited(pacer.jittered(1000));
+   * ```
+   *
+   * @param pauseMs The pause (with jitter, see {@linkcode Pacer.jittered}).
+   */
+  limited(pauseMs: number): void {
+    this.#resumeAt = Math.max(this.#resumeAt, this.#now() + pauseMs);
     this.#interval = Math.min(this.#maxInterval, Math.max(FIRST_INTERVAL_MS, this.#interval * 2));
-    return pause;
   }
 
   /**
@@ -140,5 +153,5 @@ export class Pacer {
   }
 }
 
-/** The pacer every {@linkcode Transport} of the process shares unless given its own. */
+/** The pacer every transport of the process shares unless given its own. */
 export const sharedPacer: Pacer = new Pacer();

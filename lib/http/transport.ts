@@ -196,13 +196,14 @@ export class Transport implements AsyncDisposable {
         error = caught;
       }
       const limited = error instanceof RequestError && error.status === 429;
-      let delay = retryDelay(error, attempt, this.#retry);
+      // A 429 pauses every request of the process (the pacer adds jitter); other failures wait
+      // only here.
+      const computed = retryDelay(error, attempt, this.#retry);
+      const delay = limited ? this.#pacer.jittered(computed) : computed;
       const retry = replayable && attempt < attemptLimit(error, this.#retry) &&
         isRetriable(error, { idempotent }) && waited + delay <= this.#retry.maxTotalWaitMs;
       if (!retry) throw error;
-      // A 429 pauses every request of the process (the pacer adds jitter); other failures wait
-      // only here.
-      if (limited) delay = this.#pacer.limited(delay);
+      if (limited) this.#pacer.limited(delay);
       const message = `${method} ${redactUrl(url.href)} failed (${
         describe(error)
       }); retry ${attempt} in ${delay} ms`;
