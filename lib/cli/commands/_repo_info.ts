@@ -2,6 +2,7 @@
 
 import { Command } from "@commander-js/extra-typings";
 import { apyCommand } from "../apy_command.ts";
+import { maskHost } from "../../config/mask.ts";
 import { maskPat } from "./_config_edit.ts";
 
 /** A new `get-repo-info` command. */
@@ -14,7 +15,7 @@ export function getRepoInfoCommand(): Command {
     const info = await manager.info();
     const user = await manager.patUser();
     manager.printInfo(`Instance: ${settings.instance ?? "(none: host and pat given directly)"}`);
-    manager.printInfo(`Host: ${settings.host}`);
+    manager.printInfo(`Host: ${maskHost(settings.host)}`);
     manager.printInfo(`Server version: ${info.version}`);
     manager.printInfo(`Personal access token: ${maskPat(settings.pat, 10, "***")}`);
     manager.printInfo(`Token user: ${user.displayname} (id ${user.id})`);
