@@ -1,6 +1,8 @@
 // A fetch over node:https, used only when TLS verification is switched off (`verify = false`):
 // Deno's fetch has no per-client switch for that, node:https's `rejectUnauthorized` does.
 import https from "node:https";
+import net from "node:net";
+import tls from "node:tls";
 import { Readable } from "node:stream";
 import type { IncomingMessage } from "node:http";
 
@@ -15,17 +17,41 @@ export interface FetchInit {
 /** A fetch function as the transport uses it. */
 export type FetchFn = (url: URL, init: FetchInit) => Promise<Response>;
 
-/** Creates a fetch that skips certificate verification, with one keep-alive agent (one pool). */
-export function insecureFetch(): { fetch: FetchFn; close(): void } {
+/**
+ * Creates a fetch that skips certificate verification, with one keep-alive agent (one pool).
+ * With a `proxy` (an `http://` proxy URL), every request goes through a CONNECT tunnel instead.
+ */
+export function insecureFetch(options: { proxy?: URL | undefined } = {}): {
+  fetch: FetchFn;
+  close(): void;
+} {
   // `ca: []` keeps node:tls from loading the system roots (which needs --allow-sys=ca); with
   // verification off they are not used anyway.
   const agent = new https.Agent({ rejectUnauthorized: false, keepAlive: true, ca: [] });
-  const fetchFn: FetchFn = (url, init) =>
-    new Promise<Response>((resolve, reject) => {
+  const fetchFn: FetchFn = async (url, init) => {
+    const proxy = options.proxy && !bypassesProxy(url) ? options.proxy : undefined;
+    const socket = proxy ? await tunnel(proxy, url, init.signal) : undefined;
+    return await new Promise<Response>((resolve, reject) => {
       if (init.signal.aborted) return reject(init.signal.reason);
       const headers: Record<string, string> = {};
       init.headers.forEach((value, name) => headers[name] = value);
-      const request = https.request(url, { method: init.method, headers, agent });
+      const secure = socket &&
+        tls.connect({
+          socket,
+          rejectUnauthorized: false,
+          ca: [],
+          ...(net.isIP(url.hostname) ? {} : { servername: url.hostname }),
+        });
+      const request = https.request({
+        hostname: url.hostname.replace(/^\[|\]$/g, ""),
+        port: url.port === "" ? 443 : Number(url.port),
+        path: `${url.pathname}${url.search}`,
+        method: init.method,
+        headers,
+        ...(secure
+          ? { agent: false, createConnection: () => secure, rejectUnauthorized: false, ca: [] }
+          : { agent }),
+      });
       const onAbort = () => request.destroy(init.signal.reason);
       init.signal.addEventListener("abort", onAbort, { once: true });
       request.on("close", () => init.signal.removeEventListener("abort", onAbort));
@@ -40,13 +66,90 @@ export function insecureFetch(): { fetch: FetchFn; close(): void } {
         }
         const status = message.statusCode ?? 500;
         const nullBody = [101, 204, 205, 304].includes(status) || init.method === "HEAD";
+        // A tunnel serves one request: it closes with the answer.
+        if (secure) message.once("close", () => secure.destroy());
         const body = nullBody ? null : Readable.toWeb(message) as ReadableStream<Uint8Array>;
         if (nullBody) message.resume();
         resolve(new Response(body, { status, headers: responseHeaders }));
       });
       writeBody(request, init.body).catch((error) => request.destroy(error));
     });
+  };
   return { fetch: fetchFn, close: () => agent.destroy() };
+}
+
+/**
+ * The proxy for `https://` requests from the environment (`HTTPS_PROXY`, `https_proxy`), if
+ * Deno may read it; `undefined` without one.
+ */
+export function proxyFromEnv(): URL | undefined {
+  for (const name of ["HTTPS_PROXY", "https_proxy"]) {
+    const value = readEnv(name);
+    if (value) {
+      return URL.parse(/^[a-z]+:\/\//i.test(value) ? value : `http://${value}`) ?? undefined;
+    }
+  }
+  return undefined;
+}
+
+function readEnv(name: string): string | undefined {
+  try {
+    if (Deno.permissions.querySync({ name: "env", variable: name }).state !== "granted") {
+      return undefined;
+    }
+    return Deno.env.get(name)?.trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+// NO_PROXY: comma-separated host names (a leading dot or `*.` matches subdomains), or `*`.
+function bypassesProxy(url: URL): boolean {
+  const list = readEnv("NO_PROXY") ?? readEnv("no_proxy");
+  if (!list) return false;
+  const host = url.hostname.toLowerCase();
+  return list.split(",").map((entry) => entry.trim().toLowerCase().replace(/^\*?\./, ".")).some(
+    (entry) =>
+      entry === "*" || entry === host || entry === url.host ||
+      (entry.startsWith(".") && (host.endsWith(entry) || host === entry.slice(1))),
+  );
+}
+
+// Opens a CONNECT tunnel through an http:// proxy to the target's host and port.
+function tunnel(proxy: URL, target: URL, signal: AbortSignal): Promise<net.Socket> {
+  const authority = `${target.hostname}:${target.port === "" ? 443 : target.port}`;
+  const auth = proxy.username
+    ? `Proxy-Authorization: Basic ${
+      btoa(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`)
+    }\r\n`
+    : "";
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(
+      proxy.port === "" ? 80 : Number(proxy.port),
+      proxy.hostname.replace(/^\[|\]$/g, ""),
+      () => socket.write(`CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\n${auth}\r\n`),
+    );
+    const onAbort = () => socket.destroy(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    let head = "";
+    const onData = (data: Uint8Array) => {
+      head += new TextDecoder().decode(data);
+      if (head.length > 16_384) return fail(new Error("the proxy's answer to CONNECT is too long"));
+      if (!head.includes("\r\n\r\n")) return;
+      socket.off("data", onData);
+      signal.removeEventListener("abort", onAbort);
+      const status = /^HTTP\/1\.[01] (\d{3})/.exec(head)?.[1];
+      if (status === "200") resolve(socket);
+      else fail(new Error(`the proxy ${proxy.host} answered CONNECT with ${status ?? "garbage"}`));
+    };
+    const fail = (error: Error) => {
+      socket.destroy();
+      signal.removeEventListener("abort", onAbort);
+      reject(new TypeError(`proxy tunnel failed: ${error.message}`, { cause: error }));
+    };
+    socket.on("data", onData);
+    socket.on("error", fail);
+  });
 }
 
 async function writeBody(request: ReturnType<typeof https.request>, body: BodyInit | null) {

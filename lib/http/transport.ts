@@ -16,6 +16,7 @@
  */
 
 import {
+  ConfigurationError,
   ConnectionError,
   redactUrl,
   RedirectError,
@@ -24,7 +25,7 @@ import {
   ResponseTooLargeError,
   TimeoutError,
 } from "./errors.ts";
-import { type FetchFn, type FetchInit, insecureFetch } from "./_node_fetch.ts";
+import { type FetchFn, type FetchInit, insecureFetch, proxyFromEnv } from "./_node_fetch.ts";
 import { describe, httpClient, networkError } from "./_connect.ts";
 import { guardBody, IdleTimer, watchedBody } from "./_idle.ts";
 import { readBoundedText, redactSecrets } from "./_body.ts";
@@ -59,6 +60,11 @@ export interface TransportSettings {
   caBundle?: string | undefined;
   /** Hosts redirects may lead to; the request is replayed there without the token. */
   whitelist?: readonly string[];
+  /**
+   * `http://` proxy for `https://` requests with `verify: false` (with verification on, Deno's
+   * fetch reads the proxy variables itself). @default {HTTPS_PROXY from the environment}
+   */
+  proxy?: string;
 }
 
 /** Options of a {@linkcode Transport}. */
@@ -334,7 +340,16 @@ export class Transport implements AsyncDisposable {
       return { base, settings, fetch: fetchFn, close() {} };
     }
     const client = await httpClient(settings.caBundle);
-    const insecure = settings.verify === false ? insecureFetch() : undefined;
+    const proxy = settings.proxy !== undefined ? URL.parse(settings.proxy) : proxyFromEnv();
+    if (proxy === null || (proxy !== undefined && proxy.protocol !== "http:")) {
+      throw new ConfigurationError(
+        `The proxy '${redactUrl(settings.proxy ?? "")}' is not an http:// URL: write it like ` +
+          `'http://proxy.example:3128'`,
+      );
+    }
+    const insecure = settings.verify === false
+      ? insecureFetch({ proxy: proxy ?? undefined })
+      : undefined;
     const fetchFn: FetchFn = (url, init) =>
       insecure && url.protocol === "https:"
         ? insecure.fetch(url, init)
