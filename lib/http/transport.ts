@@ -28,6 +28,7 @@ import {
 import { type FetchFn, type FetchInit, insecureFetch, proxyFromEnv } from "./_node_fetch.ts";
 import { describe, httpClient, networkError } from "./_connect.ts";
 import { guardBody, IdleTimer, watchedBody } from "./_idle.ts";
+import { isWhitelisted, redirectNotFollowed, redirectRefused } from "./_redirect.ts";
 import { readBoundedText, redactSecrets } from "./_body.ts";
 import { type Logger, silentLogger } from "./log.ts";
 import { type Pacer, sharedPacer } from "./pacer.ts";
@@ -265,7 +266,9 @@ export class Transport implements AsyncDisposable {
         ? Array.isArray(found)
         : type === "object"
         ? typeof found === "object" && found !== null && !Array.isArray(found)
-        : typeof found === type;
+        : type === "number"
+        ? typeof found === "number"
+        : typeof found === "string";
       if (!ok) throw fail(`a JSON object without '${key}' (${type})`, "a JSON object");
     }
     return value as T;
@@ -340,7 +343,12 @@ export class Transport implements AsyncDisposable {
       return { base, settings, fetch: fetchFn, close() {} };
     }
     const client = await httpClient(settings.caBundle);
-    const proxy = settings.proxy !== undefined ? URL.parse(settings.proxy) : proxyFromEnv();
+    // Only the node:https path needs it: Deno's fetch reads the proxy variables itself.
+    const proxy = settings.verify !== false
+      ? undefined
+      : settings.proxy !== undefined
+      ? URL.parse(settings.proxy)
+      : proxyFromEnv();
     if (proxy === null || (proxy !== undefined && proxy.protocol !== "http:")) {
       throw new ConfigurationError(
         `The proxy '${redactUrl(settings.proxy ?? "")}' is not an http:// URL: write it like ` +
@@ -447,34 +455,4 @@ export class Transport implements AsyncDisposable {
     }
     return guardBody(response, timer, url.origin);
   }
-}
-
-function redirectNotFollowed(error: RequestError): RequestError {
-  return new RequestError({
-    status: error.status,
-    method: error.method,
-    url: error.url,
-    body: error.body,
-    headers: error.headers,
-    message: `The server answered ${error.method} ${error.url} with ${error.status} but no ` +
-      `redirect target (Location): check 'host' and 'base_path' in the config file`,
-  });
-}
-
-function isWhitelisted(target: URL, whitelist: readonly string[]): boolean {
-  return whitelist.some((entry) => {
-    const trimmed = entry.trim().replace(/\/+$/, "");
-    if (/^https?:\/\//i.test(trimmed)) return URL.parse(trimmed)?.origin === target.origin;
-    return trimmed.toLowerCase() === target.host || trimmed.toLowerCase() === target.hostname;
-  });
-}
-
-function redirectRefused(method: string, from: URL, to: URL): RedirectError {
-  return new RedirectError(
-    redactUrl(to.href),
-    `The server redirected ${method} ${redactUrl(from.href)} to ${redactUrl(to.href)}; ` +
-      `redirects are not followed because the token must not go to another address: ` +
-      `set 'host' to ${to.origin} if the repository moved (repo-apy config set-host), or add ` +
-      `'${to.origin}' to 'whitelist' in the config file to follow it without the token`,
-  );
 }
