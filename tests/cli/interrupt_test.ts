@@ -15,7 +15,9 @@ const SIZE = 1_000_000;
 async function waitForPart(dir: string): Promise<void> {
   for (let i = 0; i < 1500; i++) {
     for await (const entry of Deno.readDir(dir)) {
-      if (entry.name.endsWith(".part") && (await Deno.stat(`${dir}/${entry.name}`)).size > 0) return;
+      if (entry.name.endsWith(".part") && (await Deno.stat(`${dir}/${entry.name}`)).size > 0) {
+        return;
+      }
     }
     await new Promise((resolve) => setTimeout(resolve, 20));
   }

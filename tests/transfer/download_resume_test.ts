@@ -95,12 +95,15 @@ Deno.test("downloads remove stale temporary files: others of the same target, an
   await Deno.utime(`${out}/${stale.otherOld}`, old, old);
   await Deno.utime(`${out}/${stale.notOurs}`, old, old);
   await env.record.downloadFile(file.id, `${out}/`);
-  assertEquals(await listDir(out), [
-    stale.otherRecent,
-    stale.sameTargetInUse,
-    stale.notOurs,
-    "a.txt",
-  ].sort());
+  assertEquals(
+    await listDir(out),
+    [
+      stale.otherRecent,
+      stale.sameTargetInUse,
+      stale.notOurs,
+      "a.txt",
+    ].sort(),
+  );
   await env.record.export(out, "json");
   assertEquals((await listDir(out)).includes("transfer-test.json"), true);
 });
