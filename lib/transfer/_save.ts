@@ -104,7 +104,7 @@ export async function saveResponse(
     ? undefined
     : checksumKind(options.checksum, options.size);
   const checksum = kind ? new Checksum(kind) : undefined;
-  if (checksum && offset > 0) await hashFile(temp, checksum);
+  if (checksum && offset > 0) await hashFile(temp, (chunk) => checksum.update(chunk));
   const body = response.body ?? ReadableStream.from<Uint8Array>([]);
   let written = offset;
   const keep = (error: unknown) =>
@@ -170,8 +170,11 @@ function resumes(response: Response, offset: number): boolean {
 }
 
 /** Feeds the bytes already on disk to the checksum, so the whole file is verified. */
-async function hashFile(path: string, checksum: Checksum): Promise<void> {
-  // The stream closes the file when it ends or fails.
+async function hashFile(
+  path: string,
+  update: (chunk: Uint8Array) => void | Promise<void>,
+): Promise<void> {
+  // The stream closes the file when it ends or fails; each piece is a fresh buffer.
   const file = await Deno.open(path, { read: true });
-  for await (const chunk of file.readable) checksum.update(chunk);
+  for await (const chunk of file.readable) await update(chunk);
 }

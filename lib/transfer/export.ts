@@ -68,6 +68,9 @@ export interface ExportOptions extends ExportStreamOptions {
   force?: boolean;
 }
 
+/** Options of the `export` method of records, collections and templates. */
+export type ResourceExportOptions = Omit<ExportOptions, "exportType">;
+
 /**
  * Exports a resource to disk. A directory path gets `<identifier>.<ext>` (extension by type:
  * json `.json`, rdf `.ttl`, pdf `.pdf`, qr `.png`, ro-crate `.eln`); the data is streamed to a

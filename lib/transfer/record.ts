@@ -32,10 +32,10 @@ import {
   type DownloadFilesOptions,
 } from "./download_files.ts";
 import {
-  type ExportOptions,
   exportResource,
   exportStream,
   type ExportStreamOptions,
+  type ResourceExportOptions,
 } from "./export.ts";
 import { exportMetadata, type ExportMetadataOptions } from "./export_metadata.ts";
 import { uploadFile, type UploadFileOptions, type UploadSource } from "./upload.ts";
@@ -43,8 +43,8 @@ import { uploadFile, type UploadFileOptions, type UploadSource } from "./upload.
 /** Record export types. */
 export type RecordExportType = "json" | "rdf" | "pdf" | "qr" | "ro-crate";
 
-/** Options of {@linkcode RepoRecord.export}: filter, folder, name, force, progress, signal. */
-export type RecordExportOptions = Omit<ExportOptions, "exportType">;
+/** Options of {@linkcode RepoRecord.export}. */
+export type RecordExportOptions = ResourceExportOptions;
 
 /** Options of {@linkcode RepoRecord.uploadString}. */
 export interface UploadStringOptions {
