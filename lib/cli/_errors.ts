@@ -69,10 +69,13 @@ export function interruptMessage(error: unknown): string {
   }
   const upload = find(error, UploadError);
   if (upload?.resumable === true && upload.upload !== undefined) {
+    // `left` (what the server holds, when the upload layer reports it) beats the upload's state
+    // as last seen.
+    const left = (upload as { left?: { chunks: number; chunkCount: number } }).left;
     const { name, chunk_count: count, chunks } = upload.upload;
     return `Interrupted: the upload of '${name}' stays on the server (${
-      chunks?.length ?? 0
-    } of ${count} chunks); run the same command again to resume it`;
+      left?.chunks ?? chunks?.length ?? 0
+    } of ${left?.chunkCount ?? count} chunks); run the same command again to resume it`;
   }
   return "Interrupted: the command stopped before it finished and kept no partial file; " +
     "run it again to complete it";
