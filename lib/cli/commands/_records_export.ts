@@ -46,8 +46,14 @@ function exportOptions<C extends CommandUnknownOpts>(
   return recordOptions(command, { allowTokenlist: true });
 }
 
-/** Library options shared by `export` and `export-metadata`. */
-function fileOptions(manager: CLIRepoManager, values: ExportValues) {
+/**
+ * The library options of `-n`, `-f`, `-u` and the interrupt signal, shared by every export
+ * command: the library joins the server's identifier into the path (sanitised), never the CLI.
+ */
+export function fileOptions(
+  manager: CLIRepoManager,
+  values: { name?: string | undefined; force?: true | undefined; useFolder?: true | undefined },
+): { name?: string; force?: boolean; useFolder?: boolean; signal?: AbortSignal } {
   return {
     ...(values.name === undefined ? {} : { name: values.name }),
     ...(values.force === true ? { force: true } : {}),
@@ -56,7 +62,8 @@ function fileOptions(manager: CLIRepoManager, values: ExportValues) {
   };
 }
 
-async function pipeStream(manager: CLIRepoManager, stream: ReadableStream<Uint8Array>) {
+/** Copies an export stream to stdout, ending with a newline. */
+export async function pipeStream(manager: CLIRepoManager, stream: ReadableStream<Uint8Array>) {
   const decoder = new TextDecoder();
   let last = "";
   for await (const chunk of stream) {
