@@ -107,3 +107,45 @@ Deno.test("downloads remove stale temporary files: others of the same target, an
   await env.record.export(out, "json");
   assertEquals((await listDir(out)).includes("transfer-test.json"), true);
 });
+
+Deno.test("downloadFiles() with keepPartial lists every partial file and the rerun resumes them all", async () => {
+  await using env = await setup();
+  const sources: string[] = [];
+  for (const seed of [1, 2, 3]) {
+    const source = `${env.dir}/f${seed}.bin`;
+    await writeRandomFile(source, 200_000, seed);
+    await env.record.uploadFile(source);
+    sources.push(source);
+  }
+  const out = `${env.dir}/out`;
+  env.server.addFault({ method: "GET", path: "/download", dropAfterBytes: 50_000, times: 3 });
+  const error = await assertRejects(
+    () => env.record.downloadFiles(out, { keepPartial: true, concurrency: 3 }),
+    IncompleteDownloadError,
+  );
+  assertEquals(error.partials.map((partial) => partial.path).sort(), [
+    `${out}/f1.bin`,
+    `${out}/f2.bin`,
+    `${out}/f3.bin`,
+  ]);
+  const before = env.server.log.length;
+  await env.record.downloadFiles(out);
+  assertEquals(ranges(env.server, before).every((range) => range?.startsWith("bytes=")), true);
+  for (const source of sources) {
+    const name = source.slice(source.lastIndexOf("/") + 1);
+    assertEquals(await sha256File(`${out}/${name}`), await sha256File(source));
+  }
+  assertEquals(await listDir(out), ["f1.bin", "f2.bin", "f3.bin"]);
+});
+
+Deno.test("export() aborted midway leaves no temporary file", async () => {
+  await using env = await setup();
+  env.server.addFault({ method: "GET", path: "/export/", slowBodyBytesPerSecond: 100 });
+  const controller = new AbortController();
+  const exporting = env.record.export(env.dir, "json", {
+    signal: controller.signal,
+    onProgress: () => controller.abort(new Error("stop")),
+  });
+  await assertRejects(() => exporting, Error);
+  assertEquals(await listDir(env.dir), []);
+});
