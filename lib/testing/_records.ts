@@ -5,7 +5,6 @@
  */
 import {
   boolQuery,
-  can,
   type Ctx,
   intListQuery,
   loadActive,
