@@ -58,11 +58,10 @@ function importProperty(key: string | null, p: any, required: string[]): Record<
   const type = Array.isArray(p.type) ? p.type[0] : p.type ?? "string";
   if (type === "object") return { ...out, type: "dict", value: importSchema(p) };
   if (type === "array") {
-    // deno-lint-ignore no-explicit-any -- decoded JSON Schema
     return {
       ...out,
       type: "list",
-      value: (p.prefixItems ?? []).map((i: any) => importProperty(null, i, [])),
+      value: (p.prefixItems ?? []).map((i: unknown) => importProperty(null, i, [])),
     };
   }
   const types: Record<string, string> = { integer: "int", number: "float", boolean: "bool" };
