@@ -23,11 +23,13 @@ function loadUser(ctx: Ctx): User {
 function list(ctx: Ctx): Response {
   requireScopes(ctx, "user.read");
   const filter = ctx.url.searchParams.get("filter")?.trim().toLowerCase() ?? "";
+  const inactive = boolQuery(ctx.url.searchParams, "inactive");
   const users = [...ctx.state.users.values()].filter((u) =>
-    filter === "" || u.username.includes(filter) || u.displayname.toLowerCase().includes(filter)
+    (inactive || u.state === "active") &&
+    (filter === "" || u.username.includes(filter) || u.displayname.toLowerCase().includes(filter))
   ).reverse();
   const params: [string, string][] = filter === "" ? [] : [["filter", filter]];
-  if (boolQuery(ctx.url.searchParams, "inactive")) params.push(["inactive", "true"]);
+  if (inactive) params.push(["inactive", "true"]);
   return paginate(ctx, users, (u) => userJson(ctx, u), { params });
 }
 
