@@ -52,9 +52,10 @@ function propertySchema(extra: Extra): Record<string, unknown> {
     ...structuredClone(SCALAR_SCHEMAS[extra.type] ?? SCALAR_SCHEMAS.str),
     ...described(extra),
   };
+  const validation = extra.validation ?? {};
+  if (validation.iri) schema.format = "uri";
   if (extra.value !== null && extra.value !== undefined) schema.default = extra.value;
   if (extra.unit) schema.unit = { type: "string", minLength: 1, default: extra.unit };
-  const validation = extra.validation ?? {};
   if (validation.options?.length) schema.enum = [...validation.options];
   const range = validation.range;
   if (range?.min !== null && range?.min !== undefined) schema.minimum = range.min;
@@ -80,7 +81,8 @@ function objectSchema(extras: Extra[]): Record<string, unknown> {
 /**
  * The JSON Schema (draft 2020-12) of a template: `propertiesOrder` and `required` at every object
  * level, nullable scalar types, `default`, `enum`, `minimum`/`maximum`, a custom `unit`
- * sub-schema, `prefixItems` for lists. An empty template gives only `$schema`.
+ * sub-schema, `format: "uri"` for IRI strings, `prefixItems` for lists. An empty template gives
+ * only `$schema`.
  *
  * @param t The template.
  * @returns The schema object.

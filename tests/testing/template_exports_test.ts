@@ -139,6 +139,7 @@ Deno.test("template json-schema export has order, required, ranges, enums, units
       enum: ["a", "b"],
     });
     assertEquals(schema.properties.when, { type: ["string", "null"], format: "date-time" });
+    assertEquals(schema.properties.site, { type: ["string", "null"], minLength: 1, format: "uri" });
     assertEquals(schema.properties.setup.type, "object");
     assertEquals(schema.properties.setup.propertiesOrder, ["on", "steps"]);
     assertEquals(schema.properties.setup.properties.steps.type, "array");
