@@ -31,7 +31,7 @@ import {
  * const root = new Command("tool").description("A tool");
  * root.command("hello").description("Greets").option("-n, --name <name>", "Who", "world");
  * const text = markdownHelp(root);
- * console.log(text.includes("| `-n, --name <name>` | string | no | `world` | Who |")); // true
+ * console.log(text.includes("| `-n, --name <name>` | string | no | `world` | Who. |")); // true
  * ```
  *
  * @param root The root command (its name is the program name).
@@ -107,7 +107,7 @@ function optionRow(option: Option): string {
     : ` Choices: ${option.argChoices.map((choice) => `\`${choice}\``).join(", ")}.`;
   return `| \`${option.flags}\` | ${optionType(option)} | ${option.mandatory ? "yes" : "no"} | ${
     defaultCell(option.defaultValue)
-  } | ${cell(option.description)}${choices} |`;
+  } | ${sentence(option.description)}${choices} |`;
 }
 
 function argumentRow(argument: Argument): string {
@@ -117,7 +117,7 @@ function argumentRow(argument: Argument): string {
     : ` Choices: ${argument.argChoices.map((choice) => `\`${choice}\``).join(", ")}.`;
   return `| \`${name}\` | ${argument.required ? "yes" : "no"} | ${
     defaultCell(argument.defaultValue)
-  } | ${cell(argument.description)}${choices} |`;
+  } | ${sentence(argument.description)}${choices} |`;
 }
 
 function defaultCell(value: unknown): string {
@@ -129,6 +129,12 @@ function defaultCell(value: unknown): string {
 /** Text for a table cell or a paragraph: one line, pipes escaped. */
 function cell(text: string): string {
   return text.replace(/\s*\n\s*/g, " ").replaceAll("|", "\\|").trim();
+}
+
+/** A cell that is followed by more sentences: ends with a period. */
+function sentence(text: string): string {
+  const line = cell(text);
+  return line === "" || /[.!?:]$/.test(line) ? line : `${line}.`;
 }
 
 function depth(command: CommandUnknownOpts, root: CommandUnknownOpts): number {
