@@ -126,9 +126,9 @@ function defaultCell(value: unknown): string {
   return text === "" ? "" : `\`${text.replaceAll("`", "'").replaceAll("|", "\\|")}\``;
 }
 
-/** Text for a table cell or a paragraph: one line, pipes escaped. */
+/** Text for a table cell or a paragraph: one line, pipes and angle brackets escaped. */
 function cell(text: string): string {
-  return text.replace(/\s*\n\s*/g, " ").replaceAll("|", "\\|").trim();
+  return text.replace(/\s*\n\s*/g, " ").replace(/[|<>]/g, (char) => `\\${char}`).trim();
 }
 
 /** A cell that is followed by more sentences: ends with a period. */

@@ -1,0 +1,75 @@
+// scripts/cli_docs.ts and lib/cli/markdown_help.ts: docs/cli.md comes from the command tree, and
+// the check notices a stale copy.
+import { assert, assertEquals, assertStringIncludes } from "../_assert.ts";
+import { Command } from "@commander-js/extra-typings";
+import { cliDocs, staleReason } from "../../scripts/cli_docs.ts";
+import { markdownHelp } from "../../lib/cli/markdown_help.ts";
+import { createProgram } from "../../lib/cli/program.ts";
+import { commandPath, walkCommands } from "../../lib/cli/_tree.ts";
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+
+Deno.test("markdownHelp() has a section for every command of the tree, with its options", () => {
+  const program = createProgram({ version: "0.0.0-test", input: [] });
+  const text = markdownHelp(program);
+  for (const command of walkCommands(program)) {
+    assert(
+      text.includes(`\n## ${commandPath(command)}\n`) || text.includes(
+        ` ${commandPath(command)}\n`,
+      ),
+      `no section for ${commandPath(command)}`,
+    );
+    for (const option of command.options) {
+      if (["--help", "--version", "--xmlhelp", "--commands"].includes(option.long ?? "")) continue;
+      assertStringIncludes(text, `| \`${option.flags}\` |`);
+    }
+  }
+});
+
+Deno.test("markdownHelp() marks required options, defaults, choices and arguments", () => {
+  const root = new Command("tool").description("A tool");
+  const group = root.command("things").description("Manage things");
+  group.command("add").description("Add a thing\nMore detail | with a pipe")
+    .argument("<name...>", "Names of the things")
+    .requiredOption("-k, --kind <kind>", "Kind of thing")
+    .option("-c, --colour <colour>", "Colour <c>", "red")
+    .option("-q, --quiet", "Say nothing");
+  const text = markdownHelp(root);
+  assertStringIncludes(text, "### tool things add\n\nAdd a thing\nMore detail | with a pipe\n");
+  assertStringIncludes(text, "tool things add [options] <name...>");
+  assertStringIncludes(text, "| `name...` | yes |  | Names of the things. |");
+  assertStringIncludes(text, "| `-k, --kind <kind>` | string | yes |  | Kind of thing. |");
+  assertStringIncludes(text, "| `-c, --colour <colour>` | string | no | `red` | Colour \\<c\\>. |");
+  assertStringIncludes(text, "| `-q, --quiet` | flag | no |  | Say nothing. |");
+  assertStringIncludes(text, "| [`add`](#tool-things-add) | Add a thing |");
+  assertStringIncludes(text, "  - [tool things add](#tool-things-add)");
+});
+
+Deno.test("staleReason() accepts the generated text (also with CRLF) and names a stale copy", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = `${dir}/cli.md`;
+    assertStringIncludes((await staleReason(path)) ?? "", "is missing: run 'deno task docs:cli'");
+    await Deno.writeTextFile(path, cliDocs());
+    assertEquals(await staleReason(path), null);
+    await Deno.writeTextFile(path, cliDocs().replaceAll("\n", "\r\n"));
+    assertEquals(await staleReason(path), null);
+    await Deno.writeTextFile(path, cliDocs().replace("records", "recordz"));
+    assertEquals(
+      await staleReason(path),
+      `${path} is out of date with the command tree: run 'deno task docs:cli' and commit it`,
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("cli_docs.ts --check passes on the committed docs/cli.md (deno task check runs it)", async () => {
+  const { code, stderr } = await new Deno.Command("deno", {
+    args: ["run", "--allow-read", "scripts/cli_docs.ts", "--check"],
+    cwd: ROOT,
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  assertEquals(code, 0, new TextDecoder().decode(stderr));
+});
