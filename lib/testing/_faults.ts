@@ -37,10 +37,20 @@ export interface Fault {
   redirect?: string;
   /** For an upload finish: the merge task fails with this text. */
   taskError?: string;
+  /**
+   * For upload data (direct or chunk): store other bytes than received (the first byte
+   * flipped), ignoring the `Kadi-MD5-Checksum` header, and report the stored bytes' checksum.
+   */
+  corruptStorage?: boolean;
+  /** Process the request normally, then close the connection without an answer. */
+  dropAfterProcessing?: boolean;
 }
 
 /** `taskError` faults that fired, per request. */
 export const taskErrors: WeakMap<Request, string> = new WeakMap();
+
+/** Requests whose stored data a `corruptStorage` fault damages. */
+export const corruptedRequests: WeakSet<Request> = new WeakSet();
 
 const counters: WeakMap<Fault, { seen: number; fired: number }> = new WeakMap();
 
@@ -130,7 +140,12 @@ export async function withFaults(
   }
   const taskError = firing.find((f) => f.taskError !== undefined)?.taskError;
   if (taskError !== undefined) taskErrors.set(request, taskError);
+  if (firing.some((f) => f.corruptStorage)) corruptedRequests.add(request);
   let response = await next();
+  if (firing.some((f) => f.dropAfterProcessing)) {
+    await response.body?.cancel();
+    throw new DropConnection();
+  }
   const slow = firing.find((f) => f.slowBodyBytesPerSecond !== undefined);
   if (slow && response.body !== null) {
     response = new Response(slowBody(response.body, slow.slowBodyBytesPerSecond!), response);
