@@ -198,6 +198,11 @@ export class Output {
 export interface Progress {
   /** Adds `amount` to the done count and redraws. */
   advance(amount: number): void;
+  /**
+   * Adds `amount` that was done before (a resumed transfer): it counts toward the done count,
+   * not toward the rate.
+   */
+  skip(amount: number): void;
   /** Clears the bar's line. */
   done(): void;
 }
@@ -225,9 +230,10 @@ export function createProgress(
   output: Output = new Output(),
 ): Progress {
   if (!output.stderrIsTerminal() || !output.isVerbose("info")) {
-    return { advance() {}, done() {} };
+    return { advance() {}, skip() {}, done() {} };
   }
   let current = 0;
+  let skipped = 0;
   let lastDraw = Number.NEGATIVE_INFINITY;
   const width = 30;
   const started = performance.now();
@@ -239,7 +245,7 @@ export function createProgress(
     const filled = Math.round(ratio * width);
     const percent = total > 0 ? `${Math.floor(ratio * 100)}%`.padStart(4) : "";
     const seconds = (now - started) / 1000;
-    const rate = seconds > 0 ? `${formatBytes(current / seconds)}/s` : "";
+    const rate = seconds > 0 ? `${formatBytes((current - skipped) / seconds)}/s` : "";
     const amount = total > 0
       ? `${formatBytes(current)}/${formatBytes(total)}`
       : formatBytes(current);
@@ -253,6 +259,10 @@ export function createProgress(
     advance(amount) {
       current += amount;
       draw(current >= total);
+    },
+    skip(amount) {
+      current += amount;
+      skipped += amount;
     },
     done() {
       output.writeErr("\r\x1b[2K");
@@ -274,7 +284,19 @@ function writeUnlessClosed(stream: { writeSync(data: Uint8Array): number }, text
   return true;
 }
 
-function formatBytes(bytes: number): string {
+/**
+ * Formats a byte count in decimal units, e.g. `20.0 MB`.
+ *
+ * @example Usage
+ * ```ts
+ * import { formatBytes } from "./output.ts";
+ * console.log(formatBytes(20_000_000)); // "20.0 MB"
+ * ```
+ *
+ * @param bytes The count.
+ * @returns The text.
+ */
+export function formatBytes(bytes: number): string {
   const units = ["B", "kB", "MB", "GB", "TB"];
   let value = bytes;
   let unit = 0;

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { type FileJson, type UploadJson } from "../http/protocol.ts";
+import type { FileJson, UploadJson } from "../http/protocol.ts";
 import { sleep } from "../http/retry.ts";
 import type { Transport } from "../http/transport.ts";
 import { UploadError } from "./errors.ts";

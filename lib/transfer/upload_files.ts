@@ -91,9 +91,10 @@ export interface UploadFilesOptions {
  * verified as by {@linkcode uploadFile}; files up to 10 MB go `concurrency` at a time.
  *
  * Name clashes are checked before anything is sent: without `force` and `skipExisting`, a file
- * name the record already has stops the whole upload with a {@linkcode FilesExistError} (for a
- * single file, {@linkcode uploadFile} decides: the same content already there is a success).
- * With `skipExisting`, files with the same content are skipped and only differing ones clash.
+ * name the record already has stops the whole upload with a {@linkcode FilesExistError}. With
+ * `skipExisting`, files with the same name, size and checksum are skipped and only differing
+ * ones clash. A single file the record already has with the same content is always skipped (a
+ * rerun after a lost answer is a success, not a clash).
  *
  * Permissions: `--allow-net` to the host, `--allow-read` for the files.
  *
@@ -207,10 +208,10 @@ async function withoutExisting(
   options: { force: boolean; skipExisting: boolean },
   onSkip: (file: LocalUploadFile, found: FileJson) => void,
 ): Promise<LocalUploadFile[]> {
-  // A single file without skipExisting is left to uploadFile (a 409, or success when the record
-  // has the same content); a list is checked first so that a clash sends nothing at all.
-  const check = options.skipExisting || (!options.force && files.length > 1);
-  if (!check) return files;
+  // Checked first so that a clash sends nothing at all. A single file with the same content is
+  // always a success (a rerun after a lost answer); for several, skipping takes `skipExisting`.
+  if (options.force && !options.skipExisting) return files;
+  const skip = options.skipExisting || files.length === 1;
   const names = new Set(files.map((file) => file.name));
   const existing = new Map<string, FileJson>();
   for await (const file of record.files()) {
@@ -221,7 +222,7 @@ async function withoutExisting(
   for (const file of files) {
     const found = existing.get(file.name);
     if (found === undefined) pending.push(file);
-    else if (options.skipExisting && await hasContent(file, found)) onSkip(file, found);
+    else if (skip && await hasContent(file, found)) onSkip(file, found);
     else if (options.force) pending.push(file);
     else clashes.push(file.name);
   }

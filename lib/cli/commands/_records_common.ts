@@ -130,8 +130,8 @@ export function status(manager: CLIRepoManager, pipe: boolean | undefined, messa
 
 /** A transfer progress bar (TTY only) fed by the transfer functions' `onProgress`. */
 export interface TransferProgress {
-  /** Pass to the transfer's `onProgress`. */
-  onProgress: (progress: { bytes: number }) => void;
+  /** Pass to the transfer's `onProgress`; bytes `resumed` count toward the bar, not the rate. */
+  onProgress: (progress: { bytes: number; resumed?: number | undefined }) => void;
   /** Clears the bar. */
   done(): void;
 }
@@ -139,9 +139,13 @@ export interface TransferProgress {
 /** Creates a {@linkcode TransferProgress}; total 0 or less draws no percentage. */
 export function transferProgress(output: Output, label: string, total = 0): TransferProgress {
   const bar = createProgress(total, label, output);
-  let last = 0;
+  let last: number | undefined;
   return {
-    onProgress: ({ bytes }) => {
+    onProgress: ({ bytes, resumed }) => {
+      if (last === undefined) {
+        last = resumed ?? 0;
+        bar.skip(last);
+      }
       bar.advance(bytes - last);
       last = bytes;
     },
