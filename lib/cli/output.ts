@@ -222,12 +222,14 @@ export interface Progress {
  * @param total Total amount (for example bytes); 0 or less draws no percentage.
  * @param label Text in front of the bar.
  * @param output The output to draw on; default: a new process output.
+ * @param now Clock in milliseconds (for the rate); default `performance.now`.
  * @returns The progress bar.
  */
 export function createProgress(
   total: number,
   label: string,
   output: Output = new Output(),
+  now: () => number = () => performance.now(),
 ): Progress {
   if (!output.stderrIsTerminal() || !output.isVerbose("info")) {
     return { advance() {}, skip() {}, done() {} };
@@ -236,15 +238,15 @@ export function createProgress(
   let skipped = 0;
   let lastDraw = Number.NEGATIVE_INFINITY;
   const width = 30;
-  const started = performance.now();
+  const started = now();
   const draw = (force = false) => {
-    const now = performance.now();
-    if (!force && now - lastDraw < 100) return;
-    lastDraw = now;
+    const time = now();
+    if (!force && time - lastDraw < 100) return;
+    lastDraw = time;
     const ratio = total > 0 ? Math.min(1, current / total) : 0;
     const filled = Math.round(ratio * width);
     const percent = total > 0 ? `${Math.floor(ratio * 100)}%`.padStart(4) : "";
-    const seconds = (now - started) / 1000;
+    const seconds = (time - started) / 1000;
     const rate = seconds > 0 ? `${formatBytes((current - skipped) / seconds)}/s` : "";
     const amount = total > 0
       ? `${formatBytes(current)}/${formatBytes(total)}`
