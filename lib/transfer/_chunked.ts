@@ -12,7 +12,7 @@ import { type FileJson, HEADER, type UploadJson } from "../http/protocol.ts";
 import type { Transport } from "../http/transport.ts";
 import { md5Hex } from "./_chunks.ts";
 import { runPool } from "./_pool.ts";
-import type { ResolvedSource } from "./_source.ts";
+import type { ResolvedSource, SourceChunk } from "./_source.ts";
 import { pollTask } from "./_task.ts";
 import { compositeChecksums, sameContent, type SentData, verifyUploaded } from "./_verify.ts";
 import { UploadError } from "./errors.ts";
@@ -87,7 +87,7 @@ export async function sendChunked(
 
   try {
     const limit = Math.max(1, Math.min(options.concurrency, count));
-    await runPool(limit, source.chunks(chunkSize, (index) => index < count), async (chunk) => {
+    const send = async (chunk: SourceChunk) => {
       using _release = { [Symbol.dispose]: () => chunk.release() };
       const checksum = md5Hex(chunk.bytes);
       digests[chunk.index] = checksum;
@@ -121,7 +121,10 @@ export async function sendChunked(
       }
       onServer.add(chunk.index);
       report();
-    }, { signal: options.signal });
+    };
+    for (const wanted of passes(count, stored, options.recheck === true)) {
+      await runPool(limit, source.chunks(chunkSize, wanted), send, { signal: options.signal });
+    }
   } catch (error) {
     if (options.signal?.aborted) throw aborted(upload, options.signal.reason, left());
     throw failure(upload, "Sending a chunk of", error, left());
@@ -210,6 +213,24 @@ async function settle(
     if (existing !== undefined && sameContent(existing, sent)) return existing;
   }
   throw failure(upload, step, cause ?? new Error("the upload stopped on the server"));
+}
+
+/**
+ * The chunk ranges to go through, in order. Resumers that may run side by side start at a random
+ * missing chunk and wrap around, so they send different chunks first and, re-reading the
+ * server's list before each chunk, skip what the others sent meanwhile.
+ */
+function passes(
+  count: number,
+  stored: ReadonlyMap<number, string>,
+  spread: boolean,
+): ((index: number) => boolean)[] {
+  const missing = Array.from({ length: count }, (_, index) => index).filter((i) => !stored.has(i));
+  const start = spread && missing.length > 1
+    ? missing[Math.floor(Math.random() * missing.length)]!
+    : 0;
+  if (start === 0) return [(index) => index < count];
+  return [(index) => index >= start && index < count, (index) => index < start];
 }
 
 /**
