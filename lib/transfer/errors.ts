@@ -122,18 +122,18 @@ export interface UploadFilesDone {
 export class UploadFilesError extends RepoApyError {
   /** What was uploaded or skipped before the failure. */
   readonly done: UploadFilesDone;
-  /** The local file whose upload failed. */
-  readonly path: string;
+  /** The local file whose upload failed (none when it was cancelled between files). */
+  readonly path: string | undefined;
 
   /**
    * Creates the error.
    *
    * @param message What went wrong and what to do.
-   * @param path The local file whose upload failed.
+   * @param path The local file whose upload failed, if any.
    * @param done What was uploaded or skipped before.
    * @param cause The failure.
    */
-  constructor(message: string, path: string, done: UploadFilesDone, cause: unknown) {
+  constructor(message: string, path: string | undefined, done: UploadFilesDone, cause: unknown) {
     super(message, { cause });
     this.path = path;
     this.done = done;

@@ -158,6 +158,14 @@ export async function uploadFiles(
     await runPool(concurrency, pending.filter((f) => f.size <= UPLOAD_CHUNK_SIZE), send, signal);
     await runPool(1, pending.filter((f) => f.size > UPLOAD_CHUNK_SIZE), send, signal);
   } catch (error) {
+    if (failed === undefined && options.signal?.aborted) {
+      throw new UploadFilesError(
+        `The upload was cancelled after ${done.uploaded.length} of ${pending.length} files: run it again with skipExisting to continue`,
+        undefined,
+        done,
+        error,
+      );
+    }
     if (failed === undefined) throw error;
     const reason = error instanceof Error ? error.message : String(error);
     throw new UploadFilesError(

@@ -165,15 +165,20 @@ function addFilesError(record: RepoRecord, error: unknown, folder: boolean): unk
   if (error instanceof FilesExistError) return existsAlready(record, error.names, folder);
   if (!(error instanceof UploadFilesError)) return error;
   const cause = error.cause;
-  if (isStatus(cause, 409)) return existsAlready(record, [basename(error.path)], folder);
-  if (!folder) return cause;
+  if (error.path !== undefined && isStatus(cause, 409)) {
+    return existsAlready(record, [basename(error.path)], folder);
+  }
+  if (!folder && error.path !== undefined) return cause;
   const reason = cause instanceof Error ? cause.message : String(cause);
+  const what = error.path === undefined
+    ? "The upload was cancelled"
+    : `Uploading '${error.path}' failed (${reason})`;
   const done = error.done.uploaded.length + error.done.skipped.length;
   return new RepoApyError(
-    `Uploading '${error.path}' failed (${reason}); ${done} file(s) of the folder are in the ${
+    `${what}; ${done} file(s) of the folder are in the ${
       describe(record)
     }: run the same command again with --skip-existing to continue`,
-    { cause },
+    { cause: error },
   );
 }
 
