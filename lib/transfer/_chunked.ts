@@ -131,6 +131,13 @@ export async function sendChunked(
   }
   const sent: SentData = { size: source.size, checksums: compositeChecksums(digests) };
   if (stopped !== undefined || !active) {
+    // Following an upload someone else finished makes sense only if it holds this data.
+    if ([...stored].some(([index, checksum]) => digests[index] !== checksum)) {
+      throw new UploadError(
+        `Another upload of '${upload.name}' with other content is being finished on the server: run the upload again once it is done`,
+        { upload, ...(stopped ? { cause: stopped } : {}) },
+      );
+    }
     return await settle(transport, upload, sent, stopped, options);
   }
 

@@ -140,3 +140,19 @@ Deno.test("records add-files: 4 concurrent CLI processes resuming one interrupte
   const file = await record.getFileByName("big.bin");
   assertEquals(await sha256(await record.downloadFile(file.id)), await sha256File(path));
 });
+
+Deno.test("records add-files succeeds when the answer to finish is lost, and a rerun says it is there", async () => {
+  await using server = await startServer();
+  await using dir = await tempDir();
+  const id = await createRecord(server, "lost-finish");
+  const path = `${dir.path}/big.bin`;
+  await writeRandomFile(path, 51_000_000, 89);
+  server.addFault({ method: "POST", path: "/uploads/", dropAfterProcessing: true, times: 1 });
+  const run = await ok(server, ["add-files", "-r", String(id), "-n", path]);
+  assertStringIncludes(run.stdout, "Uploaded 'big.bin'");
+  const before = server.log.length;
+  const again = await ok(server, ["add-files", "-r", String(id), "-n", path]);
+  assertStringIncludes(again.stdout, "Skipped 'big.bin'");
+  assertEquals(posted(server, before), 0);
+  assertEquals(await fileNames(server, id), ["big.bin"]);
+});

@@ -139,12 +139,15 @@ export interface TransferProgress {
 /** Creates a {@linkcode TransferProgress}; total 0 or less draws no percentage. */
 export function transferProgress(output: Output, label: string, total = 0): TransferProgress {
   const bar = createProgress(total, label, output);
-  let last: number | undefined;
+  let last = 0;
+  let skipped = 0;
   return {
-    onProgress: ({ bytes, resumed }) => {
-      if (last === undefined) {
-        last = resumed ?? 0;
-        bar.skip(last);
+    onProgress: ({ bytes, resumed = 0 }) => {
+      // Bytes that were there before this run (a resumed transfer) do not count toward the rate.
+      if (resumed > skipped) {
+        bar.skip(resumed - skipped);
+        last += resumed - skipped;
+        skipped = resumed;
       }
       bar.advance(bytes - last);
       last = bytes;

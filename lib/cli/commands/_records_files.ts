@@ -104,11 +104,12 @@ export function addFilesCommand(): CommandUnknownOpts {
     await record.meta();
     const label = describe(record);
     const path = options.fileName;
-    const folder = (await statPath(path)).isDirectory;
+    const info = await statPath(path);
+    const folder = info.isDirectory;
     if (folder && options.fileDescription !== undefined) {
       throw new InputError("-d/--file-description only works with a single file, not a folder");
     }
-    const progress = uploadProgress(manager, `Uploading ${basename(path)}`, 0);
+    const progress = uploadProgress(manager, `Uploading ${basename(path)}`, folder ? 0 : info.size);
     let result: UploadFilesDone;
     try {
       result = await record.uploadFiles(path, {
