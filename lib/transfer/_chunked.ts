@@ -10,11 +10,11 @@
 import { InputError, type RepoApyError, RequestError } from "../http/errors.ts";
 import { type FileJson, HEADER, type UploadJson } from "../http/protocol.ts";
 import type { Transport } from "../http/transport.ts";
-import { md5Hex } from "./_chunks.ts";
+import { compositeCandidates, md5Hex } from "./_chunks.ts";
 import { runPool } from "./_pool.ts";
 import type { ResolvedSource, SourceChunk } from "./_source.ts";
 import { pollTask } from "./_task.ts";
-import { compositeChecksums, sameContent, type SentData, verifyUploaded } from "./_verify.ts";
+import { sameContent, type SentData, verifyUploaded } from "./_verify.ts";
 import { UploadError } from "./errors.ts";
 import type { ProgressCallback } from "./progress.ts";
 
@@ -129,7 +129,7 @@ export async function sendChunked(
     if (options.signal?.aborted) throw aborted(upload, options.signal.reason, left());
     throw failure(upload, "Sending a chunk of", error, left());
   }
-  const sent: SentData = { size: source.size, checksums: compositeChecksums(digests) };
+  const sent: SentData = { size: source.size, checksums: compositeCandidates(digests) };
   if (stopped !== undefined || !active) {
     // Following an upload someone else finished makes sense only if it holds this data.
     if ([...stored].some(([index, checksum]) => digests[index] !== checksum)) {

@@ -6,8 +6,6 @@
  * @module
  */
 
-import { Buffer } from "node:buffer";
-import { createHash } from "node:crypto";
 import { type FileJson, UPLOAD_CHUNK_SIZE } from "../http/protocol.ts";
 import { Checksum, checksumKind } from "./_chunks.ts";
 import type { ResolvedSource } from "./_source.ts";
@@ -19,24 +17,6 @@ export interface SentData {
   size: number;
   /** Checksums in the server's forms (lower-case); any one of them is a match. */
   checksums: string[];
-}
-
-/**
- * The composite checksum of chunked data from the chunks' MD5s: the MD5 over the concatenated
- * digests (raw bytes, or their hex text, as servers differ) plus `-<count>`.
- *
- * @param digests Hex MD5 of each chunk, in index order.
- * @returns Both candidate forms.
- */
-export function compositeChecksums(digests: readonly string[]): string[] {
-  const raw = createHash("md5");
-  const text = createHash("md5");
-  for (const digest of digests) {
-    raw.update(Buffer.from(digest, "hex"));
-    text.update(digest);
-  }
-  const suffix = `-${digests.length}`;
-  return [raw.digest("hex") + suffix, text.digest("hex") + suffix];
 }
 
 /**
