@@ -9,6 +9,7 @@
 import { type FileJson, UPLOAD_CHUNK_SIZE } from "../http/protocol.ts";
 import { Checksum, checksumKind } from "./_chunks.ts";
 import type { ResolvedSource } from "./_source.ts";
+import { InputError } from "../http/errors.ts";
 import { UploadError } from "./errors.ts";
 
 /** What was sent: its size and its checksum in every form the server may report. */
@@ -77,4 +78,25 @@ export async function sourceChecksums(
   }
   const { size, candidates } = checksum.result();
   return { size, checksums: candidates };
+}
+
+/**
+ * A lookup of the record's file of a name that answers `undefined` when there is none (or when
+ * the target cannot look files up).
+ *
+ * @param record Anything with `getFileByName` (a record resource).
+ * @returns The lookup.
+ */
+export function fileFinder(
+  record: { getFileByName?(name: string): Promise<FileJson> },
+): (name: string) => Promise<FileJson | undefined> {
+  return async (name) => {
+    if (record.getFileByName === undefined) return undefined;
+    try {
+      return await record.getFileByName(name);
+    } catch (error) {
+      if (error instanceof InputError) return undefined;
+      throw error;
+    }
+  };
 }

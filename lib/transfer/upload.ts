@@ -31,7 +31,13 @@ import type { Transport } from "../http/transport.ts";
 import { md5Hex } from "./_chunks.ts";
 import { isUploadGone, sendChunked } from "./_chunked.ts";
 import { type ResolvedSource, resolveSource, type UploadSource } from "./_source.ts";
-import { sameContent, type SentData, sourceChecksums, verifyUploaded } from "./_verify.ts";
+import {
+  fileFinder,
+  sameContent,
+  type SentData,
+  sourceChecksums,
+  verifyUploaded,
+} from "./_verify.ts";
 import { UploadError } from "./errors.ts";
 import type { ProgressCallback } from "./progress.ts";
 
@@ -240,19 +246,6 @@ async function sendDirect(
   }
   options.onProgress?.({ bytes: source.size, total: source.size });
   return verifyUploaded(file, sent);
-}
-
-/** The record's file of a name, or `undefined` (also when the target cannot look it up). */
-function fileFinder(record: UploadTarget): (name: string) => Promise<FileJson | undefined> {
-  return async (name) => {
-    if (record.getFileByName === undefined) return undefined;
-    try {
-      return await record.getFileByName(name);
-    } catch (error) {
-      if (error instanceof InputError) return undefined;
-      throw error;
-    }
-  };
 }
 
 /** The clashing file of a 409 when it holds exactly the content to upload. */

@@ -30,7 +30,7 @@ import { type FileJson, UPLOAD_CHUNK_SIZE } from "../http/protocol.ts";
 import { globFilter } from "../utils/glob.ts";
 import { runPool } from "./_pool.ts";
 import { resolveSource } from "./_source.ts";
-import { sameContent, sourceChecksums } from "./_verify.ts";
+import { fileFinder, sameContent, sourceChecksums } from "./_verify.ts";
 import { FilesExistError, type UploadFilesDone, UploadFilesError } from "./errors.ts";
 import type { Progress } from "./progress.ts";
 import { uploadFile, type UploadTarget } from "./upload.ts";
@@ -220,10 +220,16 @@ async function withoutExisting(
   // always a success (a rerun after a lost answer); for several, skipping takes `skipExisting`.
   if (options.force && !options.skipExisting) return files;
   const skip = options.skipExisting || files.length === 1;
-  const names = new Set(files.map((file) => file.name));
   const existing = new Map<string, FileJson>();
-  for await (const file of record.files()) {
-    if (names.has(file.name)) existing.set(file.name, file);
+  if (files.length === 1 && record.getFileByName !== undefined) {
+    // One file: one lookup by name instead of listing every file of the record.
+    const found = await fileFinder(record)(files[0]!.name);
+    if (found !== undefined) existing.set(found.name, found);
+  } else {
+    const names = new Set(files.map((file) => file.name));
+    for await (const file of record.files()) {
+      if (names.has(file.name)) existing.set(file.name, file);
+    }
   }
   const pending: LocalUploadFile[] = [];
   const clashes: string[] = [];
