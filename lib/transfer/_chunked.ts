@@ -95,8 +95,11 @@ export async function sendChunked(
       if (options.recheck) {
         const current = await transport.json<UploadJson>("GET", self, request);
         learn(current);
-        if (current.state !== "active") active = false;
-        if (!active || stored.get(chunk.index) === checksum) {
+        if (current.state !== "active") {
+          active = false;
+          return;
+        }
+        if (stored.get(chunk.index) === checksum) {
           onServer.add(chunk.index);
           return report();
         }
@@ -119,6 +122,7 @@ export async function sendChunked(
         stopped ??= error;
         return;
       }
+      stored.set(chunk.index, checksum);
       onServer.add(chunk.index);
       report();
     };
@@ -138,7 +142,7 @@ export async function sendChunked(
         { upload, ...(stopped ? { cause: stopped } : {}) },
       );
     }
-    return await settle(transport, upload, sent, stopped, options);
+    return await settle(transport, upload, sent, stopped, "Sending a chunk of", options);
   }
 
   const finish = upload._actions.finish;
@@ -150,7 +154,7 @@ export async function sendChunked(
     if (options.signal?.aborted) throw aborted(upload, options.signal.reason, left());
     // The answer may be lost although the server took the finish, or another process finished
     // first (404): look at the upload before reporting a failure.
-    return await settle(transport, upload, sent, error, options);
+    return await settle(transport, upload, sent, error, "Finishing", options);
   }
   return await merged(transport, finished, sent, options);
 
@@ -196,11 +200,9 @@ async function settle(
   upload: UploadJson,
   sent: SentData,
   cause: unknown,
+  step: string,
   options: ChunkedOptions,
 ): Promise<FileJson> {
-  const step = cause instanceof RequestError && cause.status === 404 || cause === undefined
-    ? "Sending a chunk of"
-    : "Finishing";
   let current: UploadJson | undefined;
   try {
     current = await transport.json<UploadJson>("GET", upload._links.self!, {
