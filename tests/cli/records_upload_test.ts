@@ -3,7 +3,9 @@
 import { assertEquals, assertStringIncludes, assertTrue } from "../_assert.ts";
 import { Transport } from "../../lib/http/transport.ts";
 import { startServer, type TestServer } from "../../lib/testing/mod.ts";
-import { UploadError } from "../../lib/transfer/errors.ts";
+import { UploadError, UploadFilesError } from "../../lib/transfer/errors.ts";
+import { interruptMessage } from "../../lib/cli/_errors.ts";
+import type { FileJson, UploadJson } from "../../lib/http/protocol.ts";
 import { RepoRecord } from "../../lib/transfer/record.ts";
 import { sha256, sha256File, writeRandomFile } from "../transfer/_helpers.ts";
 import { createRecord, managerFor, ok, repo, tempDir } from "./_records.ts";
@@ -155,4 +157,25 @@ Deno.test("records add-files succeeds when the answer to finish is lost, and a r
   assertStringIncludes(again.stdout, "Skipped 'big.bin'");
   assertEquals(posted(server, before), 0);
   assertEquals(await fileNames(server, id), ["big.bin"]);
+});
+
+Deno.test("interruptMessage() of an interrupted folder upload names --skip-existing and what is left", () => {
+  const upload = { name: "big.bin", chunk_count: 6, chunks: [] } as unknown as UploadJson;
+  const aborted = new UploadError("cancelled", {
+    upload,
+    resumable: true,
+    aborted: true,
+    left: { uploadId: "u", chunks: 2, chunkCount: 6, bytes: 20_000_000 },
+  });
+  const done = { uploaded: [{ name: "a.txt" } as FileJson], skipped: [] };
+  const inFile = new UploadFilesError("stopped", "/data/big.bin", done, aborted);
+  assertEquals(
+    interruptMessage(new Error("wrapped", { cause: inFile })),
+    "Interrupted: the upload of 'big.bin' stays on the server (2 of 6 chunks); 1 file(s) are in the record; run the same command again with --skip-existing to continue",
+  );
+  const between = new UploadFilesError("cancelled", undefined, done, new Error("SIGINT"));
+  assertEquals(
+    interruptMessage(between),
+    "Interrupted: 1 file(s) are in the record; run the same command again with --skip-existing to continue",
+  );
 });

@@ -1,7 +1,7 @@
 // `records add-files`, `add-string-as-file`, `get-file`, `delete-file`, `delete-files` and
 // `edit-file`.
 
-import { basename, join } from "node:path";
+import { basename } from "node:path";
 import { Command, type CommandUnknownOpts } from "@commander-js/extra-typings";
 import { InputError, RepoApyError } from "../../http/errors.ts";
 import type { FileJson } from "../../http/protocol.ts";
