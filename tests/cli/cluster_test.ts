@@ -1,6 +1,8 @@
 // docs/cluster.md's `xargs -P` pattern, run as written: N `repo-apy` processes from one shell
 // loop upload a folder tree (one record per subfolder) to the local server while it answers
 // some requests with 429; every file must arrive byte-identical and no token may be printed.
+// Then, as after a job killed at its time limit, the same line runs again and sends only what is
+// missing (`--skip-existing`).
 // Credentials come from a config file (REPO_APY_CONFIG), which every process reads.
 import { assert, assertEquals, assertNotIncludes } from "../_assert.ts";
 import { writeConfig } from "../../lib/config/write.ts";
@@ -19,6 +21,13 @@ async function documentedPattern(): Promise<string> {
   const block = after.match(/```sh\n([\s\S]*?)```/)?.[1];
   assert(text.includes(MARKER) && block !== undefined, `no sh block after ${MARKER} in cluster.md`);
   return block;
+}
+
+/** How many uploads were started (direct or chunked). */
+function uploads(log: readonly { method: string; path: string; status: number }[]): number {
+  return log.filter((entry) =>
+    entry.method === "POST" && entry.path.endsWith("/uploads") && entry.status < 300
+  ).length;
 }
 
 /** Deterministic bytes of a given size (not all alike, so a mix-up shows). */
@@ -66,18 +75,30 @@ Deno.test("docs/cluster.md: the xargs -P pattern uploads a folder tree byte-iden
   );
 
   const script = `set -euo pipefail\nexport PATH="${bin}:$PATH"\n${await documentedPattern()}`;
-  const { code, stdout, stderr } = await new Deno.Command("bash", {
-    args: ["-c", script],
-    env: { DATA: tree, JOBS: "4", REPO_APY_CONFIG: home.configPath, NO_COLOR: "1" },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const out = new TextDecoder().decode(stdout) + new TextDecoder().decode(stderr);
-  assertEquals(code, 0, out);
-  assertNotIncludes(out, server.pat);
+  const runPattern = async () => {
+    const { code, stdout, stderr } = await new Deno.Command("bash", {
+      args: ["-c", script],
+      env: { DATA: tree, JOBS: "4", REPO_APY_CONFIG: home.configPath, NO_COLOR: "1" },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const out = new TextDecoder().decode(stdout) + new TextDecoder().decode(stderr);
+    assertEquals(code, 0, out);
+    assertNotIncludes(out, server.pat);
+  };
+  await runPattern();
   assertEquals(server.log.filter((entry) => entry.status === 429).length, limited.length);
+  assertEquals(uploads(server.log), 12);
 
+  // A job killed before it finished: one file never arrived. Running the same line again
+  // uploads only that file.
   await using manager = new RepoManager({ host: server.url, pat: server.pat });
+  const partial = await manager.record({ identifier: "sample-03" });
+  await partial.deleteFile(await partial.getFileId("raw.bin"));
+  const uploadsBefore = uploads(server.log);
+  await runPattern();
+  assertEquals(uploads(server.log) - uploadsBefore, 1);
+
   for (const [id, files] of expected) {
     const record = await manager.record({ identifier: id });
     const names = (await Array.fromAsync(record.files())).map((file) => file.name).sort();
