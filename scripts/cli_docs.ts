@@ -4,7 +4,8 @@
  * `--xmlhelp` and the completion scripts. With `--check` it writes nothing and exits 1 when
  * `docs/cli.md` differs from what the tree gives (run by `deno task check`).
  *
- * Usage: `deno task docs:cli` (write) or `deno run --allow-read scripts/cli_docs.ts --check`.
+ * Usage: `deno task docs:cli` (write) or `deno run --allow-read scripts/cli_docs.ts --check
+ * [path]` (compare; `path` defaults to `docs/cli.md`).
  *
  * @module
  */
@@ -31,23 +32,23 @@ export function cliDocs(): string {
  * @param path The file to compare.
  * @returns `null` when current, else a one-line explanation.
  */
-export async function staleReason(path: string): Promise<string | null> {
+export async function staleReason(path: string | URL): Promise<string | null> {
+  const name = path instanceof URL ? CLI_DOCS_PATH : path;
   const saved = await Deno.readTextFile(path).catch(() => null);
-  if (saved === null) return `${path} is missing: run 'deno task docs:cli' and commit it`;
+  if (saved === null) return `${name} is missing: run 'deno task docs:cli' and commit it`;
   if (saved.replaceAll("\r\n", "\n") === cliDocs()) return null;
-  return `${path} is out of date with the command tree: run 'deno task docs:cli' and commit it`;
+  return `${name} is out of date with the command tree: run 'deno task docs:cli' and commit it`;
 }
 
 if (import.meta.main) {
-  const root = new URL("../", import.meta.url);
-  const path = new URL(CLI_DOCS_PATH, root);
-  if (Deno.args.includes("--check")) {
-    const reason = await staleReason(path.pathname);
+  const path = new URL(`../${CLI_DOCS_PATH}`, import.meta.url);
+  if (Deno.args[0] === "--check") {
+    const reason = await staleReason(Deno.args[1] ?? path);
     if (reason !== null) {
       console.error(reason);
       Deno.exit(1);
     }
-    console.log(`${CLI_DOCS_PATH} is current`);
+    console.log(`${Deno.args[1] ?? CLI_DOCS_PATH} is current`);
   } else {
     await Deno.writeTextFile(path, cliDocs());
     console.log(`wrote ${CLI_DOCS_PATH}`);

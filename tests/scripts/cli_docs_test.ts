@@ -64,12 +64,33 @@ Deno.test("staleReason() accepts the generated text (also with CRLF) and names a
   }
 });
 
-Deno.test("cli_docs.ts --check passes on the committed docs/cli.md (deno task check runs it)", async () => {
+async function checkRun(...args: string[]): Promise<{ code: number; stderr: string }> {
   const { code, stderr } = await new Deno.Command("deno", {
-    args: ["run", "--allow-read", "scripts/cli_docs.ts", "--check"],
+    args: ["run", "--allow-read", "scripts/cli_docs.ts", "--check", ...args],
     cwd: ROOT,
     stdout: "null",
     stderr: "piped",
   }).output();
-  assertEquals(code, 0, new TextDecoder().decode(stderr));
+  return { code, stderr: new TextDecoder().decode(stderr) };
+}
+
+Deno.test("cli_docs.ts --check passes on the committed docs/cli.md (deno task check runs it)", async () => {
+  const { code, stderr } = await checkRun();
+  assertEquals(code, 0, stderr);
+});
+
+Deno.test("cli_docs.ts --check exits 1 on a stale reference and says how to fix it", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = `${dir}/cli.md`;
+    await Deno.writeTextFile(path, cliDocs().replace(/\n#### [^\n]+\n[\s\S]*?(?=\n#### )/, ""));
+    const { code, stderr } = await checkRun(path);
+    assertEquals(code, 1);
+    assertEquals(
+      stderr.trim(),
+      `${path} is out of date with the command tree: run 'deno task docs:cli' and commit it`,
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
