@@ -1,5 +1,5 @@
 /**
- * Utilities: identifiers from arbitrary text, file-name globs.
+ * Utilities: identifiers from arbitrary text, file-name globs, resource types.
  *
  * @example Usage
  * ```ts
@@ -13,3 +13,4 @@
 
 export * from "./glob.ts";
 export * from "./identifier.ts";
+export * from "./resource_type.ts";
