@@ -120,19 +120,22 @@ function parseUncommon(s: string): Parsed {
   return { date: fromOrdinal(toOrdinal(year, 1, 1) + ordinalDay - 1), pos };
 }
 
-function parseZone(zone: string): void {
-  if (zone === "Z" || zone === "z") return;
+/** dateutil's `_parse_tzstr`: the offset in minutes. */
+function parseZone(zone: string): number {
+  if (zone === "Z" || zone === "z") return 0;
   if (![3, 5, 6].includes(zone.length)) reject();
   if (zone[0] !== "-" && zone[0] !== "+") reject();
   const hours = pyInt(zone.slice(1, 3));
   const minutes = zone.length === 3 ? 0 : pyInt(zone.slice(zone[3] === ":" ? 4 : 3));
-  if (hours === 0 && minutes === 0) return;
+  if (hours === 0 && minutes === 0) return 0;
   if (minutes > 59 || hours > 23) reject();
+  return (zone[0] === "-" ? -1 : 1) * (hours * 60 + minutes);
 }
 
-/** dateutil's `_parse_isotime`: returns [hour, minute, second, microsecond]. */
-function parseTime(s: string): number[] {
+/** dateutil's `_parse_isotime`: [hour, minute, second, microsecond] and the zone offset. */
+function parseTime(s: string): { parts: number[]; offset: number | null } {
   const parts = [0, 0, 0, 0];
+  let offset: number | null = null;
   let pos = 0;
   let comp = -1;
   if (s.length < 2) reject();
@@ -140,7 +143,7 @@ function parseTime(s: string): number[] {
   while (pos < s.length && comp < 5) {
     comp++;
     if ("-+Zz".includes(s[pos] as string)) {
-      parseZone(s.slice(pos));
+      offset = parseZone(s.slice(pos));
       pos = s.length;
       break;
     }
@@ -164,7 +167,58 @@ function parseTime(s: string): number[] {
   }
   if (pos < s.length) reject();
   if (parts[0] === 24 && parts.slice(1).some((part) => part !== 0)) reject();
-  return parts;
+  return { parts, offset };
+}
+
+const pad = (value: number, width = 2) => String(value).padStart(width, "0");
+
+/**
+ * Parses text the way python-dateutil's `isoparse` does and returns what Python's
+ * `isoformat()` prints for the result (`YYYY-MM-DDTHH:MM:SS[.ffffff][±HH:MM]`), or `undefined`
+ * when `isoparse` rejects the text. The accepted forms are those of {@link isIsoDate}.
+ *
+ * @example Usage
+ * ```ts
+ * import { normalizeIsoDate } from "./is_iso_date.ts";
+ * console.log(normalizeIsoDate("2020-W01-3")); // "2020-01-01T00:00:00"
+ * console.log(normalizeIsoDate("20200101T2400Z")); // "2020-01-02T00:00:00+00:00"
+ * console.log(normalizeIsoDate("2020-13")); // undefined
+ * ```
+ *
+ * @param text The string.
+ * @returns The normalised ISO 8601 text, or `undefined`.
+ */
+export function normalizeIsoDate(text: string): string | undefined {
+  // deno-lint-ignore no-control-regex
+  if (!/^[\x00-\x7f]*$/.test(text)) return undefined;
+  try {
+    let parsed: Parsed;
+    try {
+      parsed = parseCommon(text);
+    } catch (error) {
+      if (!(error instanceof NotIso)) throw error;
+      parsed = parseUncommon(text);
+    }
+    let [year, month, day] = parsed.date;
+    let time = { parts: [0, 0, 0, 0], offset: null as number | null };
+    if (text.length > parsed.pos) time = parseTime(text.slice(parsed.pos + 1));
+    checkDate(year, month, day);
+    const [hour = 0, minute = 0, second = 0, micro = 0] = time.parts;
+    if (hour === 24) {
+      [year, month, day] = fromOrdinal(toOrdinal(year, month, day) + 1);
+    } else if (hour < 0 || hour > 23) reject();
+    if (minute < 0 || minute > 59 || second < 0 || second > 59) reject();
+    let result = `${pad(year, 4)}-${pad(month)}-${pad(day)}T${pad(hour % 24)}:${pad(minute)}:` +
+      pad(second) + (micro === 0 ? "" : `.${pad(micro, 6)}`);
+    if (time.offset !== null) {
+      const offset = Math.abs(time.offset);
+      result += `${time.offset < 0 ? "-" : "+"}${pad(Math.floor(offset / 60))}:${pad(offset % 60)}`;
+    }
+    return result;
+  } catch (error) {
+    if (error instanceof NotIso) return undefined;
+    throw error;
+  }
 }
 
 /**
@@ -185,28 +239,5 @@ function parseTime(s: string): number[] {
  * @returns True when it is a date by the reference's rule.
  */
 export function isIsoDate(text: string): boolean {
-  // deno-lint-ignore no-control-regex
-  if (!/^[\x00-\x7f]*$/.test(text)) return false;
-  try {
-    let parsed: Parsed;
-    try {
-      parsed = parseCommon(text);
-    } catch (error) {
-      if (!(error instanceof NotIso)) throw error;
-      parsed = parseUncommon(text);
-    }
-    const [year, month, day] = parsed.date;
-    let time = [0, 0, 0, 0];
-    if (text.length > parsed.pos) time = parseTime(text.slice(parsed.pos + 1));
-    checkDate(year, month, day);
-    const [hour = 0, minute = 0, second = 0] = time;
-    if (hour === 24) {
-      fromOrdinal(toOrdinal(year, month, day) + 1); // next midnight must exist
-    } else if (hour < 0 || hour > 23) reject();
-    if (minute < 0 || minute > 59 || second < 0 || second > 59) reject();
-    return true;
-  } catch (error) {
-    if (error instanceof NotIso) return false;
-    throw error;
-  }
+  return normalizeIsoDate(text) !== undefined;
 }

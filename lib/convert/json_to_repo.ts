@@ -14,7 +14,7 @@
 
 import { InputError } from "../http/errors.ts";
 import { type Extra, EXTRAS_MAX_INTEGER, EXTRAS_MIN_INTEGER } from "../http/protocol.ts";
-import { isIsoDate } from "./is_iso_date.ts";
+import { normalizeIsoDate } from "./is_iso_date.ts";
 import { JsonNumber } from "./parse_json.ts";
 
 /** Options of {@link jsonToRepo}. */
@@ -27,6 +27,14 @@ export interface JsonToRepoOptions {
   convertInvalidInts?: boolean;
   /** Value used for every `null` instead of leaving the entry out (typed like any value). */
   fallbackValue?: unknown;
+  /**
+   * Store a date as Python's `isoformat()` of the parsed value (`"2020-W01"` becomes
+   * `"2019-12-30T00:00:00"`), as the reference did before 0.48 and as the server stores dates.
+   * Without it the original string is kept (0.48.1); a server that only takes
+   * `YYYY-MM-DD[Thh:mm[:ss]][zone]` then rejects the shorter forms.
+   * @default {false}
+   */
+  normalizeDates?: boolean;
 }
 
 const MAX = BigInt(EXTRAS_MAX_INTEGER);
@@ -104,7 +112,9 @@ function typeOf(value: unknown, options: JsonToRepoOptions, path: string): Extra
     return { type: "dict", value: convert(value, options, false, path) };
   }
   if (typeof value === "string") {
-    return { type: !value.includes("_") && isIsoDate(value) ? "date" : "str", value };
+    const date = value.includes("_") ? undefined : normalizeIsoDate(value);
+    if (date === undefined) return { type: "str", value };
+    return { type: "date", value: options.normalizeDates === true ? date : value };
   }
   if (typeof value === "boolean") return { type: "bool", value };
   if (value instanceof JsonNumber) {

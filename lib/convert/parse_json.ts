@@ -234,3 +234,42 @@ export function parseJson(text: string, options: ParseJsonOptions = {}): JsonVal
   if (pos < text.length) fail("extra data after the value");
   return result;
 }
+
+/**
+ * Turns a {@link parseJson} result into plain JavaScript values: `Map`s become objects (own
+ * properties, so a `__proto__` key stays a key), integers numbers when they fit in ±(2^53−1)
+ * and bigints otherwise, floats numbers.
+ *
+ * @example Usage
+ * ```ts
+ * import { jsonValueToPlain, parseJson } from "./parse_json.ts";
+ * console.log(jsonValueToPlain(parseJson('{"a": [1, 2.5, 9007199254740993]}')));
+ * // { a: [1, 2.5, 9007199254740993n] }
+ * ```
+ *
+ * @param value The parsed value.
+ * @returns The plain value.
+ */
+export function jsonValueToPlain(value: JsonValue): unknown {
+  if (value instanceof JsonNumber) {
+    if (!value.isInteger) return value.toNumber();
+    const big = value.toBigInt();
+    return big >= -MAX_SAFE && big <= MAX_SAFE ? Number(big) : big;
+  }
+  if (Array.isArray(value)) return value.map(jsonValueToPlain);
+  if (value instanceof Map) {
+    const result: { [key: string]: unknown } = {};
+    for (const [key, child] of value) {
+      Object.defineProperty(result, key, {
+        value: jsonValueToPlain(child),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    }
+    return result;
+  }
+  return value;
+}
+
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);

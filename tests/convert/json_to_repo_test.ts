@@ -51,6 +51,11 @@ Deno.test("jsonToRepo() vector 6 and 7: dates keep the original string; '_' is n
   assertEquals(fromText('{"d":"2020_01"}'), [{ key: "d", type: "str", value: "2020_01" }]);
   assertEquals(fromText('{"y":"2020"}'), [{ key: "y", type: "date", value: "2020" }]);
   assertEquals(fromText('{"t":"2020-01-01T10:00_x"}')[0]?.type, "str");
+  // normalizeDates stores Python's isoformat() instead.
+  assertEquals(fromText('{"w":"2020-W01","d":"2020-01-01 10:30Z"}', { normalizeDates: true }), [
+    { key: "w", type: "date", value: "2019-12-30T00:00:00" },
+    { key: "d", type: "date", value: "2020-01-01T10:30:00+00:00" },
+  ]);
 });
 
 Deno.test("jsonToRepo() vector 8: integers beyond ±(2^53−1) become strings only with the flag", () => {
