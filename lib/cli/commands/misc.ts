@@ -5,7 +5,7 @@
  */
 
 import type { Command } from "@commander-js/extra-typings";
-import { createGroup } from "./_group.ts";
+import { topGroup } from "../_groups.ts";
 import { getRepoInfoCommand } from "./_repo_info.ts";
 
 /**
@@ -20,7 +20,7 @@ import { getRepoInfoCommand } from "./_repo_info.ts";
  * @returns The group.
  */
 export function miscCommand(): Command {
-  const group = createGroup("misc", "Miscellaneous commands").alias("miscellaneous");
+  const group = topGroup("misc");
   group.addCommand(getRepoInfoCommand());
   return group;
 }

@@ -10,7 +10,7 @@
  */
 
 import type { Command } from "@commander-js/extra-typings";
-import { createGroup } from "./_group.ts";
+import { topGroup } from "../_groups.ts";
 import {
   createRecordCommand,
   deleteRecordCommand,
@@ -65,7 +65,7 @@ import { getRecordIdsCommand, getRecordsCommand } from "./_records_search.ts";
  * @returns The group.
  */
 export function recordsCommand(): Command {
-  const group = createGroup("records", "Manage records");
+  const group = topGroup("records");
   for (
     const build of [
       createRecordCommand,

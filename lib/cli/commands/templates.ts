@@ -5,7 +5,7 @@
  */
 
 import type { Command } from "@commander-js/extra-typings";
-import { createGroup } from "./_group.ts";
+import { topGroup } from "../_groups.ts";
 
 /**
  * Builds the `templates` group (its commands are added here as they are written).
@@ -19,5 +19,5 @@ import { createGroup } from "./_group.ts";
  * @returns The group.
  */
 export function templatesCommand(): Command {
-  return createGroup("templates", "Manage templates");
+  return topGroup("templates");
 }

@@ -5,7 +5,7 @@
  */
 
 import type { Command } from "@commander-js/extra-typings";
-import { createGroup } from "./_group.ts";
+import { topGroup } from "../_groups.ts";
 
 /**
  * Builds the `users` group (its commands are added here as they are written).
@@ -19,5 +19,5 @@ import { createGroup } from "./_group.ts";
  * @returns The group.
  */
 export function usersCommand(): Command {
-  return createGroup("users", "Manage users");
+  return topGroup("users");
 }
