@@ -1,7 +1,7 @@
 // The table of command groups: names, descriptions and aliases known without loading a group, and
 // a loader per group, so a run imports only the group it uses (start-up time).
 
-import type { Command } from "@commander-js/extra-typings";
+import type { Command, CommandUnknownOpts } from "@commander-js/extra-typings";
 import { createGroup } from "./commands/_group.ts";
 
 /** One top-level command group. */
@@ -68,5 +68,22 @@ export function topGroup(name: string): Command {
   if (entry === undefined) throw new TypeError(`No command group '${name}' in GROUPS`);
   const group = createGroup(entry.name, entry.description);
   for (const alias of entry.aliases) group.alias(alias);
+  return group;
+}
+
+/** Adds the commands `builders` make to `group`, each with its usage examples at the end of its help. */
+export function addCommands(
+  group: Command,
+  builders: readonly (() => CommandUnknownOpts)[],
+  examples: { readonly [command: string]: readonly string[] },
+): Command {
+  for (const build of builders) {
+    const command = build();
+    const lines = examples[command.name()];
+    if (lines) {
+      command.addHelpText("after", `\nExamples:\n${lines.map((line) => `  $ ${line}`).join("\n")}`);
+    }
+    group.addCommand(command);
+  }
   return group;
 }
