@@ -9,7 +9,7 @@ import type { RepoManagerOptions } from "../manager/repo_manager.ts";
 import { normalizeUnderscoreFlags } from "./_argv.ts";
 import { reportError } from "./_errors.ts";
 import { Output } from "./output.ts";
-import { createProgram } from "./program.ts";
+import { loadProgram } from "./_load.ts";
 
 /** Options of {@linkcode runCli}. */
 export interface RunCliOptions {
@@ -47,7 +47,7 @@ export async function runCli(args: readonly string[], options: RunCliOptions): P
     ...(options.stdout === undefined ? {} : { stdout: options.stdout }),
     ...(options.stderr === undefined ? {} : { stderr: options.stderr }),
   });
-  const program = createProgram({
+  const program = await loadProgram(args, {
     version: options.version,
     output,
     ...(options.input === undefined ? {} : { input: options.input }),

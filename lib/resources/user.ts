@@ -18,15 +18,20 @@
 
 import { InputError } from "../http/errors.ts";
 import {
+  type CollectionJson,
+  type GroupJson,
   IDENTITY_TYPES,
   type IdentityJson,
   type PageJson,
   type RecordJson,
+  type TemplateJson,
   type UserJson,
 } from "../http/protocol.ts";
+import { identitiesPath, userPath, userResourcesPath } from "../http/paths.ts";
 import type { Transport } from "../http/transport.ts";
 import type { QueryParams } from "../http/url.ts";
-import { requireId, requireText } from "./_checks.ts";
+import { requireText } from "./_checks.ts";
+import { getPage } from "./capabilities/context.ts";
 
 /** An identity provider a username belongs to. */
 export type IdentityType = typeof IDENTITY_TYPES[number];
@@ -88,7 +93,7 @@ export class RepoUser {
 
   /** Endpoint of the user, relative to the API base (`/users/1`). */
   get endpoint(): string {
-    return `/users/${this.id}`;
+    return userPath({ id: this.id });
   }
 
   /**
@@ -110,7 +115,37 @@ export class RepoUser {
    * @returns The page.
    */
   async getRecords(query: QueryParams = {}): Promise<PageJson<RecordJson>> {
-    return await this.transport.json("GET", `${this.endpoint}/records`, { query });
+    return await getPage(this.transport, userResourcesPath(this.id, "record"), query);
+  }
+
+  /**
+   * One page of the collections the user created (that you can read).
+   *
+   * @param query `page`, `per_page`, `filter`, `sort`, `shared`.
+   * @returns The page.
+   */
+  async getCollections(query: QueryParams = {}): Promise<PageJson<CollectionJson>> {
+    return await getPage(this.transport, userResourcesPath(this.id, "collection"), query);
+  }
+
+  /**
+   * One page of the templates the user created (that you can read).
+   *
+   * @param query `page`, `per_page`, `filter`, `sort`, `shared`.
+   * @returns The page.
+   */
+  async getTemplates(query: QueryParams = {}): Promise<PageJson<TemplateJson>> {
+    return await getPage(this.transport, userResourcesPath(this.id, "template"), query);
+  }
+
+  /**
+   * One page of the groups the user created, or (`common: true`) the groups you share.
+   *
+   * @param query `page`, `per_page`, `filter`, `common`.
+   * @returns The page.
+   */
+  async getGroups(query: QueryParams = {}): Promise<PageJson<GroupJson>> {
+    return await getPage(this.transport, userResourcesPath(this.id, "group"), query);
   }
 
   /**
@@ -119,7 +154,7 @@ export class RepoUser {
    * @returns The identities.
    */
   async identities(): Promise<IdentityJson[]> {
-    return await this.transport.json("GET", `${this.endpoint}/identities`);
+    return await this.transport.json("GET", identitiesPath(this.id));
   }
 
   /**
@@ -137,7 +172,7 @@ export class RepoUser {
 
 function userEndpoint(selector: UserSelector): string {
   if ("id" in selector && selector.id !== undefined) {
-    return `/users/${requireId(selector.id, "user id")}`;
+    return userPath({ id: selector.id });
   }
   if ("username" in selector && selector.username !== undefined) {
     const username = requireText(selector.username, "username").trim();
@@ -154,8 +189,8 @@ function userEndpoint(selector: UserSelector): string {
         `Unknown identity type '${String(type)}': use one of ${IDENTITY_TYPES.join(", ")}`,
       );
     }
-    return `/users/${type}/${encodeURIComponent(username)}`;
+    return userPath({ identityType: type as IdentityType, username });
   }
-  if ("me" in selector && selector.me === true) return "/users/me";
+  if ("me" in selector && selector.me === true) return userPath({ me: true });
   throw new InputError("No user given: pass { id }, { username, identityType } or { me: true }");
 }

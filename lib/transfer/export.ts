@@ -22,6 +22,7 @@
  */
 
 import { InputError } from "../http/errors.ts";
+import { exportPath } from "../http/paths.ts";
 import { EXPORT_TYPES, type ResourceType } from "../http/protocol.ts";
 import type { QueryObject } from "../http/url.ts";
 import { resolveTarget } from "./_paths.ts";
@@ -39,6 +40,8 @@ export type ExportType<T extends ExportableType = ExportableType> = keyof typeof
 export interface ExportTarget extends TransferTarget {
   /** Resource type. */
   readonly type: ResourceType;
+  /** Resource id. */
+  readonly id: number;
   /** The resource's metadata (for its identifier). */
   meta(): Promise<{ identifier: string }>;
 }
@@ -62,6 +65,9 @@ export interface ExportOptions extends ExportStreamOptions {
   /** Overwrite an existing file; otherwise the export is written as `<stem>_<n><ext>`. */
   force?: boolean;
 }
+
+/** Options of the `export` method of records, collections and templates. */
+export type ResourceExportOptions = Omit<ExportOptions, "exportType">;
 
 /**
  * Exports a resource to disk. A directory path gets `<identifier>.<ext>` (extension by type:
@@ -92,7 +98,7 @@ export async function exportResource(
   });
   return await saveResponse(
     resource.transport,
-    `${resource.endpoint}/export/${exportType}`,
+    exportPath(resource, exportType),
     target,
     {
       query: options.filter ? { filter: options.filter } : undefined,
@@ -121,7 +127,7 @@ export async function exportStream(
   options: ExportStreamOptions = {},
 ): Promise<ReadableStream<Uint8Array>> {
   const { exportType } = checkType(resource, options.exportType);
-  return await openBody(resource.transport, `${resource.endpoint}/export/${exportType}`, {
+  return await openBody(resource.transport, exportPath(resource, exportType), {
     query: options.filter ? { filter: options.filter } : undefined,
     onProgress: options.onProgress,
     signal: options.signal,

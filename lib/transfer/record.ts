@@ -18,7 +18,6 @@
  */
 
 import type { FileJson } from "../http/protocol.ts";
-import type { QueryObject } from "../http/url.ts";
 import { RecordResource } from "../resources/record.ts";
 import {
   downloadFile,
@@ -32,8 +31,17 @@ import {
   downloadFiles,
   type DownloadFilesOptions,
 } from "./download_files.ts";
-import { exportResource, exportStream, type ExportStreamOptions } from "./export.ts";
-import { exportMetadata, type ExportMetadataOptions } from "./export_metadata.ts";
+import {
+  exportResource,
+  exportStream,
+  type ExportStreamOptions,
+  type ResourceExportOptions,
+} from "./export.ts";
+import {
+  exportMetadata,
+  type ExportMetadataOptions,
+  exportMetadataStream,
+} from "./export_metadata.ts";
 import type { ProgressCallback } from "./progress.ts";
 import { uploadFile, type UploadFileOptions, type UploadSource } from "./upload.ts";
 
@@ -41,18 +49,7 @@ import { uploadFile, type UploadFileOptions, type UploadSource } from "./upload.
 export type RecordExportType = "json" | "rdf" | "pdf" | "qr" | "ro-crate";
 
 /** Options of {@linkcode RepoRecord.export}. */
-export interface RecordExportOptions {
-  /** Export filter (JSON object), e.g. `{ user: true, links: "in" }`. */
-  filter?: QueryObject;
-  /** Write into `<path>/<identifier>/`. */
-  useFolder?: boolean;
-  /** Overwrite an existing file; otherwise the export is written as `<stem>_<n><ext>`. */
-  force?: boolean;
-  /** Receives the bytes received so far. */
-  onProgress?: ProgressCallback;
-  /** Cancels the export. */
-  signal?: AbortSignal;
-}
+export type RecordExportOptions = ResourceExportOptions;
 
 /** Options of {@linkcode RepoRecord.uploadString}. */
 export interface UploadStringOptions {
@@ -246,5 +243,22 @@ export class RepoRecord extends RecordResource {
    */
   async exportMetadata(path: string, options: ExportMetadataOptions = {}): Promise<string> {
     return await exportMetadata(this, path, options);
+  }
+
+  /**
+   * Exports the record's extra metadata as a JSON byte stream (for piping).
+   *
+   * @example Usage
+   * ```ts ignore
+   * await (await record.exportMetadataStream({ format: "plain" })).pipeTo(Deno.stdout.writable);
+   * ```
+   *
+   * @param options Filter, format, progress, signal.
+   * @returns The JSON data.
+   */
+  async exportMetadataStream(
+    options: Omit<ExportMetadataOptions, "useFolder" | "force"> = {},
+  ): Promise<ReadableStream<Uint8Array>> {
+    return await exportMetadataStream(this, options);
   }
 }

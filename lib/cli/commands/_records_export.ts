@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
 import { InputError } from "../../http/errors.ts";
 import { EXPORT_TYPES } from "../../http/protocol.ts";
-import type { RecordExportType, RepoRecord } from "../../transfer/record.ts";
+import type { RecordExportType } from "../../transfer/record.ts";
 import { apyCommand } from "../apy_command.ts";
 import type { CLIRepoManager } from "../cli_manager.ts";
 import {
@@ -48,8 +48,8 @@ function exportOptions<C extends CommandUnknownOpts>(
 }
 
 /** The file to write when `-n` is given, else `undefined` (the library picks the name). */
-async function namedTarget(
-  record: RepoRecord,
+export async function namedTarget(
+  record: { meta(): Promise<{ identifier: string }> },
   values: ExportValues,
   extension: string,
 ): Promise<string | undefined> {
@@ -62,7 +62,8 @@ async function namedTarget(
   return join(dir, file);
 }
 
-async function pipeStream(manager: CLIRepoManager, stream: ReadableStream<Uint8Array>) {
+/** Copies an export stream to stdout, ending with a newline. */
+export async function pipeStream(manager: CLIRepoManager, stream: ReadableStream<Uint8Array>) {
   const decoder = new TextDecoder();
   let last = "";
   for await (const chunk of stream) {
@@ -126,11 +127,7 @@ export function exportMetadataCommand(): CommandUnknownOpts {
     const values = options as unknown as ExportValues;
     for (const record of await openRecords(manager, options)) {
       if (values.pipe === true) {
-        const response = await manager.transport.request(
-          "GET",
-          `${record.endpoint}/extras/export/json`,
-        );
-        if (response.body !== null) await pipeStream(manager, response.body);
+        await pipeStream(manager, await record.exportMetadataStream());
         continue;
       }
       const progress = transferProgress(manager.output, `Exporting ${record.id}`);
