@@ -13,6 +13,7 @@ import type {
   RecordLink,
   Resource,
   StoredFile,
+  TemplateData,
   Upload,
   User,
 } from "./_state.ts";
@@ -32,7 +33,7 @@ export function userJson(ctx: Ctx, user: User): Record<string, unknown> {
     orcid: null,
     state: "active",
     identity: {
-      type: "local",
+      type: user.identityType,
       username: user.username,
       email: user.email,
       email_confirmed: true,
@@ -189,6 +190,35 @@ export function groupJson(ctx: Ctx, g: GroupData): Record<string, unknown> {
       view: `${ctx.origin}/groups/${g.id}`,
     },
     _actions: { edit: self, delete: self, add_member: `${self}/members` },
+  };
+}
+
+/**
+ * A template.
+ *
+ * @param ctx Request context.
+ * @param t The template.
+ * @returns Template JSON.
+ */
+export function templateJson(ctx: Ctx, t: TemplateData): Record<string, unknown> {
+  const self = `${ctx.base}/templates/${t.id}`;
+  return {
+    ...base(ctx, t),
+    type: t.type,
+    data: structuredClone(t.data),
+    _links: {
+      self,
+      user_roles: `${self}/roles/users`,
+      group_roles: `${self}/roles/groups`,
+      revisions: `${self}/revisions`,
+      view: `${ctx.origin}/templates/${t.id}`,
+    },
+    _actions: {
+      edit: self,
+      delete: self,
+      add_user_role: `${self}/roles/users`,
+      add_group_role: `${self}/roles/groups`,
+    },
   };
 }
 
