@@ -266,7 +266,12 @@ function convert(raw: Schema, walk: Walk, at: string, depth: number, required: b
   if (type === "int" || type === "float") {
     const min = fitValue("float", schema.get("minimum"));
     const max = fitValue("float", schema.get("maximum"));
-    if (min !== null || max !== null) validation.range = { min, max } as ExtraValidation["range"];
+    if (typeof min === "number" || typeof max === "number") {
+      validation.range = {
+        min: typeof min === "number" ? min : null,
+        max: typeof max === "number" ? max : null,
+      };
+    }
   }
   if (Object.keys(validation).length > 0) extra.validation = validation;
   return extra;
