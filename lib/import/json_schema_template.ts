@@ -70,7 +70,7 @@ interface Walk {
  * no key; an array without items is an empty list). Scalars take `default` as value, the custom
  * `unit.default` as unit (numbers only), `required` of the parent as `validation.required`,
  * `enum` as `validation.options` (values of the field's type), `minimum`/`maximum` as
- * `validation.range` (numbers only). `description` is kept (stringified). Local `$ref`s are
+ * `validation.range` (numbers only), `format: uri`/`iri` as `validation.iri`. `description` is kept (stringified). Local `$ref`s are
  * resolved, sibling keywords applied on top; `allOf` parts are merged; a remote `$ref` is refused.
  *
  * @example Usage
@@ -99,7 +99,7 @@ export function jsonSchemaToTemplate(
     throw new InputError("Only objects are supported as top-level types: the file is not a schema");
   }
   const walk: Walk = { resolver: refResolver(root), count: 0, maxExtras, maxDepth, active: [] };
-  const top = expand(root, walk, "#");
+  const top = expand(root, walk, "#", walk.active);
   const properties = top.get("properties");
   if (!(properties instanceof Map) || properties.size === 0) {
     throw new InputError(
@@ -121,24 +121,30 @@ function stem(fileName: string): string {
   return dot > 0 ? base.slice(0, dot) : base;
 }
 
-/** Resolves `$ref` (sibling keywords on top) and merges `allOf` parts. */
-function expand(schema: Schema, walk: Walk, at: string): Schema {
+/**
+ * Resolves `$ref` (sibling keywords on top) and merges `allOf` parts. Every reference followed
+ * is added to `followed`; one that is being expanded already (an ancestor, or earlier in this
+ * chain) is a cycle.
+ */
+function expand(
+  schema: Schema,
+  walk: Walk,
+  at: string,
+  followed: string[],
+  chain: string[] = [],
+): Schema {
   let result = schema;
   const ref = schema.get("$ref");
   if (typeof ref === "string") {
-    if (walk.active.includes(ref)) {
+    if (walk.active.includes(ref) || chain.includes(ref)) {
       throw new InputError(
         `The schema is recursive ($ref '${ref}' at ${at} refers to itself): a template cannot ` +
           "nest without end; remove the cycle",
       );
     }
-    walk.active.push(ref);
-    try {
-      const target = expand(walk.resolver.resolve(ref, at), walk, at);
-      result = new Map([...target, ...[...schema].filter(([key]) => key !== "$ref")]);
-    } finally {
-      walk.active.pop();
-    }
+    followed.push(ref);
+    const target = expand(walk.resolver.resolve(ref, at), walk, at, followed, [...chain, ref]);
+    result = new Map([...target, ...[...schema].filter(([key]) => key !== "$ref")]);
   }
   const allOf = result.get("allOf");
   if (Array.isArray(allOf)) {
@@ -147,7 +153,7 @@ function expand(schema: Schema, walk: Walk, at: string): Schema {
     const required: JsonValue[] = [];
     for (const [index, part] of allOf.entries()) {
       if (!(part instanceof Map)) continue;
-      const expanded = expand(part, walk, `${at}/allOf/${index}`);
+      const expanded = expand(part, walk, `${at}/allOf/${index}`, followed, chain);
       for (const [key, value] of expanded) if (!merged.has(key)) merged.set(key, value);
       const partProperties = expanded.get("properties");
       if (partProperties instanceof Map) {
@@ -232,7 +238,23 @@ function convert(raw: Schema, walk: Walk, at: string, depth: number, required: b
       `The schema gives more than ${walk.maxExtras} fields (at ${at}): too large for a template`,
     );
   }
-  const schema = expand(raw, walk, at);
+  const followed: string[] = [];
+  const schema = expand(raw, walk, at, followed);
+  walk.active.push(...followed);
+  try {
+    return convertExpanded(schema, walk, at, depth, required);
+  } finally {
+    walk.active.length -= followed.length;
+  }
+}
+
+function convertExpanded(
+  schema: Schema,
+  walk: Walk,
+  at: string,
+  depth: number,
+  required: boolean,
+): Extra {
   const name = typeName(schema, at);
   const description = schema.get("description");
   const described = description === undefined || description === null ? {} : {
@@ -257,6 +279,9 @@ function convert(raw: Schema, walk: Walk, at: string, depth: number, required: b
   }
   const validation: ExtraValidation = {};
   if (required) validation.required = true;
+  if (type === "str" && ["uri", "iri"].includes(String(schema.get("format")))) {
+    validation.iri = true;
+  }
   const options = schema.get("enum");
   if (Array.isArray(options) && ["str", "int", "float"].includes(type)) {
     const fitting = options.map((option) => fitValue(type, option)).filter((v) => v !== null);
