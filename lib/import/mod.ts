@@ -17,3 +17,4 @@ export * from "./import_shacl.ts";
 export * from "./json_schema_template.ts";
 export * from "./shacl_template.ts";
 export * from "./template_draft.ts";
+export * from "./reuse_collection.ts";
