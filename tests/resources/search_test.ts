@@ -125,3 +125,35 @@ Deno.test("searchUserResources() lists what a user created; searchUsers() finds 
     await other.manager.close();
   }
 });
+
+Deno.test("searchResources() of templates, groups and collections uses their own filters", async () => {
+  await using env = await setup();
+  const m = env.manager;
+  await m.template({ identifier: "rec-t", create: true, type: "record" });
+  await m.template({ identifier: "ext-t", create: true, type: "extras" });
+  const other = secondManager(env.server, "jdoe");
+  try {
+    const o = other.manager;
+    await o.group({ identifier: "theirs", create: true, visibility: "public" });
+    await m.group({ identifier: "mine", create: true });
+    const search = m.search;
+    const extras = await Array.fromAsync(search.searchResources("template", { type: "extras" }));
+    assertEquals(ids(extras), ["ext-t"]);
+    const groups = await Array.fromAsync(search.searchResources("group", {}));
+    assertEquals(ids(groups), ["mine", "theirs"]);
+    const member = await Array.fromAsync(search.searchResources("group", { memberOnly: true }));
+    assertEquals(ids(member), ["mine"]);
+    const byUser = search.searchResources("group", { user: other.userId });
+    assertEquals(ids(await Array.fromAsync(byUser)), ["theirs"]);
+    await o.collection({ identifier: "shared", create: true, tags: ["t"] });
+    const shared = await o.collection({ identifier: "shared" });
+    await shared.addUser(1, "member");
+    await m.collection({ identifier: "own", create: true, tags: ["t"] });
+    const explicit = search.searchResources("collection", { explicitPermissions: true });
+    assertEquals(ids(await Array.fromAsync(explicit)), ["own", "shared"]);
+    const tagged = search.searchResources("collection", { tags: ["t"], user: [other.userId] });
+    assertEquals(ids(await Array.fromAsync(tagged)), ["shared"]);
+  } finally {
+    await other.manager.close();
+  }
+});
