@@ -223,6 +223,20 @@ export function templateJson(ctx: Ctx, t: TemplateData): Record<string, unknown>
 }
 
 /**
+ * A record, collection, template or group, by its kind.
+ *
+ * @param ctx Request context.
+ * @param r The resource.
+ * @returns Its JSON.
+ */
+export function resourceJson(ctx: Ctx, r: Resource): Record<string, unknown> {
+  if (r.kind === "record") return recordJson(ctx, r as RecordData);
+  if (r.kind === "collection") return collectionJson(ctx, r as CollectionData);
+  if (r.kind === "template") return templateJson(ctx, r as TemplateData);
+  return groupJson(ctx, r as GroupData);
+}
+
+/**
  * A file.
  *
  * @param ctx Request context.
