@@ -85,12 +85,11 @@ async function openCreated(
   metadata: { [field: string]: unknown },
 ): Promise<ManagedResource> {
   const selector = { identifier, create: true, ...metadata };
-  const opened: unknown = type === "collection"
+  return type === "collection"
     ? await manager.collection(selector)
     : type === "template"
     ? await manager.template(selector)
     : await manager.group(selector);
-  return opened as ManagedResource;
 }
 
 /**
