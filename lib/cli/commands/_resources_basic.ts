@@ -153,8 +153,9 @@ export function deleteResourceCommand(type: ManagedType): CommandUnknownOpts {
     requireSure(options.iAmSure, `delete the ${type}`);
     const resource = await openResource(manager, type, options);
     await resource.meta();
+    const label = String(resource);
     await resource.delete();
-    manager.printInfo(`Deleted the ${resource}`);
+    manager.printInfo(`Deleted the ${label}`);
   });
   return command;
 }
