@@ -3,8 +3,7 @@
 import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
 import { apyCommand } from "../apy_command.ts";
 import { searchPaginationOptions } from "../options.ts";
-import { pageQuery, printable, printPageHeader } from "./_resources_common.ts";
-import { miscOf } from "./_misc_lib.ts";
+import { pageParams, printable, printPageHeader } from "./_resources_common.ts";
 
 /** `misc get-licenses`: one page of the licenses the server offers. */
 export function getLicensesCommand(): CommandUnknownOpts {
@@ -15,8 +14,8 @@ export function getLicensesCommand(): CommandUnknownOpts {
       .option("--json", "Print the page as the server sends it (JSON) on stdout"),
   );
   apyCommand(command, async (manager, options) => {
-    const query = { ...pageQuery(options), ...(options.filter ? { filter: options.filter } : {}) };
-    const page = await miscOf(manager).getLicenses(query);
+    const query = { ...pageParams(options), ...(options.filter ? { filter: options.filter } : {}) };
+    const page = await manager.misc.getLicenses(query);
     if (options.json === true) {
       manager.output.json(page);
       return;
@@ -39,7 +38,7 @@ export function getRolesCommand(): CommandUnknownOpts {
     )
     .option("--json", "Print the roles as the server sends them (JSON) on stdout");
   apyCommand(command, async (manager, options) => {
-    const roles = await miscOf(manager).getRoles();
+    const roles = await manager.misc.getRoles();
     const types = options.itemType === undefined ? Object.keys(roles) : [options.itemType];
     if (options.json === true) {
       manager.output.json(Object.fromEntries(types.map((type) => [type, roles[type] ?? []])));
@@ -70,11 +69,11 @@ export function getTagsCommand(): CommandUnknownOpts {
   );
   apyCommand(command, async (manager, options) => {
     const query = {
-      ...pageQuery(options),
+      ...pageParams(options),
       ...(options.filter ? { filter: options.filter } : {}),
       ...(options.type === undefined ? {} : { type: options.type }),
     };
-    const page = await miscOf(manager).getTags(query);
+    const page = await manager.misc.getTags(query);
     if (options.json === true) {
       manager.output.json(page);
       return;

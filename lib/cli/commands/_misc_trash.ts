@@ -4,8 +4,7 @@ import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-ty
 import { apyCommand } from "../apy_command.ts";
 import { parseInteger, searchPaginationOptions } from "../options.ts";
 import { setOptionType } from "../_tree.ts";
-import { pageQuery, printable, printPageHeader } from "./_resources_common.ts";
-import { miscOf } from "./_misc_lib.ts";
+import { pageParams, printable, printPageHeader } from "./_resources_common.ts";
 
 /** Resource types with a trash. */
 const TRASH_TYPES = ["record", "collection", "template", "group"] as const;
@@ -19,8 +18,8 @@ export function getDeletedResourcesCommand(): CommandUnknownOpts {
       .option("--json", "Print the page as the server sends it (JSON) on stdout"),
   );
   apyCommand(command, async (manager, options) => {
-    const query = { ...pageQuery(options), ...(options.filter ? { filter: options.filter } : {}) };
-    const page = await miscOf(manager).getDeletedResources(query);
+    const query = { ...pageParams(options), ...(options.filter ? { filter: options.filter } : {}) };
+    const page = await manager.misc.getDeletedResources(query);
     if (options.json === true) {
       manager.output.json(page);
       return;
@@ -57,7 +56,7 @@ export function restoreResourceCommand(): CommandUnknownOpts {
   );
   apyCommand(command, async (manager, options) => {
     const values = options as typeof options & { itemType: string; itemId: number };
-    await miscOf(manager).restore(values.itemType, values.itemId);
+    await manager.misc.restore(values.itemType, values.itemId);
     manager.printInfo(`Restored the ${values.itemType} with id ${values.itemId}`);
   });
   return command;
@@ -71,7 +70,7 @@ export function purgeResourceCommand(): CommandUnknownOpts {
   );
   apyCommand(command, async (manager, options) => {
     const values = options as typeof options & { itemType: string; itemId: number };
-    await miscOf(manager).purge(values.itemType, values.itemId);
+    await manager.misc.purge(values.itemType, values.itemId);
     manager.printInfo(`Purged the ${values.itemType} with id ${values.itemId}`);
   });
   return command;

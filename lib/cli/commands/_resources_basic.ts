@@ -85,12 +85,11 @@ async function openCreated(
   metadata: { [field: string]: unknown },
 ): Promise<ManagedResource> {
   const selector = { identifier, create: true, ...metadata };
-  const opened: unknown = type === "collection"
+  return type === "collection"
     ? await manager.collection(selector)
     : type === "template"
     ? await manager.template(selector)
     : await manager.group(selector);
-  return opened as ManagedResource;
 }
 
 /**
@@ -154,8 +153,9 @@ export function deleteResourceCommand(type: ManagedType): CommandUnknownOpts {
     requireSure(options.iAmSure, `delete the ${type}`);
     const resource = await openResource(manager, type, options);
     await resource.meta();
+    const label = String(resource);
     await resource.delete();
-    manager.printInfo(`Deleted the ${resource}`);
+    manager.printInfo(`Deleted the ${label}`);
   });
   return command;
 }

@@ -5,7 +5,9 @@
 import type { CommandUnknownOpts } from "@commander-js/extra-typings";
 import { InputError } from "../../http/errors.ts";
 import type { PageJson, ResourceJson } from "../../http/protocol.ts";
-import type { QueryParams } from "../../http/url.ts";
+import type { RepoGroup } from "../../resources/group.ts";
+import type { RepoCollection } from "../../transfer/collection.ts";
+import type { RepoTemplate } from "../../transfer/template.ts";
 import type { CLIRepoManager } from "../cli_manager.ts";
 import { idIdentifierOptions, idIdentifierValue } from "../options.ts";
 import { asValues } from "./_records_common.ts";
@@ -13,79 +15,15 @@ import { asValues } from "./_records_common.ts";
 /** The resource types these groups manage. */
 export type ManagedType = "collection" | "template" | "group";
 
-/** Metadata fields the commands read (every type has the first ones). */
-export type ManagedJson = ResourceJson & {
-  description?: string;
-  plain_description?: string;
-  tags?: string[];
-  type?: string | null;
-  data?: unknown;
-};
-
-/** What every opened resource offers (the library's `RepoCollection`, `RepoTemplate`, `RepoGroup`). */
-export interface ManagedResource {
-  readonly id: number;
-  readonly created: boolean;
-  meta(): Promise<ManagedJson>;
-  refresh(): Promise<ManagedJson>;
-  edit(changes: { [field: string]: unknown }): Promise<unknown>;
-  delete(): Promise<void>;
-  toString(): string;
-}
-
-/** Resources with user roles (collections, templates; a group's members). */
-export interface UserRoles {
-  addUser(userId: number, role: string): Promise<unknown>;
-  changeUserRole(userId: number, role: string): Promise<unknown>;
-  removeUser(userId: number): Promise<unknown>;
-}
-
-/** Resources with group roles (collections, templates). */
-export interface GroupRoles {
-  addGroupRole(groupId: number, role: string): Promise<unknown>;
-  changeGroupRole(groupId: number, role: string): Promise<unknown>;
-  removeGroupRole(groupId: number): Promise<unknown>;
-}
-
-/** Resources with tags (collections). */
-export interface Tagged {
-  addTag(tag: string): Promise<unknown>;
-  removeTag(tag: string): Promise<unknown>;
-  checkTag(tag: string): Promise<boolean>;
-}
-
-/** Resources that export (collections, templates). */
-export interface Exportable {
-  export(path: string, exportType: string, options?: {
-    force?: boolean;
-    useFolder?: boolean;
-    onProgress?: (progress: { bytes: number }) => void;
-  }): Promise<string>;
-  exportStream(exportType: string): Promise<ReadableStream<Uint8Array>>;
-}
-
-/** A collection as the commands use it. */
-export type CollectionLike = ManagedResource & UserRoles & GroupRoles & Tagged & Exportable & {
-  getRecords(query?: QueryParams): Promise<PageJson<ResourceJson>>;
-  getCollections(query?: QueryParams): Promise<PageJson<ResourceJson>>;
-  addRecordLink(recordId: number): Promise<unknown>;
-  removeRecordLink(recordId: number): Promise<unknown>;
-  addCollectionLink(childId: number): Promise<unknown>;
-  removeCollectionLink(childId: number): Promise<unknown>;
-};
-
-/** A template as the commands use it. */
-export type TemplateLike = ManagedResource & UserRoles & GroupRoles & Exportable;
-
-/** A group as the commands use it. */
-export type GroupLike = ManagedResource & UserRoles;
-
 /** The resource of each type. */
 export interface ManagedResources {
-  collection: CollectionLike;
-  template: TemplateLike;
-  group: GroupLike;
+  collection: RepoCollection;
+  template: RepoTemplate;
+  group: RepoGroup;
 }
+
+/** Any of the managed resources. */
+export type ManagedResource = ManagedResources[ManagedType];
 
 /** Adds the selector of `type`: `-c/-C` (collection), `-t/-T` (template), `-g/-G` (group). */
 export function resourceOptions<C extends CommandUnknownOpts>(
@@ -117,7 +55,7 @@ export async function openResource<T extends ManagedType>(
   options: { name?: string } = {},
 ): Promise<ManagedResources[T]> {
   const selector = selectedResource(values, type, options);
-  const opened: unknown = type === "collection"
+  const opened: ManagedResource = type === "collection"
     ? await manager.collection(selector)
     : type === "template"
     ? await manager.template(selector)
@@ -126,9 +64,9 @@ export async function openResource<T extends ManagedType>(
 }
 
 /** Page and page size of `-p/--page` and `-n/--per-page`. */
-export function pageQuery(values: object): { page: number; per_page: number } {
+export function pageParams(values: object): { page: number; perPage: number } {
   const { page = 1, perPage = 10 } = asValues(values);
-  return { page: Number(page), per_page: Number(perPage) };
+  return { page: Number(page), perPage: Number(perPage) };
 }
 
 /** Prints the page header the reference client prints: `Found N <what> on M page(s)…`. */

@@ -4,10 +4,19 @@
 import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
 import { InputError } from "../../http/errors.ts";
 import { EXPORT_TYPES } from "../../http/protocol.ts";
+import type { ResourceExportOptions } from "../../transfer/export.ts";
 import { apyCommand } from "../apy_command.ts";
 import { namedTarget, pipeStream } from "./_records_export.ts";
 import { pathOption, transferProgress } from "./_records_common.ts";
 import { openResource, resourceOptions } from "./_resources_common.ts";
+
+/** The export methods collections and templates share, with the type as the user gave it. */
+interface Exportable {
+  readonly id: number;
+  meta(): Promise<{ identifier: string }>;
+  export(path: string, exportType: string, options: ResourceExportOptions): Promise<string>;
+  exportStream(exportType: string): Promise<ReadableStream<Uint8Array>>;
+}
 
 /** Export types that may be piped to stdout (text the terminal can take). */
 const PIPEABLE = ["json", "json-schema"];
@@ -49,7 +58,8 @@ export function exportResourceCommand(type: "collection" | "template"): CommandU
         `-P/--pipe only works with the ${pipeable.join(" and ")} exports, not '${exportType}'`,
       );
     }
-    const resource = await openResource(manager, type, options);
+    // The library types each resource's export types; `-e` has been checked against them.
+    const resource = await openResource(manager, type, options) as unknown as Exportable;
     if (values.pipe === true) {
       await pipeStream(manager, await resource.exportStream(exportType));
       return;

@@ -1,22 +1,22 @@
 // Listing commands of collections, templates and groups (`get-collections`,
 // `get-collection-ids`, `get-templates`, `get-groups`), all through `manager.search`.
 
-import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
+import {
+  Command,
+  type CommandUnknownOpts,
+  InvalidArgumentError,
+  Option,
+} from "@commander-js/extra-typings";
 import { InputError } from "../../http/errors.ts";
 import type { PageJson, ResourceJson } from "../../http/protocol.ts";
-import type { QueryParams } from "../../http/url.ts";
+import { TooManyResultsError } from "../../resources/errors.ts";
+import type { SearchParams, SearchType } from "../../resources/search.ts";
 import { apyCommand } from "../apy_command.ts";
 import type { CLIRepoManager } from "../cli_manager.ts";
 import { parseTokenList, searchPaginationOptions, userIdOptions, userIdValue } from "../options.ts";
 import { setOptionType } from "../_tree.ts";
 import { resolveUser } from "./_records_common.ts";
-import {
-  type ManagedType,
-  pageQuery,
-  printPageHeader,
-  printResources,
-} from "./_resources_common.ts";
-import { searchOf } from "./_search.ts";
+import { pageParams, printPageHeader, printResources } from "./_resources_common.ts";
 
 /** Hits an ids command fetches at most without `--i-am-sure`. */
 export const MAX_IDS_UNSURE = 1000;
@@ -50,47 +50,36 @@ function visibilityOption(what: string, conflicts: string[]) {
 }
 
 /** The search parameters of the filter options (`all` is not sent). */
-function filterQuery(values: FilterValues): QueryParams {
-  const query: QueryParams = {};
-  if (values.query !== undefined) query.query = values.query;
+function filterParams(values: FilterValues): SearchParams {
+  const params: SearchParams = {};
+  if (values.query !== undefined) params.query = values.query;
   if (values.visibility !== undefined && values.visibility !== "all") {
-    query.visibility = values.visibility;
+    params.visibility = values.visibility;
   }
   if (values.tag !== undefined && values.tag.length > 0) {
-    query.tag = values.tag;
-    query.tag_operator = values.tagOperator ?? "or";
+    params.tags = values.tag;
+    params.tagOperator = values.tagOperator ?? "or";
   }
-  return query;
+  return params;
 }
 
-/** The user whose resources to list: `-i` (the token's user), `-u`, `-U -D`, or none. */
-async function listedUser(
-  manager: CLIRepoManager,
-  values: { mine?: true | undefined; [key: string]: unknown },
-): Promise<number | undefined> {
-  if (values.mine === true) return (await manager.patUser()).id;
-  if (userIdValue(values) === undefined) return undefined;
-  return (await resolveUser(manager, values)).id;
-}
-
-async function printPage(
+function printPage(
   manager: CLIRepoManager,
   page: PageJson<ResourceJson>,
   what: string,
   json: boolean | undefined,
-): Promise<void> {
+): void {
   if (json === true) {
     manager.output.json(page);
     return;
   }
   printPageHeader(manager, page, what);
   printResources(manager, page.items);
-  await Promise.resolve();
 }
 
 /**
  * `collections get-collections` and `groups get-groups`: one page of search results, or the
- * resources a user created. With `mineFlag`, the flag that lists the token user's own ones.
+ * resources a user created; `mineFlag` lists the token user's own ones.
  */
 export function getResourcesCommand(
   type: "collection" | "group",
@@ -98,19 +87,16 @@ export function getResourcesCommand(
   mineHelp: string,
 ): CommandUnknownOpts {
   const plural = `${type}s`;
-  const mineName = mineFlag.replace(/^.*--/, "").replace(
-    /-([a-z])/g,
-    (_, c: string) => c.toUpperCase(),
-  );
-  const userOptions = ["user", "username", mineName];
+  const mine = new Option(mineFlag, mineHelp).conflicts(["user", "username"]);
+  const userOptions = ["user", "username", mine.attributeName()];
   const command = userIdOptions(
     searchPaginationOptions(
       new Command(`get-${plural}`)
         .description(
-          `Search ${plural} (one page), or list the ${plural} of a user. The search filters ` +
-            "exclude the user options: combining them is a usage error",
+          `Search ${plural} (one page), or list the ${plural} a user created. The search ` +
+            "filters exclude the user options: combining them is a usage error",
         )
-        .addOption(new Option(mineFlag, mineHelp).conflicts(["user", "username"]))
+        .addOption(mine)
         .addOption(visibilityOption(plural, userOptions))
         .addOption(
           new Option("-q, --query <text>", "Search text (title and identifier)")
@@ -122,16 +108,14 @@ export function getResourcesCommand(
   if (type === "collection") tagOptions(command, userOptions);
   apyCommand(command, async (manager, options) => {
     const values = options as unknown as FilterValues & { [key: string]: unknown };
-    const user = await listedUser(manager, {
-      ...values,
-      mine: values[mineName] === true ? true : undefined,
-    });
-    const paging = pageQuery(options);
-    const search = searchOf(manager);
+    const paging = pageParams(options);
+    let user: number | undefined;
+    if (values[mine.attributeName()] === true) user = (await manager.patUser()).id;
+    else if (userIdValue(values) !== undefined) user = (await resolveUser(manager, values)).id;
     const page = user === undefined
-      ? await search.searchResources(type, { ...filterQuery(values), ...paging })
-      : await search.searchUserResources(type, user, paging);
-    await printPage(manager, page, `${type}(s)`, options.json);
+      ? await manager.search.searchResourcesPage(type, { ...filterParams(values), ...paging })
+      : await manager.search.searchUserResources(type, user, paging);
+    printPage(manager, page, `${type}(s)`, options.json);
   });
   return command;
 }
@@ -145,10 +129,10 @@ export function getTemplatesCommand(): CommandUnknownOpts {
       .option("--json", "Print the page as the server sends it (JSON) on stdout"),
   );
   apyCommand(command, async (manager, options) => {
-    const query: QueryParams = { ...pageQuery(options) };
-    if (options.query !== undefined) query.query = options.query;
-    const page = await searchOf(manager).searchResources("template", query);
-    await printPage(manager, page, "template(s)", options.json);
+    const params: SearchParams = { ...pageParams(options) };
+    if (options.query !== undefined) params.query = options.query;
+    const page = await manager.search.searchResourcesPage("template", params);
+    printPage(manager, page, "template(s)", options.json);
   });
   return command;
 }
@@ -156,49 +140,95 @@ export function getTemplatesCommand(): CommandUnknownOpts {
 /** `collections get-collection-ids`: the ids of every collection matching the filters. */
 export function getResourceIdsCommand(type: "collection"): CommandUnknownOpts {
   const command = tagOptions(
-    new Command(`get-${type}-ids`)
-      .description(`Print the ids of all ${type}s matching the filters`)
-      .addOption(visibilityOption(`${type}s`, []))
-      .option("-q, --query <text>", "Search text (title and identifier)")
-      .option("-p, --pipe", "Print only the ids, separated by -s/--separator, on stdout")
-      .option("-s, --separator <text>", "Separator of the ids with -p/--pipe", ",")
-      .addOption(
-        new Option("--json", "Print the ids as a JSON array on stdout").conflicts("pipe"),
-      )
-      .option("--i-am-sure", `Allow fetching more than ${MAX_IDS_UNSURE} ids`),
+    separatorOption(
+      new Command(`get-${type}-ids`)
+        .description(`Print the ids of all ${type}s matching the filters`)
+        .addOption(visibilityOption(`${type}s`, []))
+        .option("-q, --query <text>", "Search text (title and identifier)")
+        .option("-p, --pipe", "Print only the ids, separated by -s/--separator, on stdout")
+        .addOption(
+          new Option("--json", "Print the ids as a JSON array on stdout").conflicts("pipe"),
+        )
+        .option("--i-am-sure", `Allow fetching more than ${MAX_IDS_UNSURE} ids`),
+    ),
     [],
   );
   apyCommand(command, async (manager, options) => {
-    const values = options as unknown as FilterValues;
-    const ids = await collectIds(manager, type, filterQuery(values), options.iAmSure === true);
-    if (options.json === true) {
-      manager.output.json(ids);
-      return;
-    }
-    if (options.pipe === true) {
-      manager.echo(ids.join(options.separator));
-      return;
-    }
-    manager.printInfo(`Found ${ids.length} ${type}(s): ${ids.join(", ")}`);
+    const values = options as unknown as FilterValues & { separator: string };
+    await printIds(manager, type, filterParams(values), { ...options, ...values });
   });
   return command;
 }
 
-/** Every id the search finds, refusing more than {@linkcode MAX_IDS_UNSURE} unless `sure`. */
-export async function collectIds(
+/**
+ * `--extras <json>`: the extras filter of the record search (server-api §8.3), a JSON list such
+ * as `[{"key": "temperature", "type": "numeric", "numeric": {"min": 20}}]`. Not in the
+ * reference client's CLI (its library has it).
+ */
+export function extrasOption() {
+  const option = new Option(
+    "--extras <json>",
+    'Extras filter as a JSON list, e.g. \'[{"key": "operator", "str": "jdoe"}]\'',
+  ).argParser((value): SearchParams["extras"] => {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(value);
+    } catch {
+      throw new InvalidArgumentError("--extras is not valid JSON: give a JSON list of filters");
+    }
+    if (!Array.isArray(parsed) || !parsed.every((item) => typeof item === "object" && item)) {
+      throw new InvalidArgumentError("--extras must be a JSON list of filter objects");
+    }
+    return parsed as SearchParams["extras"];
+  });
+  return option;
+}
+
+/** Adds `-s/--separator` (default `,`) of the ids commands. */
+export function separatorOption<C extends CommandUnknownOpts>(command: C): C {
+  command.addOption(
+    new Option("-s, --separator <text>", "Separator of the ids printed with -p/--pipe")
+      .default(","),
+  );
+  return command;
+}
+
+/**
+ * Prints the ids of every resource the search finds: `--json` as a list, `-p` joined with the
+ * separator, else a sentence. More than {@linkcode MAX_IDS_UNSURE} need `--i-am-sure`.
+ */
+export async function printIds(
   manager: CLIRepoManager,
-  type: ManagedType | "record",
-  query: QueryParams,
-  sure: boolean,
-): Promise<number[]> {
-  const search = searchOf(manager);
-  const first = await search.searchResources(type, { ...query, page: 1, per_page: 1 });
-  const total = first._pagination.total_items;
-  if (total > MAX_IDS_UNSURE && !sure) {
+  type: SearchType,
+  params: SearchParams,
+  options: { json?: true; pipe?: true; iAmSure?: true; separator: string },
+): Promise<void> {
+  const limit = options.iAmSure === true ? Infinity : MAX_IDS_UNSURE;
+  if (options.pipe === true) {
+    manager.echo(
+      await idsOrHint(
+        manager.search.searchResourceIds(type, params, {
+          limit,
+          separator: options.separator,
+        }),
+        type,
+      ),
+    );
+    return;
+  }
+  const ids = await idsOrHint(manager.search.resourceIds(type, params, { limit }), type);
+  if (options.json === true) manager.output.json(ids);
+  else manager.printInfo(`Found ${ids.length} ${type}(s): ${ids.join(", ")}`);
+}
+
+async function idsOrHint<T>(search: Promise<T>, type: string): Promise<T> {
+  try {
+    return await search;
+  } catch (error) {
+    if (!(error instanceof TooManyResultsError)) throw error;
     throw new InputError(
-      `Found ${total} ${type}s: add --i-am-sure to fetch more than ${MAX_IDS_UNSURE} ids, ` +
+      `Found ${error.total} ${type}s: add --i-am-sure to fetch more than ${MAX_IDS_UNSURE} ids, ` +
         "or narrow the search",
     );
   }
-  return await search.searchResourceIds(type, query);
 }

@@ -5,8 +5,7 @@ import type { UserJson } from "../../http/protocol.ts";
 import { apyCommand } from "../apy_command.ts";
 import { searchPaginationOptions, userIdOptions } from "../options.ts";
 import { resolveUser } from "./_records_common.ts";
-import { pageQuery, printable, printPageHeader } from "./_resources_common.ts";
-import { searchOf } from "./_search.ts";
+import { pageParams, printable, printPageHeader } from "./_resources_common.ts";
 
 function describeUser(user: UserJson): string {
   const identity = user.identity;
@@ -45,8 +44,8 @@ export function getUsersCommand(): CommandUnknownOpts {
       .option("--json", "Print the page as the server sends it (JSON) on stdout"),
   );
   apyCommand(command, async (manager, options) => {
-    const query = { ...pageQuery(options), ...(options.filter ? { filter: options.filter } : {}) };
-    const page = await searchOf(manager).searchUsers(query);
+    const query = { ...pageParams(options), ...(options.filter ? { filter: options.filter } : {}) };
+    const page = await manager.search.searchUsers(query);
     if (options.json === true) {
       manager.output.json(page);
       return;
