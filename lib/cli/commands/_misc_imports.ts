@@ -3,10 +3,12 @@
 
 import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
 import { InputError } from "../../http/errors.ts";
-import { importJsonSchema } from "../../import/import_json_schema.ts";
-import { importShacl } from "../../import/import_shacl.ts";
-import { reuseCollection, type ReuseCollectionOptions } from "../../import/reuse_collection.ts";
+// The importers load the transfer layer: imported when a command runs, so building the help stays
+// light (tests/cli/startup_test.ts).
+import type { TemplateImportOptions } from "../../import/import_json_schema.ts";
+import type { ReuseCollectionOptions } from "../../import/reuse_collection.ts";
 import type { TemplateKind } from "../../import/template_draft.ts";
+import type { RepoTemplate } from "../../transfer/template.ts";
 import { contextOf } from "../_context.ts";
 import { setOptionType } from "../_tree.ts";
 import { apyCommand } from "../apy_command.ts";
@@ -16,10 +18,16 @@ import { pathOption } from "./_records_common.ts";
 
 const TEMPLATE_KINDS = ["extras", "record"] as const;
 
+type TemplateImporter = (
+  target: CLIRepoManager,
+  path: string,
+  options: TemplateImportOptions,
+) => Promise<RepoTemplate>;
+
 function templateImportCommand(
   name: string,
   what: string,
-  importer: typeof importJsonSchema,
+  importer: () => Promise<TemplateImporter>,
 ): CommandUnknownOpts {
   const command = new Command(name)
     .description(`Create a template from a ${what} file`)
@@ -29,7 +37,9 @@ function templateImportCommand(
         .default("extras" as TemplateKind),
     );
   apyCommand(command, async (manager, options) => {
-    const template = await importer(manager, options.path, { templateType: options.type });
+    const template = await (await importer())(manager, options.path, {
+      templateType: options.type,
+    });
     const meta = await template.meta();
     manager.printInfo(
       `Created the template '${meta.title}' (id: ${meta.id}, identifier: '${meta.identifier}') ` +
@@ -41,12 +51,20 @@ function templateImportCommand(
 
 /** `misc import-json-schema`: a JSON Schema file becomes a template. */
 export function importJsonSchemaCommand(): CommandUnknownOpts {
-  return templateImportCommand("import-json-schema", "JSON Schema", importJsonSchema);
+  return templateImportCommand(
+    "import-json-schema",
+    "JSON Schema",
+    async () => (await import("../../import/import_json_schema.ts")).importJsonSchema,
+  );
 }
 
 /** `misc import-shacl`: a SHACL shapes file becomes a template. */
 export function importShaclCommand(): CommandUnknownOpts {
-  return templateImportCommand("import-shacl", "SHACL (Turtle)", importShacl);
+  return templateImportCommand(
+    "import-shacl",
+    "SHACL (Turtle)",
+    async () => (await import("../../import/import_shacl.ts")).importShacl,
+  );
 }
 
 /**
@@ -164,6 +182,7 @@ export function reuseCollectionCommand(): CommandUnknownOpts {
         keepExtrasValues: options.extras_value === true,
       };
     }
+    const { reuseCollection } = await import("../../import/reuse_collection.ts");
     const reused = await reuseCollection(manager, id, choices);
     const meta = await reused.collection.meta();
     const copied = [...reused.records].filter(([from, to]) => from !== to).length;
