@@ -71,7 +71,8 @@ interface Walk {
  * `unit.default` as unit (numbers only), `required` of the parent as `validation.required`,
  * `enum` as `validation.options` (values of the field's type), `minimum`/`maximum` as
  * `validation.range` (numbers only), `format: uri`/`iri` as `validation.iri`. `description` is kept (stringified). Local `$ref`s are
- * resolved, sibling keywords applied on top; `allOf` parts are merged; a remote `$ref` is refused.
+ * resolved, sibling keywords applied on top; `allOf` parts are merged; the fields of `oneOf`/`anyOf`
+ * alternatives are joined (none required) when the schema has no type or properties of its own; a remote `$ref` is refused.
  *
  * @example Usage
  * ```ts
@@ -169,6 +170,27 @@ function expand(
     if (properties.size > 0) merged.set("properties", properties);
     if (required.length > 0) merged.set("required", required);
     merged.delete("allOf");
+    result = merged;
+  }
+  for (const keyword of ["oneOf", "anyOf"]) {
+    const branches = result.get(keyword);
+    if (!Array.isArray(branches) || result.has("type") || result.has("properties")) continue;
+    // Alternatives: the union of their fields (none required), typed when they agree.
+    const properties = new Map<string, JsonValue>();
+    const types = new Set<string>();
+    for (const [index, branch] of branches.entries()) {
+      if (!(branch instanceof Map)) continue;
+      const expanded = expand(branch, walk, `${at}/${keyword}/${index}`, followed, chain);
+      const type = expanded.get("type");
+      types.add(typeof type === "string" ? type : expanded.has("properties") ? "object" : "");
+      const branchProperties = expanded.get("properties");
+      if (branchProperties instanceof Map) {
+        for (const [k, v] of branchProperties) if (!properties.has(k)) properties.set(k, v);
+      }
+    }
+    const merged = new Map(result);
+    if (types.size === 1 && !types.has("")) merged.set("type", [...types][0] as string);
+    if (properties.size > 0) merged.set("properties", properties);
     result = merged;
   }
   return result;

@@ -242,6 +242,9 @@ Deno.test("jsonSchemaToTemplate() corpus: user_description keeps required, enums
     options: ["Data Curator", "Instrument Scientist", "Team Leader", "Team Member"],
   });
   assertStringIncludes(role?.description ?? "", "Role of the user");
+  const contact = jsonSchemaToTemplate(text).extras.find((extra) => extra.key === "contact");
+  // Items without a type but with oneOf branches: their fields joined, none required.
+  assertEquals(shape([contact!]), "contact:list(:dict(email:str,orcid:str))");
 });
 
 Deno.test("jsonSchemaToTemplate() corpus: SEM resolves its 73 local $refs with non-ASCII enums", async () => {
