@@ -28,6 +28,7 @@ import {
 import { normalizeIsoDate } from "../convert/is_iso_date.ts";
 import { type JsonValue, jsonValueToPlain, parseJson } from "../convert/parse_json.ts";
 import { type RefResolver, refResolver, type Schema } from "./_json_schema_refs.ts";
+import { fileStem } from "./_file_stem.ts";
 import type { TemplateDraft } from "./template_draft.ts";
 
 /** Options of {@link jsonSchemaToTemplate}. */
@@ -110,16 +111,10 @@ export function jsonSchemaToTemplate(
   const title = top.get("title");
   const description = top.get("description");
   return {
-    title: typeof title === "string" && title.trim() !== "" ? title : stem(fileName),
+    title: typeof title === "string" && title.trim() !== "" ? title : fileStem(fileName),
     description: typeof description === "string" ? description : "",
     extras: objectExtras(top, walk, "#", 1),
   };
-}
-
-function stem(fileName: string): string {
-  const base = fileName.split(/[\\/]/).pop() ?? fileName;
-  const dot = base.lastIndexOf(".");
-  return dot > 0 ? base.slice(0, dot) : base;
 }
 
 /**

@@ -26,6 +26,7 @@ import {
 } from "../http/protocol.ts";
 import { normalizeIsoDate } from "../convert/is_iso_date.ts";
 import { type Graph, parseGraph, RDF, SH, type Term, termKey, XSD } from "./_rdf.ts";
+import { fileStem } from "./_file_stem.ts";
 import type { TemplateDraft } from "./template_draft.ts";
 
 /** Options of {@link shaclToTemplate}. */
@@ -137,7 +138,7 @@ export function shaclToTemplate(text: string, options: ShaclToTemplateOptions = 
     });
   }
   return {
-    title: title ?? stem(fileName),
+    title: title ?? fileStem(fileName),
     description: description ?? "",
     extras,
   };
@@ -146,12 +147,6 @@ export function shaclToTemplate(text: string, options: ShaclToTemplateOptions = 
 function unique(terms: Term[]): Term[] {
   const seen = new Set<string>();
   return terms.filter((term) => !seen.has(termKey(term)) && seen.add(termKey(term)) !== undefined);
-}
-
-function stem(fileName: string): string {
-  const base = fileName.split(/[\\/]/).pop() ?? fileName;
-  const dot = base.lastIndexOf(".");
-  return dot > 0 ? base.slice(0, dot) : base;
 }
 
 function localName(iri: string): string | undefined {

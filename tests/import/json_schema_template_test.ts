@@ -4,22 +4,13 @@ import { assertEquals, assertStringIncludes, assertThrows } from "../_assert.ts"
 import { InputError } from "../../lib/http/errors.ts";
 import type { Extra } from "../../lib/http/protocol.ts";
 import { validateExtras } from "../../lib/resources/metadata.ts";
+import { shape } from "./_shape.ts";
 import { jsonSchemaToTemplate } from "../../lib/import/json_schema_template.ts";
 
 const CORPUS = new URL("../../../shared/corpus/json-schema/", import.meta.url);
 
 function convert(schema: unknown, fileName = "test.schema.json") {
   return jsonSchemaToTemplate(JSON.stringify(schema), { fileName });
-}
-
-/** `key:type` of every entry, nested entries as `key:type(children)`. */
-function shape(extras: Extra[]): string {
-  return extras.map((extra) => {
-    const name = `${extra.key ?? ""}:${extra.type}`;
-    return extra.type === "dict" || extra.type === "list"
-      ? `${name}(${shape(extra.value as Extra[])})`
-      : name;
-  }).join(",");
 }
 
 Deno.test("jsonSchemaToTemplate() maps types, defaults, units, required, enums and ranges", () => {

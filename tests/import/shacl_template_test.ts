@@ -2,8 +2,8 @@
 // ../shared/corpus/shacl (pure, no server).
 import { assertEquals, assertStringIncludes, assertThrows } from "../_assert.ts";
 import { InputError } from "../../lib/http/errors.ts";
-import type { Extra } from "../../lib/http/protocol.ts";
 import { validateExtras } from "../../lib/resources/metadata.ts";
+import { shape } from "./_shape.ts";
 import { shaclToTemplate } from "../../lib/import/shacl_template.ts";
 
 const CORPUS = new URL("../../../shared/corpus/shacl/", import.meta.url);
@@ -12,15 +12,6 @@ const PREFIXES = `@prefix sh: <http://www.w3.org/ns/shacl#> .
 @prefix dcterms: <http://purl.org/dc/terms/> .
 @prefix ex: <https://example.org/> .
 `;
-
-function shape(extras: Extra[]): string {
-  return extras.map((extra) => {
-    const name = `${extra.key ?? ""}:${extra.type}`;
-    return extra.type === "dict" || extra.type === "list"
-      ? `${name}(${shape(extra.value as Extra[])})`
-      : name;
-  }).join(",");
-}
 
 Deno.test("shaclToTemplate() keeps sh:order and maps datatypes, defaults, options, ranges, IRIs", () => {
   const draft = shaclToTemplate(
