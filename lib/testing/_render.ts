@@ -31,7 +31,7 @@ export function userJson(ctx: Ctx, user: User): Record<string, unknown> {
     id: user.id,
     displayname: user.displayname,
     orcid: null,
-    state: "active",
+    state: user.state,
     identity: {
       type: user.identityType,
       username: user.username,

@@ -5,7 +5,7 @@
  * @module
  */
 import { IDENTITY_TYPES } from "../http/protocol.ts";
-import { boolQuery, can, type Ctx, idParam, requireScopes } from "./_context.ts";
+import { boolQuery, type Ctx, idParam, requireScopes } from "./_context.ts";
 import { jsonResponse, notFound } from "./_errors.ts";
 import { paginate } from "./_pagination.ts";
 import { resourceList } from "./_filters.ts";
@@ -23,11 +23,13 @@ function loadUser(ctx: Ctx): User {
 function list(ctx: Ctx): Response {
   requireScopes(ctx, "user.read");
   const filter = ctx.url.searchParams.get("filter")?.trim().toLowerCase() ?? "";
+  const inactive = boolQuery(ctx.url.searchParams, "inactive");
   const users = [...ctx.state.users.values()].filter((u) =>
-    filter === "" || u.username.includes(filter) || u.displayname.toLowerCase().includes(filter)
+    (inactive || u.state === "active") &&
+    (filter === "" || u.username.includes(filter) || u.displayname.toLowerCase().includes(filter))
   ).reverse();
   const params: [string, string][] = filter === "" ? [] : [["filter", filter]];
-  if (boolQuery(ctx.url.searchParams, "inactive")) params.push(["inactive", "true"]);
+  if (inactive) params.push(["inactive", "true"]);
   return paginate(ctx, users, (u) => userJson(ctx, u), { params });
 }
 
@@ -54,10 +56,8 @@ function owned(kind: Exclude<Kind, "group">) {
       ctx,
       ctx.state.resources(kind).values(),
       (r) =>
-        shared
-          ? r.creatorId === ctx.user.id && r.userRoles.has(user.id)
-          : r.creatorId === user.id && can(ctx.state, ctx.user.id, r, "read"),
-      shared ? ["shared"] : [],
+        shared ? r.creatorId === ctx.user.id && r.userRoles.has(user.id) : r.creatorId === user.id,
+      { flags: shared ? ["shared"] : [] },
     );
   };
 }
@@ -74,10 +74,8 @@ function groups(ctx: Ctx): Response {
     ctx,
     ctx.state.groups.values(),
     (g) =>
-      common
-        ? g.userRoles.has(user.id) && g.userRoles.has(ctx.user.id)
-        : g.creatorId === user.id && can(ctx.state, ctx.user.id, g, "read"),
-    common ? ["common"] : [],
+      common ? g.userRoles.has(user.id) && g.userRoles.has(ctx.user.id) : g.creatorId === user.id,
+    { flags: common ? ["common"] : [] },
   );
 }
 
