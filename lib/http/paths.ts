@@ -18,7 +18,7 @@
  */
 
 import { InputError } from "./errors.ts";
-import { RESOURCE_BASE, type ResourceType } from "./protocol.ts";
+import { RESOURCE_BASE, type ResourceType, type TrashableType } from "./protocol.ts";
 import { pathSegment } from "./url.ts";
 
 /** A resource as paths need it: its type and id. */
@@ -29,8 +29,7 @@ export interface ResourceRef {
   readonly id: number;
 }
 
-/** Resource types with a trash (deleted resources can be restored and purged). */
-export type TrashableType = "record" | "collection" | "template" | "group";
+export type { TrashableType };
 
 /** Resource types a user or group holds roles in (`roles/users`, `roles/groups`). */
 export type RoleType = "record" | "collection" | "template";

@@ -451,3 +451,11 @@ export interface RoleInfoJson {
 
 /** `GET /roles`: the roles of each resource type. */
 export type RolesJson = { [type: string]: RoleInfoJson[] };
+
+/** Resource types with a trash: deleted ones can be restored and purged. */
+export type TrashableType = "record" | "collection" | "template" | "group";
+
+/** Fields of a resource a PATCH may change. */
+export type ResourceChanges<J extends ResourceJson> = Partial<
+  Omit<J, "id" | "_links" | "_actions">
+>;

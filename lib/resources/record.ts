@@ -28,12 +28,12 @@ import type {
   PageJson,
   RecordJson,
   RecordLinkJson,
+  ResourceChanges,
   RevisionJson,
   UserRoleJson,
 } from "../http/protocol.ts";
 import type { Transport } from "../http/transport.ts";
 import type { QueryParams } from "../http/url.ts";
-import type { Changes } from "./capabilities/context.ts";
 import * as extras from "./capabilities/extras.ts";
 import type { MetadataOptions } from "./capabilities/extras.ts";
 import * as fileInfo from "./capabilities/files.ts";
@@ -108,7 +108,7 @@ export class RecordResource extends Resource<RecordJson> {
    * @returns The updated record.
    * @throws {InputError} When `extras` are invalid; nothing is sent.
    */
-  override async edit(changes: Changes<RecordJson>): Promise<RecordJson> {
+  override async edit(changes: ResourceChanges<RecordJson>): Promise<RecordJson> {
     const checked = changes.extras === undefined
       ? changes
       : { ...changes, extras: validateExtras(changes.extras) };

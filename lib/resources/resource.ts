@@ -19,12 +19,17 @@
  */
 
 import { InputError, RequestError } from "../http/errors.ts";
-import { identifierPath, listPath, resourcePath, type TrashableType } from "../http/paths.ts";
-import type { PageJson, ResourceJson, RevisionJson } from "../http/protocol.ts";
+import { identifierPath, listPath, resourcePath } from "../http/paths.ts";
+import type {
+  PageJson,
+  ResourceChanges,
+  ResourceJson,
+  RevisionJson,
+  TrashableType,
+} from "../http/protocol.ts";
 import type { Transport } from "../http/transport.ts";
 import type { QueryParams } from "../http/url.ts";
 import { generateIdentifier } from "../utils/identifier.ts";
-import type { Changes, MetaContext } from "./capabilities/context.ts";
 import { getRevision, getRevisions } from "./capabilities/revisions.ts";
 import { purgeResource, restoreResource } from "./capabilities/trash.ts";
 import { ResourceNotFoundError } from "./errors.ts";
@@ -46,7 +51,7 @@ const META_TTL_MS = 5 * 60 * 1000;
  * await group.edit({ title: "New title" });
  * ```
  */
-export class Resource<J extends ResourceJson = ResourceJson> implements MetaContext<J> {
+export class Resource<J extends ResourceJson = ResourceJson> {
   /** The transport the resource sends its requests with. */
   readonly transport: Transport;
   /** Resource type. */
@@ -131,7 +136,7 @@ export class Resource<J extends ResourceJson = ResourceJson> implements MetaCont
    * @param changes Fields to change.
    * @returns The updated metadata.
    */
-  async edit(changes: Changes<J>): Promise<J> {
+  async edit(changes: ResourceChanges<J>): Promise<J> {
     return await this.patch(changes);
   }
 
@@ -142,7 +147,7 @@ export class Resource<J extends ResourceJson = ResourceJson> implements MetaCont
    * @param changes Fields to change.
    * @returns The updated metadata.
    */
-  async patch(changes: Changes<J>): Promise<J> {
+  async patch(changes: ResourceChanges<J>): Promise<J> {
     return this.#cache(await this.transport.json<J>("PATCH", this.endpoint, { json: changes }));
   }
 

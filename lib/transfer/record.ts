@@ -42,7 +42,6 @@ import {
   type ExportMetadataOptions,
   exportMetadataStream,
 } from "./export_metadata.ts";
-import type { ProgressCallback } from "./progress.ts";
 import { uploadFile, type UploadFileOptions, type UploadSource } from "./upload.ts";
 
 /** Record export types. */

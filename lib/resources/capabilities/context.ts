@@ -7,7 +7,7 @@
  */
 
 import { paginateItems } from "../../http/paginate.ts";
-import type { PageJson, ResourceJson, ResourceType } from "../../http/protocol.ts";
+import type { PageJson, ResourceChanges, ResourceJson, ResourceType } from "../../http/protocol.ts";
 import type { RequestOptions, Transport } from "../../http/transport.ts";
 import type { QueryParams } from "../../http/url.ts";
 
@@ -22,7 +22,7 @@ export interface ResourceContext {
 }
 
 /** Fields a PATCH may change. */
-export type Changes<J extends ResourceJson> = Partial<Omit<J, "id" | "_links" | "_actions">>;
+export type Changes<J extends ResourceJson> = ResourceChanges<J>;
 
 /** A context with the resource's cached metadata (for capabilities that read or edit it). */
 export interface MetaContext<J extends ResourceJson = ResourceJson> extends ResourceContext {
