@@ -5,6 +5,9 @@
  * @module
  */
 import { boolQuery, can, type Ctx, intListQuery } from "./_context.ts";
+import { paginate } from "./_pagination.ts";
+import { resourceJson } from "./_render.ts";
+import { matchesText, sortResources } from "./_search.ts";
 import type { Resource, State } from "./_state.ts";
 
 /** Which shared filters a search accepts. */
@@ -81,4 +84,33 @@ export function searchFilters<T extends Resource>(
     });
   }
   return { items, params };
+}
+
+/**
+ * One page of a plain resource list (a user's or a group's resources): the active candidates that
+ * pass `keep` and the `filter` parameter (title or identifier), sorted by `sort`, with the given
+ * boolean flags repeated in the page links when set.
+ *
+ * @param ctx Request context.
+ * @param candidates Candidate resources.
+ * @param keep Which candidates belong to the list.
+ * @param flags Boolean query parameters of the list that are set.
+ * @returns The paginated response.
+ */
+export function resourceList<T extends Resource>(
+  ctx: Ctx,
+  candidates: Iterable<T>,
+  keep: (r: T) => boolean,
+  flags: string[] = [],
+): Response {
+  const q = ctx.url.searchParams;
+  const filter = q.get("filter")?.trim().toLowerCase() ?? "";
+  const items = [...candidates].filter((r) =>
+    r.state === "active" && matchesText(r, filter) && keep(r)
+  );
+  const params: [string, string][] = filter === "" ? [] : [["filter", filter]];
+  for (const flag of flags) params.push([flag, "true"]);
+  const sort = q.get("sort");
+  if (sort !== null) params.push(["sort", sort]);
+  return paginate(ctx, sortResources(items, sort), (r) => resourceJson(ctx, r), { params });
 }

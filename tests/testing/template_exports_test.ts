@@ -201,3 +201,21 @@ Deno.test("template shacl export is a NodeShape with ordered, typed property sha
   assertStringIncludes(shapes[8]!, 'sh:name "0" ;');
   assert(ttl.trimEnd().endsWith("] ."));
 });
+
+Deno.test("template shacl export escapes quotes, backslashes and line breaks in literals", async () => {
+  await using server = await startServer();
+  const answer = await call(server, "POST", "/templates", {
+    body: {
+      identifier: "esc",
+      title: 'Say "hi"',
+      description: "line 1\r\nline 2 \\ end",
+      type: "extras",
+      data: [{ key: "k", type: "str", value: null, description: "a\rb" }],
+    },
+  });
+  const ttl = (await fetchExport(server, answer.body.id, "shacl")).text;
+  assertEquals(ttl.includes("\r"), false);
+  assertStringIncludes(ttl, 'dcterms:title "Say \\"hi\\"" ;');
+  assertStringIncludes(ttl, 'dcterms:description "line 1\\r\\nline 2 \\\\ end" ;');
+  assertStringIncludes(ttl, 'sh:description "a\\rb" ;');
+});
