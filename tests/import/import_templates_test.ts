@@ -56,7 +56,9 @@ async function exported(
   template: { exportStream(type: "json-schema" | "shacl"): Promise<ReadableStream<Uint8Array>> },
   type: "json-schema" | "shacl",
 ) {
-  const path = await Deno.makeTempFile({ suffix: type === "shacl" ? ".ttl" : ".json" });
+  // Named as the server names the download: `<identifier>.<json|ttl>`.
+  const dir = await Deno.makeTempDir();
+  const path = `${dir}/original.${type === "shacl" ? "ttl" : "json"}`;
   await Deno.writeFile(path, await template.exportStream(type));
   return path;
 }
@@ -78,7 +80,8 @@ Deno.test("importJsonSchema() round trip: the json-schema export imports to the 
   try {
     const copy = await importJsonSchema(manager, path);
     const meta = await copy.meta();
-    assertEquals([meta.title, meta.description, meta.type], ["Original", "All kinds", "extras"]);
+    // The repository's JSON Schema carries no title: the file name gives it.
+    assertEquals([meta.title, meta.description, meta.type], ["original", "", "extras"]);
     assertEquals(meta.identifier, "original-1"); // "original" is taken
     assertEquals(meta.data, (await template.meta()).data);
     const record = await importJsonSchema(manager, path, { templateType: "record" });
@@ -86,7 +89,7 @@ Deno.test("importJsonSchema() round trip: the json-schema export imports to the 
     assertEquals(recordMeta.type, "record");
     assertEquals((recordMeta.data as { extras: Extra[] }).extras, (await template.meta()).data);
   } finally {
-    await Deno.remove(path);
+    await Deno.remove(path.slice(0, path.lastIndexOf("/")), { recursive: true });
   }
 });
 
@@ -104,7 +107,7 @@ Deno.test("importShacl() round trip: the shacl export imports to the same extras
       withoutUnits((await template.meta()).data as Extra[]),
     );
   } finally {
-    await Deno.remove(path);
+    await Deno.remove(path.slice(0, path.lastIndexOf("/")), { recursive: true });
   }
 });
 
