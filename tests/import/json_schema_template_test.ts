@@ -244,3 +244,10 @@ Deno.test("jsonSchemaToTemplate() corpus: SEM resolves its 73 local $refs with n
   assertStringIncludes(json, '"µm"');
   assertEquals(json.includes("$ref"), false);
 });
+
+Deno.test("jsonSchemaToTemplate() bounds the nesting depth", () => {
+  let schema: unknown = { type: "string" };
+  for (let i = 0; i < 80; i++) schema = { type: "object", properties: { n: schema } };
+  const error = assertThrows(() => convert(schema), InputError);
+  assertStringIncludes(error.message, "deeper than 64 levels");
+});

@@ -155,3 +155,19 @@ Deno.test("shaclToTemplate() corpus: radar keeps required fields, terms and plac
     validation: { required: true },
   });
 });
+
+Deno.test("shaclToTemplate() bounds nesting and the number of fields", () => {
+  let nested = "ex:s0 a sh:NodeShape .\n";
+  for (let i = 0; i < 80; i++) {
+    nested += `ex:s${i} sh:property [ sh:name "n" ; sh:node ex:s${i + 1} ] .\n`;
+  }
+  const deep = assertThrows(() => shaclToTemplate(PREFIXES + nested), InputError);
+  assertStringIncludes(deep.message, "deeper than 64 levels");
+  const many = Array.from({ length: 20 }, (_, i) => `[ sh:name "f${i}" ]`).join(", ");
+  const wide = assertThrows(
+    () =>
+      shaclToTemplate(`${PREFIXES} ex:s a sh:NodeShape ; sh:property ${many} .`, { maxExtras: 10 }),
+    InputError,
+  );
+  assertStringIncludes(wide.message, "more than 10 fields");
+});
