@@ -86,31 +86,44 @@ export function searchFilters<T extends Resource>(
   return { items, params };
 }
 
+/** Options of {@linkcode resourceList}. */
+export interface ResourceListOptions<T extends Resource> {
+  /** Boolean query parameters of the list that are set (repeated in page links). */
+  flags?: string[];
+  /** Item renderer (default: {@linkcode resourceJson}). */
+  render?: (r: T) => unknown;
+}
+
 /**
- * One page of a plain resource list (a user's or a group's resources): the active candidates that
- * pass `keep` and the `filter` parameter (title or identifier), sorted by `sort`, with the given
- * boolean flags repeated in the page links when set.
+ * One page of a plain resource list (a collection's records or children, a record's collections,
+ * a user's or a group's resources): the active candidates the caller can read that pass `keep`,
+ * the `filter` parameter (title or identifier) and the `action` parameters (further actions the
+ * caller must hold on each), sorted by `sort`.
  *
  * @param ctx Request context.
  * @param candidates Candidate resources.
  * @param keep Which candidates belong to the list.
- * @param flags Boolean query parameters of the list that are set.
+ * @param options Set flags and the renderer.
  * @returns The paginated response.
  */
 export function resourceList<T extends Resource>(
   ctx: Ctx,
   candidates: Iterable<T>,
   keep: (r: T) => boolean,
-  flags: string[] = [],
+  options: ResourceListOptions<T> = {},
 ): Response {
   const q = ctx.url.searchParams;
   const filter = q.get("filter")?.trim().toLowerCase() ?? "";
+  const actions = q.getAll("action").map((a) => a.trim()).filter((a) => a !== "");
   const items = [...candidates].filter((r) =>
-    r.state === "active" && matchesText(r, filter) && keep(r)
+    r.state === "active" && matchesText(r, filter) && keep(r) &&
+    ["read", ...actions].every((action) => can(ctx.state, ctx.user.id, r, action))
   );
   const params: [string, string][] = filter === "" ? [] : [["filter", filter]];
-  for (const flag of flags) params.push([flag, "true"]);
+  for (const action of actions) params.push(["action", action]);
+  for (const flag of options.flags ?? []) params.push([flag, "true"]);
   const sort = q.get("sort");
   if (sort !== null) params.push(["sort", sort]);
-  return paginate(ctx, sortResources(items, sort), (r) => resourceJson(ctx, r), { params });
+  const render = options.render ?? ((r: T) => resourceJson(ctx, r));
+  return paginate(ctx, sortResources(items, sort), render, { params });
 }

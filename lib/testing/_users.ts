@@ -5,7 +5,7 @@
  * @module
  */
 import { IDENTITY_TYPES } from "../http/protocol.ts";
-import { boolQuery, can, type Ctx, idParam, requireScopes } from "./_context.ts";
+import { boolQuery, type Ctx, idParam, requireScopes } from "./_context.ts";
 import { jsonResponse, notFound } from "./_errors.ts";
 import { paginate } from "./_pagination.ts";
 import { resourceList } from "./_filters.ts";
@@ -56,10 +56,8 @@ function owned(kind: Exclude<Kind, "group">) {
       ctx,
       ctx.state.resources(kind).values(),
       (r) =>
-        shared
-          ? r.creatorId === ctx.user.id && r.userRoles.has(user.id)
-          : r.creatorId === user.id && can(ctx.state, ctx.user.id, r, "read"),
-      shared ? ["shared"] : [],
+        shared ? r.creatorId === ctx.user.id && r.userRoles.has(user.id) : r.creatorId === user.id,
+      { flags: shared ? ["shared"] : [] },
     );
   };
 }
@@ -76,10 +74,8 @@ function groups(ctx: Ctx): Response {
     ctx,
     ctx.state.groups.values(),
     (g) =>
-      common
-        ? g.userRoles.has(user.id) && g.userRoles.has(ctx.user.id)
-        : g.creatorId === user.id && can(ctx.state, ctx.user.id, g, "read"),
-    common ? ["common"] : [],
+      common ? g.userRoles.has(user.id) && g.userRoles.has(ctx.user.id) : g.creatorId === user.id,
+    { flags: common ? ["common"] : [] },
   );
 }
 

@@ -45,6 +45,7 @@ Deno.test("cli.ts loads no npm or Node module before it runs (--version and cach
     "cli.ts",
     "deno.json",
     "lib/cli/_help_cache.ts",
+    "lib/cli/_interrupts.ts",
     "lib/cli/_tree.ts",
     "lib/cli/main.ts",
   ]);

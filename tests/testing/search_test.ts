@@ -100,3 +100,45 @@ Deno.test("template exports and revisions need read permission on the template",
     403,
   );
 });
+
+Deno.test("collection and record lists filter by title and by further actions (action=)", async () => {
+  await using server = await startServer({ users: [{ username: "alice", pat: "pat_alice" }] });
+  const alice = server.users[1]!;
+  const parent = await create(server, "collections", { identifier: "parent" }, alice.pat);
+  const record = await call(server, "POST", "/records", {
+    token: alice.pat,
+    body: { identifier: "rec", title: "Rec" },
+  });
+  const child = await create(server, "collections", { identifier: "child-a" }, alice.pat);
+  await call(server, "POST", `/collections/${parent.id}/collections`, {
+    token: alice.pat,
+    body: { id: child.id },
+  });
+  for (const c of [parent, child]) {
+    await call(server, "POST", `/collections/${c.id}/records`, {
+      token: alice.pat,
+      body: { id: record.body.id },
+    });
+    await call(server, "POST", `/collections/${c.id}/roles/users`, {
+      token: alice.pat,
+      body: { user: { id: 1 }, role: { name: c === parent ? "member" : "collaborator" } },
+    });
+  }
+  await call(server, "POST", `/records/${record.body.id}/roles/users`, {
+    token: alice.pat,
+    body: { user: { id: 1 }, role: { name: "member" } },
+  });
+  const ids = async (path: string) =>
+    (await call(server, "GET", path)).body.items.map((i: { identifier: string }) => i.identifier)
+      .sort();
+  const rid = record.body.id;
+  assertEquals(await ids(`/records/${rid}/collections`), ["child-a", "parent"]);
+  assertEquals(await ids(`/records/${rid}/collections?filter=child`), ["child-a"]);
+  assertEquals(await ids(`/records/${rid}/collections?action=link`), ["child-a"]);
+  assertEquals(await ids(`/collections/${parent.id}/collections?action=link`), ["child-a"]);
+  assertEquals(await ids(`/collections/${parent.id}/collections?action=update`), []);
+  assertEquals(await ids(`/collections/${parent.id}/records`), ["rec"]);
+  assertEquals(await ids(`/collections/${parent.id}/records?action=link`), []);
+  const page = await call(server, "GET", `/records/${rid}/collections?action=link&per_page=1`);
+  assertEquals(page.body._pagination._links.self.includes("action=link"), true);
+});
