@@ -1,7 +1,8 @@
 /**
  * The `repo-apy` command line interface. Run it with `deno run <permissions> cli.ts <group>
  * <command> [options]`; `deno task compile` builds it into a binary. Exit codes: 0 success, 1 the
- * operation failed (message on stderr), 2 wrong usage.
+ * operation failed (message on stderr), 2 wrong usage, 130 interrupted (Ctrl-C or SIGTERM: one
+ * line says what was left and how to continue).
  *
  * The CLI's reusable parts (and {@linkcode main}) are the `./cli` export, `lib/cli/mod.ts`. This
  * script imports only {@linkcode main}, which loads the command group a run names and nothing
@@ -19,6 +20,12 @@
  */
 
 export { main, type MainOptions } from "./lib/cli/main.ts";
+import { withInterrupts } from "./lib/cli/_interrupts.ts";
 import { main } from "./lib/cli/main.ts";
 
-if (import.meta.main) Deno.exitCode = await main(Deno.args);
+if (import.meta.main) {
+  Deno.exitCode = await withInterrupts(
+    (signal) => main(Deno.args, { signal }),
+    () => Deno.exit(130),
+  );
+}

@@ -28,7 +28,7 @@ export function buildRoot(groups: readonly Command[], options: ProgramOptions): 
   for (const group of groups) root.addCommand(group);
   root.addHelpText(
     "after",
-    "\nExit codes: 0 success, 1 the operation failed, 2 wrong usage.",
+    "\nExit codes: 0 success, 1 the operation failed, 2 wrong usage, 130 interrupted (Ctrl-C).",
   );
   setContext(root, {
     output,

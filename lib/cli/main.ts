@@ -1,12 +1,14 @@
 /**
  * {@linkcode main}: the `repo-apy` program with the version of `deno.json`. It loads the command
- * tree only when it is needed and then only the group the arguments name, so `repo-apy --version`
- * and `repo-apy records --help` start quickly.
+ * tree only when it is needed and then only the group the arguments name; `--version` and the
+ * `--help` of any command (pre-rendered by `deno task help-cache`) need neither, so they start
+ * quickly.
  *
  * @module
  */
 
 import denoJson from "../../deno.json" with { type: "json" };
+import { cachedHelp, helpRequest } from "./_help_cache.ts";
 import type { RunCliOptions } from "./run.ts";
 
 /** Options of {@linkcode main} (for tests and embedding). */
@@ -30,11 +32,20 @@ export type MainOptions = Omit<RunCliOptions, "version">;
  */
 export async function main(args: readonly string[], options: MainOptions = {}): Promise<number> {
   if (args.length === 1 && args[0] === "--version") {
-    const text = `${denoJson.version}\n`;
-    if (options.stdout === undefined) await Deno.stdout.write(new TextEncoder().encode(text));
-    else options.stdout(text);
+    await print(`${denoJson.version}\n`, options);
+    return 0;
+  }
+  const helpPath = helpRequest(args);
+  const help = helpPath === undefined ? undefined : await cachedHelp(helpPath);
+  if (help !== undefined) {
+    await print(help, options);
     return 0;
   }
   const { runCli } = await import("./run.ts");
   return await runCli(args, { ...options, version: denoJson.version });
+}
+
+async function print(text: string, options: MainOptions): Promise<void> {
+  if (options.stdout !== undefined) options.stdout(text);
+  else await Deno.stdout.write(new TextEncoder().encode(text));
 }

@@ -11,6 +11,8 @@ import { reportError } from "./_errors.ts";
 import { Output } from "./output.ts";
 import { loadProgram } from "./_load.ts";
 
+export { withInterrupts } from "./_interrupts.ts";
+
 /** Options of {@linkcode runCli}. */
 export interface RunCliOptions {
   /** Version printed by `--version`. */
@@ -23,6 +25,11 @@ export interface RunCliOptions {
   input?: readonly string[];
   /** Extra options for every manager the commands create. */
   managerOptions?: Partial<RepoManagerOptions>;
+  /**
+   * Interrupts the command (Ctrl-C): its requests are cancelled, transfers keep what they can
+   * resume, and the run ends with one line about what was left and exit code 130.
+   */
+  signal?: AbortSignal;
 }
 
 /**
@@ -40,7 +47,7 @@ export interface RunCliOptions {
  *
  * @param args Command line arguments.
  * @param options Version, output writers, prompt answers and manager options.
- * @returns 0 on success, 1 when the operation failed, 2 on wrong usage.
+ * @returns 0 on success, 1 when the operation failed, 2 on wrong usage, 130 when interrupted.
  */
 export async function runCli(args: readonly string[], options: RunCliOptions): Promise<number> {
   const output = new Output({
@@ -51,12 +58,15 @@ export async function runCli(args: readonly string[], options: RunCliOptions): P
     version: options.version,
     output,
     ...(options.input === undefined ? {} : { input: options.input }),
-    ...(options.managerOptions === undefined ? {} : { managerOptions: options.managerOptions }),
+    managerOptions: {
+      ...options.managerOptions,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    },
   });
   try {
     await program.parseAsync(normalizeUnderscoreFlags(program, args), { from: "user" });
     return 0;
   } catch (error) {
-    return reportError(error, output);
+    return reportError(error, output, options.signal);
   }
 }

@@ -3,7 +3,7 @@
 import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
 import { apyCommand } from "../apy_command.ts";
 import { searchPaginationOptions } from "../options.ts";
-import { pageParams, printable, printPageHeader } from "./_resources_common.ts";
+import { pageParams, printable, printPage } from "./_resources_common.ts";
 
 /** `misc get-licenses`: one page of the licenses the server offers. */
 export function getLicensesCommand(): CommandUnknownOpts {
@@ -15,15 +15,11 @@ export function getLicensesCommand(): CommandUnknownOpts {
   );
   apyCommand(command, async (manager, options) => {
     const query = { ...pageParams(options), ...(options.filter ? { filter: options.filter } : {}) };
-    const page = await manager.misc.getLicenses(query);
-    if (options.json === true) {
-      manager.output.json(page);
-      return;
-    }
-    printPageHeader(manager, page, "license(s)");
-    for (const license of page.items) {
-      manager.printInfo(`  ${printable(license.name)}: ${printable(license.title)}`);
-    }
+    printPage(manager, await manager.misc.getLicenses(query), {
+      what: "license(s)",
+      json: options.json,
+      line: (license) => `${printable(license.name)}: ${printable(license.title)}`,
+    });
   });
   return command;
 }
@@ -73,13 +69,11 @@ export function getTagsCommand(): CommandUnknownOpts {
       ...(options.filter ? { filter: options.filter } : {}),
       ...(options.type === undefined ? {} : { type: options.type }),
     };
-    const page = await manager.misc.getTags(query);
-    if (options.json === true) {
-      manager.output.json(page);
-      return;
-    }
-    printPageHeader(manager, page, "tag(s)");
-    for (const tag of page.items) manager.printInfo(`  ${printable(tag.name)}`);
+    printPage(manager, await manager.misc.getTags(query), {
+      what: "tag(s)",
+      json: options.json,
+      line: (tag) => printable(tag.name),
+    });
   });
   return command;
 }

@@ -4,7 +4,7 @@ import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-ty
 import { apyCommand } from "../apy_command.ts";
 import { parseInteger, searchPaginationOptions } from "../options.ts";
 import { setOptionType } from "../_tree.ts";
-import { pageParams, printable, printPageHeader } from "./_resources_common.ts";
+import { pageParams, printable, printPage } from "./_resources_common.ts";
 
 /** Resource types with a trash. */
 const TRASH_TYPES = ["record", "collection", "template", "group"] as const;
@@ -19,18 +19,13 @@ export function getDeletedResourcesCommand(): CommandUnknownOpts {
   );
   apyCommand(command, async (manager, options) => {
     const query = { ...pageParams(options), ...(options.filter ? { filter: options.filter } : {}) };
-    const page = await manager.misc.getDeletedResources(query);
-    if (options.json === true) {
-      manager.output.json(page);
-      return;
-    }
-    printPageHeader(manager, page, "deleted resource(s)");
-    for (const item of page.items) {
-      manager.printInfo(
-        `  ${printable(item.type)} id: ${item.id}, identifier: '${printable(item.identifier)}'` +
-          (item.deleted_at === undefined ? "" : `, deleted at ${printable(item.deleted_at)}`),
-      );
-    }
+    printPage(manager, await manager.misc.getDeletedResources(query), {
+      what: "deleted resource(s)",
+      json: options.json,
+      line: (item) =>
+        `${printable(item.type)} id: ${item.id}, identifier: '${printable(item.identifier)}'` +
+        (item.deleted_at === undefined ? "" : `, deleted at ${printable(item.deleted_at)}`),
+    });
   });
   return command;
 }

@@ -15,7 +15,7 @@ import {
 } from "../options.ts";
 import { setOptionType } from "../_tree.ts";
 import { resolveUser } from "./_records_common.ts";
-import { extrasOption, MAX_IDS_UNSURE, printIds, separatorOption } from "./_resources_search.ts";
+import { extrasOption, idsOutputOptions, type IdsValues, printIds } from "./_resources_search.ts";
 
 const USER_OPTIONS = ["user", "username", "useMyUserId"];
 
@@ -148,20 +148,16 @@ export function getRecordsCommand(): CommandUnknownOpts {
 /** `records get-record-ids`: the ids of all records matching the filters. */
 export function getRecordIdsCommand(): CommandUnknownOpts {
   const command = filterOptions(
-    separatorOption(
-      new Command("get-record-ids")
-        .description("Print the ids of all records matching the filters")
-        .option("-p, --pipe", "Print only the ids, separated by -s/--separator, on stdout")
-        .addOption(
-          new Option("--json", "Print the ids as a JSON array on stdout").conflicts("pipe"),
-        )
-        .option("--i-am-sure", `Allow fetching more than ${MAX_IDS_UNSURE} ids`),
+    idsOutputOptions(
+      new Command("get-record-ids").description(
+        "Print the ids of all records matching the filters",
+      ),
     ),
     [],
   );
   apyCommand(command, async (manager, options) => {
-    const values = options as unknown as FilterValues & { separator: string };
-    await printIds(manager, "record", searchParams(values), { ...options, ...values });
+    const values = options as unknown as FilterValues & IdsValues;
+    await printIds(manager, "record", searchParams(values), values);
   });
   return command;
 }

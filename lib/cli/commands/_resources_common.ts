@@ -70,7 +70,7 @@ export function pageParams(values: object): { page: number; perPage: number } {
 }
 
 /** Prints the page header the reference client prints: `Found N <what> on M page(s)…`. */
-export function printPageHeader(
+function printPageHeader(
   manager: CLIRepoManager,
   page: PageJson<unknown>,
   what: string,
@@ -81,15 +81,28 @@ export function printPageHeader(
   );
 }
 
-/** One line per resource of a page: id, identifier, title. */
-export function printResources(manager: CLIRepoManager, items: readonly ResourceJson[]): void {
-  for (const item of items) {
-    manager.printInfo(
-      `  id: ${item.id}, identifier: '${printable(item.identifier)}', title: '${
-        printable(item.title)
-      }'`,
-    );
+/** One resource as a list line: id, identifier, title. */
+export function resourceLine(item: Pick<ResourceJson, "id" | "identifier" | "title">): string {
+  return `id: ${item.id}, identifier: '${printable(item.identifier)}', title: '${
+    printable(item.title)
+  }'`;
+}
+
+/**
+ * Prints one page of a list: as the server sent it with `json`, else the reference client's
+ * header and one indented `line` per item.
+ */
+export function printPage<T>(
+  manager: CLIRepoManager,
+  page: PageJson<T>,
+  options: { what: string; json: boolean | undefined; line: (item: T) => string },
+): void {
+  if (options.json === true) {
+    manager.output.json(page);
+    return;
   }
+  printPageHeader(manager, page, options.what);
+  for (const item of page.items) manager.printInfo(`  ${options.line(item)}`);
 }
 
 /**

@@ -6,7 +6,7 @@ import { InputError } from "../../http/errors.ts";
 import { EXPORT_TYPES } from "../../http/protocol.ts";
 import type { ResourceExportOptions } from "../../transfer/export.ts";
 import { apyCommand } from "../apy_command.ts";
-import { namedTarget, pipeStream } from "./_records_export.ts";
+import { fileOptions, pipeStream } from "./_records_export.ts";
 import { pathOption, transferProgress } from "./_records_common.ts";
 import { openResource, resourceOptions } from "./_resources_common.ts";
 
@@ -15,7 +15,10 @@ interface Exportable {
   readonly id: number;
   meta(): Promise<{ identifier: string }>;
   export(path: string, exportType: string, options: ResourceExportOptions): Promise<string>;
-  exportStream(exportType: string): Promise<ReadableStream<Uint8Array>>;
+  exportStream(
+    exportType: string,
+    options: { signal?: AbortSignal },
+  ): Promise<ReadableStream<Uint8Array>>;
 }
 
 /** Export types that may be piped to stdout (text the terminal can take). */
@@ -61,18 +64,15 @@ export function exportResourceCommand(type: "collection" | "template"): CommandU
     // The library types each resource's export types; `-e` has been checked against them.
     const resource = await openResource(manager, type, options) as unknown as Exportable;
     if (values.pipe === true) {
-      await pipeStream(manager, await resource.exportStream(exportType));
+      await pipeStream(manager, await resource.exportStream(exportType, fileOptions(manager, {})));
       return;
     }
-    const extension = (EXPORT_TYPES[type] as { [name: string]: string })[exportType] ?? "json";
     const progress = transferProgress(manager.output, `Exporting ${resource.id}`);
     let path: string;
     try {
-      const target = await namedTarget(resource, values, extension);
-      path = await resource.export(target ?? values.path, exportType, {
+      path = await resource.export(values.path, exportType, {
+        ...fileOptions(manager, values),
         onProgress: progress.onProgress,
-        ...(values.force === true ? { force: true } : {}),
-        ...(target === undefined && values.useFolder === true ? { useFolder: true } : {}),
       });
     } finally {
       progress.done();

@@ -8,7 +8,6 @@ import {
   Option,
 } from "@commander-js/extra-typings";
 import { InputError } from "../../http/errors.ts";
-import type { PageJson, ResourceJson } from "../../http/protocol.ts";
 import { TooManyResultsError } from "../../resources/errors.ts";
 import type { SearchParams, SearchType } from "../../resources/search.ts";
 import { apyCommand } from "../apy_command.ts";
@@ -16,7 +15,7 @@ import type { CLIRepoManager } from "../cli_manager.ts";
 import { parseTokenList, searchPaginationOptions, userIdOptions, userIdValue } from "../options.ts";
 import { setOptionType } from "../_tree.ts";
 import { resolveUser } from "./_records_common.ts";
-import { pageParams, printPageHeader, printResources } from "./_resources_common.ts";
+import { pageParams, printPage, resourceLine } from "./_resources_common.ts";
 
 /** Hits an ids command fetches at most without `--i-am-sure`. */
 export const MAX_IDS_UNSURE = 1000;
@@ -63,20 +62,6 @@ function filterParams(values: FilterValues): SearchParams {
   return params;
 }
 
-function printPage(
-  manager: CLIRepoManager,
-  page: PageJson<ResourceJson>,
-  what: string,
-  json: boolean | undefined,
-): void {
-  if (json === true) {
-    manager.output.json(page);
-    return;
-  }
-  printPageHeader(manager, page, what);
-  printResources(manager, page.items);
-}
-
 /**
  * `collections get-collections` and `groups get-groups`: one page of search results, or the
  * resources a user created; `mineFlag` lists the token user's own ones.
@@ -115,7 +100,7 @@ export function getResourcesCommand(
     const page = user === undefined
       ? await manager.search.searchResourcesPage(type, { ...filterParams(values), ...paging })
       : await manager.search.searchUserResources(type, user, paging);
-    printPage(manager, page, `${type}(s)`, options.json);
+    printPage(manager, page, { what: `${type}(s)`, json: options.json, line: resourceLine });
   });
   return command;
 }
@@ -132,7 +117,7 @@ export function getTemplatesCommand(): CommandUnknownOpts {
     const params: SearchParams = { ...pageParams(options) };
     if (options.query !== undefined) params.query = options.query;
     const page = await manager.search.searchResourcesPage("template", params);
-    printPage(manager, page, "template(s)", options.json);
+    printPage(manager, page, { what: "template(s)", json: options.json, line: resourceLine });
   });
   return command;
 }
@@ -140,22 +125,17 @@ export function getTemplatesCommand(): CommandUnknownOpts {
 /** `collections get-collection-ids`: the ids of every collection matching the filters. */
 export function getResourceIdsCommand(type: "collection"): CommandUnknownOpts {
   const command = tagOptions(
-    separatorOption(
+    idsOutputOptions(
       new Command(`get-${type}-ids`)
         .description(`Print the ids of all ${type}s matching the filters`)
         .addOption(visibilityOption(`${type}s`, []))
-        .option("-q, --query <text>", "Search text (title and identifier)")
-        .option("-p, --pipe", "Print only the ids, separated by -s/--separator, on stdout")
-        .addOption(
-          new Option("--json", "Print the ids as a JSON array on stdout").conflicts("pipe"),
-        )
-        .option("--i-am-sure", `Allow fetching more than ${MAX_IDS_UNSURE} ids`),
+        .option("-q, --query <text>", "Search text (title and identifier)"),
     ),
     [],
   );
   apyCommand(command, async (manager, options) => {
-    const values = options as unknown as FilterValues & { separator: string };
-    await printIds(manager, type, filterParams(values), { ...options, ...values });
+    const values = options as unknown as FilterValues & IdsValues;
+    await printIds(manager, type, filterParams(values), values);
   });
   return command;
 }
@@ -184,13 +164,30 @@ export function extrasOption() {
   return option;
 }
 
-/** Adds `-s/--separator` (default `,`) of the ids commands. */
-export function separatorOption<C extends CommandUnknownOpts>(command: C): C {
-  command.addOption(
-    new Option("-s, --separator <text>", "Separator of the ids printed with -p/--pipe")
-      .default(","),
-  );
+/**
+ * Adds the output options of the ids commands: `-p/--pipe`, `-s/--separator` (default `,`),
+ * `--json` and `--i-am-sure`.
+ */
+export function idsOutputOptions<C extends CommandUnknownOpts>(command: C): C {
+  command
+    .addOption(
+      new Option("-p, --pipe", "Print only the ids, separated by -s/--separator, on stdout"),
+    )
+    .addOption(
+      new Option("-s, --separator <text>", "Separator of the ids printed with -p/--pipe")
+        .default(","),
+    )
+    .addOption(new Option("--json", "Print the ids as a JSON array on stdout").conflicts("pipe"))
+    .addOption(new Option("--i-am-sure", `Allow fetching more than ${MAX_IDS_UNSURE} ids`));
   return command;
+}
+
+/** The values of {@linkcode idsOutputOptions}. */
+export interface IdsValues {
+  json?: true;
+  pipe?: true;
+  iAmSure?: true;
+  separator: string;
 }
 
 /**
@@ -201,7 +198,7 @@ export async function printIds(
   manager: CLIRepoManager,
   type: SearchType,
   params: SearchParams,
-  options: { json?: true; pipe?: true; iAmSure?: true; separator: string },
+  options: IdsValues,
 ): Promise<void> {
   const limit = options.iAmSure === true ? Infinity : MAX_IDS_UNSURE;
   if (options.pipe === true) {

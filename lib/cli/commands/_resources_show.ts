@@ -10,8 +10,8 @@ import {
   openResource,
   pageParams,
   printable,
-  printPageHeader,
-  printResources,
+  printPage,
+  resourceLine,
   resourceOptions,
 } from "./_resources_common.ts";
 
@@ -61,8 +61,11 @@ export function showResourceCommand(type: ManagedType): CommandUnknownOpts {
       manager.printInfo(`Data:\n${printable(JSON.stringify(meta.data ?? null, null, 2))}`);
     }
     if (lists.records !== undefined) {
-      printPageHeader(manager, lists.records, "record(s) in the collection");
-      printResources(manager, lists.records.items);
+      printPage(manager, lists.records, {
+        what: "record(s) in the collection",
+        json: false,
+        line: resourceLine,
+      });
     }
     if (lists.subcollections !== undefined) printChildren(manager, lists.subcollections);
   });
@@ -126,10 +129,6 @@ function printChildren(manager: CLIRepoManager, lists: Children): void {
       "in the collection itself:",
   );
   for (const child of lists.children) {
-    manager.printInfo(
-      `  id: ${child.id}, identifier: '${printable(child.identifier)}', title: '${
-        printable(child.title)
-      }', records: ${child.recordCount}`,
-    );
+    manager.printInfo(`  ${resourceLine(child)}, records: ${child.recordCount}`);
   }
 }

@@ -5,7 +5,7 @@ import type { UserJson } from "../../http/protocol.ts";
 import { apyCommand } from "../apy_command.ts";
 import { searchPaginationOptions, userIdOptions } from "../options.ts";
 import { resolveUser } from "./_records_common.ts";
-import { pageParams, printable, printPageHeader } from "./_resources_common.ts";
+import { pageParams, printable, printPage } from "./_resources_common.ts";
 
 function describeUser(user: UserJson): string {
   const identity = user.identity;
@@ -45,13 +45,11 @@ export function getUsersCommand(): CommandUnknownOpts {
   );
   apyCommand(command, async (manager, options) => {
     const query = { ...pageParams(options), ...(options.filter ? { filter: options.filter } : {}) };
-    const page = await manager.search.searchUsers(query);
-    if (options.json === true) {
-      manager.output.json(page);
-      return;
-    }
-    printPageHeader(manager, page, "user(s)");
-    for (const user of page.items) manager.printInfo(`  ${describeUser(user)}`);
+    printPage(manager, await manager.search.searchUsers(query), {
+      what: "user(s)",
+      json: options.json,
+      line: describeUser,
+    });
   });
   return command;
 }
