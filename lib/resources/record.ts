@@ -24,13 +24,11 @@ import type {
   CollectionJson,
   Extra,
   FileJson,
-  GroupRoleJson,
   PageJson,
   RecordJson,
   RecordLinkJson,
   ResourceChanges,
   RevisionJson,
-  UserRoleJson,
 } from "../http/protocol.ts";
 import type { Transport } from "../http/transport.ts";
 import type { QueryParams } from "../http/url.ts";
@@ -41,8 +39,8 @@ import type { FileChanges } from "./capabilities/files.ts";
 import { addLink, getLinked, removeLink } from "./capabilities/links.ts";
 import * as links from "./capabilities/record_links.ts";
 import type { RecordLinkChanges, RecordLinksQuery } from "./capabilities/record_links.ts";
-import * as roles from "./capabilities/roles.ts";
-import * as tags from "./capabilities/tags.ts";
+import { ROLE_METHODS, type RoleMethods } from "./capabilities/roles.ts";
+import { TAG_METHODS, type TagMethods } from "./capabilities/tags.ts";
 import { validateExtras } from "./metadata.ts";
 import { lookup, Resource, type ResourceSelector } from "./resource.ts";
 
@@ -59,6 +57,10 @@ export type { FileChanges, MetadataOptions, RecordLinkChanges, RecordLinksQuery 
  * ```
  */
 export class RecordResource extends Resource<RecordJson> {
+  static {
+    Object.assign(this.prototype, ROLE_METHODS, TAG_METHODS);
+  }
+
   /**
    * Wraps a record whose id is known; nothing is sent.
    *
@@ -113,128 +115,6 @@ export class RecordResource extends Resource<RecordJson> {
       ? changes
       : { ...changes, extras: validateExtras(changes.extras) };
     return await this.patch(checked);
-  }
-
-  // Tags
-
-  /**
-   * The record's tags (from the cached metadata).
-   *
-   * @returns The tags, sorted.
-   */
-  getTags(): Promise<string[]> {
-    return tags.getTags(this);
-  }
-
-  /**
-   * Whether the record has a tag (compared in lower case).
-   *
-   * @param tag The tag.
-   * @returns True when present.
-   */
-  checkTag(tag: string): Promise<boolean> {
-    return tags.checkTag(this, tag);
-  }
-
-  /**
-   * Adds a tag (lower-cased); the full tag list is sent, even when the tag is already present.
-   *
-   * @param tag The tag.
-   * @returns The updated record.
-   */
-  addTag(tag: string): Promise<RecordJson> {
-    return tags.addTag(this, tag);
-  }
-
-  /**
-   * Removes a tag.
-   *
-   * @param tag The tag.
-   * @returns The updated record.
-   */
-  removeTag(tag: string): Promise<RecordJson> {
-    return tags.removeTag(this, tag);
-  }
-
-  // Roles
-
-  /**
-   * Gives a user a role (POST `roles/users`).
-   *
-   * @param userId Id of the user.
-   * @param roleName `member`, `collaborator`, `editor` or `admin`.
-   * @throws {InputError} When the role does not exist for records.
-   */
-  addUser(userId: number, roleName: string): Promise<void> {
-    return roles.addRole(this, "users", { subjectId: userId, role: roleName });
-  }
-
-  /**
-   * Changes the role of a user (PATCH `roles/users/<id>`).
-   *
-   * @param userId Id of the user.
-   * @param roleName The new role.
-   */
-  changeUserRole(userId: number, roleName: string): Promise<void> {
-    return roles.changeRole(this, "users", { subjectId: userId, role: roleName });
-  }
-
-  /**
-   * Removes the role of a user (DELETE `roles/users/<id>`).
-   *
-   * @param userId Id of the user.
-   */
-  removeUser(userId: number): Promise<void> {
-    return roles.removeRole(this, "users", userId);
-  }
-
-  /**
-   * Gives a group a role (POST `roles/groups`).
-   *
-   * @param groupId Id of the group.
-   * @param roleName Role name.
-   */
-  addGroupRole(groupId: number, roleName: string): Promise<void> {
-    return roles.addRole(this, "groups", { subjectId: groupId, role: roleName });
-  }
-
-  /**
-   * Changes the role of a group (PATCH `roles/groups/<id>`).
-   *
-   * @param groupId Id of the group.
-   * @param roleName The new role.
-   */
-  changeGroupRole(groupId: number, roleName: string): Promise<void> {
-    return roles.changeRole(this, "groups", { subjectId: groupId, role: roleName });
-  }
-
-  /**
-   * Removes the role of a group (DELETE `roles/groups/<id>`).
-   *
-   * @param groupId Id of the group.
-   */
-  removeGroupRole(groupId: number): Promise<void> {
-    return roles.removeRole(this, "groups", groupId);
-  }
-
-  /**
-   * One page of the users with a role in the record.
-   *
-   * @param query `page`, `per_page`, `filter`, `exclude`.
-   * @returns The page.
-   */
-  getUsers(query: QueryParams = {}): Promise<PageJson<UserRoleJson>> {
-    return roles.getUserRoles(this, query);
-  }
-
-  /**
-   * One page of the groups with a role in the record.
-   *
-   * @param query `page`, `per_page`, `filter`.
-   * @returns The page.
-   */
-  getGroups(query: QueryParams = {}): Promise<PageJson<GroupRoleJson>> {
-    return roles.getGroupRoles(this, query);
   }
 
   // Revisions
@@ -572,3 +452,6 @@ export class RecordResource extends Resource<RecordJson> {
     return fileInfo.getFileRevision(this, revisionId, query);
   }
 }
+
+/** A record's role methods ({@linkcode RoleMethods}) and tag methods ({@linkcode TagMethods}). */
+export interface RecordResource extends RoleMethods, TagMethods<RecordJson> {}
