@@ -22,3 +22,4 @@ export * from "./search.ts";
 export * from "./user.ts";
 export type { RoleMethods } from "./capabilities/roles.ts";
 export type { Tagged, TagMethods } from "./capabilities/tags.ts";
+export type { FileMethods } from "./capabilities/files.ts";
