@@ -14,7 +14,7 @@ import {
   requireScopes,
 } from "./_context.ts";
 import { HttpError, jsonResponse, notFound, validationError } from "./_errors.ts";
-import { searchFilters } from "./_filters.ts";
+import { resourceList, searchFilters } from "./_filters.ts";
 import { paginate } from "./_pagination.ts";
 import { collectionJson, recordJson } from "./_render.ts";
 import { collectionTree } from "./_records.ts";
@@ -22,7 +22,7 @@ import { loadByIdentifier, newResource } from "./_resources.ts";
 import { addRevision } from "./_revisions.ts";
 import { type Route, route } from "./_router.ts";
 import { validateResource } from "./_schema.ts";
-import { matchesText, sortResources } from "./_search.ts";
+import { sortResources } from "./_search.ts";
 import { trashRoutes } from "./_trash.ts";
 import { type CollectionData, now, type RecordData } from "./_state.ts";
 
@@ -102,40 +102,24 @@ function records(ctx: Ctx): Response {
     "collection.read",
     "record.read",
   );
-  const q = ctx.url.searchParams;
-  const children = boolQuery(q, "children");
-  const filter = q.get("filter")?.trim().toLowerCase() ?? "";
+  const children = boolQuery(ctx.url.searchParams, "children");
   const ids = new Set<number>();
   for (const id of collectionTree(ctx.state, c.id, children)) {
     for (const rid of ctx.state.collections.get(id)?.recordIds ?? []) ids.add(rid);
   }
-  const items = [...ids].map((id) => ctx.state.records.get(id)!).filter((r) =>
-    r && r.state === "active" && can(ctx.state, ctx.user.id, r, "read") &&
-    matchesText(r, filter)
-  );
-  const params: [string, string][] = [];
-  if (filter !== "") params.push(["filter", filter]);
-  if (children) params.push(["children", "true"]);
-  const sort = q.get("sort");
-  if (sort !== null) params.push(["sort", sort]);
-  return paginate(ctx, sortResources(items, sort), (r) => recordJson(ctx, r, c.id), { params });
+  const records = [...ids].map((id) => ctx.state.records.get(id)).filter((r) => r !== undefined);
+  return resourceList(ctx, records, () => true, {
+    flags: children ? ["children"] : [],
+    render: (r) => recordJson(ctx, r, c.id),
+  });
 }
 
 function children(ctx: Ctx): Response {
   const c = loadActive<CollectionData>(ctx, "collection", "id", "read", "collection.read");
-  const filter = ctx.url.searchParams.get("filter")?.trim().toLowerCase() ?? "";
-  const items = [...ctx.state.collections.values()].filter((child) =>
-    child.parentId === c.id && child.state === "active" &&
-    can(ctx.state, ctx.user.id, child, "read") &&
-    matchesText(child, filter)
-  );
-  const sort = ctx.url.searchParams.get("sort");
-  return paginate(
-    ctx,
-    sortResources(items, sort),
-    (child) =>
+  return resourceList(ctx, ctx.state.collections.values(), (child) => child.parentId === c.id, {
+    render: (child) =>
       collectionJson(ctx, child, `${ctx.base}/collections/${c.id}/collections/${child.id}`),
-  );
+  });
 }
 
 async function linkChild(ctx: Ctx): Promise<Response> {
@@ -230,15 +214,9 @@ export const collectionRoutes: Route[] = [
       "record.read",
       "collection.read",
     );
-    const items = [...ctx.state.collections.values()].filter((c) =>
-      c.recordIds.has(record.id) && c.state === "active" && can(ctx.state, ctx.user.id, c, "read")
-    );
-    const sort = ctx.url.searchParams.get("sort");
-    return paginate(
-      ctx,
-      sortResources(items, sort),
-      (c) => collectionJson(ctx, c, `${ctx.base}/records/${record.id}/collections/${c.id}`),
-    );
+    return resourceList(ctx, ctx.state.collections.values(), (c) => c.recordIds.has(record.id), {
+      render: (c) => collectionJson(ctx, c, `${ctx.base}/records/${record.id}/collections/${c.id}`),
+    });
   }),
   route("POST", "/records/:id/collections", linkRecordFromRecord),
   route("DELETE", "/records/:id/collections/:collection", (ctx) => {

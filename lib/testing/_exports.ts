@@ -172,7 +172,8 @@ function recordExport(ctx: Ctx, r: RecordData, filter: ExportFilter): Record<str
  * @returns The quoted, escaped literal.
  */
 export function turtleString(text: string): string {
-  return `"${text.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n")}"`;
+  const escaped = text.replace(/\\/g, "\\\\").replace(/"/g, '\\"');
+  return `"${escaped.replace(/\n/g, "\\n").replace(/\r/g, "\\r")}"`;
 }
 
 function recordTurtle(ctx: Ctx, r: RecordData): string {

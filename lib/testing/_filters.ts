@@ -5,6 +5,9 @@
  * @module
  */
 import { boolQuery, can, type Ctx, intListQuery } from "./_context.ts";
+import { paginate } from "./_pagination.ts";
+import { resourceJson } from "./_render.ts";
+import { matchesText, sortResources } from "./_search.ts";
 import type { Resource, State } from "./_state.ts";
 
 /** Which shared filters a search accepts. */
@@ -81,4 +84,46 @@ export function searchFilters<T extends Resource>(
     });
   }
   return { items, params };
+}
+
+/** Options of {@linkcode resourceList}. */
+export interface ResourceListOptions<T extends Resource> {
+  /** Boolean query parameters of the list that are set (repeated in page links). */
+  flags?: string[];
+  /** Item renderer (default: {@linkcode resourceJson}). */
+  render?: (r: T) => unknown;
+}
+
+/**
+ * One page of a plain resource list (a collection's records or children, a record's collections,
+ * a user's or a group's resources): the active candidates the caller can read that pass `keep`,
+ * the `filter` parameter (title or identifier) and the `action` parameters (further actions the
+ * caller must hold on each), sorted by `sort`.
+ *
+ * @param ctx Request context.
+ * @param candidates Candidate resources.
+ * @param keep Which candidates belong to the list.
+ * @param options Set flags and the renderer.
+ * @returns The paginated response.
+ */
+export function resourceList<T extends Resource>(
+  ctx: Ctx,
+  candidates: Iterable<T>,
+  keep: (r: T) => boolean,
+  options: ResourceListOptions<T> = {},
+): Response {
+  const q = ctx.url.searchParams;
+  const filter = q.get("filter")?.trim().toLowerCase() ?? "";
+  const actions = q.getAll("action").map((a) => a.trim()).filter((a) => a !== "");
+  const items = [...candidates].filter((r) =>
+    r.state === "active" && matchesText(r, filter) && keep(r) &&
+    ["read", ...actions].every((action) => can(ctx.state, ctx.user.id, r, action))
+  );
+  const params: [string, string][] = filter === "" ? [] : [["filter", filter]];
+  for (const action of actions) params.push(["action", action]);
+  for (const flag of options.flags ?? []) params.push([flag, "true"]);
+  const sort = q.get("sort");
+  if (sort !== null) params.push(["sort", sort]);
+  const render = options.render ?? ((r: T) => resourceJson(ctx, r));
+  return paginate(ctx, sortResources(items, sort), render, { params });
 }

@@ -14,8 +14,9 @@ import {
   requireScopes,
 } from "./_context.ts";
 import { jsonResponse } from "./_errors.ts";
+import { resourceList } from "./_filters.ts";
 import { paginate } from "./_pagination.ts";
-import { collectionJson, groupJson, recordJson, templateJson } from "./_render.ts";
+import { groupJson } from "./_render.ts";
 import { loadByIdentifier, newResource } from "./_resources.ts";
 import { addRevision } from "./_revisions.ts";
 import { memberRoutes } from "./_roles.ts";
@@ -23,15 +24,7 @@ import { type Route, route } from "./_router.ts";
 import { validateResource } from "./_schema.ts";
 import { matchesText, sortResources } from "./_search.ts";
 import { trashRoutes } from "./_trash.ts";
-import type {
-  CollectionData,
-  GroupData,
-  Kind,
-  RecordData,
-  Resource,
-  TemplateData,
-} from "./_state.ts";
-import { now } from "./_state.ts";
+import { type GroupData, now } from "./_state.ts";
 
 async function create(ctx: Ctx): Promise<Response> {
   const group: GroupData = (await newResource(ctx, "group", [])).resource;
@@ -68,13 +61,6 @@ function list(ctx: Ctx): Response {
   );
 }
 
-/** How each kind a group can share is listed. */
-const SHARED: Record<"record" | "collection" | "template", (ctx: Ctx, r: Resource) => unknown> = {
-  record: (ctx, r) => recordJson(ctx, r as RecordData),
-  collection: (ctx, r) => collectionJson(ctx, r as CollectionData),
-  template: (ctx, r) => templateJson(ctx, r as TemplateData),
-};
-
 /**
  * The resources of a kind shared with a group (the group holds a role on them) that the caller
  * can read.
@@ -82,16 +68,11 @@ const SHARED: Record<"record" | "collection" | "template", (ctx: Ctx, r: Resourc
 function shared(kind: "record" | "collection" | "template") {
   return (ctx: Ctx): Response => {
     const group = loadActive<GroupData>(ctx, "group", "id", "read", "group.read", `${kind}.read`);
-    const q = ctx.url.searchParams;
-    const filter = q.get("filter")?.trim().toLowerCase() ?? "";
-    const items = [...ctx.state.resources(kind as Kind).values()].filter((r) =>
-      r.state === "active" && r.groupRoles.has(group.id) &&
-      can(ctx.state, ctx.user.id, r, "read") && matchesText(r, filter)
+    return resourceList(
+      ctx,
+      ctx.state.resources(kind).values(),
+      (r) => r.groupRoles.has(group.id),
     );
-    const params: [string, string][] = filter === "" ? [] : [["filter", filter]];
-    const sort = q.get("sort");
-    if (sort !== null) params.push(["sort", sort]);
-    return paginate(ctx, sortResources(items, sort), (r) => SHARED[kind](ctx, r), { params });
   };
 }
 

@@ -31,7 +31,7 @@ export function userJson(ctx: Ctx, user: User): Record<string, unknown> {
     id: user.id,
     displayname: user.displayname,
     orcid: null,
-    state: "active",
+    state: user.state,
     identity: {
       type: user.identityType,
       username: user.username,
@@ -220,6 +220,20 @@ export function templateJson(ctx: Ctx, t: TemplateData): Record<string, unknown>
       add_group_role: `${self}/roles/groups`,
     },
   };
+}
+
+/**
+ * A record, collection, template or group, by its kind.
+ *
+ * @param ctx Request context.
+ * @param r The resource.
+ * @returns Its JSON.
+ */
+export function resourceJson(ctx: Ctx, r: Resource): Record<string, unknown> {
+  if (r.kind === "record") return recordJson(ctx, r as RecordData);
+  if (r.kind === "collection") return collectionJson(ctx, r as CollectionData);
+  if (r.kind === "template") return templateJson(ctx, r as TemplateData);
+  return groupJson(ctx, r as GroupData);
 }
 
 /**

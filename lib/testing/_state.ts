@@ -48,6 +48,8 @@ export interface User {
   createdAt: string;
   /** Identity provider of the account (default `local`). */
   identityType: IdentityType;
+  /** Account state; inactive users are listed only with `inactive=true`. */
+  state: "active" | "inactive";
 }
 
 /** An access token. */
@@ -168,10 +170,11 @@ export interface RecordLink {
   creatorId: number;
 }
 
-/** A revision of a record or a file. */
+/** A revision of a record, a file, a collection, a template or a group. */
 export interface Revision {
   id: number;
   objectId: number | string;
+  /** The record of a record or file revision; the resource itself for the other kinds. */
   recordId: number;
   timestamp: string;
   userId: number;
@@ -244,7 +247,15 @@ export class State {
   addUser(username: string, displayname: string, identityType: IdentityType = "local"): User {
     const id = this.nextId("user");
     const email = `${username}@example.org`;
-    const user = { id, username, displayname, email, createdAt: now(), identityType };
+    const user: User = {
+      id,
+      username,
+      displayname,
+      email,
+      createdAt: now(),
+      identityType,
+      state: "active",
+    };
     this.users.set(id, user);
     return user;
   }

@@ -6,9 +6,10 @@
  * Options of {@linkcode startServer} (all optional):
  * - `port` (default 0: any free port) and `hostname` (default `127.0.0.1`);
  * - `pat`: the full-scope token of the default user `testuser` (ID 1; default random `pat_...`);
- * - `users`: more accounts, each `{ username, displayname?, identityType?, pat? }`
+ * - `users`: more accounts, each `{ username, displayname?, identityType?, pat?, inactive? }`
  *   (`identityType` `local` by default, or `ldap`, `oidc`, `shib`), with full-scope tokens; the
- *   running server lists every account with its token in `server.users`;
+ *   running server lists every account with its token in `server.users` (an inactive account's
+ *   token answers 401 "This account is currently inactive.");
  * - `tls`: `{ cert, key }` PEM text to serve HTTPS;
  * - `faults`: fault rules active from the start (more with `server.addFault()`);
  * - `quota`: per-user upload quota in bytes; `storageDir`: where file bytes are kept.

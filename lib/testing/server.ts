@@ -20,6 +20,8 @@ export interface ServerUserInit {
   identityType?: IdentityType;
   /** Full-scope token of the user (default: a random `pat_...`). */
   pat?: string;
+  /** An inactive account is listed by `GET /users` only with `inactive=true` (default false). */
+  inactive?: boolean;
 }
 
 /** A user account of a running server and its full-scope token. */
@@ -136,6 +138,7 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
   const users: ServerUser[] = [];
   for (const init of accounts) {
     const user = state.addUser(init.username, init.displayname ?? init.username, init.identityType);
+    if (init.inactive) user.state = "inactive";
     state.addToken(init.pat, user.id, ALL_SCOPES);
     const { id, username, displayname, identityType } = user;
     users.push({ id, username, displayname, identityType, pat: init.pat });

@@ -25,7 +25,7 @@ import { InputError } from "../http/errors.ts";
 import { exportPath } from "../http/paths.ts";
 import { EXPORT_TYPES, type ResourceType } from "../http/protocol.ts";
 import type { QueryObject } from "../http/url.ts";
-import { resolveTarget } from "./_paths.ts";
+import { asDirectory, resolveTarget, withExtension } from "./_paths.ts";
 import { openBody, saveResponse } from "./_save.ts";
 import type { ProgressCallback } from "./progress.ts";
 import type { TransferTarget } from "./upload.ts";
@@ -60,8 +60,13 @@ export interface ExportStreamOptions {
 
 /** Options of {@linkcode exportResource}. */
 export interface ExportOptions extends ExportStreamOptions {
-  /** Write into `<path>/<identifier>/` (path is then a directory). */
+  /**
+   * Write into `<path>/<identifier>/` (path is then a directory; the identifier is sanitised like
+   * every name from the server).
+   */
   useFolder?: boolean;
+  /** File name inside the directory instead of the identifier (the extension is added). */
+  name?: string;
   /** Overwrite an existing file; otherwise the export is written as `<stem>_<n><ext>`. */
   force?: boolean;
 }
@@ -92,7 +97,8 @@ export async function exportResource(
 ): Promise<string> {
   const { exportType, extension } = checkType(resource, options.exportType);
   const { identifier } = await resource.meta();
-  const target = await resolveTarget(path, `${identifier}.${extension}`, {
+  const dir = options.name === undefined ? path : asDirectory(path);
+  const target = await resolveTarget(dir, withExtension(options.name ?? identifier, extension), {
     force: options.force,
     folder: options.useFolder ? identifier : undefined,
   });

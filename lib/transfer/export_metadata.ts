@@ -22,7 +22,7 @@
 
 import { extrasExportPath } from "../http/paths.ts";
 import type { QueryObject } from "../http/url.ts";
-import { resolveTarget } from "./_paths.ts";
+import { asDirectory, resolveTarget, withExtension } from "./_paths.ts";
 import { openBody, saveResponse } from "./_save.ts";
 import type { RecordTarget } from "./download_files.ts";
 import type { ProgressCallback } from "./progress.ts";
@@ -33,8 +33,13 @@ export interface ExportMetadataOptions {
   filter?: QueryObject;
   /** `standard` (full extras) or `plain` (key → value). @default {"standard"} */
   format?: "standard" | "plain";
-  /** Write into `<path>/<identifier>/` (path is then a directory). */
+  /**
+   * Write into `<path>/<identifier>/` (path is then a directory; the identifier is sanitised like
+   * every name from the server).
+   */
   useFolder?: boolean;
+  /** File name inside the directory instead of `<identifier>-extras` (`.json` is added). */
+  name?: string;
   /** Overwrite an existing file; otherwise the export is written as `<stem>_<n>.json`. */
   force?: boolean;
   /** Receives the bytes received so far. */
@@ -63,7 +68,8 @@ export async function exportMetadata(
   options: ExportMetadataOptions = {},
 ): Promise<string> {
   const { identifier } = await record.meta();
-  const target = await resolveTarget(path, `${identifier}-extras.json`, {
+  const name = withExtension(options.name ?? `${identifier}-extras`, "json");
+  const target = await resolveTarget(options.name === undefined ? path : asDirectory(path), name, {
     force: options.force,
     folder: options.useFolder ? identifier : undefined,
   });
@@ -88,7 +94,7 @@ export async function exportMetadata(
  */
 export async function exportMetadataStream(
   record: RecordTarget & { readonly id: number },
-  options: Omit<ExportMetadataOptions, "useFolder" | "force"> = {},
+  options: Omit<ExportMetadataOptions, "useFolder" | "force" | "name"> = {},
 ): Promise<ReadableStream<Uint8Array>> {
   return await openBody(record.transport, extrasExportPath(record.id), {
     query: metadataQuery(options),

@@ -216,7 +216,7 @@ export class RepoRecord extends RecordResource {
    * @returns The JSON data.
    */
   async exportMetadataStream(
-    options: Omit<ExportMetadataOptions, "useFolder" | "force"> = {},
+    options: Omit<ExportMetadataOptions, "useFolder" | "force" | "name"> = {},
   ): Promise<ReadableStream<Uint8Array>> {
     return await exportMetadataStream(this, options);
   }

@@ -123,33 +123,33 @@ Deno.test("template json-schema export has order, required, ranges, enums, units
     const t = await createTemplate(server, type);
     const schema = JSON.parse((await fetchExport(server, t.id, "json-schema")).text);
     assertEquals(schema.$schema, "https://json-schema.org/draft/2020-12/schema");
-    assertEquals([schema.title, schema.description, schema.type], ["Template", "About", "object"]);
+    assertEquals(schema.type, "object");
     assertEquals(schema.propertiesOrder, ["temp", "mode", "count", "when", "site", "setup"]);
     assertEquals(schema.required, ["temp"]);
     assertEquals(schema.properties.temp, {
-      type: "number",
+      type: ["number", "null"],
       description: "Temperature",
       default: 20.5,
-      unit: { type: "string", default: "K" },
+      unit: { type: "string", minLength: 1, default: "K" },
       minimum: 0,
     });
-    assertEquals(schema.properties.mode.enum, ["a", "b"]);
-    assertEquals(schema.properties.when, { type: "string", format: "date-time" });
+    assertEquals(schema.properties.mode, {
+      type: ["string", "null"],
+      minLength: 1,
+      enum: ["a", "b"],
+    });
+    assertEquals(schema.properties.when, { type: ["string", "null"], format: "date-time" });
+    assertEquals(schema.properties.site, { type: ["string", "null"], minLength: 1, format: "uri" });
+    assertEquals(schema.properties.setup.type, "object");
     assertEquals(schema.properties.setup.propertiesOrder, ["on", "steps"]);
+    assertEquals(schema.properties.setup.properties.steps.type, "array");
     assertEquals(schema.properties.setup.properties.steps.prefixItems, [{
-      type: "integer",
+      type: ["integer", "null"],
       default: 1,
     }]);
     const imported = importSchema(schema);
     const expected = [
-      {
-        key: "temp",
-        type: "float",
-        value: 20.5,
-        unit: "K",
-        description: "Temperature",
-        validation: { required: true, range: { min: 0, max: null } },
-      },
+      EXTRAS[0], // every field of it survives
       { key: "mode", type: "str", value: null, validation: { options: ["a", "b"] } },
       { key: "count", type: "int", value: 3 },
       { key: "when", type: "date", value: null },
@@ -171,33 +171,80 @@ Deno.test("template shacl export is a NodeShape with ordered, typed property sha
   await using server = await startServer();
   const t = await createTemplate(server, "extras");
   const ttl = (await fetchExport(server, t.id, "shacl")).text;
+  const root = `${server.url}/api/v1/templates/${t.id}`;
   assertStringIncludes(ttl, "@prefix sh: <http://www.w3.org/ns/shacl#> .");
-  assertStringIncludes(ttl, `<${server.url}/api/v1/templates/${t.id}> a sh:NodeShape ;`);
-  assertStringIncludes(ttl, 'dcterms:title "Template" ;');
-  assertStringIncludes(ttl, 'dcterms:description "About" ;');
-  const shapes = ttl.split("sh:property [").slice(1);
-  assertEquals(shapes.length, 9);
-  const temp = shapes[0]!;
   for (
     const part of [
-      'sh:name "temp" ;',
+      `<${root}> a sh:NodeShape ;`,
+      'dcterms:title "Template" ;',
+      'dcterms:description "About" ;',
+      'dcterms:creator "Test User" ;',
+      `owl:imports <${root}#shapes/setup> ;`,
+      `owl:imports <${root}#shapes/setup.steps> ;`,
+      `<${root}#shapes/setup> a sh:NodeShape ;`,
+      `<${root}#shapes/setup.steps> a sh:NodeShape ;`,
+    ]
+  ) assertStringIncludes(ttl, part);
+  const blocks = ttl.split("sh:property [").slice(1);
+  assertEquals(blocks.length, 9);
+  const shape = (name: string) => {
+    const found = blocks.find((b) => b.includes(`sh:name "${name}"@en ;`));
+    assert(found, name);
+    return found;
+  };
+  for (
+    const part of [
+      `sh:path <${root}#temp> ;`,
       "sh:order 0 ;",
-      "sh:datatype xsd:double ;",
-      'sh:defaultValue "20.5"^^xsd:double ;',
+      "sh:maxCount 1 ;",
+      "sh:datatype xsd:float ;",
+      'sh:defaultValue "20.5"^^xsd:float ;',
       "sh:minCount 1 ;",
-      'sh:minInclusive "0"^^xsd:double ;',
+      'sh:minInclusive "0"^^xsd:float ;',
       'sh:description "Temperature" ;',
     ]
-  ) assertStringIncludes(temp, part);
-  assertEquals(temp.includes("sh:maxInclusive"), false);
-  assertStringIncludes(shapes[1]!, 'sh:in ( "a" "b" ) ;');
-  assertStringIncludes(shapes[2]!, "sh:path <http://example.org/count> ;");
-  assertStringIncludes(shapes[2]!, "sh:defaultValue 3 ;");
-  assertStringIncludes(shapes[3]!, "sh:datatype xsd:dateTime ;");
-  assertStringIncludes(shapes[4]!, "sh:datatype xsd:anyURI ;");
-  assertStringIncludes(shapes[5]!, "sh:node [");
-  assertStringIncludes(shapes[6]!, 'sh:name "on" ;');
-  assertStringIncludes(shapes[7]!, 'sh:name "steps" ;');
-  assertStringIncludes(shapes[8]!, 'sh:name "0" ;');
-  assert(ttl.trimEnd().endsWith("] ."));
+  ) assertStringIncludes(shape("temp"), part);
+  assertEquals(shape("temp").includes("sh:maxInclusive"), false);
+  assertStringIncludes(shape("mode"), 'sh:in ( "a" "b" ) ;');
+  assertStringIncludes(shape("mode"), "sh:order 1 ;");
+  assertStringIncludes(shape("count"), "sh:path <http://example.org/count> ;");
+  assertStringIncludes(shape("count"), "sh:defaultValue 3 ;");
+  assertStringIncludes(shape("when"), "sh:datatype xsd:dateTime ;");
+  assertStringIncludes(shape("site"), "sh:datatype xsd:anyURI ;");
+  assertStringIncludes(shape("setup"), `sh:qualifiedValueShape <${root}#shapes/setup> ;`);
+  assertStringIncludes(shape("on"), `sh:path <${root}#setup.on> ;`);
+  assertStringIncludes(shape("steps"), `sh:qualifiedValueShape <${root}#shapes/setup.steps> ;`);
+  assertStringIncludes(shape("0"), "sh:datatype xsd:integer ;");
+  const noUser = await fetch(
+    `${root}/export/shacl?filter=${encodeURIComponent('{"user":true}')}`,
+    { headers: { Authorization: `Bearer ${server.pat}` } },
+  );
+  assertEquals((await noUser.text()).includes("dcterms:creator"), false);
+});
+
+Deno.test("template json-schema export of an empty template is only $schema", async () => {
+  await using server = await startServer();
+  const answer = await call(server, "POST", "/templates", {
+    body: { identifier: "empty", title: "Empty", type: "record", data: {} },
+  });
+  const schema = JSON.parse((await fetchExport(server, answer.body.id, "json-schema")).text);
+  assertEquals(schema, { $schema: "https://json-schema.org/draft/2020-12/schema" });
+});
+
+Deno.test("template shacl export escapes quotes, backslashes and line breaks in literals", async () => {
+  await using server = await startServer();
+  const answer = await call(server, "POST", "/templates", {
+    body: {
+      identifier: "esc",
+      title: 'Say "hi"',
+      description: "line 1\r\nline 2 \\ end",
+      type: "extras",
+      data: [{ key: "k", type: "str", value: null, description: "a\rb" }],
+    },
+  });
+  const ttl = (await fetchExport(server, answer.body.id, "shacl")).text;
+  assertEquals(ttl.includes("\r"), false);
+  assertStringIncludes(ttl, 'dcterms:title "Say \\"hi\\"" ;');
+  assertStringIncludes(ttl, 'dcterms:description "line 1\\r\\nline 2 \\\\ end" ;');
+  assertStringIncludes(ttl, 'sh:description "a\\rb" ;');
 });

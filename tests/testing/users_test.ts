@@ -68,6 +68,22 @@ Deno.test("GET /users searches by username or display name, newest first", async
   assertEquals((await call(server, "GET", "/users/99")).status, 404);
 });
 
+Deno.test("inactive users are listed only with inactive=true and their tokens answer 401", async () => {
+  await using server = await startServer({
+    users: [{ username: "gone", pat: "pat_gone", inactive: true }],
+  });
+  const active = await call(server, "GET", "/users");
+  assertEquals(active.body.items.map((u: { id: number }) => u.id), [1]);
+  const all = await call(server, "GET", "/users?inactive=true");
+  assertEquals(all.body.items.map((u: { state: string }) => u.state), ["inactive", "active"]);
+  assertEquals((await call(server, "GET", "/users/2")).body.state, "inactive");
+  const refused = await call(server, "GET", "/info", { token: "pat_gone" });
+  assertEquals([refused.status, refused.body.description], [
+    401,
+    "This account is currently inactive.",
+  ]);
+});
+
 Deno.test("GET /users/<id>/records|collections|templates: created ones, or shared with them", async () => {
   await using server = await startServer({ users: USERS });
   const alice = server.users[1]!;
