@@ -44,13 +44,15 @@ const SEGMENTS = [
 const PATH_PATTERN = new RegExp(`(["'\`]|\\})/(${SEGMENTS.join("|")})\\b`);
 
 /**
- * Files whose path strings move to the paths module at the final integration: three engineers
- * are changing these transfer files at the same time (see the h7-model report).
+ * Files whose path strings move to the paths module at the final integration: other engineers
+ * are changing the uploads and downloads at the same time (see the h7-model report). Their
+ * targets are `{ transport, endpoint }`; moving them means passing the record id instead.
  */
 const PENDING = new Set([
   "transfer/upload.ts",
   "transfer/download.ts",
   "transfer/download_files.ts",
+  "transfer/_file_download.ts",
 ]);
 
 /** Path-like text that is prose in a message, not a request path. */
