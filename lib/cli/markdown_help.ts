@@ -19,8 +19,8 @@ import {
 
 /**
  * Describes a command tree as one Markdown document: a table of contents, then one section per
- * group and command with its usage line, arguments and options (type, whether required,
- * default, choices). Hidden commands are left out; the options every command accepts
+ * group and command with its usage line, aliases, arguments, options (type, whether required,
+ * default, choices) and what its `--help` adds at the end (examples). Hidden commands are left out; the options every command accepts
  * (`--help`, `--version`, `--xmlhelp`, `--commands`) are named once at the top. The output only
  * depends on the tree, so a saved copy can be compared to detect a stale reference.
  *
@@ -69,6 +69,10 @@ function section(command: CommandUnknownOpts, root: CommandUnknownOpts): string[
   const lines = [`${level} ${commandPath(command)}`, ""];
   const description = command.description();
   if (description !== "") lines.push(description, "");
+  const aliases = command.aliases();
+  if (aliases.length > 0) {
+    lines.push(`Also called ${aliases.map((alias) => `\`${alias}\``).join(", ")}.`, "");
+  }
   lines.push("```text", usage(command), "```", "");
   if (command.registeredArguments.length > 0) {
     lines.push("| Argument | Required | Default | Description |", "| --- | --- | --- | --- |");
@@ -93,7 +97,16 @@ function section(command: CommandUnknownOpts, root: CommandUnknownOpts): string[
     }
     lines.push("");
   }
+  const after = command === root ? "" : helpAfter(command);
+  if (after !== "") lines.push("```text", after, "```", "");
   return lines;
+}
+
+/** What `--help` prints after the options (examples), from the command's own help texts. */
+function helpAfter(command: CommandUnknownOpts): string {
+  let text = "";
+  command.emit("afterHelp", { error: false, command, write: (chunk: string) => text += chunk });
+  return text.trim();
 }
 
 function usage(command: CommandUnknownOpts): string {

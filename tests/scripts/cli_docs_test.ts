@@ -24,12 +24,13 @@ Deno.test("markdownHelp() has a section for every command of the tree, with its 
 
 Deno.test("markdownHelp() marks required options, defaults, choices and arguments", () => {
   const root = new Command("tool").description("A tool");
-  const group = root.command("things").description("Manage things");
+  const group = root.command("things").description("Manage things").alias("stuff");
   group.command("add").description("Add a thing\nMore detail | with a pipe")
     .argument("<name...>", "Names of the things")
     .requiredOption("-k, --kind <kind>", "Kind of thing")
     .option("-c, --colour <colour>", "Colour <c>", "red")
-    .option("-q, --quiet", "Say nothing");
+    .option("-q, --quiet", "Say nothing")
+    .addHelpText("after", "\nExamples:\n  $ tool things add -k box a b");
   const text = markdownHelp(root);
   assertStringIncludes(text, "### tool things add\n\nAdd a thing\nMore detail | with a pipe\n");
   assertStringIncludes(text, "tool things add [options] <name...>");
@@ -39,6 +40,8 @@ Deno.test("markdownHelp() marks required options, defaults, choices and argument
   assertStringIncludes(text, "| `-q, --quiet` | flag | no |  | Say nothing. |");
   assertStringIncludes(text, "| [`add`](#tool-things-add) | Add a thing |");
   assertStringIncludes(text, "  - [tool things add](#tool-things-add)");
+  assertStringIncludes(text, "## tool things\n\nManage things\n\nAlso called `stuff`.\n");
+  assertStringIncludes(text, "```text\nExamples:\n  $ tool things add -k box a b\n```\n");
 });
 
 Deno.test("staleReason() accepts the generated text (also with CRLF) and names a stale copy", async () => {
