@@ -104,8 +104,11 @@ function section(command: CommandUnknownOpts, root: CommandUnknownOpts): string[
 
 /** What `--help` prints after the options (examples), from the command's own help texts. */
 function helpAfter(command: CommandUnknownOpts): string {
+  // Commander keeps `addHelpText("after", ...)` as an `afterHelp` listener of the command (an
+  // EventEmitter, which the typings do not show): replay it into a string.
+  const emitter = command as unknown as { emit(event: string, context: unknown): boolean };
   let text = "";
-  command.emit("afterHelp", { error: false, command, write: (chunk: string) => text += chunk });
+  emitter.emit("afterHelp", { error: false, command, write: (chunk: string) => text += chunk });
   return text.trim();
 }
 
