@@ -20,3 +20,6 @@ export * from "./record.ts";
 export * from "./resource.ts";
 export * from "./search.ts";
 export * from "./user.ts";
+export type { RoleMethods } from "./capabilities/roles.ts";
+export type { Tagged, TagMethods } from "./capabilities/tags.ts";
+export type { FileMethods } from "./capabilities/files.ts";

@@ -19,30 +19,25 @@
  * @module
  */
 
-import { InputError } from "../http/errors.ts";
 import type {
   CollectionJson,
   Extra,
-  FileJson,
-  GroupRoleJson,
   PageJson,
   RecordJson,
   RecordLinkJson,
   ResourceChanges,
   RevisionJson,
-  UserRoleJson,
 } from "../http/protocol.ts";
 import type { Transport } from "../http/transport.ts";
 import type { QueryParams } from "../http/url.ts";
 import * as extras from "./capabilities/extras.ts";
 import type { MetadataOptions } from "./capabilities/extras.ts";
-import * as fileInfo from "./capabilities/files.ts";
-import type { FileChanges } from "./capabilities/files.ts";
+import { FILE_METHODS, type FileChanges, type FileMethods } from "./capabilities/files.ts";
 import { addLink, getLinked, removeLink } from "./capabilities/links.ts";
 import * as links from "./capabilities/record_links.ts";
 import type { RecordLinkChanges, RecordLinksQuery } from "./capabilities/record_links.ts";
-import * as roles from "./capabilities/roles.ts";
-import * as tags from "./capabilities/tags.ts";
+import { ROLE_METHODS, type RoleMethods } from "./capabilities/roles.ts";
+import { TAG_METHODS, type TagMethods } from "./capabilities/tags.ts";
 import { validateExtras } from "./metadata.ts";
 import { lookup, Resource, type ResourceSelector } from "./resource.ts";
 
@@ -59,6 +54,10 @@ export type { FileChanges, MetadataOptions, RecordLinkChanges, RecordLinksQuery 
  * ```
  */
 export class RecordResource extends Resource<RecordJson> {
+  static {
+    Object.assign(this.prototype, ROLE_METHODS, TAG_METHODS, FILE_METHODS);
+  }
+
   /**
    * Wraps a record whose id is known; nothing is sent.
    *
@@ -113,128 +112,6 @@ export class RecordResource extends Resource<RecordJson> {
       ? changes
       : { ...changes, extras: validateExtras(changes.extras) };
     return await this.patch(checked);
-  }
-
-  // Tags
-
-  /**
-   * The record's tags (from the cached metadata).
-   *
-   * @returns The tags, sorted.
-   */
-  getTags(): Promise<string[]> {
-    return tags.getTags(this);
-  }
-
-  /**
-   * Whether the record has a tag (compared in lower case).
-   *
-   * @param tag The tag.
-   * @returns True when present.
-   */
-  checkTag(tag: string): Promise<boolean> {
-    return tags.checkTag(this, tag);
-  }
-
-  /**
-   * Adds a tag (lower-cased); the full tag list is sent, even when the tag is already present.
-   *
-   * @param tag The tag.
-   * @returns The updated record.
-   */
-  addTag(tag: string): Promise<RecordJson> {
-    return tags.addTag(this, tag);
-  }
-
-  /**
-   * Removes a tag.
-   *
-   * @param tag The tag.
-   * @returns The updated record.
-   */
-  removeTag(tag: string): Promise<RecordJson> {
-    return tags.removeTag(this, tag);
-  }
-
-  // Roles
-
-  /**
-   * Gives a user a role (POST `roles/users`).
-   *
-   * @param userId Id of the user.
-   * @param roleName `member`, `collaborator`, `editor` or `admin`.
-   * @throws {InputError} When the role does not exist for records.
-   */
-  addUser(userId: number, roleName: string): Promise<void> {
-    return roles.addRole(this, "users", { subjectId: userId, role: roleName });
-  }
-
-  /**
-   * Changes the role of a user (PATCH `roles/users/<id>`).
-   *
-   * @param userId Id of the user.
-   * @param roleName The new role.
-   */
-  changeUserRole(userId: number, roleName: string): Promise<void> {
-    return roles.changeRole(this, "users", { subjectId: userId, role: roleName });
-  }
-
-  /**
-   * Removes the role of a user (DELETE `roles/users/<id>`).
-   *
-   * @param userId Id of the user.
-   */
-  removeUser(userId: number): Promise<void> {
-    return roles.removeRole(this, "users", userId);
-  }
-
-  /**
-   * Gives a group a role (POST `roles/groups`).
-   *
-   * @param groupId Id of the group.
-   * @param roleName Role name.
-   */
-  addGroupRole(groupId: number, roleName: string): Promise<void> {
-    return roles.addRole(this, "groups", { subjectId: groupId, role: roleName });
-  }
-
-  /**
-   * Changes the role of a group (PATCH `roles/groups/<id>`).
-   *
-   * @param groupId Id of the group.
-   * @param roleName The new role.
-   */
-  changeGroupRole(groupId: number, roleName: string): Promise<void> {
-    return roles.changeRole(this, "groups", { subjectId: groupId, role: roleName });
-  }
-
-  /**
-   * Removes the role of a group (DELETE `roles/groups/<id>`).
-   *
-   * @param groupId Id of the group.
-   */
-  removeGroupRole(groupId: number): Promise<void> {
-    return roles.removeRole(this, "groups", groupId);
-  }
-
-  /**
-   * One page of the users with a role in the record.
-   *
-   * @param query `page`, `per_page`, `filter`, `exclude`.
-   * @returns The page.
-   */
-  getUsers(query: QueryParams = {}): Promise<PageJson<UserRoleJson>> {
-    return roles.getUserRoles(this, query);
-  }
-
-  /**
-   * One page of the groups with a role in the record.
-   *
-   * @param query `page`, `per_page`, `filter`.
-   * @returns The page.
-   */
-  getGroups(query: QueryParams = {}): Promise<PageJson<GroupRoleJson>> {
-    return roles.getGroupRoles(this, query);
   }
 
   // Revisions
@@ -424,151 +301,10 @@ export class RecordResource extends Resource<RecordJson> {
   flattenExtras(options: { separator?: string } = {}): Promise<Extra[]> {
     return extras.flattenMetadata(this, options.separator ?? ".");
   }
-
-  // Files (information only)
-
-  /**
-   * One page of the record's files.
-   *
-   * @param query `page`, `per_page`, `filter` (name), `sort`.
-   * @returns The page.
-   */
-  getFiles(query: QueryParams = {}): Promise<PageJson<FileJson>> {
-    return fileInfo.getFiles(this, query);
-  }
-
-  /**
-   * Iterates over all files of the record, fetching pages as needed.
-   *
-   * @param query `filter`, `sort`, `per_page`.
-   * @returns An async iterator over the files.
-   */
-  files(query: QueryParams = {}): AsyncGenerator<FileJson, void, undefined> {
-    return fileInfo.files(this, query);
-  }
-
-  /**
-   * The number of files of the record.
-   *
-   * @returns The count.
-   */
-  async getNumberFiles(): Promise<number> {
-    return (await this.getFiles({ per_page: 1 }))._pagination.total_items;
-  }
-
-  /**
-   * A file's information by id.
-   *
-   * @param fileId Id (UUID) of the file.
-   * @returns The file.
-   * @throws {InputError} When the record has no such file.
-   */
-  async getFileInfo(fileId: string): Promise<FileJson> {
-    const file = await fileInfo.findFile(this, fileId);
-    if (file === undefined) {
-      throw new InputError(`The record ${this.id} has no file with id '${fileId}': check the id`);
-    }
-    return file;
-  }
-
-  /**
-   * A file's information by exact name (GET `files/name/<name>`; `/` in the name is kept).
-   *
-   * @param name Name of the file.
-   * @returns The file.
-   * @throws {InputError} When the record has no file of that name.
-   */
-  async getFileByName(name: string): Promise<FileJson> {
-    const file = await fileInfo.findFileByName(this, name);
-    if (file === undefined) {
-      throw new InputError(`The record ${this.id} has no file named '${name}': check the name`);
-    }
-    return file;
-  }
-
-  /**
-   * The id of a file by name.
-   *
-   * @param name Name of the file.
-   * @returns The file id.
-   * @throws {InputError} When the record has no file of that name.
-   */
-  async getFileId(name: string): Promise<string> {
-    return (await this.getFileByName(name)).id;
-  }
-
-  /**
-   * The name of a file by id.
-   *
-   * @param fileId Id of the file.
-   * @returns The file name.
-   * @throws {InputError} When the record has no such file.
-   */
-  async getFileName(fileId: string): Promise<string> {
-    return (await this.getFileInfo(fileId)).name;
-  }
-
-  /**
-   * Whether the record has a file of that name.
-   *
-   * @param name Name of the file.
-   * @returns True when present.
-   */
-  async hasFile(name: string): Promise<boolean> {
-    return (await fileInfo.findFileByName(this, name)) !== undefined;
-  }
-
-  /**
-   * Changes a file's name, description or MIME type. A new name already used by another file of
-   * the record is refused before the change is sent.
-   *
-   * @param fileId Id of the file.
-   * @param changes `name`, `description`, `mimetype`.
-   * @returns The updated file.
-   * @throws {InputError} When nothing is to change or the name is taken.
-   */
-  editFile(fileId: string, changes: FileChanges): Promise<FileJson> {
-    return fileInfo.editFile(this, fileId, changes);
-  }
-
-  /**
-   * Deletes a file.
-   *
-   * @param fileId Id of the file.
-   */
-  deleteFile(fileId: string): Promise<void> {
-    return fileInfo.deleteFile(this, fileId);
-  }
-
-  /**
-   * Deletes every file of the record.
-   *
-   * @returns How many files were deleted.
-   */
-  async deleteAllFiles(): Promise<number> {
-    const ids = (await Array.fromAsync(this.files())).map((file) => file.id);
-    for (const id of ids) await this.deleteFile(id);
-    return ids.length;
-  }
-
-  /**
-   * One page of the revisions of the record's files.
-   *
-   * @param query `page`, `per_page`.
-   * @returns The page.
-   */
-  getFileRevisions(query: QueryParams = {}): Promise<PageJson<RevisionJson>> {
-    return fileInfo.getFileRevisions(this, query);
-  }
-
-  /**
-   * One file revision.
-   *
-   * @param revisionId Id of the revision.
-   * @param query `revision`: compare against this revision instead of the parent.
-   * @returns The revision.
-   */
-  getFileRevision(revisionId: number, query: QueryParams = {}): Promise<RevisionJson> {
-    return fileInfo.getFileRevision(this, revisionId, query);
-  }
 }
+
+/**
+ * A record's role methods ({@linkcode RoleMethods}), tag methods ({@linkcode TagMethods}) and
+ * file information ({@linkcode FileMethods}).
+ */
+export interface RecordResource extends RoleMethods, TagMethods<RecordJson>, FileMethods {}

@@ -30,6 +30,7 @@ import type {
 import type { Transport } from "../http/transport.ts";
 import type { QueryParams } from "../http/url.ts";
 import { generateIdentifier } from "../utils/identifier.ts";
+import { metaCache } from "./capabilities/cache.ts";
 import { getRevision, getRevisions } from "./capabilities/revisions.ts";
 import { purgeResource, restoreResource } from "./capabilities/trash.ts";
 import { ResourceNotFoundError } from "./errors.ts";
@@ -38,8 +39,6 @@ import { ResourceNotFoundError } from "./errors.ts";
 export type ResourceSelector =
   | { id: number }
   | { identifier: string; create?: boolean; [field: string]: unknown };
-
-const META_TTL_MS = 5 * 60 * 1000;
 
 /**
  * A record, collection, template or group on the server, with its metadata cached for five
@@ -60,8 +59,7 @@ export class Resource<J extends ResourceJson = ResourceJson> {
   readonly id: number;
   /** Whether the lookup created the resource. */
   readonly created: boolean;
-  #meta: J | undefined;
-  #fetchedAt = 0;
+  #meta = metaCache<J>();
 
   /**
    * Wraps a resource whose id is known; nothing is sent.
@@ -81,7 +79,7 @@ export class Resource<J extends ResourceJson = ResourceJson> {
     this.type = type;
     this.id = id;
     this.created = init.created ?? false;
-    if (init.meta) this.#cache(init.meta);
+    if (init.meta) this.#meta.set(init.meta);
   }
 
   /**
@@ -117,8 +115,7 @@ export class Resource<J extends ResourceJson = ResourceJson> {
    * @returns The metadata.
    */
   async meta(): Promise<J> {
-    if (this.#meta && Date.now() - this.#fetchedAt < META_TTL_MS) return this.#meta;
-    return await this.refresh();
+    return this.#meta.fresh() ?? await this.refresh();
   }
 
   /**
@@ -127,7 +124,7 @@ export class Resource<J extends ResourceJson = ResourceJson> {
    * @returns The metadata.
    */
   async refresh(): Promise<J> {
-    return this.#cache(await this.transport.json<J>("GET", this.endpoint));
+    return this.#meta.set(await this.transport.json<J>("GET", this.endpoint));
   }
 
   /**
@@ -148,13 +145,13 @@ export class Resource<J extends ResourceJson = ResourceJson> {
    * @returns The updated metadata.
    */
   async patch(changes: ResourceChanges<J>): Promise<J> {
-    return this.#cache(await this.transport.json<J>("PATCH", this.endpoint, { json: changes }));
+    return this.#meta.set(await this.transport.json<J>("PATCH", this.endpoint, { json: changes }));
   }
 
   /** Moves the resource to the trash. */
   async delete(): Promise<void> {
     await (await this.transport.request("DELETE", this.endpoint)).body?.cancel();
-    this.#meta = undefined;
+    this.#meta.clear();
   }
 
   /**
@@ -163,13 +160,13 @@ export class Resource<J extends ResourceJson = ResourceJson> {
    * @returns The restored metadata.
    */
   async restore(): Promise<J> {
-    return this.#cache(await restoreResource(this.transport, this) as J);
+    return this.#meta.set(await restoreResource(this.transport, this) as J);
   }
 
   /** Deletes the resource in the trash for good. */
   async purge(): Promise<void> {
     await purgeResource(this.transport, this);
-    this.#meta = undefined;
+    this.#meta.clear();
   }
 
   /**
@@ -195,7 +192,7 @@ export class Resource<J extends ResourceJson = ResourceJson> {
 
   /** Drops the cached metadata so the next {@linkcode Resource.meta} fetches it. */
   invalidate(): void {
-    this.#meta = undefined;
+    this.#meta.clear();
   }
 
   /**
@@ -204,16 +201,10 @@ export class Resource<J extends ResourceJson = ResourceJson> {
    * @returns The description.
    */
   toString(): string {
-    const meta = this.#meta;
+    const meta = this.#meta.peek();
     return meta
       ? `${this.type} '${meta.title}' (id: ${this.id}, identifier: '${meta.identifier}')`
       : `${this.type} (id: ${this.id})`;
-  }
-
-  #cache(meta: J): J {
-    this.#meta = meta;
-    this.#fetchedAt = Date.now();
-    return meta;
   }
 }
 

@@ -31,6 +31,7 @@ import { identitiesPath, userPath, userResourcesPath } from "../http/paths.ts";
 import type { Transport } from "../http/transport.ts";
 import type { QueryParams } from "../http/url.ts";
 import { requireText } from "./_checks.ts";
+import { metaCache } from "./capabilities/cache.ts";
 import { getPage } from "./capabilities/context.ts";
 
 /** An identity provider a username belongs to. */
@@ -41,8 +42,6 @@ export type UserSelector =
   | { id: number }
   | { username: string; identityType: IdentityType }
   | { me: true };
-
-const META_TTL_MS = 5 * 60 * 1000;
 
 /**
  * A user of the repository.
@@ -58,8 +57,7 @@ export class RepoUser {
   readonly transport: Transport;
   /** Id of the user. */
   readonly id: number;
-  #meta: UserJson;
-  #fetchedAt: number;
+  #meta = metaCache<UserJson>();
 
   /**
    * Wraps a user whose metadata is at hand; nothing is sent.
@@ -70,8 +68,7 @@ export class RepoUser {
   constructor(transport: Transport, meta: UserJson) {
     this.transport = transport;
     this.id = meta.id;
-    this.#meta = meta;
-    this.#fetchedAt = Date.now();
+    this.#meta.set(meta);
   }
 
   /**
@@ -102,10 +99,8 @@ export class RepoUser {
    * @returns The user.
    */
   async meta(): Promise<UserJson> {
-    if (Date.now() - this.#fetchedAt < META_TTL_MS) return this.#meta;
-    this.#meta = await this.transport.json<UserJson>("GET", this.endpoint);
-    this.#fetchedAt = Date.now();
-    return this.#meta;
+    return this.#meta.fresh() ??
+      this.#meta.set(await this.transport.json<UserJson>("GET", this.endpoint));
   }
 
   /**
@@ -163,7 +158,7 @@ export class RepoUser {
    * @returns The description.
    */
   toString(): string {
-    const { displayname, identity } = this.#meta;
+    const { displayname, identity } = this.#meta.peek() ?? { displayname: "unknown" };
     return `${displayname} (id: ${this.id}, account type: ${
       identity?.type ?? "unknown"
     }, username: ${identity?.username ?? "unknown"})`;

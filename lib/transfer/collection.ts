@@ -18,25 +18,15 @@
  * @module
  */
 
-import type {
-  CollectionJson,
-  GroupRoleJson,
-  PageJson,
-  RecordJson,
-  UserRoleJson,
-} from "../http/protocol.ts";
+import type { CollectionJson, PageJson, RecordJson } from "../http/protocol.ts";
 import type { Transport } from "../http/transport.ts";
 import type { QueryParams } from "../http/url.ts";
 import { addLink, getLinked, linked, removeLink } from "../resources/capabilities/links.ts";
-import * as roles from "../resources/capabilities/roles.ts";
-import * as tags from "../resources/capabilities/tags.ts";
+import { ROLE_METHODS, type RoleMethods } from "../resources/capabilities/roles.ts";
+import { TAG_METHODS, type TagMethods } from "../resources/capabilities/tags.ts";
 import { lookup, Resource, type ResourceSelector } from "../resources/resource.ts";
-import {
-  exportResource,
-  exportStream,
-  type ExportStreamOptions,
-  type ResourceExportOptions,
-} from "./export.ts";
+import { EXPORT_METHODS } from "./_export_methods.ts";
+import type { ExportMethods } from "./export.ts";
 
 /** Collection export types. */
 export type CollectionExportType = "json" | "rdf" | "qr" | "ro-crate";
@@ -64,6 +54,10 @@ export interface CollectionInfo {
  * ```
  */
 export class RepoCollection extends Resource<CollectionJson> {
+  static {
+    Object.assign(this.prototype, ROLE_METHODS, TAG_METHODS, EXPORT_METHODS);
+  }
+
   /**
    * Wraps a collection whose id is known; nothing is sent.
    *
@@ -192,158 +186,11 @@ export class RepoCollection extends Resource<CollectionJson> {
   collections(query: QueryParams = {}): AsyncGenerator<CollectionJson, void, undefined> {
     return linked(this, "childCollections", query);
   }
-
-  // Tags
-
-  /**
-   * The collection's tags.
-   *
-   * @returns The tags, sorted.
-   */
-  getTags(): Promise<string[]> {
-    return tags.getTags(this);
-  }
-
-  /**
-   * Whether the collection has a tag.
-   *
-   * @param tag The tag.
-   * @returns True when present.
-   */
-  checkTag(tag: string): Promise<boolean> {
-    return tags.checkTag(this, tag);
-  }
-
-  /**
-   * Adds a tag (lower-cased).
-   *
-   * @param tag The tag.
-   * @returns The updated collection.
-   */
-  addTag(tag: string): Promise<CollectionJson> {
-    return tags.addTag(this, tag);
-  }
-
-  /**
-   * Removes a tag.
-   *
-   * @param tag The tag.
-   * @returns The updated collection.
-   */
-  removeTag(tag: string): Promise<CollectionJson> {
-    return tags.removeTag(this, tag);
-  }
-
-  // Roles
-
-  /**
-   * Gives a user a role (`member`, `collaborator`, `editor`, `admin`).
-   *
-   * @param userId Id of the user.
-   * @param roleName The role.
-   */
-  addUser(userId: number, roleName: string): Promise<void> {
-    return roles.addRole(this, "users", { subjectId: userId, role: roleName });
-  }
-
-  /**
-   * Changes the role of a user.
-   *
-   * @param userId Id of the user.
-   * @param roleName The new role.
-   */
-  changeUserRole(userId: number, roleName: string): Promise<void> {
-    return roles.changeRole(this, "users", { subjectId: userId, role: roleName });
-  }
-
-  /**
-   * Removes the role of a user.
-   *
-   * @param userId Id of the user.
-   */
-  removeUser(userId: number): Promise<void> {
-    return roles.removeRole(this, "users", userId);
-  }
-
-  /**
-   * Gives a group a role.
-   *
-   * @param groupId Id of the group.
-   * @param roleName The role.
-   */
-  addGroupRole(groupId: number, roleName: string): Promise<void> {
-    return roles.addRole(this, "groups", { subjectId: groupId, role: roleName });
-  }
-
-  /**
-   * Changes the role of a group.
-   *
-   * @param groupId Id of the group.
-   * @param roleName The new role.
-   */
-  changeGroupRole(groupId: number, roleName: string): Promise<void> {
-    return roles.changeRole(this, "groups", { subjectId: groupId, role: roleName });
-  }
-
-  /**
-   * Removes the role of a group.
-   *
-   * @param groupId Id of the group.
-   */
-  removeGroupRole(groupId: number): Promise<void> {
-    return roles.removeRole(this, "groups", groupId);
-  }
-
-  /**
-   * One page of the users with a role in the collection.
-   *
-   * @param query `page`, `per_page`, `filter`, `exclude`.
-   * @returns The page.
-   */
-  getUsers(query: QueryParams = {}): Promise<PageJson<UserRoleJson>> {
-    return roles.getUserRoles(this, query);
-  }
-
-  /**
-   * One page of the groups with a role in the collection.
-   *
-   * @param query `page`, `per_page`, `filter`.
-   * @returns The page.
-   */
-  getGroups(query: QueryParams = {}): Promise<PageJson<GroupRoleJson>> {
-    return roles.getGroupRoles(this, query);
-  }
-
-  // Exports
-
-  /**
-   * Exports the collection to disk (a directory gets `<identifier>.<ext>`; `useFolder` writes
-   * into `<path>/<identifier>/`).
-   *
-   * @param path Target file or directory.
-   * @param exportType `json`, `rdf`, `qr` or `ro-crate`.
-   * @param options Filter, folder, force, progress, signal.
-   * @returns The path written.
-   */
-  export(
-    path: string,
-    exportType: CollectionExportType = "json",
-    options: ResourceExportOptions = {},
-  ): Promise<string> {
-    return exportResource(this, path, { ...options, exportType });
-  }
-
-  /**
-   * Exports the collection as a byte stream.
-   *
-   * @param exportType `json`, `rdf`, `qr` or `ro-crate`.
-   * @param options Filter, progress, signal.
-   * @returns The exported data.
-   */
-  exportStream(
-    exportType: CollectionExportType = "json",
-    options: Omit<ExportStreamOptions, "exportType"> = {},
-  ): Promise<ReadableStream<Uint8Array>> {
-    return exportStream(this, { ...options, exportType });
-  }
 }
+
+/**
+ * A collection's role methods ({@linkcode RoleMethods}), tag methods ({@linkcode TagMethods}) and
+ * exports ({@linkcode ExportMethods}: `json`, `rdf`, `qr`, `ro-crate`).
+ */
+export interface RepoCollection
+  extends RoleMethods, TagMethods<CollectionJson>, ExportMethods<CollectionExportType> {}

@@ -156,3 +156,29 @@ function checkType(
   }
   return { exportType, extension };
 }
+
+/** The export methods of records, collections and templates (mixed in from {@linkcode EXPORT_METHODS}). */
+export interface ExportMethods<T extends string> {
+  /**
+   * Exports the resource to disk: a directory gets `<identifier>.<ext>` (`useFolder` writes into
+   * `<path>/<identifier>/`); streamed to a temporary file, renamed when complete.
+   *
+   * @param path Target file or directory.
+   * @param exportType One of the type's export types. @default {"json"}
+   * @param options Filter, folder, force, progress, signal.
+   * @returns The path written.
+   * @throws {InputError} When the type cannot be exported as `exportType`.
+   */
+  export(path: string, exportType?: T, options?: ResourceExportOptions): Promise<string>;
+  /**
+   * Exports the resource as a byte stream (for piping); read or cancel it.
+   *
+   * @param exportType One of the type's export types. @default {"json"}
+   * @param options Filter, progress, signal.
+   * @returns The exported data.
+   */
+  exportStream(
+    exportType?: T,
+    options?: Omit<ExportStreamOptions, "exportType">,
+  ): Promise<ReadableStream<Uint8Array>>;
+}

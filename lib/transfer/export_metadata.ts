@@ -94,7 +94,7 @@ export async function exportMetadata(
  */
 export async function exportMetadataStream(
   record: RecordTarget & { readonly id: number },
-  options: Omit<ExportMetadataOptions, "useFolder" | "force"> = {},
+  options: Omit<ExportMetadataOptions, "useFolder" | "force" | "name"> = {},
 ): Promise<ReadableStream<Uint8Array>> {
   return await openBody(record.transport, extrasExportPath(record.id), {
     query: metadataQuery(options),

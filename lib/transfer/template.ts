@@ -3,38 +3,32 @@
  * group roles, revisions, trash state, and streamed exports (`json`, `json-schema`, `shacl`).
  *
  * @example Usage
- * ```ts ignore
+ * ```ts
  * import { RepoTemplate } from "./template.ts";
+ * import { Transport } from "../http/transport.ts";
+ * import { startServer } from "../testing/mod.ts";
+ * await using server = await startServer();
+ * await using transport = new Transport({ settings: { host: server.url, pat: server.pat } });
  * const template = await RepoTemplate.load(transport, {
  *   identifier: "sample",
  *   create: true,
  *   type: "extras",
  *   data: [{ key: "temperature", type: "float", value: null, unit: "K" }],
  * });
- * await template.export("./out/", "json-schema");
+ * const schema = JSON.parse(await new Response(await template.exportStream("json-schema")).text());
+ * console.log(Object.keys(schema.properties)); // ["temperature"]
  * ```
  *
  * @module
  */
 
 import { InputError } from "../http/errors.ts";
-import {
-  type GroupRoleJson,
-  type PageJson,
-  TEMPLATE_TYPES,
-  type TemplateJson,
-  type UserRoleJson,
-} from "../http/protocol.ts";
+import { TEMPLATE_TYPES, type TemplateJson } from "../http/protocol.ts";
 import type { Transport } from "../http/transport.ts";
-import type { QueryParams } from "../http/url.ts";
-import * as roles from "../resources/capabilities/roles.ts";
+import { ROLE_METHODS, type RoleMethods } from "../resources/capabilities/roles.ts";
 import { lookup, Resource, type ResourceSelector } from "../resources/resource.ts";
-import {
-  exportResource,
-  exportStream,
-  type ExportStreamOptions,
-  type ResourceExportOptions,
-} from "./export.ts";
+import { EXPORT_METHODS } from "./_export_methods.ts";
+import type { ExportMethods } from "./export.ts";
 
 /** Template export types. */
 export type TemplateExportType = "json" | "json-schema" | "shacl";
@@ -50,6 +44,10 @@ export type TemplateExportType = "json" | "json-schema" | "shacl";
  * ```
  */
 export class RepoTemplate extends Resource<TemplateJson> {
+  static {
+    Object.assign(this.prototype, ROLE_METHODS, EXPORT_METHODS);
+  }
+
   /**
    * Wraps a template whose id is known; nothing is sent.
    *
@@ -87,119 +85,13 @@ export class RepoTemplate extends Resource<TemplateJson> {
     );
     return new RepoTemplate(transport, meta.id, { meta, created });
   }
-
-  // Roles
-
-  /**
-   * Gives a user a role (`member`, `editor`, `admin`).
-   *
-   * @param userId Id of the user.
-   * @param roleName The role.
-   */
-  addUser(userId: number, roleName: string): Promise<void> {
-    return roles.addRole(this, "users", { subjectId: userId, role: roleName });
-  }
-
-  /**
-   * Changes the role of a user.
-   *
-   * @param userId Id of the user.
-   * @param roleName The new role.
-   */
-  changeUserRole(userId: number, roleName: string): Promise<void> {
-    return roles.changeRole(this, "users", { subjectId: userId, role: roleName });
-  }
-
-  /**
-   * Removes the role of a user.
-   *
-   * @param userId Id of the user.
-   */
-  removeUser(userId: number): Promise<void> {
-    return roles.removeRole(this, "users", userId);
-  }
-
-  /**
-   * Gives a group a role (shares the template with the group).
-   *
-   * @param groupId Id of the group.
-   * @param roleName The role.
-   */
-  addGroupRole(groupId: number, roleName: string): Promise<void> {
-    return roles.addRole(this, "groups", { subjectId: groupId, role: roleName });
-  }
-
-  /**
-   * Changes the role of a group.
-   *
-   * @param groupId Id of the group.
-   * @param roleName The new role.
-   */
-  changeGroupRole(groupId: number, roleName: string): Promise<void> {
-    return roles.changeRole(this, "groups", { subjectId: groupId, role: roleName });
-  }
-
-  /**
-   * Removes the role of a group.
-   *
-   * @param groupId Id of the group.
-   */
-  removeGroupRole(groupId: number): Promise<void> {
-    return roles.removeRole(this, "groups", groupId);
-  }
-
-  /**
-   * One page of the users with a role in the template.
-   *
-   * @param query `page`, `per_page`, `filter`, `exclude`.
-   * @returns The page.
-   */
-  getUsers(query: QueryParams = {}): Promise<PageJson<UserRoleJson>> {
-    return roles.getUserRoles(this, query);
-  }
-
-  /**
-   * One page of the groups with a role in the template.
-   *
-   * @param query `page`, `per_page`, `filter`.
-   * @returns The page.
-   */
-  getGroups(query: QueryParams = {}): Promise<PageJson<GroupRoleJson>> {
-    return roles.getGroupRoles(this, query);
-  }
-
-  // Exports
-
-  /**
-   * Exports the template to disk (`json` and `json-schema` → `.json`, `shacl` → `.ttl`).
-   *
-   * @param path Target file or directory.
-   * @param exportType `json`, `json-schema` or `shacl`.
-   * @param options Filter, folder, force, progress, signal.
-   * @returns The path written.
-   */
-  export(
-    path: string,
-    exportType: TemplateExportType = "json",
-    options: ResourceExportOptions = {},
-  ): Promise<string> {
-    return exportResource(this, path, { ...options, exportType });
-  }
-
-  /**
-   * Exports the template as a byte stream.
-   *
-   * @param exportType `json`, `json-schema` or `shacl`.
-   * @param options Filter, progress, signal.
-   * @returns The exported data.
-   */
-  exportStream(
-    exportType: TemplateExportType = "json",
-    options: Omit<ExportStreamOptions, "exportType"> = {},
-  ): Promise<ReadableStream<Uint8Array>> {
-    return exportStream(this, { ...options, exportType });
-  }
 }
+
+/**
+ * A template's role methods ({@linkcode RoleMethods}) and exports ({@linkcode ExportMethods}:
+ * `json`, `json-schema`, `shacl`).
+ */
+export interface RepoTemplate extends RoleMethods, ExportMethods<TemplateExportType> {}
 
 function withDefaults(selector: ResourceSelector): ResourceSelector {
   if (!("identifier" in selector) || selector.create !== true) return selector;

@@ -44,8 +44,9 @@ const SEGMENTS = [
 const PATH_PATTERN = new RegExp(`(["'\`]|\\})/(${SEGMENTS.join("|")})\\b`);
 
 /**
- * Files whose path strings move to the paths module at the final integration: three engineers
- * are changing these transfer files at the same time (see the h7-model report).
+ * Files whose path strings move to the paths module at the final integration: other engineers
+ * are changing the uploads and downloads at the same time (see the h7-model report). Their
+ * targets are `{ transport, endpoint }`; moving them means passing the record id instead.
  */
 const PENDING = new Set([
   "transfer/upload.ts",

@@ -71,3 +71,50 @@ export async function removeTag<J extends Tagged>(ctx: MetaContext<J>, tag: stri
   const tags = ((await ctx.refresh()).tags ?? []).filter((t) => t !== removed);
   return await ctx.patch({ tags } as Partial<J>);
 }
+
+/** The tag methods of records and collections (mixed in from {@linkcode TAG_METHODS}). */
+export interface TagMethods<J extends Tagged> {
+  /**
+   * The tags (from the cached metadata).
+   *
+   * @returns The tags, sorted.
+   */
+  getTags(): Promise<string[]>;
+  /**
+   * Whether the resource has a tag (compared in lower case).
+   *
+   * @param tag The tag.
+   * @returns True when present.
+   */
+  checkTag(tag: string): Promise<boolean>;
+  /**
+   * Adds a tag (lower-cased); the full tag list is sent, even when the tag is already present.
+   *
+   * @param tag The tag.
+   * @returns The updated metadata.
+   */
+  addTag(tag: string): Promise<J>;
+  /**
+   * Removes a tag.
+   *
+   * @param tag The tag.
+   * @returns The updated metadata.
+   */
+  removeTag(tag: string): Promise<J>;
+}
+
+/** The tag methods, written once; a class mixes them into its prototype. */
+export const TAG_METHODS: TagMethods<Tagged> & ThisType<MetaContext<Tagged>> = {
+  getTags() {
+    return getTags(this);
+  },
+  checkTag(tag) {
+    return checkTag(this, tag);
+  },
+  addTag(tag) {
+    return addTag(this, tag);
+  },
+  removeTag(tag) {
+    return removeTag(this, tag);
+  },
+};
