@@ -9,7 +9,9 @@ import type { RepoManagerOptions } from "../manager/repo_manager.ts";
 import { normalizeUnderscoreFlags } from "./_argv.ts";
 import { reportError } from "./_errors.ts";
 import { Output } from "./output.ts";
-import { createProgram } from "./program.ts";
+import { loadProgram } from "./_load.ts";
+
+export { withInterrupts } from "./_interrupts.ts";
 
 /** Options of {@linkcode runCli}. */
 export interface RunCliOptions {
@@ -23,6 +25,11 @@ export interface RunCliOptions {
   input?: readonly string[];
   /** Extra options for every manager the commands create. */
   managerOptions?: Partial<RepoManagerOptions>;
+  /**
+   * Interrupts the command (Ctrl-C): its requests are cancelled, transfers keep what they can
+   * resume, and the run ends with one line about what was left and exit code 130.
+   */
+  signal?: AbortSignal;
 }
 
 /**
@@ -40,23 +47,26 @@ export interface RunCliOptions {
  *
  * @param args Command line arguments.
  * @param options Version, output writers, prompt answers and manager options.
- * @returns 0 on success, 1 when the operation failed, 2 on wrong usage.
+ * @returns 0 on success, 1 when the operation failed, 2 on wrong usage, 130 when interrupted.
  */
 export async function runCli(args: readonly string[], options: RunCliOptions): Promise<number> {
   const output = new Output({
     ...(options.stdout === undefined ? {} : { stdout: options.stdout }),
     ...(options.stderr === undefined ? {} : { stderr: options.stderr }),
   });
-  const program = createProgram({
+  const program = await loadProgram(args, {
     version: options.version,
     output,
     ...(options.input === undefined ? {} : { input: options.input }),
-    ...(options.managerOptions === undefined ? {} : { managerOptions: options.managerOptions }),
+    managerOptions: {
+      ...options.managerOptions,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    },
   });
   try {
     await program.parseAsync(normalizeUnderscoreFlags(program, args), { from: "user" });
     return 0;
   } catch (error) {
-    return reportError(error, output);
+    return reportError(error, output, options.signal);
   }
 }

@@ -87,6 +87,8 @@ export interface TransportOptions {
   maxJsonBytes?: number;
   /** Paces requests after 429 answers. @default {sharedPacer (one per process)} */
   pacer?: Pacer;
+  /** Cancels every request of this transport (the CLI's Ctrl-C), besides each request's own. */
+  signal?: AbortSignal;
 }
 
 /** Default bound of a JSON answer: 64 MiB, far above any API answer (a page holds 100 items). */
@@ -178,6 +180,7 @@ export class Transport implements AsyncDisposable {
    * @returns The response; its body is the caller's to read or cancel.
    */
   async request(verb: string, endpoint: string, options: RequestOptions = {}): Promise<Response> {
+    options = withSignal(options, this.#options.signal);
     const method = verb.toUpperCase();
     const state = await this.#ready();
     const url = endpointUrl(state.base, endpoint, options.query);
@@ -455,4 +458,13 @@ export class Transport implements AsyncDisposable {
     }
     return guardBody(response, timer, url.origin);
   }
+}
+
+/** The request's options with `signal` (the transport's) joined to the request's own signal. */
+function withSignal(options: RequestOptions, signal: AbortSignal | undefined): RequestOptions {
+  if (signal === undefined) return options;
+  return {
+    ...options,
+    signal: options.signal ? AbortSignal.any([signal, options.signal]) : signal,
+  };
 }

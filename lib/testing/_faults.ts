@@ -28,6 +28,13 @@ export interface Fault {
   retryAfter?: string;
   /** Close the connection without an answer; the request is not processed. */
   drop?: boolean;
+  /** Process the request normally, then close the connection without an answer. */
+  dropAfterProcessing?: boolean;
+  /**
+   * For upload data (direct or chunk): store other bytes than received (the first byte
+   * flipped), ignoring the `Kadi-MD5-Checksum` header, and report the stored bytes' checksum.
+   */
+  corruptStorage?: boolean;
   /** Process normally but cut the response body after this many bytes. */
   dropAfterBytes?: number;
   /** Stream the response body at this rate. */
@@ -50,10 +57,23 @@ export interface Fault {
   slowRequestBytesPerSecond?: number;
   /** Token bucket: at most this many requests per second (burst of one second); others get 429. */
   rateLimit?: number;
+  /** For a file download: ignore a `Range` header and send the whole file with 200. */
+  ignoreRange?: boolean;
+  /**
+   * Hostile data: in a JSON answer, set these fields (e.g. `identifier: "../../victim"`, `name`)
+   * on the object and on each of its `items`, where the field exists.
+   */
+  jsonFields?: { [field: string]: unknown };
 }
+
+/** Requests whose stored data a `corruptStorage` fault damages. */
+export const corruptedRequests: WeakSet<Request> = new WeakSet();
 
 /** `taskError` faults that fired, per request. */
 export const taskErrors: WeakMap<Request, string> = new WeakMap();
+
+/** Requests whose `Range` header an `ignoreRange` fault made the server ignore. */
+export const rangeIgnored: WeakSet<Request> = new WeakSet();
 
 const counters: WeakMap<Fault, { seen: number; fired: number }> = new WeakMap();
 const buckets: WeakMap<Fault, { tokens: number; at: number }> = new WeakMap();
@@ -151,6 +171,30 @@ function requestWithSlowBody(request: Request, bytesPerSecond: number): Request 
   return new Request(request, init);
 }
 
+/** The JSON answer with `fields` set on the object and its `items` (where present). */
+async function withFields(
+  response: Response,
+  fields: { [field: string]: unknown },
+): Promise<Response> {
+  if (!response.headers.get("content-type")?.includes("json")) return response;
+  const body = await response.json() as unknown;
+  const set = (value: unknown) => {
+    if (typeof value !== "object" || value === null) return;
+    const object = value as { [field: string]: unknown };
+    for (const [field, hostile] of Object.entries(fields)) {
+      if (field in object) object[field] = hostile;
+    }
+  };
+  set(body);
+  const items = typeof body === "object" && body !== null
+    ? (body as { items?: unknown }).items
+    : undefined;
+  if (Array.isArray(items)) items.forEach(set);
+  const headers = new Headers(response.headers);
+  headers.delete("content-length");
+  return new Response(JSON.stringify(body), { status: response.status, headers });
+}
+
 /**
  * Runs `next` under the faults that fire for this request.
  *
@@ -193,18 +237,35 @@ export async function withFaults(
     }
     if (fault.jsonBody !== undefined) return jsonResponse(fault.jsonBody);
   }
+  if (firing.some((f) => f.corruptStorage)) corruptedRequests.add(request);
+
   const taskError = firing.find((f) => f.taskError !== undefined)?.taskError;
   if (taskError !== undefined) taskErrors.set(request, taskError);
+  if (firing.some((f) => f.ignoreRange)) rangeIgnored.add(request);
   const slowRead = firing.find((f) => f.slowRequestBytesPerSecond !== undefined);
-  let response = await next(
-    slowRead ? requestWithSlowBody(request, slowRead.slowRequestBytesPerSecond!) : request,
-  );
+  const faulted = slowRead
+    ? requestWithSlowBody(request, slowRead.slowRequestBytesPerSecond!)
+    : request;
+  if (faulted !== request) {
+    // The handler sees the wrapped request: it keeps the marks set on the original.
+    if (corruptedRequests.has(request)) corruptedRequests.add(faulted);
+    if (rangeIgnored.has(request)) rangeIgnored.add(faulted);
+    if (taskError !== undefined) taskErrors.set(faulted, taskError);
+  }
+  let response = await next(faulted);
   if (firing.some((f) => f.selfNext)) response = await pointNextAtSelf(response, url);
+  for (const fault of firing) {
+    if (fault.jsonFields !== undefined) response = await withFields(response, fault.jsonFields);
+  }
   const slow = firing.find((f) => f.slowBodyBytesPerSecond !== undefined);
   if (slow && response.body !== null) {
     response = new Response(slowBody(response.body, slow.slowBodyBytesPerSecond!), response);
   }
   const cut = firing.find((f) => f.dropAfterBytes !== undefined);
   if (cut) responseControl.set(response, { dropAfterBytes: cut.dropAfterBytes! });
+  if (firing.some((f) => f.dropAfterProcessing)) {
+    await response.body?.cancel();
+    throw new DropConnection();
+  }
   return response;
 }

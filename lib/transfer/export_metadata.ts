@@ -20,9 +20,10 @@
  * @module
  */
 
+import { extrasExportPath } from "../http/paths.ts";
 import type { QueryObject } from "../http/url.ts";
-import { resolveTarget } from "./_paths.ts";
-import { saveResponse } from "./_save.ts";
+import { asDirectory, resolveTarget, withExtension } from "./_paths.ts";
+import { openBody, saveResponse } from "./_save.ts";
 import type { RecordTarget } from "./download_files.ts";
 import type { ProgressCallback } from "./progress.ts";
 
@@ -32,8 +33,13 @@ export interface ExportMetadataOptions {
   filter?: QueryObject;
   /** `standard` (full extras) or `plain` (key → value). @default {"standard"} */
   format?: "standard" | "plain";
-  /** Write into `<path>/<identifier>/` (path is then a directory). */
+  /**
+   * Write into `<path>/<identifier>/` (path is then a directory; the identifier is sanitised like
+   * every name from the server).
+   */
   useFolder?: boolean;
+  /** File name inside the directory instead of `<identifier>-extras` (`.json` is added). */
+  name?: string;
   /** Overwrite an existing file; otherwise the export is written as `<stem>_<n>.json`. */
   force?: boolean;
   /** Receives the bytes received so far. */
@@ -57,22 +63,50 @@ export interface ExportMetadataOptions {
  * @returns The path written.
  */
 export async function exportMetadata(
-  record: RecordTarget,
+  record: RecordTarget & { readonly id: number },
   path: string,
   options: ExportMetadataOptions = {},
 ): Promise<string> {
   const { identifier } = await record.meta();
-  const target = await resolveTarget(path, `${identifier}-extras.json`, {
+  const name = withExtension(options.name ?? `${identifier}-extras`, "json");
+  const target = await resolveTarget(options.name === undefined ? path : asDirectory(path), name, {
     force: options.force,
     folder: options.useFolder ? identifier : undefined,
   });
+  return await saveResponse(record.transport, extrasExportPath(record.id), target, {
+    query: metadataQuery(options),
+    onProgress: options.onProgress,
+    signal: options.signal,
+  });
+}
+
+/**
+ * Exports a record's extra metadata as a JSON byte stream (for piping). Read or cancel it.
+ *
+ * @example Usage
+ * ```ts ignore
+ * await (await exportMetadataStream(record, { format: "plain" })).pipeTo(Deno.stdout.writable);
+ * ```
+ *
+ * @param record The record.
+ * @param options Filter, format, progress, signal.
+ * @returns The JSON data.
+ */
+export async function exportMetadataStream(
+  record: RecordTarget & { readonly id: number },
+  options: Omit<ExportMetadataOptions, "useFolder" | "force" | "name"> = {},
+): Promise<ReadableStream<Uint8Array>> {
+  return await openBody(record.transport, extrasExportPath(record.id), {
+    query: metadataQuery(options),
+    onProgress: options.onProgress,
+    signal: options.signal,
+  });
+}
+
+function metadataQuery(options: ExportMetadataOptions): { filter: QueryObject } | undefined {
   const filter: QueryObject = {
     ...options.filter,
     ...(options.format ? { format: options.format } : {}),
   };
-  return await saveResponse(record.transport, `${record.endpoint}/extras/export/json`, target, {
-    query: Object.keys(filter).length > 0 ? { filter } : undefined,
-    onProgress: options.onProgress,
-    signal: options.signal,
-  });
+  return Object.keys(filter).length > 0 ? { filter } : undefined;
 }

@@ -18,7 +18,6 @@
  */
 
 import type { FileJson } from "../http/protocol.ts";
-import type { QueryObject } from "../http/url.ts";
 import { RecordResource } from "../resources/record.ts";
 import {
   downloadFile,
@@ -32,27 +31,22 @@ import {
   downloadFiles,
   type DownloadFilesOptions,
 } from "./download_files.ts";
-import { exportResource, exportStream, type ExportStreamOptions } from "./export.ts";
-import { exportMetadata, type ExportMetadataOptions } from "./export_metadata.ts";
-import type { ProgressCallback } from "./progress.ts";
+import { EXPORT_METHODS } from "./_export_methods.ts";
+import type { ExportMethods, ResourceExportOptions } from "./export.ts";
+import {
+  exportMetadata,
+  type ExportMetadataOptions,
+  exportMetadataStream,
+} from "./export_metadata.ts";
 import { uploadFile, type UploadFileOptions, type UploadSource } from "./upload.ts";
+import type { UploadFilesDone } from "./errors.ts";
+import { uploadFiles, type UploadFilesOptions } from "./upload_files.ts";
 
 /** Record export types. */
 export type RecordExportType = "json" | "rdf" | "pdf" | "qr" | "ro-crate";
 
 /** Options of {@linkcode RepoRecord.export}. */
-export interface RecordExportOptions {
-  /** Export filter (JSON object), e.g. `{ user: true, links: "in" }`. */
-  filter?: QueryObject;
-  /** Write into `<path>/<identifier>/`. */
-  useFolder?: boolean;
-  /** Overwrite an existing file; otherwise the export is written as `<stem>_<n><ext>`. */
-  force?: boolean;
-  /** Receives the bytes received so far. */
-  onProgress?: ProgressCallback;
-  /** Cancels the export. */
-  signal?: AbortSignal;
-}
+export type RecordExportOptions = ResourceExportOptions;
 
 /** Options of {@linkcode RepoRecord.uploadString}. */
 export interface UploadStringOptions {
@@ -68,6 +62,10 @@ export interface UploadStringOptions {
 
 /** A record on the server: metadata, links, roles, and streamed file uploads, downloads and exports. */
 export class RepoRecord extends RecordResource {
+  static {
+    Object.assign(this.prototype, EXPORT_METHODS);
+  }
+
   /**
    * Uploads a file or a byte stream (see {@linkcode uploadFile}): direct or chunked as the
    * server decides, concurrent and resumable chunks, replace with `force`.
@@ -88,6 +86,31 @@ export class RepoRecord extends RecordResource {
     const file = await uploadFile(this, source as UploadSource, options);
     this.invalidate();
     return file;
+  }
+
+  /**
+   * Uploads the files of a folder (not its subfolders) or a list of files (see
+   * {@linkcode uploadFiles}): small files several at a time, each verified; with `skipExisting`
+   * files the record has with the same content are left out, so a rerun continues.
+   *
+   * @example Usage
+   * ```ts ignore
+   * const { uploaded, skipped } = await record.uploadFiles("./data", { skipExisting: true });
+   * ```
+   *
+   * @param source A folder, a file, or a list of files.
+   * @param options Globs, force, skipExisting, concurrency, description, callbacks, signal.
+   * @returns The files uploaded and the ones skipped.
+   */
+  async uploadFiles(
+    source: string | string[],
+    options: UploadFilesOptions = {},
+  ): Promise<UploadFilesDone> {
+    try {
+      return await uploadFiles(this, source, options);
+    } finally {
+      this.invalidate();
+    }
   }
 
   /**
@@ -193,46 +216,6 @@ export class RepoRecord extends RecordResource {
   }
 
   /**
-   * Exports the record to disk (a directory gets `<identifier>.<ext>`).
-   *
-   * @example Usage
-   * ```ts ignore
-   * await record.export("./exports/", "ro-crate", { useFolder: true });
-   * ```
-   *
-   * @param path Target file or directory.
-   * @param exportType `json`, `rdf`, `pdf`, `qr` or `ro-crate`.
-   * @param options Filter, folder, force, progress, signal.
-   * @returns The path written.
-   */
-  async export(
-    path: string,
-    exportType: RecordExportType = "json",
-    options: RecordExportOptions = {},
-  ): Promise<string> {
-    return await exportResource(this, path, { ...options, exportType });
-  }
-
-  /**
-   * Exports the record as a byte stream (for piping).
-   *
-   * @example Usage
-   * ```ts ignore
-   * await (await record.exportStream("json")).pipeTo(Deno.stdout.writable);
-   * ```
-   *
-   * @param exportType `json`, `rdf`, `pdf`, `qr` or `ro-crate`.
-   * @param options Filter, progress, signal.
-   * @returns The exported data.
-   */
-  async exportStream(
-    exportType: RecordExportType = "json",
-    options: Omit<ExportStreamOptions, "exportType"> = {},
-  ): Promise<ReadableStream<Uint8Array>> {
-    return await exportStream(this, { ...options, exportType });
-  }
-
-  /**
    * Exports the record's extra metadata as JSON (a directory gets `<identifier>-extras.json`).
    *
    * @example Usage
@@ -247,4 +230,24 @@ export class RepoRecord extends RecordResource {
   async exportMetadata(path: string, options: ExportMetadataOptions = {}): Promise<string> {
     return await exportMetadata(this, path, options);
   }
+
+  /**
+   * Exports the record's extra metadata as a JSON byte stream (for piping).
+   *
+   * @example Usage
+   * ```ts ignore
+   * await (await record.exportMetadataStream({ format: "plain" })).pipeTo(Deno.stdout.writable);
+   * ```
+   *
+   * @param options Filter, format, progress, signal.
+   * @returns The JSON data.
+   */
+  async exportMetadataStream(
+    options: Omit<ExportMetadataOptions, "useFolder" | "force" | "name"> = {},
+  ): Promise<ReadableStream<Uint8Array>> {
+    return await exportMetadataStream(this, options);
+  }
 }
+
+/** A record's exports ({@linkcode ExportMethods}: `json`, `rdf`, `pdf`, `qr`, `ro-crate`). */
+export interface RepoRecord extends ExportMethods<RecordExportType> {}

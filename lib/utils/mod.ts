@@ -1,5 +1,6 @@
 /**
- * Utilities: identifiers from arbitrary text, file-name globs.
+ * Utilities: identifiers from arbitrary text, file-name globs, safe local names for server names,
+ * resource types.
  *
  * @example Usage
  * ```ts
@@ -11,5 +12,7 @@
  * @module
  */
 
+export * from "./file_name.ts";
 export * from "./glob.ts";
 export * from "./identifier.ts";
+export * from "./resource_type.ts";

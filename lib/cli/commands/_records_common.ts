@@ -4,8 +4,8 @@
 
 import { type CommandUnknownOpts, Option, type OptionValues } from "@commander-js/extra-typings";
 import { InputError, RequestError } from "../../http/errors.ts";
-import { lookup } from "../../resources/resource.ts";
-import { type IdentityType, RepoUser } from "../../resources/user.ts";
+import { ResourceNotFoundError } from "../../resources/errors.ts";
+import type { IdentityType, RepoUser } from "../../resources/user.ts";
 import type { RepoRecord } from "../../transfer/record.ts";
 import type { CLIRepoManager } from "../cli_manager.ts";
 import { idIdentifierOptions, idIdentifierValue, userIdValue } from "../options.ts";
@@ -63,10 +63,14 @@ export async function resolveResourceId(
   }
   if ("id" in selected) return { id: selected.id, label: `${type} ${selected.id}` };
   try {
-    const { meta } = await lookup(manager.transport, type, { identifier: selected.identifier });
+    const { identifier } = selected;
+    const resource = type === "collection"
+      ? await manager.collection({ identifier })
+      : await manager.group({ identifier });
+    const meta = await resource.meta();
     return { id: meta.id, label: `${type} '${meta.identifier}' (id: ${meta.id})` };
   } catch (error) {
-    if (error instanceof InputError && /is not present/.test(error.message)) {
+    if (error instanceof ResourceNotFoundError) {
       throw new InputError(`No ${type} with identifier '${selected.identifier}' exists`);
     }
     throw error;
@@ -77,8 +81,8 @@ export async function resolveResourceId(
 export async function resolveUser(manager: CLIRepoManager, values: object): Promise<RepoUser> {
   const selected = userIdValue(asValues(values), { required: true });
   if (selected === undefined) throw new InputError("Please specify the user");
-  if ("id" in selected) return await RepoUser.load(manager.transport, selected);
-  return await RepoUser.load(manager.transport, {
+  if ("id" in selected) return await manager.user(selected);
+  return await manager.user({
     username: selected.username,
     identityType: selected.identityType as IdentityType,
   });
@@ -130,8 +134,8 @@ export function status(manager: CLIRepoManager, pipe: boolean | undefined, messa
 
 /** A transfer progress bar (TTY only) fed by the transfer functions' `onProgress`. */
 export interface TransferProgress {
-  /** Pass to the transfer's `onProgress`. */
-  onProgress: (progress: { bytes: number }) => void;
+  /** Pass to the transfer's `onProgress`; bytes `resumed` count toward the bar, not the rate. */
+  onProgress: (progress: { bytes: number; resumed?: number | undefined }) => void;
   /** Clears the bar. */
   done(): void;
 }
@@ -140,8 +144,15 @@ export interface TransferProgress {
 export function transferProgress(output: Output, label: string, total = 0): TransferProgress {
   const bar = createProgress(total, label, output);
   let last = 0;
+  let skipped = 0;
   return {
-    onProgress: ({ bytes }) => {
+    onProgress: ({ bytes, resumed = 0 }) => {
+      // Bytes that were there before this run (a resumed transfer) do not count toward the rate.
+      if (resumed > skipped) {
+        bar.skip(resumed - skipped);
+        last += resumed - skipped;
+        skipped = resumed;
+      }
       bar.advance(bytes - last);
       last = bytes;
     },
