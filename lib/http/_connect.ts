@@ -61,10 +61,11 @@ export function networkError(url: URL, error: unknown): ConnectionError {
     );
   }
   if (REFUSED.test(text) || DNS.test(text)) {
-    const what = REFUSED.test(text) ? "refused the connection" : "has no address (DNS)";
+    const what = REFUSED.test(text) ? "it refused the connection" : "no address found (DNS)";
     return new ConnectionError(
       url.origin,
-      `${url.origin} ${what} (${message}): check 'host' in the config file and your network`,
+      `Could not connect to ${url.origin}, ${what} (${message}): check 'host' in the config ` +
+        `file and your network`,
       { cause: error, unreachable: true },
     );
   }

@@ -19,8 +19,8 @@ import { ConnectionError, RequestError, TimeoutError, TlsError } from "./errors.
 export interface RetryOptions {
   /**
    * Attempts at most, the first one included. A 429 answer is retried for as long as the total
-   * wait allows, whatever this says; a host that refuses connections or has no address is tried
-   * twice at most.
+   * wait allows, whatever this says (unless it is 1: no retries at all); a host that refuses
+   * connections or has no address is tried twice at most.
    *
    * @default {5}
    */
@@ -94,7 +94,8 @@ export const UNREACHABLE_ATTEMPTS = 2;
 
 /**
  * How many attempts a failure allows, the first one included: unbounded for 429 (only the total
- * wait bounds it), {@linkcode UNREACHABLE_ATTEMPTS} for an unreachable host, else `maxAttempts`.
+ * wait bounds it), {@linkcode UNREACHABLE_ATTEMPTS} for an unreachable host, else `maxAttempts`;
+ * a `maxAttempts` of 1 switches retries off for every failure.
  *
  * @example Usage
  * ```ts
@@ -109,9 +110,12 @@ export const UNREACHABLE_ATTEMPTS = 2;
  * @returns The number of attempts.
  */
 export function attemptLimit(error: unknown, options: RetryOptions = {}): number {
+  const maxAttempts = options.maxAttempts ?? DEFAULT_RETRY.maxAttempts;
+  // One attempt means no retries at all.
+  if (maxAttempts <= 1) return maxAttempts;
   if (error instanceof RequestError && error.status === 429) return Infinity;
   if (error instanceof ConnectionError && error.unreachable) return UNREACHABLE_ATTEMPTS;
-  return options.maxAttempts ?? DEFAULT_RETRY.maxAttempts;
+  return maxAttempts;
 }
 
 /**

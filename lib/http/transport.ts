@@ -214,11 +214,14 @@ export class Transport implements AsyncDisposable {
         isRetriable(error, { idempotent }) && waited + delay <= this.#retry.maxTotalWaitMs;
       if (!retry) throw error;
       if (limited) this.#pacer.limited(delay);
-      const message = `${method} ${redactUrl(url.href)} failed (${
-        describe(error)
-      }); retry ${attempt} in ${delay} ms`;
-      if (error instanceof ConnectionError && error.unreachable) this.#log.info(message);
-      else this.#log.debug(message);
+      if (error instanceof ConnectionError && error.unreachable) {
+        this.#log.info(`Could not connect to ${error.host}; trying once more in ${delay} ms`);
+      } else {
+        this.#log.debug(
+          `${method} ${redactUrl(url.href)} failed (${describe(error)}); retry ${attempt} in ` +
+            `${delay} ms`,
+        );
+      }
       if (!limited) {
         await sleep(delay, options.signal);
         waited += delay;
