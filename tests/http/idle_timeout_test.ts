@@ -5,7 +5,7 @@ import { Transport } from "../../lib/http/transport.ts";
 import { TimeoutError } from "../../lib/http/errors.ts";
 import type { UploadJson } from "../../lib/http/protocol.ts";
 
-const SIZE = 24_000_000;
+const SIZE = 48_000_000;
 
 async function startUpload(transport: Transport): Promise<string> {
   const record = await transport.json<{ id: number }>("POST", "/records", {
@@ -19,12 +19,12 @@ async function startUpload(transport: Transport): Promise<string> {
 
 Deno.test("Transport: an upload the server reads slowly outlasts the timeout while bytes move", async () => {
   await using server = await startServer({
-    faults: [{ method: "PUT", path: "/uploads/", slowRequestBytesPerSecond: 4_000_000 }],
+    faults: [{ method: "PUT", path: "/uploads/", slowRequestBytesPerSecond: 8_000_000 }],
   });
-  // The upload takes about six seconds; the timeout is 3 s without a byte moving. (The OS
-  // buffers a few MB of the body, which the server drains at 4 MB/s well within the timeout.)
+  // The upload takes about six seconds; the timeout is 4 s without a byte moving. (The OS
+  // buffers a few MB of the body, which the server drains at 8 MB/s well within the timeout.)
   await using transport = new Transport({
-    settings: { host: server.url, pat: server.pat, timeout: 3 },
+    settings: { host: server.url, pat: server.pat, timeout: 4 },
   });
   const target = await startUpload(transport);
   const bytes = new Uint8Array(SIZE).fill(7);
