@@ -15,12 +15,16 @@ import {
 } from "./_misc_trash.ts";
 import { getRepoInfoCommand } from "./_repo_info.ts";
 import { MISC_IMPORT_COMMANDS } from "./_misc_imports.ts";
+import { importElnCommand } from "./_misc_eln.ts";
 
 /**
  * The import commands (`import-eln`, `import-json-schema`, `import-shacl`, `reuse-collection`)
  * are built in their own file and registered here: add their builders to this list.
  */
-const IMPORT_COMMANDS: readonly (() => CommandUnknownOpts)[] = [...MISC_IMPORT_COMMANDS];
+const IMPORT_COMMANDS: readonly (() => CommandUnknownOpts)[] = [
+  importElnCommand,
+  ...MISC_IMPORT_COMMANDS,
+];
 
 /**
  * Builds the `misc` group: `get-repo-info`, `get-deleted-resources`, `restore-resource`,

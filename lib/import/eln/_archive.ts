@@ -6,6 +6,7 @@
 import { createHash } from "node:crypto";
 import { type Entry, type FileEntry, Reader, ZipReader } from "@zip.js/zip.js";
 import { InputError } from "../../http/errors.ts";
+import { ChecksumMismatchError } from "./errors.ts";
 import type { ElnLimits } from "./limits.ts";
 
 /** The name of the metadata file inside the root folder. */
@@ -34,9 +35,6 @@ export interface ElnArchive extends AsyncDisposable {
   >;
   close(): Promise<void>;
 }
-
-/** The bytes of a file differ from the SHA-256 declared for them. */
-export class ChecksumMismatchError extends InputError {}
 
 /** Reads a `Deno.FsFile` by position; reads are queued since zip.js may ask for ranges at once. */
 class FsFileReader extends Reader<Deno.FsFile> {
@@ -205,7 +203,9 @@ function validate(entries: Entry[], limits: ElnLimits) {
     if (entry.encrypted) throw refuse(`'${entry.filename}' is encrypted`);
     const size = entry.uncompressedSize;
     if (size > limits.maxEntryBytes) {
-      throw refuse(`'${entry.filename}' expands to ${size} bytes, more than ${limits.maxEntryBytes}`);
+      throw refuse(
+        `'${entry.filename}' expands to ${size} bytes, more than ${limits.maxEntryBytes}`,
+      );
     }
     if (size > limits.ratioFloorBytes && size > entry.compressedSize * limits.maxRatio) {
       throw refuse(

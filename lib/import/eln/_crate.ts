@@ -65,7 +65,9 @@ export function parseCrate(text: string): Crate {
       }
     }
     for (const [key, child] of Object.entries(value)) {
-      if (key !== "@context" && typeof child === "object" && child !== null) visit(child, depth + 1);
+      if (key !== "@context" && typeof child === "object" && child !== null) {
+        visit(child, depth + 1);
+      }
     }
   };
   visit(graph, 0);

@@ -33,7 +33,10 @@ export async function executePlan(
   transport: Transport,
   plan: ElnPlan,
   archive: ElnArchive,
-  options: { signal?: AbortSignal | undefined; onProgress?: ((p: ElnProgress) => void) | undefined },
+  options: {
+    signal?: AbortSignal | undefined;
+    onProgress?: ((p: ElnProgress) => void) | undefined;
+  },
 ): Promise<ElnExecution> {
   const { signal, onProgress } = options;
   const created: { delete(): Promise<void>; toString(): string }[] = [];
@@ -55,8 +58,12 @@ export async function executePlan(
       entity = `the collection '${plan.collection.title}'`;
       signal?.throwIfAborted();
       const { title, description } = plan.collection;
-      collection = await createUnique(title, "collection", (identifier) =>
-        RepoCollection.load(transport, { identifier, create: true, title, description }));
+      collection = await createUnique(
+        title,
+        "collection",
+        (identifier) =>
+          RepoCollection.load(transport, { identifier, create: true, title, description }),
+      );
       created.push(collection);
       report("collection", title);
     }
@@ -69,7 +76,12 @@ export async function executePlan(
       created.push(record);
       records.set(planned.key, record);
       const meta = await record.meta();
-      result.push({ key: planned.key, id: record.id, identifier: meta.identifier, title: meta.title });
+      result.push({
+        key: planned.key,
+        id: record.id,
+        identifier: meta.identifier,
+        title: meta.title,
+      });
       if (collection !== undefined) await collection.addRecordLink(record.id);
       done.records++;
       report("record", planned.title);

@@ -14,7 +14,7 @@
  * @module
  */
 
-import { RepoApyError } from "../../http/errors.ts";
+import { InputError, RepoApyError } from "../../http/errors.ts";
 
 /**
  * An import failed after it had started creating: the message names the entity that failed and
@@ -59,3 +59,14 @@ export interface ElnProgress {
   /** What the whole import creates. */
   totals: { records: number; files: number; bytes: number; links: number };
 }
+
+/**
+ * The bytes of a file in the archive differ from the SHA-256 the crate declares for them.
+ *
+ * @example Usage
+ * ```ts
+ * import { ChecksumMismatchError } from "./errors.ts";
+ * console.log(new ChecksumMismatchError("SHA-256 checksum mismatch for 'a.txt'").message);
+ * ```
+ */
+export class ChecksumMismatchError extends InputError {}

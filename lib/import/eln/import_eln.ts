@@ -26,7 +26,8 @@ import { parseCrate } from "./_crate.ts";
 import { type ElnCreated, executePlan } from "./_execute.ts";
 import type { ElnProgress } from "./errors.ts";
 import { DEFAULT_ELN_LIMITS, type ElnLimits } from "./limits.ts";
-import { type ElnPlan, planEln, repositoryExportPaths } from "./plan.ts";
+import { planEln, repositoryExportPaths } from "./_plan.ts";
+import type { ElnPlan } from "./plan.ts";
 
 export type { ElnCreated } from "./_execute.ts";
 
