@@ -86,7 +86,8 @@ export async function openElnArchive(path: string, limits: ElnLimits): Promise<E
   try {
     let entries: Entry[];
     try {
-      entries = await reader.getEntries();
+      // Names are checked below, each rule with its own message.
+      entries = await reader.getEntries({ filenameValidation: "tolerant" });
     } catch (error) {
       throw refuse(`it is not a readable ZIP archive (${errorText(error)})`, error);
     }
@@ -140,6 +141,7 @@ function entryStream(
   options: { sha256?: string; signal?: AbortSignal },
 ): ReadableStream<Uint8Array<ArrayBuffer>> {
   const hash = options.sha256 === undefined ? undefined : createHash("sha256");
+  const signal = options.signal;
   let count = 0;
   let control: TransformStreamDefaultController<Uint8Array<ArrayBuffer>> | undefined;
   const check = new TransformStream<Uint8Array<ArrayBuffer>, Uint8Array<ArrayBuffer>>({
@@ -174,7 +176,12 @@ function entryStream(
     ...(options.signal ? { signal: options.signal } : {}),
   }).catch((error) => {
     try {
-      control?.error(error);
+      control?.error(
+        error instanceof InputError || signal?.aborted ? error : refuse(
+          `'${file.path}' cannot be read (${errorText(error)})`,
+          error,
+        ),
+      );
     } catch { /* already errored */ }
   });
   return check.readable;
