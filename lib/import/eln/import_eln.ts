@@ -11,7 +11,7 @@
  * await using manager = new RepoManager({ host: server.url, pat: server.pat });
  * const source = await manager.record({ identifier: "source", create: true, title: "Source" });
  * await source.uploadString("hello", "hello.txt");
- * const path = await source.export(await Deno.makeTempDir(), { exportType: "ro-crate" });
+ * const path = await source.export(await Deno.makeTempDir(), "ro-crate");
  * const result = await importEln(manager, path);
  * console.log(result.records.map((r) => r.title), result.totals.files); // ["Source"] 1
  * ```
