@@ -41,18 +41,22 @@ export type UserResourceType = "record" | "collection" | "template" | "group";
 export type GroupResourceType = "record" | "collection" | "template";
 
 /**
- * Checks that an id is a positive integer and returns it as a path segment.
+ * Checks that an id is a positive integer (ids in paths and in request bodies alike).
  *
  * @param id The id.
  * @param what What the id belongs to, for the message (`user id`).
- * @returns The segment.
+ * @returns The id.
  * @throws {InputError} When the id is not a positive integer.
  */
-export function idSegment(id: number, what: string): string {
+export function checkId(id: number, what: string): number {
   if (!Number.isSafeInteger(id) || id < 1) {
     throw new InputError(`Invalid ${what} ${String(id)}: use a positive integer`);
   }
-  return String(id);
+  return id;
+}
+
+function idSegment(id: number, what: string): string {
+  return String(checkId(id, what));
 }
 
 function base(type: ResourceType): string {

@@ -3,15 +3,20 @@
  * group roles, revisions, trash state, and streamed exports (`json`, `json-schema`, `shacl`).
  *
  * @example Usage
- * ```ts ignore
+ * ```ts
  * import { RepoTemplate } from "./template.ts";
+ * import { Transport } from "../http/transport.ts";
+ * import { startServer } from "../testing/mod.ts";
+ * await using server = await startServer();
+ * await using transport = new Transport({ settings: { host: server.url, pat: server.pat } });
  * const template = await RepoTemplate.load(transport, {
  *   identifier: "sample",
  *   create: true,
  *   type: "extras",
  *   data: [{ key: "temperature", type: "float", value: null, unit: "K" }],
  * });
- * await template.export("./out/", "json-schema");
+ * const schema = JSON.parse(await new Response(await template.exportStream("json-schema")).text());
+ * console.log(Object.keys(schema.properties)); // ["temperature"]
  * ```
  *
  * @module

@@ -5,8 +5,9 @@
  */
 
 import type { PageJson, ResourceJson, UserRoleJson } from "../../http/protocol.ts";
-import { idSegment, membersPath } from "../../http/paths.ts";
+import { membersPath } from "../../http/paths.ts";
 import type { QueryParams } from "../../http/url.ts";
+import { requireId } from "../_checks.ts";
 import { allItems, getPage, type MetaContext, type ResourceContext, send } from "./context.ts";
 import { checkRole } from "./roles.ts";
 
@@ -21,7 +22,7 @@ export async function addMember(
   grant: { userId: number; role: string },
 ): Promise<void> {
   const name = checkRole(ctx, grant.role);
-  const id = Number(idSegment(grant.userId, "user id"));
+  const id = requireId(grant.userId, "user id");
   const endpoint = (await ctx.meta())._actions.add_member ?? membersPath(ctx.id);
   await send(ctx.transport, "POST", endpoint, { json: { user: { id }, role: { name } } });
 }

@@ -12,8 +12,9 @@ import {
   RESOURCE_ROLES,
   type UserRoleJson,
 } from "../../http/protocol.ts";
-import { idSegment, rolesPath } from "../../http/paths.ts";
+import { rolesPath } from "../../http/paths.ts";
 import type { QueryParams } from "../../http/url.ts";
+import { requireId } from "../_checks.ts";
 import { getPage, type ResourceContext, send } from "./context.ts";
 
 /** Users or groups. */
@@ -51,7 +52,7 @@ export async function addRole(
 ): Promise<void> {
   const name = checkRole(ctx, grant.role);
   const key = subject === "users" ? "user" : "group";
-  const id = Number(idSegment(grant.subjectId, `${key} id`));
+  const id = requireId(grant.subjectId, `${key} id`);
   await send(ctx.transport, "POST", rolesPath(ctx, subject), {
     json: { [key]: { id }, role: { name } },
   });
