@@ -36,7 +36,7 @@ Deno.test("misc import-eln refuses a hostile archive with one line and exit 1", 
   try {
     const run = await repo(server, ["misc", "import-eln", "-p", path]);
     assertEquals(run.code, 1);
-    assertStringIncludes(run.stderr, "The archive is refused: the entry \"crate/../evil\"");
+    assertStringIncludes(run.stderr, 'The archive is refused: the entry "crate/../evil"');
     assertEquals(run.stderr.trim().split("\n").length, 1);
     assertNotIncludes(run.stderr, "    at ");
     assertEquals(server.log.length, 0);
