@@ -3,7 +3,7 @@
 // (byte-identical) and links.
 import { assertEquals, assertStringIncludes } from "../_assert.ts";
 import type { Extra } from "../../lib/http/protocol.ts";
-import { formatElnPlan, importEln } from "../../lib/import/mod.ts";
+import { type ElnProgress, formatElnPlan, importEln } from "../../lib/import/mod.ts";
 import { RepoManager } from "../../lib/manager/repo_manager.ts";
 import { startServer } from "../../lib/testing/mod.ts";
 import { serverView } from "./_eln.ts";
@@ -92,7 +92,22 @@ Deno.test("importEln() of a collection's ro-crate export re-creates records, fil
   const dir = await Deno.makeTempDir();
   try {
     const path = await collection.export(dir, "ro-crate");
-    const result = await importEln(manager, path);
+    const progress: ElnProgress[] = [];
+    const result = await importEln(manager, path, { onProgress: (p) => progress.push(p) });
+    assertEquals(
+      new Set(progress.map((p) => p.phase)),
+      new Set(["collection", "record", "file", "link"]),
+    );
+    assertEquals(progress.at(-1), {
+      phase: "link",
+      name: "derived from",
+      records: 2,
+      files: 3,
+      bytes: 100_009,
+      links: 1,
+      totals: result.totals,
+    });
+    assertEquals(progress.every((p, i) => i === 0 || p.bytes >= progress[i - 1]!.bytes), true);
     assertEquals(result.totals, { records: 2, files: 3, bytes: 100_000 + 8 + 1, links: 1 });
     const copies = await serverView(manager, result);
     const originals = await serverView(manager, {
