@@ -167,3 +167,24 @@ Deno.test("importEln() with a wrong checksum deletes what it created and names t
     await Deno.remove(path);
   }
 });
+
+Deno.test("importEln() aborted by its signal deletes what it had created", async () => {
+  await using server = await startServer();
+  await using manager = new RepoManager({ host: server.url, pat: server.pat });
+  const path = await tempEln(await zipBytes(simpleCrate()));
+  const controller = new AbortController();
+  try {
+    const error = await assertRejects(
+      () =>
+        importEln(manager, path, {
+          signal: controller.signal,
+          onProgress: (p) => p.phase === "record" && controller.abort(),
+        }),
+      ElnImportError,
+    );
+    assertEquals(error.entity, "the file 'exp/data.txt' of the record 'Experiment'");
+    await assertNothingLeft(server, manager, 1);
+  } finally {
+    await Deno.remove(path);
+  }
+});
