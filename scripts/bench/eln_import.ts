@@ -15,6 +15,7 @@ import { BlobReader, configure, ZipWriter } from "@zip.js/zip.js";
 import { importEln } from "../../lib/import/mod.ts";
 import { RepoManager } from "../../lib/manager/repo_manager.ts";
 import { startServer } from "../../lib/testing/mod.ts";
+import { peakRssKb, runChild } from "./_child.ts";
 
 const CORPUS = new URL("../../../shared/corpus/eln/", import.meta.url).pathname;
 
@@ -25,11 +26,6 @@ interface ChildResult {
   bytes: number;
   records: number;
   refused: number;
-}
-
-async function peakRssKb(): Promise<number> {
-  const status = await Deno.readTextFile("/proc/self/status");
-  return Number(/VmHWM:\s+(\d+)\s+kB/.exec(status)?.[1] ?? 0);
 }
 
 /** Imports the given files in this (child) process and prints the result as JSON. */
@@ -52,14 +48,8 @@ async function child([host, pat, ...paths]: string[]): Promise<void> {
   console.log(JSON.stringify(result));
 }
 
-async function runChild(args: string[]): Promise<ChildResult> {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-all", new URL(import.meta.url).pathname, "--child", ...args],
-    stdout: "piped",
-    stderr: "inherit",
-  }).output();
-  if (!output.success) throw new Error("the import case failed");
-  return JSON.parse(new TextDecoder().decode(output.stdout).trim().split("\n").at(-1) ?? "{}");
+function runCase(args: string[]): Promise<ChildResult> {
+  return runChild<ChildResult>(new URL(import.meta.url), args);
 }
 
 async function corpusFiles(dir: string): Promise<string[]> {
@@ -110,7 +100,7 @@ async function main(args: string[]): Promise<void> {
   await using server = await startServer();
   const rows: string[] = [];
   const corpus = await corpusFiles(CORPUS.replace(/\/$/, ""));
-  const whole = await runChild([server.url, server.pat, ...corpus]);
+  const whole = await runCase([server.url, server.pat, ...corpus]);
   rows.push(
     `| ELN corpus (${corpus.length} files, ${whole.refused} refused) | ${whole.records} records, ${whole.files} files, ${
       (whole.bytes / 1e6).toFixed(1)
@@ -124,7 +114,7 @@ async function main(args: string[]): Promise<void> {
     console.error(
       `generated ${sizeMb} MB in ${((performance.now() - started) / 1000).toFixed(1)} s`,
     );
-    const big = await runChild([server.url, server.pat, path]);
+    const big = await runCase([server.url, server.pat, path]);
     rows.push(
       `| generated .eln, one stored file | ${big.records} record, ${big.files} file, ${
         (big.bytes / 1e6).toFixed(0)
