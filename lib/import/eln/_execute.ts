@@ -36,9 +36,10 @@ export async function executePlan(
   options: {
     signal?: AbortSignal | undefined;
     onProgress?: ((p: ElnProgress) => void) | undefined;
+    concurrency: number;
   },
 ): Promise<ElnExecution> {
-  const { signal, onProgress } = options;
+  const { signal, onProgress, concurrency } = options;
   const created: { delete(): Promise<void>; toString(): string }[] = [];
   const done = { records: 0, files: 0, bytes: 0, links: 0 };
   const report = (phase: ElnProgress["phase"], name: string, fileBytes = 0) =>
@@ -95,6 +96,7 @@ export async function executePlan(
           fileName: file.name,
           size: file.size,
           resume: false,
+          concurrency,
           ...(file.mimetype !== undefined ? { mimetype: file.mimetype } : {}),
           ...(file.description !== undefined ? { fileDescription: file.description } : {}),
           ...(signal ? { signal } : {}),
