@@ -57,4 +57,8 @@ const EXAMPLES: { [command: string]: string[] } = {
   "purge-resource": ["repo-apy misc purge-resource -t template -i 4"],
   "get-roles": ["repo-apy misc get-roles -t collection"],
   "get-tags": ["repo-apy misc get-tags -t record -f calib"],
+  "import-eln": [
+    "repo-apy misc import-eln -p experiment.eln --dry-run",
+    "repo-apy misc import-eln -p experiment.eln",
+  ],
 };
