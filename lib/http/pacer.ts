@@ -1,7 +1,7 @@
 /**
- * {@linkcode Pacer}: one pace for every request of the process, after rclone's `lib/pacer`. A 429
- * answer pauses every request that starts afterwards (not only the one that got it), and spaces
- * request starts apart until answers succeed again.
+ * {@linkcode Pacer}: one pace for every request of the process to one host, after rclone's
+ * `lib/pacer`. A 429 answer pauses every request that starts afterwards (not only the one that got
+ * it), and spaces request starts apart until answers succeed again.
  *
  * @example Usage
  * ```ts
@@ -153,5 +153,27 @@ export class Pacer {
   }
 }
 
-/** The pacer every transport of the process shares unless given its own. */
-export const sharedPacer: Pacer = new Pacer();
+const pacers = new Map<string, Pacer>();
+
+/**
+ * The pacer of one host (origin), shared by every transport of the process that talks to it,
+ * unless a transport is given its own: a 429 from one repository pauses all requests to it, and
+ * none to another.
+ *
+ * @example Usage
+ * ```ts
+ * import { hostPacer } from "./pacer.ts";
+ * console.log(hostPacer("https://repo.example") === hostPacer("https://repo.example")); // true
+ * ```
+ *
+ * @param origin Scheme, host and port, e.g. `https://repo.example`.
+ * @returns The host's pacer.
+ */
+export function hostPacer(origin: string): Pacer {
+  let pacer = pacers.get(origin);
+  if (pacer === undefined) {
+    pacer = new Pacer();
+    pacers.set(origin, pacer);
+  }
+  return pacer;
+}

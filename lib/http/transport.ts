@@ -31,7 +31,7 @@ import { guardBody, IdleTimer, watchedBody } from "./_idle.ts";
 import { isWhitelisted, redirectNotFollowed, redirectRefused } from "./_redirect.ts";
 import { readBoundedText, redactSecrets } from "./_body.ts";
 import { type Logger, silentLogger } from "./log.ts";
-import { type Pacer, sharedPacer } from "./pacer.ts";
+import { hostPacer, type Pacer } from "./pacer.ts";
 import { HEADER } from "./protocol.ts";
 import {
   attemptLimit,
@@ -85,7 +85,7 @@ export interface TransportOptions {
    * @default {67108864}
    */
   maxJsonBytes?: number;
-  /** Paces requests after 429 answers. @default {sharedPacer (one per process)} */
+  /** Paces requests after 429 answers. @default {hostPacer(origin) (one per host and process)} */
   pacer?: Pacer;
   /** Cancels every request of this transport (the CLI's Ctrl-C), besides each request's own. */
   signal?: AbortSignal;
@@ -140,7 +140,7 @@ export class Transport implements AsyncDisposable {
   #state: Promise<State> | undefined;
   #retry: ResolvedRetryOptions;
   #log: Logger;
-  #pacer: Pacer;
+  #pacer: Pacer | undefined;
   #maxJsonBytes: number;
 
   /**
@@ -152,7 +152,7 @@ export class Transport implements AsyncDisposable {
     this.#options = options;
     this.#retry = { ...DEFAULT_RETRY, ...options.retry };
     this.#log = options.log ?? silentLogger;
-    this.#pacer = options.pacer ?? sharedPacer;
+    this.#pacer = options.pacer;
     this.#maxJsonBytes = options.maxJsonBytes ?? MAX_JSON_BYTES;
     if (!(this.#maxJsonBytes > 0)) {
       throw new RangeError(
@@ -186,13 +186,14 @@ export class Transport implements AsyncDisposable {
     const url = endpointUrl(state.base, endpoint, options.query);
     const idempotent = options.idempotent ?? (method === "GET" || method === "HEAD");
     const replayable = !(options.body instanceof ReadableStream);
+    const pacer = this.#pacer ?? hostPacer(state.base.origin);
     let waited = 0;
     for (let attempt = 1;; attempt++) {
-      waited += await this.#pacer.wait(options.signal);
+      waited += await pacer.wait(options.signal);
       let error: unknown;
       try {
         const response = await this.#send(state, method, url, options);
-        if (response.status !== 429) this.#pacer.succeeded();
+        if (response.status !== 429) pacer.succeeded();
         if (response.ok || options.expect?.includes(response.status)) return response;
         const failure = await requestErrorFrom(response, method, {
           url: url.href,
@@ -209,11 +210,11 @@ export class Transport implements AsyncDisposable {
       // A 429 pauses every request of the process (the pacer adds jitter); other failures wait
       // only here.
       const computed = retryDelay(error, attempt, this.#retry);
-      const delay = limited ? this.#pacer.jittered(computed) : computed;
+      const delay = limited ? pacer.jittered(computed) : computed;
       const retry = replayable && attempt < attemptLimit(error, this.#retry) &&
         isRetriable(error, { idempotent }) && waited + delay <= this.#retry.maxTotalWaitMs;
       if (!retry) throw error;
-      if (limited) this.#pacer.limited(delay);
+      if (limited) pacer.limited(delay);
       if (error instanceof ConnectionError && error.unreachable) {
         this.#log.info(`Could not connect to ${error.host}; trying once more in ${delay} ms`);
       } else {
