@@ -9,7 +9,7 @@ import { InputError, type RepoApyError, RequestError } from "../http/errors.ts";
 import { type FileJson, HEADER, type UploadJson } from "../http/protocol.ts";
 import { sleep } from "../http/retry.ts";
 import type { Transport } from "../http/transport.ts";
-import { md5Hex } from "./_chunks.ts";
+import { acquireHashPool } from "./_hash_pool.ts";
 import { runPool } from "./_pool.ts";
 import type { ResolvedSource } from "./_source.ts";
 import { UploadError } from "./errors.ts";
@@ -65,10 +65,15 @@ export async function sendChunked(
   if (target === undefined) throw protocolError(upload, "upload_data");
 
   try {
+    using hashes = acquireHashPool();
     const limit = Math.max(1, Math.min(options.concurrency, count));
     await runPool(limit, source.chunks(chunkSize, wanted), async (chunk) => {
       using _release = { [Symbol.dispose]: () => chunk.release() };
-      const checksum = md5Hex(chunk.bytes);
+      // Hashed by a worker, so the chunks in flight are hashed on several cores at once while
+      // this thread reads the next chunk and keeps the requests going.
+      const hashed = await hashes.md5(chunk.bytes, { transfer: chunk.owned });
+      chunk.bytes = hashed.bytes;
+      const checksum = hashed.digest;
       const known = stored.get(chunk.index);
       if (known === checksum) return;
       const response = await transport.request("PUT", target, {
