@@ -14,8 +14,11 @@ export interface WriteAtomicOptions {
    * Runs after all data is written and synced, before the rename; throwing cancels the write.
    */
   verify?: () => void | Promise<void>;
-  /** Called with each piece before it is written; the piece's buffer is reused afterwards. */
-  onChunk?: (chunk: Uint8Array) => void;
+  /**
+   * Called with each piece before it is written, and awaited after the write; the piece's
+   * buffer is reused afterwards, so keep a copy (synchronously) of what is needed.
+   */
+  onChunk?: (chunk: Uint8Array) => void | Promise<void>;
 }
 
 /**
@@ -43,8 +46,9 @@ export async function writeAtomic(
   let open = true;
   try {
     for await (const chunk of readChunks(body)) {
-      options.onChunk?.(chunk);
+      const handled = options.onChunk?.(chunk);
       await writeAll(file, chunk);
+      await handled;
       written += chunk.byteLength;
     }
     await file.sync();

@@ -10,6 +10,7 @@ import type { Transport } from "../http/transport.ts";
 import type { QueryParams } from "../http/url.ts";
 import { Checksum, checksumKind } from "./_chunks.ts";
 import { writeAtomic } from "./_atomic_file.ts";
+import { PartChecksum } from "./_part_checksum.ts";
 import { IntegrityError } from "./errors.ts";
 import { type ProgressCallback, ProgressStream } from "./progress.ts";
 
@@ -73,25 +74,36 @@ export async function saveResponse(
   const kind = options.size === undefined
     ? undefined
     : checksumKind(options.checksum, options.size);
-  const checksum = kind ? new Checksum(kind) : undefined;
+  // The per-part form is hashed by workers in parallel; the plain MD5 is one sequence.
+  using checksum = kind === "composite" ? new PartChecksum() : kind ? plainChecksum() : undefined;
   let written = 0;
   await writeAtomic(path, body, {
-    verify: () => {
+    verify: async () => {
       const facts = { expectedSize: options.size, expectedChecksum: options.checksum };
       if (options.size !== undefined && written !== options.size) {
         throw new IntegrityError(path, { ...facts, size: written });
       }
       if (!checksum) return;
-      const { candidates } = checksum.result();
+      const { candidates } = await checksum.result();
       if (!candidates.includes(options.checksum?.toLowerCase() ?? "")) {
         throw new IntegrityError(path, { ...facts, size: written, checksum: candidates[0] });
       }
     },
     onChunk: (chunk) => {
-      checksum?.update(chunk);
       written += chunk.byteLength;
       onProgress?.({ bytes: written, total: options.size });
+      return checksum?.update(chunk);
     },
   });
   return path;
+}
+
+/** The plain MD5 with the same shape as {@linkcode PartChecksum}. */
+function plainChecksum() {
+  const checksum = new Checksum("md5");
+  return {
+    update: (chunk: Uint8Array) => checksum.update(chunk),
+    result: () => Promise.resolve(checksum.result()),
+    [Symbol.dispose]() {},
+  };
 }
