@@ -25,7 +25,7 @@ import {
   TimeoutError,
   TlsError,
 } from "./errors.ts";
-import { type FetchFn, type FetchInit, insecureFetch } from "./_node_fetch.ts";
+import { type FetchFn, type FetchInit, insecureFetch, plainHttpFetch } from "./_node_fetch.ts";
 import { type Logger, silentLogger } from "./log.ts";
 import { HEADER } from "./protocol.ts";
 import {
@@ -231,10 +231,19 @@ export class Transport implements AsyncDisposable {
     }
     const client = await httpClient(settings.caBundle);
     const insecure = settings.verify === false ? insecureFetch() : undefined;
-    const fetchFn: FetchFn = (url, init) =>
-      insecure && url.protocol === "https:"
-        ? insecure.fetch(url, init)
-        : fetch(url, { ...init, client, redirect: "manual" });
+    // Large byte bodies (upload chunks) to plain-HTTP hosts go through node:http, which sends
+    // the caller's buffer without copying it (see docs/decisions.md, "Transfer performance").
+    // A proxy for plain HTTP is honoured by Deno's fetch only, so then fetch keeps every request.
+    let plain: ReturnType<typeof plainHttpFetch> | undefined;
+    const direct = !httpProxyConfigured();
+    const fetchFn: FetchFn = (url, init) => {
+      if (insecure && url.protocol === "https:") return insecure.fetch(url, init);
+      if (direct && url.protocol === "http:" && isLargeBytes(init.body)) {
+        plain ??= plainHttpFetch();
+        return plain.fetch(url, init);
+      }
+      return fetch(url, { ...init, client, redirect: "manual" });
+    };
     return {
       base,
       settings,
@@ -242,6 +251,7 @@ export class Transport implements AsyncDisposable {
       close() {
         client.close();
         insecure?.close();
+        plain?.close();
       },
     };
   }
@@ -477,6 +487,25 @@ function guardBody(
 }
 
 const READ_SIZE = 65_536;
+
+/** Byte bodies from this size on are sent without a copy where the transport can (plain HTTP). */
+const LARGE_BODY_BYTES = 1 << 20;
+
+/**
+ * Whether a proxy for plain HTTP may be set. Variables the process may not read count as unset:
+ * Deno's fetch reads them without a permission, but a program limited to other variables is not
+ * expected to rely on a proxy for a plain-HTTP repository.
+ */
+function httpProxyConfigured(): boolean {
+  return ["HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy"].some((variable) =>
+    Deno.permissions.querySync({ name: "env", variable }).state === "granted" &&
+    (Deno.env.get(variable) ?? "") !== ""
+  );
+}
+
+function isLargeBytes(body: BodyInit | null): boolean {
+  return body instanceof Uint8Array && body.byteLength >= LARGE_BODY_BYTES;
+}
 
 type BodyReader =
   | { byob: ReadableStreamBYOBReader; plain?: undefined }
