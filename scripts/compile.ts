@@ -28,6 +28,12 @@ const PERMISSIONS = [
 ];
 
 /**
+ * Modules loaded as Web Workers, which `deno compile` embeds only when named (the MD5 worker; a
+ * binary without it would hash on the main thread, slower).
+ */
+const INCLUDE = ["--include", "lib/transfer/_md5_worker.ts"];
+
+/**
  * Compiles `cli.ts` for one target.
  *
  * @param target A `deno compile --target` triple.
@@ -36,7 +42,7 @@ const PERMISSIONS = [
 async function compile(target: string): Promise<boolean> {
   const output = `dist/repo-apy-${target}${target.includes("windows") ? ".exe" : ""}`;
   const command = new Deno.Command("deno", {
-    args: ["compile", ...PERMISSIONS, "--target", target, "--output", output, "cli.ts"],
+    args: ["compile", ...PERMISSIONS, ...INCLUDE, "--target", target, "--output", output, "cli.ts"],
     stdout: "inherit",
     stderr: "piped",
     env: { NO_COLOR: "1" },
