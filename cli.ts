@@ -2,7 +2,8 @@
  * The `repo-apy` command line interface. Run it with `deno run <permissions> cli.ts <group>
  * <command> [options]`; as a module it exports {@linkcode main} and the CLI's reusable parts.
  *
- * Exit codes: 0 success, 1 the operation failed (message on stderr), 2 wrong usage.
+ * Exit codes: 0 success, 1 the operation failed (message on stderr), 2 wrong usage, 130
+ * interrupted (Ctrl-C or SIGTERM: one line says what was left and how to continue).
  *
  * @example Usage
  * ```ts ignore
@@ -14,7 +15,7 @@
  */
 
 import denoJson from "./deno.json" with { type: "json" };
-import { runCli, type RunCliOptions } from "./lib/cli/run.ts";
+import { runCli, type RunCliOptions, withInterrupts } from "./lib/cli/run.ts";
 
 export * from "./lib/cli/mod.ts";
 
@@ -41,4 +42,9 @@ export function main(args: string[], options: MainOptions = {}): Promise<number>
   return runCli(args, { ...options, version: denoJson.version });
 }
 
-if (import.meta.main) Deno.exitCode = await main(Deno.args);
+if (import.meta.main) {
+  Deno.exitCode = await withInterrupts(
+    (signal) => main(Deno.args, { signal }),
+    () => Deno.exit(130),
+  );
+}

@@ -8,10 +8,11 @@ import {
   TimeoutError,
   TlsError,
 } from "../http/errors.ts";
+import { IncompleteDownloadError, UploadError } from "../transfer/errors.ts";
 import type { Output } from "./output.ts";
 
-/** Exit codes of the CLI. */
-export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
+/** Exit codes of the CLI: 130 is an interrupt (Ctrl-C, SIGTERM), as shells report it. */
+export const EXIT = { ok: 0, failure: 1, usage: 2, interrupted: 130 } as const;
 
 /** Ends the run with an exit code; whatever needed printing was printed already. */
 export class ExitError extends Error {
@@ -25,9 +26,16 @@ export class ExitError extends Error {
   }
 }
 
-/** Prints `error` (if not printed yet) and returns the exit code for it. */
-export function reportError(error: unknown, output: Output): number {
+/**
+ * Prints `error` (if not printed yet) and returns the exit code for it; after an interrupt
+ * (`signal` aborted) one line says what was left and how to continue, and the code is 130.
+ */
+export function reportError(error: unknown, output: Output, signal?: AbortSignal): number {
   if (error instanceof ExitError) return error.exitCode;
+  if (signal?.aborted && !(error instanceof CommanderError)) {
+    output.error(interruptMessage(error));
+    return EXIT.interrupted;
+  }
   if (error instanceof CommanderError) {
     // Commander printed its message already; help and version exit 0, the rest is wrong usage.
     return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
@@ -44,6 +52,41 @@ export function reportError(error: unknown, output: Output): number {
   const message = error instanceof Error ? error.message : String(error);
   output.error(`Error: ${message.split("\n")[0]}`);
   return EXIT.failure;
+}
+
+/** What an interrupted command left behind, and how to continue, in one line. */
+export function interruptMessage(error: unknown): string {
+  const download = find(error, IncompleteDownloadError);
+  if (download !== undefined) {
+    const { partials } = download;
+    const first = partials[0]!;
+    const what = partials.length === 1
+      ? `the partial file '${first.partPath}' (${first.bytes}${
+        first.total === undefined ? "" : ` of ${first.total}`
+      } bytes) was kept`
+      : `${partials.length} partial files were kept beside their targets`;
+    return `Interrupted: ${what}; run the same command again to resume the download`;
+  }
+  const upload = find(error, UploadError);
+  if (upload?.resumable === true && upload.upload !== undefined) {
+    // `left` (what the server holds, when the upload layer reports it) beats the upload's state
+    // as last seen.
+    const left = (upload as { left?: { chunks: number; chunkCount: number } }).left;
+    const { name, chunk_count: count, chunks } = upload.upload;
+    return `Interrupted: the upload of '${name}' stays on the server (${
+      left?.chunks ?? chunks?.length ?? 0
+    } of ${left?.chunkCount ?? count} chunks); run the same command again to resume it`;
+  }
+  return "Interrupted: the command stopped before it finished and kept no partial file; " +
+    "run it again to complete it";
+}
+
+function find<T>(error: unknown, type: abstract new (...args: never[]) => T): T | undefined {
+  for (let current = error, depth = 0; current !== undefined && depth < 10; depth++) {
+    if (current instanceof type) return current;
+    current = current instanceof Error ? current.cause : undefined;
+  }
+  return undefined;
 }
 
 function hintFor(error: RepoApyError): string | undefined {

@@ -83,7 +83,7 @@ export function apyCommand<
       await action(manager, options, ...args);
     } catch (error) {
       if (error instanceof ExitError) throw error;
-      throw new ExitError(reportError(error, output));
+      throw new ExitError(reportError(error, output, manager.signal));
     } finally {
       await manager.close();
     }

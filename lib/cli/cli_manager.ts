@@ -21,6 +21,8 @@ export interface CLIRepoManagerOptions extends RepoManagerOptions {
 export class CLIRepoManager extends RepoManager {
   /** Where this manager's messages go. */
   readonly output: Output;
+  /** Cancels the command (Ctrl-C): pass it to transfers so they can leave resumable data. */
+  readonly signal: AbortSignal | undefined;
 
   /**
    * Creates the manager; nothing is read or sent yet.
@@ -45,6 +47,7 @@ export class CLIRepoManager extends RepoManager {
       warn: rest.warn ?? ((message: string) => output.warning(message)),
     });
     this.output = output;
+    this.signal = rest.signal;
   }
 
   /**

@@ -76,7 +76,7 @@ export function createProgram(options: ProgramOptions): Command {
   }
   root.addHelpText(
     "after",
-    "\nExit codes: 0 success, 1 the operation failed, 2 wrong usage.",
+    "\nExit codes: 0 success, 1 the operation failed, 2 wrong usage, 130 interrupted (Ctrl-C).",
   );
   setContext(root, {
     output,

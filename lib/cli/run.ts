@@ -23,6 +23,11 @@ export interface RunCliOptions {
   input?: readonly string[];
   /** Extra options for every manager the commands create. */
   managerOptions?: Partial<RepoManagerOptions>;
+  /**
+   * Interrupts the command (Ctrl-C): its requests are cancelled, transfers keep what they can
+   * resume, and the run ends with one line about what was left and exit code 130.
+   */
+  signal?: AbortSignal;
 }
 
 /**
@@ -40,7 +45,7 @@ export interface RunCliOptions {
  *
  * @param args Command line arguments.
  * @param options Version, output writers, prompt answers and manager options.
- * @returns 0 on success, 1 when the operation failed, 2 on wrong usage.
+ * @returns 0 on success, 1 when the operation failed, 2 on wrong usage, 130 when interrupted.
  */
 export async function runCli(args: readonly string[], options: RunCliOptions): Promise<number> {
   const output = new Output({
@@ -51,12 +56,53 @@ export async function runCli(args: readonly string[], options: RunCliOptions): P
     version: options.version,
     output,
     ...(options.input === undefined ? {} : { input: options.input }),
-    ...(options.managerOptions === undefined ? {} : { managerOptions: options.managerOptions }),
+    managerOptions: {
+      ...options.managerOptions,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    },
   });
   try {
     await program.parseAsync(normalizeUnderscoreFlags(program, args), { from: "user" });
     return 0;
   } catch (error) {
-    return reportError(error, output);
+    return reportError(error, output, options.signal);
+  }
+}
+
+/** Process signals that interrupt the CLI. */
+const INTERRUPTS: Deno.Signal[] = Deno.build.os === "windows"
+  ? ["SIGINT", "SIGBREAK"]
+  : ["SIGINT", "SIGTERM"];
+
+/**
+ * Runs `run` with an abort signal that the process's interrupts (Ctrl-C, SIGTERM) abort. A second
+ * interrupt calls `onForce` (the program exits at once). The listeners are removed afterwards.
+ *
+ * @example Usage
+ * ```ts ignore
+ * Deno.exitCode = await withInterrupts(
+ *   (signal) => runCli(Deno.args, { version: "1.0.0", signal }),
+ *   () => Deno.exit(130),
+ * );
+ * ```
+ *
+ * @param run The program, given the signal.
+ * @param onForce Called on a second interrupt.
+ * @returns What `run` returns.
+ */
+export async function withInterrupts<T>(
+  run: (signal: AbortSignal) => Promise<T>,
+  onForce: () => void,
+): Promise<T> {
+  const controller = new AbortController();
+  const listener = () => {
+    if (controller.signal.aborted) onForce();
+    controller.abort(new DOMException("Interrupted", "AbortError"));
+  };
+  for (const signal of INTERRUPTS) Deno.addSignalListener(signal, listener);
+  try {
+    return await run(controller.signal);
+  } finally {
+    for (const signal of INTERRUPTS) Deno.removeSignalListener(signal, listener);
   }
 }

@@ -25,6 +25,8 @@ export const HEADER = {
   contentType: "Content-Type",
   contentLength: "Content-Length",
   contentDisposition: "Content-Disposition",
+  range: "Range",
+  contentRange: "Content-Range",
   chunkIndex: "Kadi-Chunk-Index",
   chunkSize: "Kadi-Chunk-Size",
   md5Checksum: "Kadi-MD5-Checksum",

@@ -67,6 +67,8 @@ export interface TransportOptions {
   log?: Logger;
   /** Bounds of the retry policy. */
   retry?: RetryOptions;
+  /** Cancels every request of this transport (the CLI's Ctrl-C), besides each request's own. */
+  signal?: AbortSignal;
 }
 
 /** A request body, or a function making a fresh body for each attempt (makes streams retriable). */
@@ -137,6 +139,7 @@ export class Transport implements AsyncDisposable {
    * @returns The response; its body is the caller's to read or cancel.
    */
   async request(verb: string, endpoint: string, options: RequestOptions = {}): Promise<Response> {
+    options = withSignal(options, this.#options.signal);
     const method = verb.toUpperCase();
     const state = await this.#ready();
     const url = endpointUrl(state.base, endpoint, options.query);
@@ -521,4 +524,13 @@ function openReader(source: ReadableStream<Uint8Array>): BodyReader {
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** The request's options with `signal` (the transport's) joined to the request's own signal. */
+function withSignal(options: RequestOptions, signal: AbortSignal | undefined): RequestOptions {
+  if (signal === undefined) return options;
+  return {
+    ...options,
+    signal: options.signal ? AbortSignal.any([signal, options.signal]) : signal,
+  };
 }

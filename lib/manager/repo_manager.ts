@@ -41,6 +41,8 @@ export interface RepoManagerOptions extends SettingsOptions {
   verbose?: LogLevel;
   /** Bounds of the retry policy. */
   retry?: RetryOptions;
+  /** Cancels every request of this manager (e.g. on Ctrl-C), besides each request's own signal. */
+  signal?: AbortSignal;
 }
 
 /** Talks to one repository instance. */
@@ -65,6 +67,7 @@ export class RepoManager implements AsyncDisposable {
       ...(options.fetch ? { fetch: options.fetch } : {}),
       ...(log ? { log } : {}),
       ...(options.retry ? { retry: options.retry } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
     });
   }
 

@@ -29,10 +29,25 @@ import {
 const NESTED_TYPES: readonly ExtraType[] = ["dict", "list"];
 const UNIT_TYPES: readonly ExtraType[] = ["int", "float"];
 
+/**
+ * Deepest nesting of `dict`/`list` entries accepted (validation, flattening): deeper metadata is
+ * refused with an {@linkcode InputError} instead of exhausting the call stack.
+ */
+export const MAX_EXTRAS_DEPTH = 64;
+
 /** Where an entry sits: its array path (`extras[0].value[1]`) and its key path (`a.2`). */
 interface Position {
   path: string;
   name: string | undefined;
+  /** Nesting level of the array (top level: 0). */
+  depth?: number;
+}
+
+function tooDeep(): never {
+  throw new InputError(
+    `The metadata is nested deeper than ${MAX_EXTRAS_DEPTH} levels of dict and list entries: ` +
+      `flatten it`,
+  );
 }
 
 /**
@@ -40,8 +55,9 @@ interface Position {
  * one of `str, int, float, bool, date, dict, list`; an `int` is an integer within ±(2^53−1)
  * (a `bigint` within range becomes a number); a `float` is finite; a `bool` is boolean; a `str`
  * is a string; a `date` is an ISO 8601 string; `dict`/`list` values are arrays validated
- * recursively (children of a list need no key); a unit only goes with `int`/`float`; keys are
- * required at the top level and in dicts and unique per array. `null` values are not validated.
+ * recursively (children of a list need no key) up to {@linkcode MAX_EXTRAS_DEPTH} levels; a unit
+ * only goes with `int`/`float`; keys are required at the top level and in dicts and unique per
+ * array. `null` values are not validated.
  *
  * @example Usage
  * ```ts
@@ -63,6 +79,8 @@ export function validateExtras(extras: unknown, path = "extras"): Extra[] {
 }
 
 function validateArray(extras: unknown, at: Position, inList: boolean): Extra[] {
+  const depth = at.depth ?? 0;
+  if (depth > MAX_EXTRAS_DEPTH) tooDeep();
   if (!Array.isArray(extras)) {
     fail(at, `expected an array of metadata entries, got ${describe(extras)}`);
   }
@@ -76,7 +94,7 @@ function validateArray(extras: unknown, at: Position, inList: boolean): Extra[] 
       : at.name === undefined
       ? part
       : `${at.name}.${part}`;
-    const position = { path, name };
+    const position = { path, name, depth };
     if (!inList && ownKey !== undefined && ownKey !== "") {
       const normalized = ownKey.replace(/\s+/g, " ");
       if (seen.has(normalized)) {
@@ -109,7 +127,7 @@ function validateEntry(entry: unknown, at: Position, inList: boolean): Extra {
       fail({ ...at, path: `${at.path}.key` }, "a non-empty string key is required");
     }
   }
-  const valueAt = { ...at, path: `${at.path}.value` };
+  const valueAt = { ...at, path: `${at.path}.value`, depth: (at.depth ?? 0) + 1 };
   if (entry.value !== null && entry.value !== undefined) {
     copy.value = NESTED_TYPES.includes(extraType)
       ? validateArray(entry.value, valueAt, extraType === "list")
@@ -239,16 +257,18 @@ export function getExtra(
  * @param extras The entries.
  * @param separator Joins the keys. @default {"."}
  * @returns The flat entries (copies).
+ * @throws {InputError} When nested deeper than {@linkcode MAX_EXTRAS_DEPTH} levels.
  */
 export function flattenExtras(extras: readonly Extra[], separator = "."): Extra[] {
   const flat: Extra[] = [];
-  const walk = (level: readonly Extra[], prefix: string, inList: boolean) => {
+  const walk = (level: readonly Extra[], prefix: string, inList: boolean, depth = 0) => {
+    if (depth > MAX_EXTRAS_DEPTH) tooDeep();
     level.forEach((extra, index) => {
       // List items are addressed by their 1-based position, even when they carry a key.
       const key = `${prefix}${inList || extra.key === undefined ? index + 1 : extra.key}`;
       if (NESTED_TYPES.includes(extra.type)) {
         const children = Array.isArray(extra.value) ? extra.value : [];
-        walk(children, `${key}${separator}`, extra.type === "list");
+        walk(children, `${key}${separator}`, extra.type === "list", depth + 1);
       } else {
         flat.push({ ...extra, key });
       }

@@ -31,6 +31,7 @@ async function dispatch(state: State, routes: readonly Route[], request: Request
   if (token.expired) return errorResponse(401, "Access token has expired.");
   const user = state.users.get(token.userId);
   if (!user) return errorResponse(401);
+  if (user.state === "inactive") return errorResponse(401, "This account is currently inactive.");
   const length = Number(request.headers.get("content-length") ?? "0");
   if (length > MAX_CONTENT_LENGTH) return errorResponse(413);
   const path = url.pathname.slice(prefix.length) || "/";

@@ -14,13 +14,16 @@ import {
   requireScopes,
 } from "./_context.ts";
 import { HttpError, jsonResponse, notFound, validationError } from "./_errors.ts";
+import { resourceList, searchFilters } from "./_filters.ts";
 import { paginate } from "./_pagination.ts";
 import { collectionJson, recordJson } from "./_render.ts";
 import { collectionTree } from "./_records.ts";
-import { loadByIdentifier, loadTrashed, newResource } from "./_resources.ts";
+import { loadByIdentifier, newResource } from "./_resources.ts";
+import { addRevision } from "./_revisions.ts";
 import { type Route, route } from "./_router.ts";
 import { validateResource } from "./_schema.ts";
-import { matchesText, sortResources } from "./_search.ts";
+import { sortResources } from "./_search.ts";
+import { trashRoutes } from "./_trash.ts";
 import { type CollectionData, now, type RecordData } from "./_state.ts";
 
 function bodyId(body: Record<string, unknown>): number {
@@ -51,27 +54,20 @@ async function create(ctx: Ctx): Promise<Response> {
     recordIds: new Set(),
   };
   ctx.state.collections.set(c.id, c);
+  addRevision(ctx.state, c, ctx.user.id);
   return jsonResponse(collectionJson(ctx, c), 201);
 }
 
 function search(ctx: Ctx): Response {
   requireScopes(ctx, "collection.read");
-  const q = ctx.url.searchParams;
-  const query = q.get("query")?.trim().toLowerCase() ?? "";
-  const tags = q.getAll("tag").map((t) => t.trim().toLowerCase()).filter((t) => t);
-  const and = q.get("tag_operator") === "and";
-  const visibility = q.get("visibility");
-  const items = [...ctx.state.collections.values()].filter((c) =>
-    c.state === "active" && can(ctx.state, ctx.user.id, c, "read") &&
-    matchesText(c, query) &&
-    (visibility !== "private" && visibility !== "public" || c.visibility === visibility) &&
-    (tags.length === 0 ||
-      (and ? tags.every((t) => c.tags.includes(t)) : tags.some((t) => c.tags.includes(t))))
-  );
-  const params: [string, string][] = [];
-  if (query !== "") params.push(["query", query]);
-  for (const t of tags) params.push(["tag", t]);
-  const sort = q.get("sort");
+  const { items, params } = searchFilters(ctx, ctx.state.collections.values(), [
+    "query",
+    "visibility",
+    "explicit_permissions",
+    "user",
+    "tag",
+  ]);
+  const sort = ctx.url.searchParams.get("sort");
   if (sort !== null) params.push(["sort", sort]);
   return paginate(
     ctx,
@@ -93,6 +89,7 @@ async function edit(ctx: Ctx): Promise<Response> {
     fields: ["tags"],
   });
   Object.assign(c, input, { lastModified: now() });
+  addRevision(ctx.state, c, ctx.user.id);
   return jsonResponse(collectionJson(ctx, c));
 }
 
@@ -105,40 +102,24 @@ function records(ctx: Ctx): Response {
     "collection.read",
     "record.read",
   );
-  const q = ctx.url.searchParams;
-  const children = boolQuery(q, "children");
-  const filter = q.get("filter")?.trim().toLowerCase() ?? "";
+  const children = boolQuery(ctx.url.searchParams, "children");
   const ids = new Set<number>();
   for (const id of collectionTree(ctx.state, c.id, children)) {
     for (const rid of ctx.state.collections.get(id)?.recordIds ?? []) ids.add(rid);
   }
-  const items = [...ids].map((id) => ctx.state.records.get(id)!).filter((r) =>
-    r && r.state === "active" && can(ctx.state, ctx.user.id, r, "read") &&
-    matchesText(r, filter)
-  );
-  const params: [string, string][] = [];
-  if (filter !== "") params.push(["filter", filter]);
-  if (children) params.push(["children", "true"]);
-  const sort = q.get("sort");
-  if (sort !== null) params.push(["sort", sort]);
-  return paginate(ctx, sortResources(items, sort), (r) => recordJson(ctx, r, c.id), { params });
+  const records = [...ids].map((id) => ctx.state.records.get(id)).filter((r) => r !== undefined);
+  return resourceList(ctx, records, () => true, {
+    flags: children ? ["children"] : [],
+    render: (r) => recordJson(ctx, r, c.id),
+  });
 }
 
 function children(ctx: Ctx): Response {
   const c = loadActive<CollectionData>(ctx, "collection", "id", "read", "collection.read");
-  const filter = ctx.url.searchParams.get("filter")?.trim().toLowerCase() ?? "";
-  const items = [...ctx.state.collections.values()].filter((child) =>
-    child.parentId === c.id && child.state === "active" &&
-    can(ctx.state, ctx.user.id, child, "read") &&
-    matchesText(child, filter)
-  );
-  const sort = ctx.url.searchParams.get("sort");
-  return paginate(
-    ctx,
-    sortResources(items, sort),
-    (child) =>
+  return resourceList(ctx, ctx.state.collections.values(), (child) => child.parentId === c.id, {
+    render: (child) =>
       collectionJson(ctx, child, `${ctx.base}/collections/${c.id}/collections/${child.id}`),
-  );
+  });
 }
 
 async function linkChild(ctx: Ctx): Promise<Response> {
@@ -197,25 +178,17 @@ export const collectionRoutes: Route[] = [
       loadActive<CollectionData>(ctx, "collection", "id", "read", "collection.read"),
     ))),
   route("PATCH", "/collections/:id", edit),
-  route("DELETE", "/collections/:id", (ctx) => {
-    const c = loadActive<CollectionData>(ctx, "collection", "id", "delete", "collection.delete");
-    c.state = "deleted";
-    c.deletedAt = now();
-    return new Response(null, { status: 204 });
-  }),
-  route("POST", "/collections/:id/restore", (ctx) => {
-    const c = loadTrashed<CollectionData>(ctx, "collection");
-    c.state = "active";
-    c.deletedAt = null;
-    return jsonResponse(collectionJson(ctx, c));
-  }),
-  route("POST", "/collections/:id/purge", (ctx) => {
-    const c = loadTrashed<CollectionData>(ctx, "collection");
-    ctx.state.collections.delete(c.id);
-    for (const other of ctx.state.collections.values()) {
-      if (other.parentId === c.id) other.parentId = null;
-    }
-    return new Response(null, { status: 204 });
+  ...trashRoutes<CollectionData>({
+    kind: "collection",
+    segment: "collections",
+    render: collectionJson,
+    purgeStatus: 204,
+    purge: (state, c) => {
+      state.collections.delete(c.id);
+      for (const other of state.collections.values()) {
+        if (other.parentId === c.id) other.parentId = null;
+      }
+    },
   }),
   route("GET", "/collections/:id/records", records),
   route("POST", "/collections/:id/records", linkRecordFromCollection),
@@ -241,15 +214,9 @@ export const collectionRoutes: Route[] = [
       "record.read",
       "collection.read",
     );
-    const items = [...ctx.state.collections.values()].filter((c) =>
-      c.recordIds.has(record.id) && c.state === "active" && can(ctx.state, ctx.user.id, c, "read")
-    );
-    const sort = ctx.url.searchParams.get("sort");
-    return paginate(
-      ctx,
-      sortResources(items, sort),
-      (c) => collectionJson(ctx, c, `${ctx.base}/records/${record.id}/collections/${c.id}`),
-    );
+    return resourceList(ctx, ctx.state.collections.values(), (c) => c.recordIds.has(record.id), {
+      render: (c) => collectionJson(ctx, c, `${ctx.base}/records/${record.id}/collections/${c.id}`),
+    });
   }),
   route("POST", "/records/:id/collections", linkRecordFromRecord),
   route("DELETE", "/records/:id/collections/:collection", (ctx) => {

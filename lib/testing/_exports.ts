@@ -33,7 +33,8 @@ const CONTENT_TYPES: Record<string, string> = {
   jsonld: "application/ld+json",
 };
 
-interface ExportFilter {
+/** The parsed `filter` of an export. */
+export interface ExportFilter {
   user: boolean;
   links: boolean | "out" | "in";
   extras: Record<string, unknown>;
@@ -42,7 +43,13 @@ interface ExportFilter {
   records: boolean;
 }
 
-function parseFilter(ctx: Ctx): ExportFilter {
+/**
+ * Parses the `filter` query parameter of an export (invalid JSON: the defaults).
+ *
+ * @param ctx Request context.
+ * @returns The filter.
+ */
+export function parseFilter(ctx: Ctx): ExportFilter {
   let raw: unknown = {};
   try {
     raw = JSON.parse(ctx.url.searchParams.get("filter") ?? "{}");
@@ -97,11 +104,24 @@ function strip(obj: Record<string, unknown>, keys: string[]): Record<string, unk
   return obj;
 }
 
-/** What a record's or collection's JSON loses in an export. */
-const RESOURCE_OMITTED = ["_links", "_actions", "visibility", "plain_description", "state"];
+/** What a resource's JSON loses in an export. */
+export const RESOURCE_OMITTED: string[] = [
+  "_links",
+  "_actions",
+  "visibility",
+  "plain_description",
+  "state",
+];
 
-/** Strips `keys` and reduces (or, with the `user` filter, drops) the creator. */
-function exportJson(
+/**
+ * Strips `keys` and reduces (or, with the `user` filter, drops) the creator.
+ *
+ * @param obj A resource's JSON (changed in place).
+ * @param keys Keys to strip.
+ * @param filter The export filter.
+ * @returns The stripped object.
+ */
+export function exportJson(
   obj: Record<string, unknown>,
   keys: string[],
   filter: ExportFilter,
@@ -145,8 +165,15 @@ function recordExport(ctx: Ctx, r: RecordData, filter: ExportFilter): Record<str
   return out;
 }
 
-function turtleString(text: string): string {
-  return `"${text.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n")}"`;
+/**
+ * A Turtle string literal.
+ *
+ * @param text Text.
+ * @returns The quoted, escaped literal.
+ */
+export function turtleString(text: string): string {
+  const escaped = text.replace(/\\/g, "\\\\").replace(/"/g, '\\"');
+  return `"${escaped.replace(/\n/g, "\\n").replace(/\r/g, "\\r")}"`;
 }
 
 function recordTurtle(ctx: Ctx, r: RecordData): string {
@@ -264,7 +291,14 @@ function crateEntries(
   return { entries, metadata: bytes };
 }
 
-function download(content: string | Uint8Array<ArrayBuffer>, name: string): Response {
+/**
+ * An attachment response with the content type guessed from the file name.
+ *
+ * @param content Body text or bytes.
+ * @param name File name.
+ * @returns The response.
+ */
+export function download(content: string | Uint8Array<ArrayBuffer>, name: string): Response {
   const body = typeof content === "string" ? new TextEncoder().encode(content) : content;
   return streamDownload(body, name, body.byteLength);
 }

@@ -37,10 +37,20 @@ export interface Fault {
   redirect?: string;
   /** For an upload finish: the merge task fails with this text. */
   taskError?: string;
+  /** For a file download: ignore a `Range` header and send the whole file with 200. */
+  ignoreRange?: boolean;
+  /**
+   * Hostile data: in a JSON answer, set these fields (e.g. `identifier: "../../victim"`, `name`)
+   * on the object and on each of its `items`, where the field exists.
+   */
+  jsonFields?: { [field: string]: unknown };
 }
 
 /** `taskError` faults that fired, per request. */
 export const taskErrors: WeakMap<Request, string> = new WeakMap();
+
+/** Requests whose `Range` header an `ignoreRange` fault made the server ignore. */
+export const rangeIgnored: WeakSet<Request> = new WeakSet();
 
 const counters: WeakMap<Fault, { seen: number; fired: number }> = new WeakMap();
 
@@ -95,6 +105,30 @@ function slowBody(body: ReadableStream<Uint8Array>, bytesPerSecond: number) {
   });
 }
 
+/** The JSON answer with `fields` set on the object and its `items` (where present). */
+async function withFields(
+  response: Response,
+  fields: { [field: string]: unknown },
+): Promise<Response> {
+  if (!response.headers.get("content-type")?.includes("json")) return response;
+  const body = await response.json() as unknown;
+  const set = (value: unknown) => {
+    if (typeof value !== "object" || value === null) return;
+    const object = value as { [field: string]: unknown };
+    for (const [field, hostile] of Object.entries(fields)) {
+      if (field in object) object[field] = hostile;
+    }
+  };
+  set(body);
+  const items = typeof body === "object" && body !== null
+    ? (body as { items?: unknown }).items
+    : undefined;
+  if (Array.isArray(items)) items.forEach(set);
+  const headers = new Headers(response.headers);
+  headers.delete("content-length");
+  return new Response(JSON.stringify(body), { status: response.status, headers });
+}
+
 /**
  * Runs `next` under the faults that fire for this request.
  *
@@ -130,7 +164,11 @@ export async function withFaults(
   }
   const taskError = firing.find((f) => f.taskError !== undefined)?.taskError;
   if (taskError !== undefined) taskErrors.set(request, taskError);
+  if (firing.some((f) => f.ignoreRange)) rangeIgnored.add(request);
   let response = await next();
+  for (const fault of firing) {
+    if (fault.jsonFields !== undefined) response = await withFields(response, fault.jsonFields);
+  }
   const slow = firing.find((f) => f.slowBodyBytesPerSecond !== undefined);
   if (slow && response.body !== null) {
     response = new Response(slowBody(response.body, slow.slowBodyBytesPerSecond!), response);

@@ -1,6 +1,6 @@
 /**
  * File routes of records: list, get (by ID, by name, globally), edit metadata, delete, download
- * and the ZIP of all files.
+ * (with HTTP `Range`: 206 and `Content-Range`) and the ZIP of all files.
  *
  * @module
  */
@@ -12,6 +12,7 @@ import { addFileRevision } from "./_revisions.ts";
 import { type Route, route } from "./_router.ts";
 import { openStored } from "./_storage.ts";
 import { now, type RecordData, type StoredFile } from "./_state.ts";
+import { rangeIgnored } from "./_faults.ts";
 import { activeFile } from "./_uploads.ts";
 import { zipSize, zipStream } from "./_zip.ts";
 
@@ -116,15 +117,57 @@ async function remove(ctx: Ctx): Promise<Response> {
   return new Response(null, { status: 204 });
 }
 
+/**
+ * The byte range a `Range` header asks for (`bytes=N-`, `bytes=N-M`, `bytes=-N`), `undefined`
+ * for none (or several ranges: the whole file is sent), `"unsatisfiable"` past the end.
+ */
+function byteRange(
+  header: string | null,
+  size: number,
+): { start: number; end: number } | "unsatisfiable" | undefined {
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header?.trim() ?? "");
+  if (match === null || (match[1] === "" && match[2] === "")) return undefined;
+  let start: number;
+  let end: number;
+  if (match[1] === "") {
+    start = Math.max(0, size - Number(match[2]));
+    end = size - 1;
+  } else {
+    start = Number(match[1]);
+    end = match[2] === "" ? size - 1 : Math.min(Number(match[2]), size - 1);
+  }
+  return start >= size || start > end ? "unsatisfiable" : { start, end };
+}
+
 async function download(ctx: Ctx): Promise<Response> {
   const record = loadActive<RecordData>(ctx, "record", "id", "read", "record.read");
   const file = activeFile(ctx, record, ctx.params.file);
+  const headers = {
+    "content-type": file.mimetype,
+    "content-disposition": attachment(file.name),
+    "accept-ranges": "bytes",
+  };
+  const range = rangeIgnored.has(ctx.request)
+    ? undefined
+    : byteRange(ctx.request.headers.get("range"), file.size);
+  if (range === "unsatisfiable") {
+    return new Response(null, {
+      status: 416,
+      headers: { "content-range": `bytes */${file.size}` },
+    });
+  }
+  if (range !== undefined) {
+    return new Response(await openStored(file.path, range), {
+      status: 206,
+      headers: {
+        ...headers,
+        "content-length": String(range.end - range.start + 1),
+        "content-range": `bytes ${range.start}-${range.end}/${file.size}`,
+      },
+    });
+  }
   return new Response(await openStored(file.path), {
-    headers: {
-      "content-type": file.mimetype,
-      "content-length": String(file.size),
-      "content-disposition": attachment(file.name),
-    },
+    headers: { ...headers, "content-length": String(file.size) },
   });
 }
 

@@ -1,72 +1,79 @@
 /**
- * Group routes (minimal): create, list, get, edit, delete and members.
+ * Group routes: create, search (with `visibility`, `member_only` and `user` filters), get, edit,
+ * delete, restore, purge, members and the resources shared with a group.
  *
  * @module
  */
 import {
+  boolQuery,
   can,
   type Ctx,
-  idParam,
-  isObject,
+  intListQuery,
   loadActive,
   readObject,
   requireScopes,
-  ROLE_ACTIONS,
 } from "./_context.ts";
-import { HttpError, jsonResponse, notFound, validationError } from "./_errors.ts";
+import { jsonResponse } from "./_errors.ts";
+import { resourceList } from "./_filters.ts";
 import { paginate } from "./_pagination.ts";
-import { groupJson, userJson } from "./_render.ts";
+import { groupJson } from "./_render.ts";
 import { loadByIdentifier, newResource } from "./_resources.ts";
+import { addRevision } from "./_revisions.ts";
+import { memberRoutes } from "./_roles.ts";
 import { type Route, route } from "./_router.ts";
 import { validateResource } from "./_schema.ts";
 import { matchesText, sortResources } from "./_search.ts";
+import { trashRoutes } from "./_trash.ts";
 import { type GroupData, now } from "./_state.ts";
 
 async function create(ctx: Ctx): Promise<Response> {
   const group: GroupData = (await newResource(ctx, "group", [])).resource;
   ctx.state.groups.set(group.id, group);
+  addRevision(ctx.state, group, ctx.user.id);
   return jsonResponse(groupJson(ctx, group), 201);
 }
 
 function list(ctx: Ctx): Response {
   requireScopes(ctx, "group.read");
-  const query = ctx.url.searchParams.get("query")?.trim().toLowerCase() ?? "";
+  const q = ctx.url.searchParams;
+  const query = q.get("query")?.trim().toLowerCase() ?? "";
+  const visibility = q.get("visibility");
+  const memberOnly = boolQuery(q, "member_only");
+  const users = intListQuery(q, "user");
   const items = [...ctx.state.groups.values()].filter((g) =>
     g.state === "active" && can(ctx.state, ctx.user.id, g, "read") &&
-    matchesText(g, query)
+    matchesText(g, query) &&
+    (visibility !== "private" && visibility !== "public" || g.visibility === visibility) &&
+    (!memberOnly || g.userRoles.has(ctx.user.id)) &&
+    (users.length === 0 || users.includes(g.creatorId))
   );
-  const sort = ctx.url.searchParams.get("sort");
   const params: [string, string][] = query === "" ? [] : [["query", query]];
+  if (visibility === "private" || visibility === "public") params.push(["visibility", visibility]);
+  if (memberOnly) params.push(["member_only", "true"]);
+  for (const u of users) params.push(["user", String(u)]);
+  const sort = q.get("sort");
+  if (sort !== null) params.push(["sort", sort]);
   return paginate(
     ctx,
     sortResources(items, sort === "_score" ? null : sort),
     (g) => groupJson(ctx, g),
-    {
-      params,
-      search: true,
-      actions: { new_group: `${ctx.base}/groups` },
-    },
+    { params, search: true, actions: { new_group: `${ctx.base}/groups` } },
   );
 }
 
-async function addMember(ctx: Ctx): Promise<Response> {
-  const group = loadActive<GroupData>(ctx, "group", "id", "members", "group.members");
-  const body = await readObject(ctx);
-  const uid = isObject(body.user) ? body.user.id : undefined;
-  const role = isObject(body.role) ? body.role.name : undefined;
-  const names = Object.keys(ROLE_ACTIONS.group);
-  if (typeof uid !== "number") {
-    throw validationError({ user: { id: ["Missing data for required field."] } });
-  }
-  if (typeof role !== "string" || !names.includes(role)) {
-    throw validationError({ role: { name: [`Must be one of: ${names.join(", ")}.`] } });
-  }
-  if (!ctx.state.users.has(uid)) throw notFound();
-  if (group.userRoles.has(uid)) {
-    throw new HttpError(409, "A role for that resource already exists.");
-  }
-  group.userRoles.set(uid, role);
-  return jsonResponse({}, 201);
+/**
+ * The resources of a kind shared with a group (the group holds a role on them) that the caller
+ * can read.
+ */
+function shared(kind: "record" | "collection" | "template") {
+  return (ctx: Ctx): Response => {
+    const group = loadActive<GroupData>(ctx, "group", "id", "read", "group.read", `${kind}.read`);
+    return resourceList(
+      ctx,
+      ctx.state.resources(kind).values(),
+      (r) => r.groupRoles.has(group.id),
+    );
+  };
 }
 
 /** Group routes. */
@@ -92,34 +99,23 @@ export const groupRoutes: Route[] = [
       fields: [],
     });
     Object.assign(group, input, { lastModified: now() });
+    addRevision(ctx.state, group, ctx.user.id);
     return jsonResponse(groupJson(ctx, group));
   }),
-  route("DELETE", "/groups/:id", (ctx) => {
-    const group = loadActive<GroupData>(ctx, "group", "id", "delete", "group.delete");
-    group.state = "deleted";
-    group.deletedAt = now();
-    return new Response(null, { status: 204 });
+  ...trashRoutes<GroupData>({
+    kind: "group",
+    segment: "groups",
+    render: groupJson,
+    purgeStatus: 204,
+    purge: (state, group) => {
+      state.groups.delete(group.id);
+      for (const kind of ["record", "collection", "template"] as const) {
+        for (const r of state.resources(kind).values()) r.groupRoles.delete(group.id);
+      }
+    },
   }),
-  route("GET", "/groups/:id/members", (ctx) => {
-    const group = loadActive<GroupData>(ctx, "group", "id", "read", "group.read", "user.read");
-    const items = [...group.userRoles].sort(([a], [b]) =>
-      Number(b === group.creatorId) - Number(a === group.creatorId) || a - b
-    );
-    return paginate(ctx, items, ([uid, role]) => {
-      const url = `${ctx.base}/groups/${group.id}/members/${uid}`;
-      return {
-        user: userJson(ctx, ctx.state.users.get(uid)!),
-        role: { name: role },
-        _actions: { remove: url, change: url },
-      };
-    });
-  }),
-  route("POST", "/groups/:id/members", addMember),
-  route("DELETE", "/groups/:id/members/:user", (ctx) => {
-    const group = loadActive<GroupData>(ctx, "group", "id", "members", "group.members");
-    const uid = idParam(ctx, "user");
-    if (uid === group.creatorId) throw new HttpError(409, "Cannot remove the creator's role.");
-    if (!group.userRoles.delete(uid)) throw new HttpError(404, "Role does not exist.");
-    return new Response(null, { status: 204 });
-  }),
+  ...memberRoutes(),
+  route("GET", "/groups/:id/records", shared("record")),
+  route("GET", "/groups/:id/collections", shared("collection")),
+  route("GET", "/groups/:id/templates", shared("template")),
 ];

@@ -70,7 +70,7 @@ function trash(ctx: Ctx): Response {
   requireScopes(ctx, "misc.manage_trash");
   const filter = ctx.url.searchParams.get("filter")?.trim().toLowerCase() ?? "";
   const items: Resource[] = [];
-  for (const kind of ["record", "collection", "group"] as const) {
+  for (const kind of ["record", "collection", "template", "group"] as const) {
     for (const r of ctx.state.resources(kind).values()) {
       if (r.state === "deleted" && r.creatorId === ctx.user.id && r.identifier.includes(filter)) {
         items.push(r);

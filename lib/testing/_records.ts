@@ -5,7 +5,6 @@
  */
 import {
   boolQuery,
-  can,
   type Ctx,
   intListQuery,
   loadActive,
@@ -13,13 +12,15 @@ import {
   requireScopes,
 } from "./_context.ts";
 import { HttpError, jsonResponse } from "./_errors.ts";
+import { searchFilters } from "./_filters.ts";
 import { paginate } from "./_pagination.ts";
 import { recordJson } from "./_render.ts";
 import { addRecordRevision } from "./_revisions.ts";
-import { loadByIdentifier, loadTrashed, newResource } from "./_resources.ts";
+import { loadByIdentifier, newResource } from "./_resources.ts";
 import { type Route, route } from "./_router.ts";
 import { validateResource } from "./_schema.ts";
 import { matchExtras, parseExtrasQuery, sortResources } from "./_search.ts";
+import { trashRoutes } from "./_trash.ts";
 import { now, type RecordData, type State } from "./_state.ts";
 
 const RECORD_FIELDS = ["type", "license", "tags", "extras"] as const;
@@ -43,43 +44,19 @@ export function collectionTree(state: State, id: number, children: boolean): num
   return ids;
 }
 
-function hasExplicitRole(state: State, userId: number, r: RecordData): boolean {
-  if (r.userRoles.has(userId)) return true;
-  return [...r.groupRoles.keys()].some((g) => state.groups.get(g)?.userRoles.has(userId));
-}
-
 function search(ctx: Ctx): Response {
   requireScopes(ctx, "record.read");
   const q = ctx.url.searchParams;
   const { state } = ctx;
-  const params: [string, string][] = [];
-  let items = [...state.records.values()].filter((r) =>
-    r.state === "active" && can(state, ctx.user.id, r, "read")
-  );
-  const query = q.get("query")?.trim() ?? "";
-  if (query !== "") {
-    params.push(["query", query]);
-    const exact = query.length >= 2 && query.startsWith('"') && query.endsWith('"');
-    const needle = (exact ? query.slice(1, -1) : query).toLowerCase();
-    items = items.filter((r) => {
-      const fields = [r.title.toLowerCase(), r.identifier];
-      return exact ? fields.includes(needle) : fields.some((f) => f.includes(needle));
-    });
-  }
-  const visibility = q.get("visibility");
-  if (visibility === "private" || visibility === "public") {
-    params.push(["visibility", visibility]);
-    items = items.filter((r) => r.visibility === visibility);
-  }
-  if (boolQuery(q, "explicit_permissions")) {
-    params.push(["explicit_permissions", "true"]);
-    items = items.filter((r) => hasExplicitRole(state, ctx.user.id, r));
-  }
-  const users = intListQuery(q, "user");
-  if (users.length > 0) {
-    for (const u of users) params.push(["user", String(u)]);
-    items = items.filter((r) => users.includes(r.creatorId));
-  }
+  const filtered = searchFilters(ctx, state.records.values(), [
+    "query",
+    "visibility",
+    "explicit_permissions",
+    "user",
+    "tag",
+  ]);
+  const params = filtered.params;
+  let items = filtered.items;
   const collections = intListQuery(q, "collection");
   if (collections.length > 0) {
     const children = boolQuery(q, "child_collections");
@@ -95,15 +72,6 @@ function search(ctx: Ctx): Response {
   if (types.length > 0) {
     for (const t of types) params.push(["type", t]);
     items = items.filter((r) => r.type !== null && types.includes(r.type));
-  }
-  const tags = q.getAll("tag").map((t) => t.trim().toLowerCase()).filter((t) => t !== "");
-  if (tags.length > 0) {
-    const and = q.get("tag_operator") === "and";
-    for (const t of tags) params.push(["tag", t]);
-    params.push(["tag_operator", and ? "and" : "or"]);
-    items = items.filter((r) =>
-      and ? tags.every((t) => r.tags.includes(t)) : tags.some((t) => r.tags.includes(t))
-    );
   }
   const mimetypes = q.getAll("mimetype").map((m) => m.trim().toLowerCase()).filter((m) => m);
   if (mimetypes.length > 0) {
@@ -166,22 +134,6 @@ async function update(ctx: Ctx): Promise<Response> {
   return jsonResponse(recordJson(ctx, record));
 }
 
-function remove(ctx: Ctx): Response {
-  const record = loadActive<RecordData>(ctx, "record", "id", "delete", "record.delete");
-  record.state = "deleted";
-  record.deletedAt = now();
-  addRecordRevision(ctx.state, record, ctx.user.id);
-  return new Response(null, { status: 204 });
-}
-
-function restore(ctx: Ctx): Response {
-  const record = loadTrashed<RecordData>(ctx, "record");
-  record.state = "active";
-  record.deletedAt = null;
-  addRecordRevision(ctx.state, record, ctx.user.id);
-  return jsonResponse(recordJson(ctx, record));
-}
-
 /**
  * Removes a record and everything attached to it, including stored bytes.
  *
@@ -206,12 +158,6 @@ export async function purgeRecord(state: State, record: RecordData): Promise<voi
   for (const c of state.collections.values()) c.recordIds.delete(record.id);
 }
 
-async function purge(ctx: Ctx): Promise<Response> {
-  const record = loadTrashed<RecordData>(ctx, "record");
-  await purgeRecord(ctx.state, record);
-  return jsonResponse({}, 202);
-}
-
 /** Record routes. */
 export const recordRoutes: Route[] = [
   route("GET", "/records", search),
@@ -222,7 +168,11 @@ export const recordRoutes: Route[] = [
     return jsonResponse(recordJson(ctx, record));
   }),
   route("PATCH", "/records/:id", update),
-  route("DELETE", "/records/:id", remove),
-  route("POST", "/records/:id/restore", restore),
-  route("POST", "/records/:id/purge", purge),
+  ...trashRoutes<RecordData>({
+    kind: "record",
+    segment: "records",
+    render: (ctx, r) => recordJson(ctx, r),
+    purgeStatus: 202,
+    purge: purgeRecord,
+  }),
 ];

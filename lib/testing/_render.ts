@@ -13,6 +13,7 @@ import type {
   RecordLink,
   Resource,
   StoredFile,
+  TemplateData,
   Upload,
   User,
 } from "./_state.ts";
@@ -30,9 +31,9 @@ export function userJson(ctx: Ctx, user: User): Record<string, unknown> {
     id: user.id,
     displayname: user.displayname,
     orcid: null,
-    state: "active",
+    state: user.state,
     identity: {
-      type: "local",
+      type: user.identityType,
       username: user.username,
       email: user.email,
       email_confirmed: true,
@@ -190,6 +191,49 @@ export function groupJson(ctx: Ctx, g: GroupData): Record<string, unknown> {
     },
     _actions: { edit: self, delete: self, add_member: `${self}/members` },
   };
+}
+
+/**
+ * A template.
+ *
+ * @param ctx Request context.
+ * @param t The template.
+ * @returns Template JSON.
+ */
+export function templateJson(ctx: Ctx, t: TemplateData): Record<string, unknown> {
+  const self = `${ctx.base}/templates/${t.id}`;
+  return {
+    ...base(ctx, t),
+    type: t.type,
+    data: structuredClone(t.data),
+    _links: {
+      self,
+      user_roles: `${self}/roles/users`,
+      group_roles: `${self}/roles/groups`,
+      revisions: `${self}/revisions`,
+      view: `${ctx.origin}/templates/${t.id}`,
+    },
+    _actions: {
+      edit: self,
+      delete: self,
+      add_user_role: `${self}/roles/users`,
+      add_group_role: `${self}/roles/groups`,
+    },
+  };
+}
+
+/**
+ * A record, collection, template or group, by its kind.
+ *
+ * @param ctx Request context.
+ * @param r The resource.
+ * @returns Its JSON.
+ */
+export function resourceJson(ctx: Ctx, r: Resource): Record<string, unknown> {
+  if (r.kind === "record") return recordJson(ctx, r as RecordData);
+  if (r.kind === "collection") return collectionJson(ctx, r as CollectionData);
+  if (r.kind === "template") return templateJson(ctx, r as TemplateData);
+  return groupJson(ctx, r as GroupData);
 }
 
 /**

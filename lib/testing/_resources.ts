@@ -24,17 +24,20 @@ export interface NewResource<K extends Kind> {
  * @param ctx Request context.
  * @param kind Resource kind.
  * @param fields Optional fields the kind accepts beyond the base fields.
+ * @param more Checks of the kind's own fields (see {@linkcode ValidateOptions}).
  * @returns The input and the resource's shared fields.
  */
 export async function newResource<K extends Kind>(
   ctx: Ctx,
   kind: K,
   fields: ValidateOptions["fields"],
+  more?: ValidateOptions["more"],
 ): Promise<NewResource<K>> {
   requireScopes(ctx, `${kind}.create`);
   const input = validateResource(ctx.state, kind, await readObject(ctx), {
     partial: false,
     fields,
+    ...(more !== undefined ? { more } : {}),
   });
   const time = now();
   const resource = {

@@ -1,6 +1,6 @@
 /**
- * Revisions of records and files: recorded on every change, listed newest first, shown with a
- * diff against the parent (or the revision named by `revision=`).
+ * Revisions of records, files, collections, templates and groups: recorded on every change, listed
+ * newest first, shown with a diff against the parent (or the revision named by `revision=`).
  *
  * @module
  */
@@ -9,7 +9,15 @@ import { jsonResponse, notFound } from "./_errors.ts";
 import { paginate } from "./_pagination.ts";
 import { userJson } from "./_render.ts";
 import { type Route, route } from "./_router.ts";
-import { now, type RecordData, type Revision, type State, type StoredFile } from "./_state.ts";
+import {
+  type Kind,
+  now,
+  type RecordData,
+  type Resource,
+  type Revision,
+  type State,
+  type StoredFile,
+} from "./_state.ts";
 
 function recordData(state: State, r: RecordData): Record<string, unknown> {
   const links = [...state.links.values()];
@@ -71,6 +79,52 @@ export function addFileRevision(state: State, file: StoredFile, userId: number):
   });
 }
 
+/** Revisioned fields of collections, templates and groups beyond the base fields. */
+function resourceData(r: Resource): Record<string, unknown> {
+  const data: Record<string, unknown> = {
+    identifier: r.identifier,
+    title: r.title,
+    description: r.description,
+    visibility: r.visibility,
+    state: r.state,
+  };
+  if ("tags" in r) data.tags = structuredClone(r.tags);
+  if ("type" in r) data.type = r.type;
+  if ("data" in r) data.data = structuredClone(r.data);
+  return data;
+}
+
+function store(state: State, kind: Kind): Revision[] {
+  if (kind === "record") return state.recordRevisions;
+  let list = state.resourceRevisions.get(kind);
+  if (!list) state.resourceRevisions.set(kind, list = []);
+  return list;
+}
+
+/**
+ * Records a revision of a record, collection, template or group after a change; nothing is
+ * recorded when the revisioned fields did not change.
+ *
+ * @param state Server state.
+ * @param resource The resource after the change.
+ * @param userId Who changed it.
+ */
+export function addRevision(state: State, resource: Resource, userId: number): void {
+  if (resource.kind === "record") return addRecordRevision(state, resource as RecordData, userId);
+  const all = store(state, resource.kind);
+  const data = resourceData(resource);
+  const last = all.findLast((r) => r.objectId === resource.id);
+  if (last && JSON.stringify(last.data) === JSON.stringify(data)) return;
+  all.push({
+    id: state.nextId(`${resource.kind}_revision`),
+    objectId: resource.id,
+    recordId: resource.id,
+    timestamp: now(),
+    userId,
+    data,
+  });
+}
+
 function diff(current: Revision, previous: Revision | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(current.data)) {
@@ -106,29 +160,49 @@ function revisionJson(
   return out;
 }
 
-function listRevisions(ctx: Ctx, files: boolean): Response {
-  const record = loadActive<RecordData>(ctx, "record", "id", "read", "record.read");
-  const all = files ? ctx.state.fileRevisions : ctx.state.recordRevisions;
-  const urlBase = `${ctx.base}/records/${record.id}${files ? "/files" : ""}/revisions`;
-  const items = all.filter((r) => r.recordId === record.id).reverse();
+/** Where a revision list lives: the resource kind, its URL segment, and files or not. */
+interface RevisionSource {
+  kind: Kind;
+  segment: string;
+  files: boolean;
+}
+
+function revisionsOf(ctx: Ctx, source: RevisionSource) {
+  const { kind, segment, files } = source;
+  const resource = loadActive<Resource>(ctx, kind, "id", "read", `${kind}.read`);
+  const all = files ? ctx.state.fileRevisions : store(ctx.state, kind);
+  const urlBase = `${ctx.base}/${segment}/${resource.id}${files ? "/files" : ""}/revisions`;
+  return { resource, all, urlBase };
+}
+
+function listRevisions(ctx: Ctx, source: RevisionSource): Response {
+  const { resource, all, urlBase } = revisionsOf(ctx, source);
+  const items = all.filter((r) => r.recordId === resource.id).reverse();
   return paginate(ctx, items, (rev) => revisionJson(ctx, all, rev, urlBase));
 }
 
-function getRevision(ctx: Ctx, files: boolean): Response {
-  const record = loadActive<RecordData>(ctx, "record", "id", "read", "record.read");
-  const all = files ? ctx.state.fileRevisions : ctx.state.recordRevisions;
-  const rev = all.find((r) => r.id === idParam(ctx, "rev") && r.recordId === record.id);
+function getRevision(ctx: Ctx, source: RevisionSource): Response {
+  const { resource, all, urlBase } = revisionsOf(ctx, source);
+  const rev = all.find((r) => r.id === idParam(ctx, "rev") && r.recordId === resource.id);
   if (!rev) throw notFound();
   const otherId = intQuery(ctx.url.searchParams, "revision", 0);
   const other = all.find((r) => r.id === otherId && r.objectId === rev.objectId);
-  const urlBase = `${ctx.base}/records/${record.id}${files ? "/files" : ""}/revisions`;
   return jsonResponse(revisionJson(ctx, all, rev, urlBase, other));
 }
 
-/** Revision routes of records and files. */
+function routesOf(source: RevisionSource): Route[] {
+  const path = `/${source.segment}/:id${source.files ? "/files" : ""}/revisions`;
+  return [
+    route("GET", path, (ctx) => listRevisions(ctx, source)),
+    route("GET", `${path}/:rev`, (ctx) => getRevision(ctx, source)),
+  ];
+}
+
+/** Revision routes of records, files, collections, templates and groups. */
 export const revisionRoutes: Route[] = [
-  route("GET", "/records/:id/revisions", (ctx) => listRevisions(ctx, false)),
-  route("GET", "/records/:id/revisions/:rev", (ctx) => getRevision(ctx, false)),
-  route("GET", "/records/:id/files/revisions", (ctx) => listRevisions(ctx, true)),
-  route("GET", "/records/:id/files/revisions/:rev", (ctx) => getRevision(ctx, true)),
+  ...routesOf({ kind: "record", segment: "records", files: false }),
+  ...routesOf({ kind: "record", segment: "records", files: true }),
+  ...routesOf({ kind: "collection", segment: "collections", files: false }),
+  ...routesOf({ kind: "template", segment: "templates", files: false }),
+  ...routesOf({ kind: "group", segment: "groups", files: false }),
 ];

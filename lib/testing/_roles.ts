@@ -1,5 +1,6 @@
 /**
- * Role routes of records and collections (`/roles/users`, `/roles/groups`) and group members.
+ * Role routes of records, collections and templates (`/roles/users`, `/roles/groups`) and group
+ * members (`/groups/<id>/members`), one implementation for all.
  *
  * @module
  */
@@ -49,21 +50,33 @@ function rank(kind: Kind, role: string): number {
   return -roleNames(kind).indexOf(role);
 }
 
+/** Where a resource's user roles live and what managing them takes. */
+interface UserRoleTarget {
+  kind: Kind;
+  /** URL segment of the kind, e.g. `records`. */
+  segment: string;
+  /** Path below the resource, `roles/users` or (groups) `members`. */
+  sub: string;
+  /** Action needed to change roles (`permissions`, or `members` for groups). */
+  action: string;
+  /** Scope needed to change roles. */
+  scope: string;
+}
+
 /**
- * Role routes of one resource kind.
+ * Routes listing, adding, changing and removing the user roles of one resource kind (the
+ * `/roles/users` routes, and a group's `/members`).
  *
- * @param kind `record` or `collection`.
- * @param segment URL segment (`records` or `collections`).
+ * @param t Where the roles live and what managing them takes.
  * @returns The routes.
  */
-export function roleRoutes(kind: "record" | "collection", segment: string): Route[] {
-  const read = `${kind}.read`;
-  const perms = `${kind}.permissions`;
-  const url = (ctx: Ctx, r: Resource, type: string, id: number) =>
-    `${ctx.base}/${segment}/${r.id}/roles/${type}/${id}`;
+function userRoleRoutes(t: UserRoleTarget): Route[] {
+  const { kind, segment, sub } = t;
+  const url = (ctx: Ctx, r: Resource, id: number) => `${ctx.base}/${segment}/${r.id}/${sub}/${id}`;
+  const manage = (ctx: Ctx) => loadActive<Resource>(ctx, kind, "id", t.action, t.scope);
 
-  const listUsers = (ctx: Ctx) => {
-    const r = loadActive<Resource>(ctx, kind, "id", "read", read, "user.read");
+  const list = (ctx: Ctx) => {
+    const r = loadActive<Resource>(ctx, kind, "id", "read", `${kind}.read`, "user.read");
     const q = ctx.url.searchParams;
     const filter = q.get("filter")?.trim().toLowerCase() ?? "";
     const exclude = intListQuery(q, "exclude");
@@ -75,12 +88,64 @@ export function roleRoutes(kind: "record" | "collection", segment: string): Rout
       Number(b.user.id === r.creatorId) - Number(a.user.id === r.creatorId) ||
       rank(kind, a.role) - rank(kind, b.role) || a.user.id - b.user.id
     );
+    const params: [string, string][] = filter === "" ? [] : [["filter", filter]];
+    for (const id of exclude) params.push(["exclude", String(id)]);
     return paginate(ctx, items, ({ user, role }) => ({
       user: userJson(ctx, user),
       role: { name: role },
-      _actions: { remove: url(ctx, r, "users", user.id), change: url(ctx, r, "users", user.id) },
-    }));
+      _actions: { remove: url(ctx, r, user.id), change: url(ctx, r, user.id) },
+    }), { params });
   };
+
+  const add = async (ctx: Ctx) => {
+    const r = manage(ctx);
+    const body = await readObject(ctx);
+    const uid = subjectId(body, "user");
+    const role = roleName(kind, isObject(body.role) ? body.role.name : undefined, "role");
+    if (!ctx.state.users.has(uid)) throw notFound();
+    if (r.userRoles.has(uid)) throw new HttpError(409, "A role for that resource already exists.");
+    r.userRoles.set(uid, role);
+    return jsonResponse({}, 201);
+  };
+
+  const change = async (ctx: Ctx) => {
+    const r = manage(ctx);
+    const id = idParam(ctx, "subject");
+    const role = roleName(kind, (await readObject(ctx)).name, "name");
+    if (id === r.creatorId) throw new HttpError(409, "Cannot change the creator's role.");
+    if (!r.userRoles.has(id)) throw new HttpError(404, "Role does not exist.");
+    r.userRoles.set(id, role);
+    return new Response(null, { status: 204 });
+  };
+
+  const remove = (ctx: Ctx) => {
+    const r = manage(ctx);
+    const id = idParam(ctx, "subject");
+    if (id === r.creatorId) throw new HttpError(409, "Cannot remove the creator's role.");
+    if (!r.userRoles.delete(id)) throw new HttpError(404, "Role does not exist.");
+    return new Response(null, { status: 204 });
+  };
+
+  return [
+    route("GET", `/${segment}/:id/${sub}`, list),
+    route("POST", `/${segment}/:id/${sub}`, add),
+    route("PATCH", `/${segment}/:id/${sub}/:subject`, change),
+    route("DELETE", `/${segment}/:id/${sub}/:subject`, remove),
+  ];
+}
+
+/**
+ * Role routes of one resource kind: user roles and group roles.
+ *
+ * @param kind `record`, `collection` or `template`.
+ * @param segment URL segment (`records`, `collections` or `templates`).
+ * @returns The routes.
+ */
+export function roleRoutes(kind: "record" | "collection" | "template", segment: string): Route[] {
+  const read = `${kind}.read`;
+  const perms = `${kind}.permissions`;
+  const url = (ctx: Ctx, r: Resource, id: number) =>
+    `${ctx.base}/${segment}/${r.id}/roles/groups/${id}`;
 
   const listGroups = (ctx: Ctx) => {
     const r = loadActive<Resource>(ctx, kind, "id", "read", read, "group.read");
@@ -93,6 +158,7 @@ export function roleRoutes(kind: "record" | "collection", segment: string): Rout
         group && group.state === "active" &&
         matchesText(group, filter)
       ).sort((a, b) => rank(kind, a.role) - rank(kind, b.role) || a.group.id - b.group.id);
+    const params: [string, string][] = filter === "" ? [] : [["filter", filter]];
     return paginate(ctx, items, ({ group, role }) => ({
       group: can(ctx.state, ctx.user.id, group, "read") ? groupJson(ctx, group) : {
         id: group.id,
@@ -101,22 +167,8 @@ export function roleRoutes(kind: "record" | "collection", segment: string): Rout
         visibility: group.visibility,
       },
       role: { name: role },
-      _actions: {
-        remove: url(ctx, r, "groups", group.id),
-        change: url(ctx, r, "groups", group.id),
-      },
-    }));
-  };
-
-  const addUser = async (ctx: Ctx) => {
-    const r = loadActive<Resource>(ctx, kind, "id", "permissions", perms);
-    const body = await readObject(ctx);
-    const uid = subjectId(body, "user");
-    const role = roleName(kind, isObject(body.role) ? body.role.name : undefined, "role");
-    if (!ctx.state.users.has(uid)) throw notFound();
-    if (r.userRoles.has(uid)) throw new HttpError(409, "A role for that resource already exists.");
-    r.userRoles.set(uid, role);
-    return jsonResponse({}, 201);
+      _actions: { remove: url(ctx, r, group.id), change: url(ctx, r, group.id) },
+    }), { params });
   };
 
   const addGroup = async (ctx: Ctx) => {
@@ -134,39 +186,44 @@ export function roleRoutes(kind: "record" | "collection", segment: string): Rout
     return jsonResponse({}, 201);
   };
 
-  const change = (type: "users" | "groups") => async (ctx: Ctx) => {
+  const changeGroup = async (ctx: Ctx) => {
     const r = loadActive<Resource>(ctx, kind, "id", "permissions", perms);
     const id = idParam(ctx, "subject");
-    const map = type === "users" ? r.userRoles : r.groupRoles;
     const role = roleName(kind, (await readObject(ctx)).name, "name");
-    if (type === "users" && id === r.creatorId) {
-      throw new HttpError(409, "Cannot change the creator's role.");
-    }
-    if (!map.has(id)) throw new HttpError(404, "Role does not exist.");
-    map.set(id, role);
+    if (!r.groupRoles.has(id)) throw new HttpError(404, "Role does not exist.");
+    r.groupRoles.set(id, role);
     return new Response(null, { status: 204 });
   };
 
-  const remove = (type: "users" | "groups") => (ctx: Ctx) => {
+  const removeGroup = (ctx: Ctx) => {
     const r = loadActive<Resource>(ctx, kind, "id", "permissions", perms);
-    const id = idParam(ctx, "subject");
-    const map = type === "users" ? r.userRoles : r.groupRoles;
-    if (type === "users" && id === r.creatorId) {
-      throw new HttpError(409, "Cannot remove the creator's role.");
+    if (!r.groupRoles.delete(idParam(ctx, "subject"))) {
+      throw new HttpError(404, "Role does not exist.");
     }
-    if (!map.has(id)) throw new HttpError(404, "Role does not exist.");
-    map.delete(id);
     return new Response(null, { status: 204 });
   };
 
   return [
-    route("GET", `/${segment}/:id/roles/users`, listUsers),
+    ...userRoleRoutes({ kind, segment, sub: "roles/users", action: "permissions", scope: perms }),
     route("GET", `/${segment}/:id/roles/groups`, listGroups),
-    route("POST", `/${segment}/:id/roles/users`, addUser),
     route("POST", `/${segment}/:id/roles/groups`, addGroup),
-    route("PATCH", `/${segment}/:id/roles/users/:subject`, change("users")),
-    route("PATCH", `/${segment}/:id/roles/groups/:subject`, change("groups")),
-    route("DELETE", `/${segment}/:id/roles/users/:subject`, remove("users")),
-    route("DELETE", `/${segment}/:id/roles/groups/:subject`, remove("groups")),
+    route("PATCH", `/${segment}/:id/roles/groups/:subject`, changeGroup),
+    route("DELETE", `/${segment}/:id/roles/groups/:subject`, removeGroup),
   ];
+}
+
+/**
+ * Member routes of groups (`/groups/<id>/members`): the user roles of a group, managed with the
+ * `members` action and the `group.members` scope.
+ *
+ * @returns The routes.
+ */
+export function memberRoutes(): Route[] {
+  return userRoleRoutes({
+    kind: "group",
+    segment: "groups",
+    sub: "members",
+    action: "members",
+    scope: "group.members",
+  });
 }

@@ -13,6 +13,8 @@ import { recordRoutes } from "./_records.ts";
 import { revisionRoutes } from "./_revisions.ts";
 import { roleRoutes } from "./_roles.ts";
 import type { Route } from "./_router.ts";
+import { templateExportRoutes } from "./_template_exports.ts";
+import { templateRoutes } from "./_templates.ts";
 import { uploadRoutes } from "./_uploads.ts";
 import { userRoutes } from "./_users.ts";
 
@@ -30,4 +32,7 @@ export const routes: readonly Route[] = [
   ...collectionRoutes,
   ...roleRoutes("collection", "collections"),
   ...groupRoutes,
+  ...templateRoutes,
+  ...templateExportRoutes,
+  ...roleRoutes("template", "templates"),
 ];

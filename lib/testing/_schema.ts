@@ -70,6 +70,13 @@ export interface ValidateOptions {
   selfId?: number;
   /** Which optional fields this kind accepts beyond the base fields. */
   fields: readonly ("type" | "license" | "tags" | "extras")[];
+  /**
+   * The `data` of a record template: identifier and title may be empty, identifiers need not be
+   * unique, and `validation.required` of extras is not enforced.
+   */
+  template?: boolean;
+  /** Checks of fields only one kind has (templates); adds its messages to `errors`. */
+  more?: (body: Record<string, unknown>, errors: Record<string, unknown>) => void;
 }
 
 function str(
@@ -121,14 +128,17 @@ export function validateResource(
   const errors: Record<string, unknown> = {};
   const out: ResourceInput = {};
   const required = !options.partial;
-  const identifier = str(body, "identifier", errors, { required, max: 1000 });
+  const template = options.template === true;
+  const identifier = str(body, "identifier", errors, { required, max: 1000, allowEmpty: template });
   if (typeof identifier === "string") {
     const clean = identifier.trim().toLowerCase();
-    if (clean.length > IDENTIFIER_MAX_LENGTH) {
+    if (template && clean === "") out.identifier = "";
+    else if (clean.length > IDENTIFIER_MAX_LENGTH) {
       errors.identifier = [`Longer than maximum length ${IDENTIFIER_MAX_LENGTH}.`];
     } else if (!/^[a-z0-9-_]+$/.test(clean)) {
       errors.identifier = ["String does not match expected pattern."];
     } else if (
+      !template &&
       [...state.resources(kind).values()].some((r) =>
         r.identifier === clean && r.id !== options.selfId
       )
@@ -136,7 +146,7 @@ export function validateResource(
       errors.identifier = ["Identifier is already in use."];
     } else out.identifier = clean;
   }
-  const title = str(body, "title", errors, { required, max: 150 });
+  const title = str(body, "title", errors, { required, max: 150, allowEmpty: template });
   if (typeof title === "string") out.title = normalize(title);
   const description = str(body, "description", errors, {
     required: false,
@@ -166,10 +176,11 @@ export function validateResource(
     else errors.tags = tags.errors;
   }
   if (options.fields.includes("extras") && body.extras !== undefined) {
-    const result = validateExtras(body.extras);
+    const result = validateExtras(body.extras, false, !template);
     if (result.errors) errors.extras = result.errors;
     else out.extras = result.extras;
   }
+  options.more?.(body, errors);
   if (Object.keys(errors).length > 0) throw validationError(errors);
   return out;
 }

@@ -36,6 +36,9 @@ export const ALL_SCOPES: readonly string[] = [
   "misc.manage_trash",
 ];
 
+/** Identity providers a user account can come from. */
+export type IdentityType = "local" | "ldap" | "oidc" | "shib";
+
 /** A user account. */
 export interface User {
   id: number;
@@ -43,6 +46,10 @@ export interface User {
   displayname: string;
   email: string;
   createdAt: string;
+  /** Identity provider of the account (default `local`). */
+  identityType: IdentityType;
+  /** Account state; inactive users are listed only with `inactive=true`. */
+  state: "active" | "inactive";
 }
 
 /** An access token. */
@@ -94,6 +101,13 @@ export interface CollectionData extends Resource {
 /** A group; `userRoles` are its members. */
 export interface GroupData extends Resource {
   kind: "group";
+}
+
+/** A template: `data` is an extras array (`extras`) or a record blueprint object (`record`). */
+export interface TemplateData extends Resource {
+  kind: "template";
+  type: "record" | "extras";
+  data: unknown;
 }
 
 /** A stored file of a record. */
@@ -156,10 +170,11 @@ export interface RecordLink {
   creatorId: number;
 }
 
-/** A revision of a record or a file. */
+/** A revision of a record, a file, a collection, a template or a group. */
 export interface Revision {
   id: number;
   objectId: number | string;
+  /** The record of a record or file revision; the resource itself for the other kinds. */
   recordId: number;
   timestamp: string;
   userId: number;
@@ -182,11 +197,14 @@ export class State {
   readonly records: Map<number, RecordData> = new Map();
   readonly collections: Map<number, CollectionData> = new Map();
   readonly groups: Map<number, GroupData> = new Map();
+  readonly templates: Map<number, TemplateData> = new Map();
   readonly files: Map<string, StoredFile> = new Map();
   readonly uploads: Map<string, Upload> = new Map();
   readonly links: Map<number, RecordLink> = new Map();
   readonly recordRevisions: Revision[] = [];
   readonly fileRevisions: Revision[] = [];
+  /** Revisions of collections, templates and groups, per kind. */
+  readonly resourceRevisions: Map<Kind, Revision[]> = new Map();
   readonly faults: Fault[] = [];
   readonly log: RequestLogEntry[] = [];
   /** Pending background tasks (awaited on close). */
@@ -223,11 +241,21 @@ export class State {
    *
    * @param username Local username.
    * @param displayname Display name.
+   * @param identityType Identity provider (default `local`).
    * @returns The user.
    */
-  addUser(username: string, displayname: string): User {
+  addUser(username: string, displayname: string, identityType: IdentityType = "local"): User {
     const id = this.nextId("user");
-    const user = { id, username, displayname, email: `${username}@example.org`, createdAt: now() };
+    const email = `${username}@example.org`;
+    const user: User = {
+      id,
+      username,
+      displayname,
+      email,
+      createdAt: now(),
+      identityType,
+      state: "active",
+    };
     this.users.set(id, user);
     return user;
   }
@@ -254,7 +282,7 @@ export class State {
     if (kind === "record") return this.records;
     if (kind === "collection") return this.collections;
     if (kind === "group") return this.groups;
-    return new Map();
+    return this.templates;
   }
 }
 

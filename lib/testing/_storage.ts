@@ -65,14 +65,30 @@ export async function storeBody(
 }
 
 /**
- * Opens a stored file as a byte stream.
+ * Opens a stored file as a byte stream, optionally only the bytes `start` to `end` (inclusive).
  *
  * @param path Path in the storage directory.
+ * @param range First and last byte to send (default: all).
  * @returns The stream.
  */
-export async function openStored(path: string): Promise<ReadableStream<Uint8Array>> {
+export async function openStored(
+  path: string,
+  range?: { start: number; end: number },
+): Promise<ReadableStream<Uint8Array>> {
   const file = await Deno.open(path, { read: true });
-  return file.readable;
+  if (range === undefined) return file.readable;
+  await file.seek(range.start, Deno.SeekMode.Start);
+  let left = range.end - range.start + 1;
+  return file.readable.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        if (left <= 0) return;
+        const part = chunk.subarray(0, left);
+        left -= part.byteLength;
+        controller.enqueue(part);
+      },
+    }),
+  );
 }
 
 /**

@@ -7,8 +7,36 @@ import { createApp } from "./_app.ts";
 import type { Fault } from "./_faults.ts";
 import { listen } from "./_http.ts";
 import type { RequestLogEntry } from "./_log.ts";
-import { ALL_SCOPES, randomToken, State } from "./_state.ts";
+import { ALL_SCOPES, type IdentityType, randomToken, State } from "./_state.ts";
 import { routes } from "./_routes.ts";
+
+/** A further user account of the server, given to {@linkcode startServer} in `users`. */
+export interface ServerUserInit {
+  /** Username of the identity (local usernames: lower-case letters, digits, `-` and `_`). */
+  username: string;
+  /** Display name (default: the username). */
+  displayname?: string;
+  /** Identity provider of the account: `local` (default), `ldap`, `oidc` or `shib`. */
+  identityType?: IdentityType;
+  /** Full-scope token of the user (default: a random `pat_...`). */
+  pat?: string;
+  /** An inactive account is listed by `GET /users` only with `inactive=true` (default false). */
+  inactive?: boolean;
+}
+
+/** A user account of a running server and its full-scope token. */
+export interface ServerUser {
+  /** User ID (the default user is 1; users from `users` follow in order). */
+  id: number;
+  /** Username. */
+  username: string;
+  /** Display name. */
+  displayname: string;
+  /** Identity provider. */
+  identityType: IdentityType;
+  /** Full-scope token. */
+  pat: string;
+}
 
 /** Options of {@linkcode startServer}. */
 export interface ServerOptions {
@@ -26,6 +54,11 @@ export interface ServerOptions {
   quota?: number;
   /** Directory below which the server keeps file bytes (default: a new temporary directory). */
   storageDir?: string;
+  /**
+   * More user accounts besides the default user `testuser` (ID 1), e.g. to try roles and group
+   * members with a second user; each gets a full-scope token.
+   */
+  users?: ServerUserInit[];
 }
 
 /** A running local repository server. */
@@ -34,14 +67,18 @@ export interface TestServer extends AsyncDisposable {
   url: string;
   /** Full-scope token of the default user (ID 1). */
   pat: string;
+  /** Every user account given at start, the default user first, each with its token. */
+  users: ServerUser[];
   /** Every request, in order. */
   log: RequestLogEntry[];
   /** Adds a fault rule. */
   addFault(fault: Fault): void;
   /** Removes all fault rules. */
   clearFaults(): void;
-  /** Adds a user. */
-  createUser(init: { username: string; displayname?: string }): { id: number };
+  /** Adds a user (no token; see {@linkcode TestServer.createToken}). */
+  createUser(
+    init: { username: string; displayname?: string; identityType?: IdentityType },
+  ): { id: number };
   /**
    * Adds a token and returns it (`pat_...`): for user 1 unless `userId` is given, with every
    * scope (like {@linkcode TestServer.pat}) unless `scopes` is given.
@@ -51,10 +88,32 @@ export interface TestServer extends AsyncDisposable {
   close(): Promise<void>;
 }
 
+/** The default user and the further users of the options, each with its token; checked. */
+function userAccounts(options: ServerOptions): (ServerUserInit & { pat: string })[] {
+  const all = [
+    { username: "testuser", displayname: "Test User", pat: options.pat ?? randomToken() },
+    ...(options.users ?? []).map((u) => ({ ...u, pat: u.pat ?? randomToken() })),
+  ];
+  const names = new Set<string>();
+  const tokens = new Set<string>();
+  for (const user of all) {
+    const name = `${user.identityType ?? "local"}/${user.username}`;
+    if (names.has(name)) {
+      throw new TypeError(`Cannot start the server: user "${user.username}" is given twice`);
+    }
+    if (tokens.has(user.pat)) {
+      throw new TypeError(`Cannot start the server: user "${user.username}" reuses a token`);
+    }
+    names.add(name);
+    tokens.add(user.pat);
+  }
+  return all;
+}
+
 /**
  * Starts the local repository server (an in-process emulation of the repository's HTTP API).
  *
- * @param options Port, token, TLS, faults, quota and storage.
+ * @param options Port, token, TLS, faults, quota, storage and further users.
  * @returns The running server; close it (or `await using`) when done.
  *
  * @example Usage
@@ -69,15 +128,22 @@ export interface TestServer extends AsyncDisposable {
  * ```
  */
 export async function startServer(options: ServerOptions = {}): Promise<TestServer> {
+  const accounts = userAccounts(options);
   if (options.storageDir !== undefined) await Deno.mkdir(options.storageDir, { recursive: true });
   const storageDir = await Deno.makeTempDir({
     prefix: "repo-apy-server-",
     ...(options.storageDir !== undefined ? { dir: options.storageDir } : {}),
   });
   const state = new State(storageDir, options.quota ?? Infinity);
-  const user = state.addUser("testuser", "Test User");
-  const pat = options.pat ?? randomToken();
-  state.addToken(pat, user.id, ALL_SCOPES);
+  const users: ServerUser[] = [];
+  for (const init of accounts) {
+    const user = state.addUser(init.username, init.displayname ?? init.username, init.identityType);
+    if (init.inactive) user.state = "inactive";
+    state.addToken(init.pat, user.id, ALL_SCOPES);
+    const { id, username, displayname, identityType } = user;
+    users.push({ id, username, displayname, identityType, pat: init.pat });
+  }
+  const pat = users[0]!.pat;
   state.faults.push(...(options.faults ?? []));
   let listener;
   try {
@@ -102,11 +168,12 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
   return {
     url: listener.url,
     pat,
+    users,
     log: state.log,
     addFault: (fault) => void state.faults.push(fault),
     clearFaults: () => void state.faults.splice(0),
-    createUser: ({ username, displayname }) => ({
-      id: state.addUser(username, displayname ?? username).id,
+    createUser: ({ username, displayname, identityType }) => ({
+      id: state.addUser(username, displayname ?? username, identityType).id,
     }),
     createToken: ({ userId = 1, scopes = ALL_SCOPES, expired = false }) => {
       const token = randomToken();

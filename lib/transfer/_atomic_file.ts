@@ -1,12 +1,14 @@
 /**
  * Atomic file writes: data is streamed to a hidden temporary file beside the target
- * (`.<name>.<random>.part`), synced, checked, and renamed onto the target only when complete.
- * On any failure the temporary file is deleted and the target is left as it was.
+ * (`.<name>.<8 hex>.part`), synced, checked, and renamed onto the target only when complete.
+ * On a failure the temporary file is deleted (or kept for resuming, when the caller says so) and
+ * the target is left as it was.
  *
  * @module
  */
 
 import { basename, dirname, join } from "node:path";
+import { safeFileName } from "../utils/file_name.ts";
 
 /** Options of {@linkcode writeAtomic}. */
 export interface WriteAtomicOptions {
@@ -16,9 +18,15 @@ export interface WriteAtomicOptions {
   verify?: () => void | Promise<void>;
   /**
    * Called with each piece before it is written, and awaited after the write; the piece's
-   * buffer is reused afterwards, so keep a copy (synchronously) of what is needed.
+   * buffer is reused once the returned promise settled.
    */
   onChunk?: (chunk: Uint8Array) => void | Promise<void>;
+  /** The temporary file (default: a fresh one from {@linkcode tempPathFor}). */
+  temp?: string;
+  /** Append to the data already in `temp` (a resumed download) instead of creating it anew. */
+  append?: boolean;
+  /** Whether the temporary file is kept after `error` (to resume later); default: deleted. */
+  keepOnError?: (error: unknown) => boolean;
 }
 
 /**
@@ -34,10 +42,15 @@ export async function writeAtomic(
   body: ReadableStream<Uint8Array>,
   options: WriteAtomicOptions = {},
 ): Promise<number> {
-  const temp = tempPathFor(path);
+  const temp = options.temp ?? tempPathFor(path);
   let file: Deno.FsFile;
   try {
-    file = await Deno.open(temp, { write: true, createNew: true, mode: 0o644 });
+    file = await Deno.open(
+      temp,
+      options.append
+        ? { write: true, append: true }
+        : { write: true, createNew: true, mode: 0o644 },
+    );
   } catch (error) {
     await body.cancel().catch(() => {});
     throw error;
@@ -59,7 +72,7 @@ export async function writeAtomic(
     return written;
   } catch (error) {
     if (open) file.close();
-    await Deno.remove(temp).catch(() => {});
+    if (!options.keepOnError?.(error)) await Deno.remove(temp).catch(() => {});
     throw error;
   }
 }
@@ -108,30 +121,25 @@ async function* readChunks(body: ReadableStream<Uint8Array>): AsyncGenerator<Uin
 }
 
 /**
- * Name of a fresh temporary file beside `path`.
+ * Name of a temporary file beside `path`.
  *
  * @param path The target file.
- * @returns `<dir>/.<name>.<random>.part`.
+ * @param key 8 hex digits naming the data (a resumable download); default random.
+ * @returns `<dir>/.<name>.<key>.part`.
  */
-export function tempPathFor(path: string): string {
-  const random = crypto.randomUUID().slice(0, 8);
-  return join(dirname(path), `.${shorten(basename(path), TEMP_NAME_BYTES)}.${random}.part`);
+export function tempPathFor(path: string, key: string = crypto.randomUUID().slice(0, 8)): string {
+  return join(dirname(path), `.${tempStem(basename(path))}.${key}.part`);
 }
 
-/** Bytes of the target's name kept in a temporary name, so it stays within 255 bytes. */
-const TEMP_NAME_BYTES = 200;
-
-function shorten(name: string, maxBytes: number): string {
-  const encoder = new TextEncoder();
-  if (encoder.encode(name).byteLength <= maxBytes) return name;
-  let kept = "";
-  let bytes = 0;
-  for (const char of name) {
-    bytes += encoder.encode(char).byteLength;
-    if (bytes > maxBytes) break;
-    kept += char;
-  }
-  return kept;
+/**
+ * The part of a temporary name taken from the target's name (at most 200 bytes, so the whole
+ * temporary name stays within 255).
+ *
+ * @param name The target's file name.
+ * @returns The shortened name.
+ */
+export function tempStem(name: string): string {
+  return safeFileName(name, { maxBytes: 200 });
 }
 
 async function writeAll(file: Deno.FsFile, data: Uint8Array): Promise<void> {

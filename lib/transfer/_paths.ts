@@ -1,28 +1,39 @@
 /**
  * Where a download or export lands: a directory gets a default file name (optionally inside a
  * folder named after the resource), and an existing file is kept, the new one renamed
- * `<stem>_<n><ext>` with `n` from 2, unless `force` allows overwriting it.
+ * `<stem>_<n><ext>` with `n` from 2, unless `force` allows overwriting it. Every name from the
+ * server goes through {@linkcode safeFileName} here, and nowhere else.
  *
  * @module
  */
 
-import { dirname, extname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
+import { safeFileName } from "../utils/file_name.ts";
 
 /** Options of {@linkcode resolveTarget}. */
 export interface ResolveTargetOptions {
-  /** Subfolder of the directory to write into (the resource identifier). */
+  /** Subfolder of the directory to write into (the resource identifier, from the server). */
   folder?: string | undefined;
   /** Overwrite an existing file instead of choosing a new name. */
   force?: boolean | undefined;
+  /**
+   * Paths already claimed by this operation (several files in flight): never chosen again, not
+   * even with `force`. The chosen path is added.
+   */
+  taken?: Set<string> | undefined;
+  /** Receives a warning when the name had to be shortened. */
+  onWarning?: ((message: string) => void) | undefined;
 }
 
 /**
  * Resolves the file to write. `path` is a directory when it exists as one, ends with a path
- * separator, or `folder` is given; the directory (and folder) are created when missing.
+ * separator, or `folder` is given; the directory (and folder) are created when missing. The
+ * default name and the folder come from the server and are sanitised; a file path given by the
+ * caller is used as it is.
  *
  * @param path A file or directory path.
  * @param defaultName File name used inside a directory.
- * @param options Subfolder and overwrite policy.
+ * @param options Subfolder, overwrite policy, claimed paths.
  * @returns The file to write.
  */
 export async function resolveTarget(
@@ -33,48 +44,66 @@ export async function resolveTarget(
   const isDir = options.folder !== undefined || /[\\/]$/.test(path) || await isDirectory(path);
   let target = path;
   if (isDir) {
-    const dir = options.folder === undefined ? path : join(path, safeName(options.folder));
+    const dir = options.folder === undefined ? path : join(path, safeFileName(options.folder));
     await Deno.mkdir(dir, { recursive: true });
-    target = join(dir, safeName(defaultName));
+    const name = safeFileName(defaultName);
+    if (name !== safeFileName(defaultName, { maxBytes: Infinity })) {
+      options.onWarning?.(
+        `The name '${defaultName}' is too long for the local file system: saved as '${name}'`,
+      );
+    }
+    target = join(dir, name);
   } else {
     // A file path in a directory that does not exist yet: create the directory, as for a
     // directory path, instead of failing when the temporary file is opened.
     await Deno.mkdir(dirname(path), { recursive: true });
   }
-  return options.force ? target : await freePath(target);
+  const taken = options.taken ?? new Set<string>();
+  const chosen = options.force && !taken.has(target) ? target : await freePath(target, taken);
+  taken.add(chosen);
+  return chosen;
 }
 
 /**
- * Makes a server-provided name safe as a single path component.
- *
- * @param name The name.
- * @returns The name with path separators and control characters replaced by `_`.
- */
-export function safeName(name: string): string {
-  // deno-lint-ignore no-control-regex
-  let cleaned = name.replace(/[\\/\x00-\x1f\x7f]/g, "_");
-  if (Deno.build.os === "windows") {
-    // Characters Windows refuses in names (`:` would even write an alternate data stream), and
-    // trailing dots and spaces, which Windows drops.
-    cleaned = cleaned.replace(/[<>:"|?*]/g, "_").replace(/[. ]+$/, (end) => "_".repeat(end.length));
-  }
-  return cleaned === "" || cleaned === "." || cleaned === ".." ? "_" : cleaned;
-}
-
-/**
- * The path itself when free, else `<stem>_<n><ext>` with the smallest free `n` from 2.
+ * The path itself when free, else `<stem>_<n><ext>` with the smallest free `n` from 2 (the stem
+ * is shortened when the name would get too long).
  *
  * @param path The wanted path.
+ * @param taken Paths to treat as existing.
  * @returns A path that does not exist yet.
  */
-export async function freePath(path: string): Promise<string> {
-  if (!await exists(path)) return path;
-  const ext = extname(path);
-  const stem = path.slice(0, path.length - ext.length);
+export async function freePath(
+  path: string,
+  taken: ReadonlySet<string> = new Set(),
+): Promise<string> {
+  if (!taken.has(path) && !await exists(path)) return path;
+  const dir = dirname(path);
+  const name = basename(path);
   for (let n = 2;; n++) {
-    const candidate = `${stem}_${n}${ext}`;
-    if (!await exists(candidate)) return candidate;
+    const candidate = join(dir, safeFileName(name, { suffix: `_${n}` }));
+    if (!taken.has(candidate) && !await exists(candidate)) return candidate;
   }
+}
+
+/**
+ * `path` marked as a directory for {@linkcode resolveTarget} (one trailing separator).
+ *
+ * @param path A directory path.
+ * @returns The path ending in `/`.
+ */
+export function asDirectory(path: string): string {
+  return `${path.replace(/[\\/]+$/, "")}/`;
+}
+
+/**
+ * `name` with `.<extension>` added unless it ends with it already.
+ *
+ * @param name A file name.
+ * @param extension The extension without the dot.
+ * @returns The file name.
+ */
+export function withExtension(name: string, extension: string): string {
+  return name.endsWith(`.${extension}`) ? name : `${name}.${extension}`;
 }
 
 async function isDirectory(path: string): Promise<boolean> {

@@ -1,17 +1,21 @@
 /**
  * Streams a GET response body to a file atomically, with progress and optional size and checksum
- * verification before the file appears under its name.
+ * verification before the file appears under its name. A download that names its data
+ * (`resumeKey`) writes to a temporary file named after it; when that file is found from an earlier
+ * run, only the rest is requested (HTTP `Range`), and the whole file is verified as usual.
  *
  * @module
  */
 
+import { createHash } from "node:crypto";
 import { HEADER } from "../http/protocol.ts";
 import type { Transport } from "../http/transport.ts";
 import type { QueryParams } from "../http/url.ts";
 import { Checksum, checksumKind } from "./_chunks.ts";
-import { writeAtomic } from "./_atomic_file.ts";
+import { tempPathFor, writeAtomic } from "./_atomic_file.ts";
 import { PartChecksum } from "./_part_checksum.ts";
-import { IntegrityError } from "./errors.ts";
+import { cleanStaleParts, type PartListings } from "./_parts.ts";
+import { IncompleteDownloadError, IntegrityError } from "./errors.ts";
 import { type ProgressCallback, ProgressStream } from "./progress.ts";
 
 /** Options of {@linkcode saveResponse} and {@linkcode openBody}. */
@@ -26,6 +30,12 @@ export interface SaveOptions {
   onProgress?: ProgressCallback | undefined;
   /** Cancels the transfer. */
   signal?: AbortSignal | undefined;
+  /** Names the data (a file's id, size and checksum): makes the download resumable. */
+  resumeKey?: string | undefined;
+  /** With `resumeKey`: keep the partial data when the transfer stops early, to resume later. */
+  keepPartial?: boolean | undefined;
+  /** Directory listings of temporary files shared by the files of one operation. */
+  partListings?: PartListings | undefined;
 }
 
 /**
@@ -54,14 +64,16 @@ export async function openBody(
 
 /**
  * Downloads an endpoint to `path` atomically: a temporary file beside it is renamed only when
- * the data is complete and matches the expected size and checksum.
+ * the data is complete and matches the expected size and checksum. Stale temporary files of the
+ * target are removed first.
  *
  * @param transport The transport.
  * @param endpoint The endpoint.
  * @param path The target file.
- * @param options Query, expected size and checksum, progress, signal.
+ * @param options Query, expected size and checksum, progress, signal, resuming.
  * @returns The path written.
  * @throws {IntegrityError} When size or checksum differ; nothing is written.
+ * @throws {IncompleteDownloadError} When the transfer stopped early and `keepPartial` kept data.
  */
 export async function saveResponse(
   transport: Transport,
@@ -69,33 +81,104 @@ export async function saveResponse(
   path: string,
   options: SaveOptions = {},
 ): Promise<string> {
-  const { onProgress, ...request } = options;
-  const body = await openBody(transport, endpoint, request);
+  const key = options.resumeKey === undefined ? undefined : resumeTag(options.resumeKey);
+  const temp = tempPathFor(path, key);
+  await cleanStaleParts(path, { keep: key && temp, listings: options.partListings });
+  const get = (offset: number) =>
+    transport.request("GET", endpoint, {
+      ...(options.query ? { query: options.query } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(offset > 0 ? { headers: { [HEADER.range]: `bytes=${offset}-` }, expect: [416] } : {}),
+    });
+  let offset = key === undefined ? 0 : await partSize(temp, options.size);
+  let response = await get(offset);
+  if (offset > 0 && !resumes(response, offset)) {
+    // 200: the server ignored the range and sends everything; anything else: ask for everything.
+    if (response.status !== 200) {
+      await response.body?.cancel();
+      response = await get(0);
+    }
+    await Deno.remove(temp).catch(() => {});
+    offset = 0;
+  }
   const kind = options.size === undefined
     ? undefined
     : checksumKind(options.checksum, options.size);
   // The per-part form is hashed by workers in parallel; the plain MD5 is one sequence.
   using checksum = kind === "composite" ? new PartChecksum() : kind ? plainChecksum() : undefined;
-  let written = 0;
-  await writeAtomic(path, body, {
-    verify: async () => {
-      const facts = { expectedSize: options.size, expectedChecksum: options.checksum };
-      if (options.size !== undefined && written !== options.size) {
-        throw new IntegrityError(path, { ...facts, size: written });
-      }
-      if (!checksum) return;
-      const { candidates } = await checksum.result();
-      if (!candidates.includes(options.checksum?.toLowerCase() ?? "")) {
-        throw new IntegrityError(path, { ...facts, size: written, checksum: candidates[0] });
-      }
-    },
-    onChunk: (chunk) => {
-      written += chunk.byteLength;
-      onProgress?.({ bytes: written, total: options.size });
-      return checksum?.update(chunk);
-    },
-  });
+  if (checksum && offset > 0) await hashFile(temp, (chunk) => checksum.update(chunk));
+  const body = response.body ?? ReadableStream.from<Uint8Array>([]);
+  let written = offset;
+  const keep = (error: unknown) =>
+    key !== undefined && options.keepPartial === true && written > 0 &&
+    !(error instanceof IntegrityError);
+  try {
+    await writeAtomic(path, body, {
+      temp,
+      append: offset > 0,
+      keepOnError: keep,
+      verify: async () => {
+        const facts = { expectedSize: options.size, expectedChecksum: options.checksum };
+        if (options.size !== undefined && written !== options.size) {
+          throw new IntegrityError(path, { ...facts, size: written });
+        }
+        if (!checksum) return;
+        const { candidates } = await checksum.result();
+        if (!candidates.includes(options.checksum?.toLowerCase() ?? "")) {
+          throw new IntegrityError(path, { ...facts, size: written, checksum: candidates[0] });
+        }
+      },
+      onChunk: (chunk) => {
+        written += chunk.byteLength;
+        options.onProgress?.({ bytes: written, total: options.size });
+        return checksum?.update(chunk);
+      },
+    });
+  } catch (error) {
+    if (!keep(error)) throw error;
+    throw new IncompleteDownloadError(
+      [{ path, partPath: temp, bytes: written, total: options.size }],
+      error,
+    );
+  }
   return path;
+}
+
+/** 8 hex digits naming the data, used in the temporary file's name. */
+function resumeTag(key: string): string {
+  return createHash("sha256").update(key).digest("hex").slice(0, 8);
+}
+
+/** Bytes of a kept partial file worth resuming; 0 (and the file removed) when there is none. */
+async function partSize(temp: string, size: number | undefined): Promise<number> {
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.lstat(temp);
+  } catch {
+    return 0;
+  }
+  if (info.isFile && info.size > 0 && (size === undefined || info.size < size)) return info.size;
+  await Deno.remove(temp).catch(() => {});
+  return 0;
+}
+
+/** Whether the response carries the data from `offset` on (206 with a matching Content-Range). */
+function resumes(response: Response, offset: number): boolean {
+  if (response.status !== 206) return false;
+  const range = /^bytes (\d+)-\d+\/(\d+|\*)$/.exec(
+    response.headers.get(HEADER.contentRange)?.trim() ?? "",
+  );
+  return range !== null && Number(range[1]) === offset;
+}
+
+/** Feeds the bytes already on disk to the checksum, so the whole file is verified. */
+async function hashFile(
+  path: string,
+  update: (chunk: Uint8Array) => void | Promise<void>,
+): Promise<void> {
+  // The stream closes the file when it ends or fails; each piece is a fresh buffer.
+  const file = await Deno.open(path, { read: true });
+  for await (const chunk of file.readable) await update(chunk);
 }
 
 /** The plain MD5 with the same shape as {@linkcode PartChecksum}. */

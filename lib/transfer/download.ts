@@ -24,8 +24,9 @@
 
 import type { FileJson } from "../http/protocol.ts";
 import { pathSegment } from "../http/url.ts";
-import { resolveTarget } from "./_paths.ts";
-import { openBody, saveResponse } from "./_save.ts";
+import { InputError } from "../http/errors.ts";
+import { saveFile } from "./_file_download.ts";
+import { openBody } from "./_save.ts";
 import type { ProgressCallback } from "./progress.ts";
 import type { TransferTarget } from "./upload.ts";
 
@@ -35,9 +36,24 @@ export interface DownloadFileOptions {
   path: string;
   /** Overwrite an existing file; otherwise the new one is written as `<stem>_<n><ext>`. */
   force?: boolean;
+  /**
+   * Write into `<path>/<record identifier>/` (the identifier sanitised like every server name);
+   * needs a record with `meta()`.
+   */
+  useFolder?: boolean;
+  /**
+   * Keep the data received so far when the download stops early (aborted, connection broken), in
+   * the hidden `.part` file beside the target, and throw {@linkcode IncompleteDownloadError}; the
+   * same download run again resumes it. A partial file of the same file and target is always
+   * resumed when found.
+   * @default {false: nothing is left behind}
+   */
+  keepPartial?: boolean;
   /** Receives the bytes received so far. */
   onProgress?: ProgressCallback;
-  /** Cancels the download; nothing is left behind. */
+  /** Receives warnings, e.g. that a name too long for the file system was shortened. */
+  onWarning?: (message: string) => void;
+  /** Cancels the download; nothing is left behind unless `keepPartial`. */
   signal?: AbortSignal;
   /** The file's metadata when already at hand (saves one request). */
   file?: FileJson;
@@ -54,7 +70,9 @@ export interface DownloadStreamOptions {
 /**
  * Downloads a file of a record to disk. The data goes to a temporary file beside the target,
  * which is renamed only when complete, of the file's size and (for MD5 checksums, plain or
- * per-chunk composite) of the file's checksum; on any failure it is deleted.
+ * per-chunk composite) of the file's checksum; on any failure it is deleted (or kept for resuming
+ * with `keepPartial`). A directory target gets the file's name, sanitised: it never leads outside
+ * the directory, and a name too long for the file system is shortened (with a warning).
  *
  * Permissions: `--allow-net` to the host, `--allow-read` and `--allow-write` for the target.
  *
@@ -65,12 +83,13 @@ export interface DownloadStreamOptions {
  *
  * @param record The record (anything with `transport` and `endpoint`).
  * @param fileId The file's id (UUID).
- * @param options Target path, force, progress, signal.
+ * @param options Target path, folder, force, partial data, progress, warnings, signal.
  * @returns The path written.
  * @throws {IntegrityError} When the data does not match the file's size or checksum.
+ * @throws {IncompleteDownloadError} When stopped early with `keepPartial` (data kept).
  */
 export async function downloadFile(
-  record: TransferTarget,
+  record: TransferTarget & { meta?(): Promise<{ identifier: string }> },
   fileId: string,
   options: DownloadFileOptions,
 ): Promise<string> {
@@ -83,13 +102,12 @@ export async function downloadFile(
         ...(signal ? { signal } : {}),
       },
     );
-  const target = await resolveTarget(options.path, file.name, { force: options.force });
-  return await saveResponse(record.transport, downloadLink(record, file), target, {
-    size: file.size,
-    checksum: file.checksum,
-    onProgress: options.onProgress,
-    signal,
-  });
+  let folder: string | undefined;
+  if (options.useFolder) {
+    if (record.meta === undefined) throw new InputError("useFolder needs a record with meta()");
+    folder = (await record.meta()).identifier;
+  }
+  return await saveFile(record, file, { ...options, folder });
 }
 
 /**
@@ -116,9 +134,4 @@ export async function downloadFileStream(
     onProgress: options.onProgress,
     signal: options.signal,
   });
-}
-
-function downloadLink(record: TransferTarget, file: FileJson): string {
-  return file._links?.download ??
-    `${record.endpoint}/files/${pathSegment(file.id, "file id")}/download`;
 }

@@ -26,10 +26,12 @@
 import { paginateItems } from "../http/paginate.ts";
 import { type FileJson, MAX_PER_PAGE } from "../http/protocol.ts";
 import { globFilter } from "../utils/glob.ts";
-import { join } from "node:path";
-import { resolveTarget, safeName } from "./_paths.ts";
+import { saveFile } from "./_file_download.ts";
+import type { PartListings } from "./_parts.ts";
+import { asDirectory, resolveTarget } from "./_paths.ts";
+import { runPool } from "./_pool.ts";
 import { saveResponse } from "./_save.ts";
-import { downloadFile } from "./download.ts";
+import { IncompleteDownloadError, type PartialFile } from "./errors.ts";
 import type { ProgressCallback } from "./progress.ts";
 import type { TransferTarget } from "./upload.ts";
 
@@ -45,15 +47,25 @@ export interface DownloadFilesOptions {
   pattern?: string;
   /** Leave out files whose name matches this glob. */
   excludePattern?: string;
-  /** Write into `<dir>/<record identifier>/`. */
+  /** Write into `<dir>/<record identifier>/` (the identifier sanitised like every server name). */
   useFolder?: boolean;
   /** Overwrite existing files; otherwise new ones are written as `<stem>_<n><ext>`. */
   force?: boolean;
+  /** Files downloaded at the same time. @default {4} */
+  concurrency?: number;
+  /**
+   * Keep the data of files stopped early (see {@linkcode DownloadFileOptions.keepPartial}); the
+   * error is then an {@linkcode IncompleteDownloadError} listing every partial file.
+   * @default {false}
+   */
+  keepPartial?: boolean;
   /** Called after each file is written. */
   onFile?: (path: string, file: FileJson) => void;
-  /** Receives the bytes of the current file received so far. */
+  /** Receives the bytes of a file received so far (several files may be in flight). */
   onProgress?: (progress: { file: FileJson; bytes: number; total: number | undefined }) => void;
-  /** Cancels the downloads; the file in progress leaves nothing behind. */
+  /** Receives warnings, e.g. that a name too long for the file system was shortened. */
+  onWarning?: (message: string) => void;
+  /** Cancels the downloads; the files in progress leave nothing behind unless `keepPartial`. */
   signal?: AbortSignal;
 }
 
@@ -68,8 +80,10 @@ export interface DownloadAllFilesOptions {
 }
 
 /**
- * Downloads every file of a record whose name matches `pattern` and not `excludePattern`, one
- * after another, each atomically and verified.
+ * Downloads every file of a record whose name matches `pattern` and not `excludePattern`, up to
+ * `concurrency` at a time, each atomically and verified. Server names are sanitised; two names
+ * that map to one local name get `_<n>` suffixes, never overwriting each other. After the first
+ * failure no new file starts; the files in flight finish, then the first error is thrown.
  *
  * @example Usage
  * ```ts ignore
@@ -78,8 +92,9 @@ export interface DownloadAllFilesOptions {
  *
  * @param record The record.
  * @param dir Directory to write into (created when missing).
- * @param options Globs, folder, force, callbacks, signal.
+ * @param options Globs, folder, force, concurrency, partial data, callbacks, signal.
  * @returns The paths written, in the server's order.
+ * @throws {IncompleteDownloadError} When stopped early with `keepPartial` (data kept).
  */
 export async function downloadFiles(
   record: RecordTarget,
@@ -87,8 +102,8 @@ export async function downloadFiles(
   options: DownloadFilesOptions = {},
 ): Promise<string[]> {
   const wanted = globFilter(options.pattern ?? "*", options.excludePattern);
-  const target = options.useFolder ? await folderOf(record, dir) : dir;
-  await Deno.mkdir(target, { recursive: true });
+  const folder = options.useFolder ? (await record.meta()).identifier : undefined;
+  await Deno.mkdir(dir, { recursive: true });
   const signal = options.signal;
   const files = paginateItems<FileJson>(
     record.transport,
@@ -96,24 +111,41 @@ export async function downloadFiles(
     { per_page: MAX_PER_PAGE },
     signal ? { signal } : {},
   );
-  const written: string[] = [];
-  for await (const file of files) {
-    if (!wanted(file.name)) continue;
-    const onProgress = options.onProgress;
-    // Two server names can map to one local name (`a/b` and `a_b`): `force` overwrites files
-    // from before this call, never one this call has just written.
-    const force = options.force === true && !written.includes(join(target, safeName(file.name)));
-    const path = await downloadFile(record, file.id, {
-      path: `${target}/`,
-      file,
-      ...(force ? { force: true } : {}),
-      ...(onProgress ? { onProgress: (p) => onProgress({ file, ...p }) } : {}),
-      ...(signal ? { signal } : {}),
-    });
-    written.push(path);
-    options.onFile?.(path, file);
+  const written: (string | undefined)[] = [];
+  const partials: PartialFile[] = [];
+  const taken = new Set<string>();
+  const partListings: PartListings = new Map();
+  const { onProgress, onFile } = options;
+  let index = 0;
+  const numbered = async function* () {
+    for await (const file of files) if (wanted(file.name)) yield { file, at: index++ };
+  };
+  try {
+    await runPool(options.concurrency ?? 4, numbered(), async ({ file, at }) => {
+      try {
+        written[at] = await saveFile(record, file, {
+          path: asDirectory(dir),
+          folder,
+          force: options.force,
+          keepPartial: options.keepPartial,
+          taken,
+          partListings,
+          onWarning: options.onWarning,
+          signal,
+          ...(onProgress ? { onProgress: (p) => onProgress({ file, ...p }) } : {}),
+        });
+      } catch (error) {
+        if (!(error instanceof IncompleteDownloadError)) throw error;
+        partials.push(...error.partials);
+        throw error.cause;
+      }
+      onFile?.(written[at]!, file);
+    }, signal ? { signal } : {});
+  } catch (error) {
+    if (partials.length > 0) throw new IncompleteDownloadError(partials, error);
+    throw error;
   }
-  return written;
+  return written.filter((path) => path !== undefined);
 }
 
 /**
@@ -141,9 +173,4 @@ export async function downloadAllFiles(
     onProgress: options.onProgress,
     signal: options.signal,
   });
-}
-
-async function folderOf(record: RecordTarget, dir: string): Promise<string> {
-  const { identifier } = await record.meta();
-  return `${dir.replace(/[\\/]+$/, "")}/${identifier}`;
 }

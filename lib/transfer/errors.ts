@@ -86,3 +86,43 @@ export class IntegrityError extends RepoApyError {
     this.facts = facts;
   }
 }
+
+/** A partial file a download left behind for resuming. */
+export interface PartialFile {
+  /** Where the data was to be written. */
+  path: string;
+  /** The temporary file holding the data received so far. */
+  partPath: string;
+  /** Bytes received so far. */
+  bytes: number;
+  /** The file's size, when known. */
+  total: number | undefined;
+}
+
+/**
+ * A download stopped early (aborted, or the connection broke) and its partial data was kept
+ * (option `keepPartial`): the same download, run again, resumes it. The original failure is the
+ * `cause`.
+ */
+export class IncompleteDownloadError extends RepoApyError {
+  /** The partial files kept, one per interrupted file. */
+  readonly partials: PartialFile[];
+
+  /**
+   * Creates the error.
+   *
+   * @param partials The partial files kept.
+   * @param cause Why the download stopped.
+   */
+  constructor(partials: PartialFile[], cause: unknown) {
+    const what = partials.length === 1
+      ? `'${partials[0]!.partPath}'`
+      : `${partials.length} partial files`;
+    super(
+      `The download stopped early; the data received so far was kept in ${what}: run the same ` +
+        `download again to resume it`,
+      { cause },
+    );
+    this.partials = partials;
+  }
+}

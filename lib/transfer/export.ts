@@ -24,7 +24,7 @@
 import { InputError } from "../http/errors.ts";
 import { EXPORT_TYPES, type ResourceType } from "../http/protocol.ts";
 import type { QueryObject } from "../http/url.ts";
-import { resolveTarget } from "./_paths.ts";
+import { asDirectory, resolveTarget, withExtension } from "./_paths.ts";
 import { openBody, saveResponse } from "./_save.ts";
 import type { ProgressCallback } from "./progress.ts";
 import type { TransferTarget } from "./upload.ts";
@@ -57,11 +57,19 @@ export interface ExportStreamOptions {
 
 /** Options of {@linkcode exportResource}. */
 export interface ExportOptions extends ExportStreamOptions {
-  /** Write into `<path>/<identifier>/` (path is then a directory). */
+  /**
+   * Write into `<path>/<identifier>/` (path is then a directory; the identifier is sanitised like
+   * every name from the server).
+   */
   useFolder?: boolean;
+  /** File name inside the directory instead of the identifier (the extension is added). */
+  name?: string;
   /** Overwrite an existing file; otherwise the export is written as `<stem>_<n><ext>`. */
   force?: boolean;
 }
+
+/** Options of the `export` method of records, collections and templates. */
+export type ResourceExportOptions = Omit<ExportOptions, "exportType">;
 
 /**
  * Exports a resource to disk. A directory path gets `<identifier>.<ext>` (extension by type:
@@ -86,7 +94,8 @@ export async function exportResource(
 ): Promise<string> {
   const { exportType, extension } = checkType(resource, options.exportType);
   const { identifier } = await resource.meta();
-  const target = await resolveTarget(path, `${identifier}.${extension}`, {
+  const dir = options.name === undefined ? path : asDirectory(path);
+  const target = await resolveTarget(dir, withExtension(options.name ?? identifier, extension), {
     force: options.force,
     folder: options.useFolder ? identifier : undefined,
   });

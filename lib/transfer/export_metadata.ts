@@ -21,7 +21,7 @@
  */
 
 import type { QueryObject } from "../http/url.ts";
-import { resolveTarget } from "./_paths.ts";
+import { asDirectory, resolveTarget, withExtension } from "./_paths.ts";
 import { saveResponse } from "./_save.ts";
 import type { RecordTarget } from "./download_files.ts";
 import type { ProgressCallback } from "./progress.ts";
@@ -32,8 +32,13 @@ export interface ExportMetadataOptions {
   filter?: QueryObject;
   /** `standard` (full extras) or `plain` (key → value). @default {"standard"} */
   format?: "standard" | "plain";
-  /** Write into `<path>/<identifier>/` (path is then a directory). */
+  /**
+   * Write into `<path>/<identifier>/` (path is then a directory; the identifier is sanitised like
+   * every name from the server).
+   */
   useFolder?: boolean;
+  /** File name inside the directory instead of `<identifier>-extras` (`.json` is added). */
+  name?: string;
   /** Overwrite an existing file; otherwise the export is written as `<stem>_<n>.json`. */
   force?: boolean;
   /** Receives the bytes received so far. */
@@ -62,7 +67,8 @@ export async function exportMetadata(
   options: ExportMetadataOptions = {},
 ): Promise<string> {
   const { identifier } = await record.meta();
-  const target = await resolveTarget(path, `${identifier}-extras.json`, {
+  const name = withExtension(options.name ?? `${identifier}-extras`, "json");
+  const target = await resolveTarget(options.name === undefined ? path : asDirectory(path), name, {
     force: options.force,
     folder: options.useFolder ? identifier : undefined,
   });

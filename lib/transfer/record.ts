@@ -18,7 +18,6 @@
  */
 
 import type { FileJson } from "../http/protocol.ts";
-import type { QueryObject } from "../http/url.ts";
 import { RecordResource } from "../resources/record.ts";
 import {
   downloadFile,
@@ -32,27 +31,20 @@ import {
   downloadFiles,
   type DownloadFilesOptions,
 } from "./download_files.ts";
-import { exportResource, exportStream, type ExportStreamOptions } from "./export.ts";
+import {
+  exportResource,
+  exportStream,
+  type ExportStreamOptions,
+  type ResourceExportOptions,
+} from "./export.ts";
 import { exportMetadata, type ExportMetadataOptions } from "./export_metadata.ts";
-import type { ProgressCallback } from "./progress.ts";
 import { uploadFile, type UploadFileOptions, type UploadSource } from "./upload.ts";
 
 /** Record export types. */
 export type RecordExportType = "json" | "rdf" | "pdf" | "qr" | "ro-crate";
 
 /** Options of {@linkcode RepoRecord.export}. */
-export interface RecordExportOptions {
-  /** Export filter (JSON object), e.g. `{ user: true, links: "in" }`. */
-  filter?: QueryObject;
-  /** Write into `<path>/<identifier>/`. */
-  useFolder?: boolean;
-  /** Overwrite an existing file; otherwise the export is written as `<stem>_<n><ext>`. */
-  force?: boolean;
-  /** Receives the bytes received so far. */
-  onProgress?: ProgressCallback;
-  /** Cancels the export. */
-  signal?: AbortSignal;
-}
+export type RecordExportOptions = ResourceExportOptions;
 
 /** Options of {@linkcode RepoRecord.uploadString}. */
 export interface UploadStringOptions {

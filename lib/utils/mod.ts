@@ -1,5 +1,5 @@
 /**
- * Utilities: identifiers from arbitrary text, file-name globs.
+ * Utilities: identifiers from arbitrary text, file-name globs, safe local names for server names.
  *
  * @example Usage
  * ```ts
@@ -11,5 +11,6 @@
  * @module
  */
 
+export * from "./file_name.ts";
 export * from "./glob.ts";
 export * from "./identifier.ts";

@@ -3,6 +3,7 @@ import type { Extra } from "../../lib/http/protocol.ts";
 import {
   flattenExtras,
   getExtra,
+  MAX_EXTRAS_DEPTH,
   mergeExtras,
   validateExtras,
 } from "../../lib/resources/metadata.ts";
@@ -203,4 +204,21 @@ Deno.test("flattenExtras() numbers list items by position even when they carry a
   }];
   assertEquals(flattenExtras(extras).map((extra) => extra.key), ["l.1", "l.2.k"]);
   assertEquals(getExtra(extras, "l.2.k")?.value, "v");
+});
+
+function nestedDeep(depth: number): Extra[] {
+  let value: Extra[] = [{ key: "leaf", type: "int", value: 1 }];
+  for (let i = 0; i < depth; i++) value = [{ key: `k${i}`, type: "dict", value }];
+  return value;
+}
+
+Deno.test("validateExtras() and flattenExtras() refuse metadata nested too deep with a clear message", () => {
+  assertEquals(validateExtras(nestedDeep(MAX_EXTRAS_DEPTH)).length, 1);
+  assertEquals(flattenExtras(nestedDeep(MAX_EXTRAS_DEPTH)).length, 1);
+  for (const depth of [MAX_EXTRAS_DEPTH + 1, 100_000]) {
+    const extras = nestedDeep(depth);
+    const error = assertThrows(() => validateExtras(extras), InputError);
+    assertStringIncludes(error.message, `nested deeper than ${MAX_EXTRAS_DEPTH} levels`);
+    assertThrows(() => flattenExtras(extras), InputError);
+  }
 });

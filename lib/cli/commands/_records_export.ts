@@ -1,11 +1,10 @@
 // `records export` and `export-metadata`: to files (optionally in a folder named after the
 // record) or, for JSON, to stdout.
 
-import { join } from "node:path";
 import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
 import { InputError } from "../../http/errors.ts";
 import { EXPORT_TYPES } from "../../http/protocol.ts";
-import type { RecordExportType, RepoRecord } from "../../transfer/record.ts";
+import type { RecordExportType } from "../../transfer/record.ts";
 import { apyCommand } from "../apy_command.ts";
 import type { CLIRepoManager } from "../cli_manager.ts";
 import {
@@ -47,22 +46,24 @@ function exportOptions<C extends CommandUnknownOpts>(
   return recordOptions(command, { allowTokenlist: true });
 }
 
-/** The file to write when `-n` is given, else `undefined` (the library picks the name). */
-async function namedTarget(
-  record: RepoRecord,
-  values: ExportValues,
-  extension: string,
-): Promise<string | undefined> {
-  if (values.name === undefined) return undefined;
-  const dir = values.useFolder === true
-    ? join(values.path, (await record.meta()).identifier)
-    : values.path;
-  await Deno.mkdir(dir, { recursive: true });
-  const file = values.name.endsWith(`.${extension}`) ? values.name : `${values.name}.${extension}`;
-  return join(dir, file);
+/**
+ * The library options of `-n`, `-f`, `-u` and the interrupt signal, shared by every export
+ * command: the library joins the server's identifier into the path (sanitised), never the CLI.
+ */
+export function fileOptions(
+  manager: CLIRepoManager,
+  values: { name?: string | undefined; force?: true | undefined; useFolder?: true | undefined },
+): { name?: string; force?: boolean; useFolder?: boolean; signal?: AbortSignal } {
+  return {
+    ...(values.name === undefined ? {} : { name: values.name }),
+    ...(values.force === true ? { force: true } : {}),
+    ...(values.useFolder === true ? { useFolder: true } : {}),
+    ...(manager.signal === undefined ? {} : { signal: manager.signal }),
+  };
 }
 
-async function pipeStream(manager: CLIRepoManager, stream: ReadableStream<Uint8Array>) {
+/** Copies an export stream to stdout, ending with a newline. */
+export async function pipeStream(manager: CLIRepoManager, stream: ReadableStream<Uint8Array>) {
   const decoder = new TextDecoder();
   let last = "";
   for await (const chunk of stream) {
@@ -100,11 +101,9 @@ export function exportRecordCommand(): CommandUnknownOpts {
       const progress = transferProgress(manager.output, `Exporting ${record.id}`);
       let path: string;
       try {
-        const target = await namedTarget(record, values, EXPORT_TYPES.record[type]);
-        path = await record.export(target ?? values.path, type, {
+        path = await record.export(values.path, type, {
+          ...fileOptions(manager, values),
           onProgress: progress.onProgress,
-          ...(values.force === true ? { force: true } : {}),
-          ...(target === undefined && values.useFolder === true ? { useFolder: true } : {}),
         });
       } finally {
         progress.done();
@@ -136,11 +135,9 @@ export function exportMetadataCommand(): CommandUnknownOpts {
       const progress = transferProgress(manager.output, `Exporting ${record.id}`);
       let path: string;
       try {
-        const target = await namedTarget(record, values, "json");
-        path = await record.exportMetadata(target ?? values.path, {
+        path = await record.exportMetadata(values.path, {
+          ...fileOptions(manager, values),
           onProgress: progress.onProgress,
-          ...(values.force === true ? { force: true } : {}),
-          ...(target === undefined && values.useFolder === true ? { useFolder: true } : {}),
         });
       } finally {
         progress.done();

@@ -20,7 +20,6 @@ import {
   recordOptions,
   requireSure,
   status,
-  type TransferProgress,
   transferProgress,
 } from "./_records_common.ts";
 
@@ -165,24 +164,18 @@ export function addStringAsFileCommand(): CommandUnknownOpts {
   return command;
 }
 
-function fileProgress(manager: CLIRepoManager) {
-  let current: { id: string; progress: TransferProgress } | undefined;
+/** One progress bar for the files in flight of a multi-file download (no total: lazily listed). */
+function filesProgress(manager: CLIRepoManager, record: RepoRecord) {
+  const progress = transferProgress(manager.output, `Downloading files of the ${describe(record)}`);
+  const seen = new Map<string, number>();
+  let bytes = 0;
   return {
     onProgress(update: { file: FileJson; bytes: number }) {
-      if (current?.id !== update.file.id) {
-        current?.progress.done();
-        const label = `Downloading ${update.file.name}`;
-        current = {
-          id: update.file.id,
-          progress: transferProgress(manager.output, label, update.file.size),
-        };
-      }
-      current.progress.onProgress(update);
+      bytes += update.bytes - (seen.get(update.file.id) ?? 0);
+      seen.set(update.file.id, update.bytes);
+      progress.onProgress({ bytes });
     },
-    done() {
-      current?.progress.done();
-      current = undefined;
-    },
+    done: () => progress.done(),
   };
 }
 
@@ -208,9 +201,15 @@ export function getFileCommand(): CommandUnknownOpts {
     }
     const selected = fileIdValue(asValues(options));
     const records = await openRecords(manager, options);
+    const common = {
+      keepPartial: true,
+      onWarning: (message: string) => manager.printWarning(message),
+      ...(options.useFolder === true ? { useFolder: true } : {}),
+      ...(options.force === true ? { force: true } : {}),
+      ...(manager.signal === undefined ? {} : { signal: manager.signal }),
+    };
     const written: string[] = [];
     for (const record of records) {
-      const folder = options.useFolder === true ? join(dir, (await record.meta()).identifier) : dir;
       let paths: string[];
       if (selected !== undefined) {
         const file = "fileId" in selected
@@ -219,27 +218,25 @@ export function getFileCommand(): CommandUnknownOpts {
         const progress = transferProgress(manager.output, `Downloading ${file.name}`, file.size);
         try {
           paths = [
-            await record.downloadFile(file.id, `${folder}/`, {
+            await record.downloadFile(file.id, `${dir}/`, {
+              ...common,
               file,
               onProgress: progress.onProgress,
-              ...(options.force === true ? { force: true } : {}),
             }),
           ];
         } finally {
           progress.done();
         }
       } else {
-        const progress = fileProgress(manager);
+        const progress = filesProgress(manager, record);
         try {
           paths = await record.downloadFiles(dir, {
+            ...common,
             pattern: options.pattern,
             onProgress: progress.onProgress,
-            onFile: () => progress.done(),
             ...(options.exclude_pattern === undefined
               ? {}
               : { excludePattern: options.exclude_pattern }),
-            ...(options.useFolder === true ? { useFolder: true } : {}),
-            ...(options.force === true ? { force: true } : {}),
           });
         } finally {
           progress.done();

@@ -1,0 +1,58 @@
+// One file of a record to disk: the target is resolved (server names sanitised, clashes renamed)
+// and the data saved verified and resumable. Shared by downloadFile() and downloadFiles().
+
+import type { FileJson } from "../http/protocol.ts";
+import { pathSegment } from "../http/url.ts";
+import type { PartListings } from "./_parts.ts";
+import { resolveTarget } from "./_paths.ts";
+import { saveResponse } from "./_save.ts";
+import type { ProgressCallback } from "./progress.ts";
+import type { TransferTarget } from "./upload.ts";
+
+/** How one file is saved. */
+export interface SaveFileOptions {
+  /** Target file, or a directory (ending in a separator, or existing). */
+  path: string;
+  /** Subfolder of the directory (the record identifier). */
+  folder?: string | undefined;
+  force?: boolean | undefined;
+  keepPartial?: boolean | undefined;
+  onProgress?: ProgressCallback | undefined;
+  onWarning?: ((message: string) => void) | undefined;
+  signal?: AbortSignal | undefined;
+  /** Paths claimed by other files of the same operation. */
+  taken?: Set<string> | undefined;
+  partListings?: PartListings | undefined;
+}
+
+/**
+ * Saves `file` of `record`, verified against its size and checksum.
+ *
+ * @param record The record.
+ * @param file The file's metadata.
+ * @param options Target and policies.
+ * @returns The path written.
+ */
+export async function saveFile(
+  record: TransferTarget,
+  file: FileJson,
+  options: SaveFileOptions,
+): Promise<string> {
+  const target = await resolveTarget(options.path, file.name, {
+    folder: options.folder,
+    force: options.force,
+    taken: options.taken,
+    onWarning: options.onWarning,
+  });
+  const link = file._links?.download ??
+    `${record.endpoint}/files/${pathSegment(file.id, "file id")}/download`;
+  return await saveResponse(record.transport, link, target, {
+    size: file.size,
+    checksum: file.checksum,
+    resumeKey: `${file.id}\n${file.size}\n${file.checksum ?? ""}`,
+    keepPartial: options.keepPartial,
+    partListings: options.partListings,
+    onProgress: options.onProgress,
+    signal: options.signal,
+  });
+}

@@ -1,0 +1,56 @@
+// `records get-file` and `records export` against a hostile server: identifiers and names that
+// try to leave the target folder, and names too long for the file system.
+import { assertEquals, assertStringIncludes } from "../_assert.ts";
+import { startServer } from "../../lib/testing/mod.ts";
+import { createRecord, listDir, ok, tempDir } from "./_records.ts";
+
+const HOSTILE = "../../../victim";
+const SAFE = ".._.._.._victim";
+
+Deno.test("records get-file -u (-n, -i, -P) and export -u -n keep a hostile identifier inside -p", async () => {
+  await using server = await startServer();
+  await using dir = await tempDir();
+  const id = await createRecord(server, "safe");
+  const added = await ok(server, [
+    "add-string-as-file",
+    "-r",
+    String(id),
+    "-s",
+    "data",
+    "-n",
+    "a.txt",
+  ]);
+  const fileId = /id: ([0-9a-f-]+)/.exec(added.stdout)?.[1] ?? "";
+  const target = `${dir.path}/one/two/three`;
+  await Deno.mkdir(target, { recursive: true });
+  server.addFault({ method: "GET", path: "/records/", jsonFields: { identifier: HOSTILE } });
+  const record = ["-r", String(id), "-p", target, "-u"];
+  await ok(server, ["get-file", ...record, "-n", "a.txt"]);
+  await ok(server, ["get-file", ...record, "-i", fileId, "-f"]);
+  await ok(server, ["get-file", ...record, "-P", "*"]);
+  await ok(server, ["export", "-r", String(id), "-p", target, "-u", "-n", "named", "-f"]);
+  await ok(server, ["export-metadata", "-r", String(id), "-p", target, "-u"]);
+  assertEquals(await listDir(dir.path), ["one"]);
+  assertEquals(await listDir(`${dir.path}/one`), ["two"]);
+  assertEquals(await listDir(target), [SAFE]);
+  assertEquals(await listDir(`${target}/${SAFE}`), [
+    `${SAFE}-extras.json`,
+    "a.txt",
+    "a_2.txt",
+    "named.json",
+  ]);
+});
+
+Deno.test("records get-file shortens a name too long for the file system with a warning", async () => {
+  await using server = await startServer();
+  await using dir = await tempDir();
+  const id = await createRecord(server, "long");
+  const name = `${"ö".repeat(200)}.txt`;
+  await ok(server, ["add-string-as-file", "-r", String(id), "-s", "long", "-n", name]);
+  await ok(server, ["add-string-as-file", "-r", String(id), "-s", "short", "-n", "b.txt"]);
+  const run = await ok(server, ["get-file", "-r", String(id), "-p", dir.path]);
+  assertStringIncludes(run.stderr, "too long for the local file system");
+  const names = await listDir(dir.path);
+  assertEquals(names.length, 2);
+  assertEquals(names.includes("b.txt"), true);
+});
