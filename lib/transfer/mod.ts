@@ -25,3 +25,4 @@ export * from "./export_metadata.ts";
 export * from "./progress.ts";
 export * from "./record.ts";
 export * from "./upload.ts";
+export * from "./upload_files.ts";
