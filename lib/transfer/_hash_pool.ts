@@ -153,10 +153,26 @@ function dispatch(): void {
   }
 }
 
+const WORKER_URL = new URL("./_md5_worker.ts", import.meta.url);
+
+/**
+ * Whether the worker module may be loaded: a local module needs read access to its file, and a
+ * worker denied it prints an uncaught error on stderr, so it is not even tried then.
+ */
+function mayLoadWorker(): boolean {
+  if (WORKER_URL.protocol !== "file:") return true;
+  try {
+    return Deno.permissions.querySync({ name: "read", path: WORKER_URL }).state === "granted";
+  } catch {
+    return false;
+  }
+}
+
 function spawn(): boolean {
   let worker: Worker;
   try {
-    worker = new Worker(new URL("./_md5_worker.ts", import.meta.url), { type: "module" });
+    if (!mayLoadWorker()) throw new Error("no read access to the worker module");
+    worker = new Worker(WORKER_URL, { type: "module" });
   } catch {
     goInline();
     return false;

@@ -64,3 +64,44 @@ Deno.test("hash workers are terminated once the last hold is released", async ()
   second[Symbol.dispose](); // twice is harmless
   assertEquals(hashWorkerCount(), 0);
 });
+
+Deno.test("HashPool.md5() hashes on the main thread, silently, when the worker module cannot be read; workers never keep a process alive", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const pool = new URL("../../lib/transfer/_hash_pool.ts", import.meta.url).href;
+    const script = `${dir}/hash.ts`;
+    await Deno.writeTextFile(
+      script,
+      `import { acquireHashPool, hashWorkerCount } from "${pool}";\n` +
+        `using pool = acquireHashPool();\n` +
+        `const { digest } = await pool.md5(new Uint8Array(2_000_000).fill(1));\n` +
+        `console.log(digest, hashWorkerCount());\n`,
+    );
+    // No --allow-read: the worker's file may not be loaded.
+    const output = await new Deno.Command("deno", {
+      args: ["run", "--quiet", "--no-prompt", script],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const decoder = new TextDecoder();
+    assertEquals(decoder.decode(output.stderr), "");
+    assertEquals(
+      decoder.decode(output.stdout).trim(),
+      `${md5Hex(new Uint8Array(2_000_000).fill(1))} 0`,
+    );
+    assertEquals(output.code, 0);
+    // With access a worker hashes, and the process still exits once the pool is released.
+    const withWorker = await new Deno.Command("deno", {
+      args: ["run", "--quiet", "--no-prompt", "--allow-read", script],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assertEquals(decoder.decode(withWorker.stderr), "");
+    assertEquals(
+      decoder.decode(withWorker.stdout).trim(),
+      `${md5Hex(new Uint8Array(2_000_000).fill(1))} 1`,
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
