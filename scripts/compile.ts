@@ -24,7 +24,8 @@ const PERMISSIONS = [
   "--allow-net",
   "--allow-read",
   "--allow-write",
-  "--allow-env=REPO_APY_CONFIG,HOME,USERPROFILE,SHELL,NO_COLOR,TERM",
+  // The proxy variables: only with them readable are uploads sent without copies (see lib/http).
+  "--allow-env=REPO_APY_CONFIG,HOME,USERPROFILE,SHELL,NO_COLOR,TERM,HTTP_PROXY,http_proxy,HTTPS_PROXY,https_proxy,ALL_PROXY,all_proxy,NO_PROXY,no_proxy",
 ];
 
 /**

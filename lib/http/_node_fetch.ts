@@ -1,11 +1,6 @@
-// A fetch over node:http / node:https, for two cases Deno's fetch does not cover:
-// - TLS verification switched off (`verify = false`): Deno's fetch has no per-client switch for
-//   that, node:https's `rejectUnauthorized` does;
-// - large in-memory bodies (upload chunks) to plain `http:` hosts: Deno's fetch copies a
-//   `Uint8Array` body into a fresh buffer per request, which the garbage collector frees late
-//   (hundreds of MiB for a big upload); node:http writes the caller's buffer as it is, with a
-//   `Content-Length`.
-import http from "node:http";
+// A fetch over node:https, used only when TLS verification is switched off (`verify = false`):
+// Deno's fetch has no per-client switch for that, node:https's `rejectUnauthorized` does.
+import type http from "node:http";
 import https from "node:https";
 import { Readable } from "node:stream";
 import type { IncomingMessage } from "node:http";
@@ -29,13 +24,7 @@ export function insecureFetch(): { fetch: FetchFn; close(): void } {
   return { fetch: nodeFetch(https.request, agent), close: () => agent.destroy() };
 }
 
-/** Creates a fetch over node:http for plain `http:` URLs, with one keep-alive agent. */
-export function plainHttpFetch(): { fetch: FetchFn; close(): void } {
-  const agent = new http.Agent({ keepAlive: true });
-  return { fetch: nodeFetch(http.request, agent), close: () => agent.destroy() };
-}
-
-type RequestFn = typeof http.request;
+type RequestFn = typeof https.request;
 
 function nodeFetch(requestFn: RequestFn, agent: http.Agent): FetchFn {
   return (url, init) =>

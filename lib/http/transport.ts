@@ -25,7 +25,8 @@ import {
   TimeoutError,
   TlsError,
 } from "./errors.ts";
-import { type FetchFn, type FetchInit, insecureFetch, plainHttpFetch } from "./_node_fetch.ts";
+import { type FetchFn, type FetchInit, insecureFetch } from "./_node_fetch.ts";
+import { rawFetch } from "./_raw_fetch.ts";
 import { type Logger, silentLogger } from "./log.ts";
 import { HEADER } from "./protocol.ts";
 import {
@@ -232,19 +233,15 @@ export class Transport implements AsyncDisposable {
       const fetchFn: FetchFn = (url, init) => custom(url, { ...init, redirect: "manual" });
       return { base, settings, fetch: fetchFn, close() {} };
     }
-    const client = await httpClient(settings.caBundle);
+    const { client, caCerts } = await httpClient(settings.caBundle);
     const insecure = settings.verify === false ? insecureFetch() : undefined;
-    // Large byte bodies (upload chunks) to plain-HTTP hosts go through node:http, which sends
-    // the caller's buffer without copying it (see docs/decisions.md, "Transfer performance").
-    // A proxy for plain HTTP is honoured by Deno's fetch only, so then fetch keeps every request.
-    let plain: ReturnType<typeof plainHttpFetch> | undefined;
-    const direct = !httpProxyConfigured();
+    // Large byte bodies (upload chunks) go through a small HTTP/1.1 client that sends the
+    // caller's buffer without copying it (see docs/decisions.md, "Transfer performance"). Only
+    // Deno's fetch honours a proxy, so it keeps every request when one may be configured.
+    const bulk = proxyMayBeSet() ? undefined : rawFetch({ caCerts });
     const fetchFn: FetchFn = (url, init) => {
       if (insecure && url.protocol === "https:") return insecure.fetch(url, init);
-      if (direct && url.protocol === "http:" && isLargeBytes(init.body)) {
-        plain ??= plainHttpFetch();
-        return plain.fetch(url, init);
-      }
+      if (bulk && isLargeBytes(init.body)) return bulk(url, init);
       return fetch(url, { ...init, client, redirect: "manual" });
     };
     return {
@@ -254,7 +251,6 @@ export class Transport implements AsyncDisposable {
       close() {
         client.close();
         insecure?.close();
-        plain?.close();
       },
     };
   }
@@ -348,8 +344,10 @@ export class Transport implements AsyncDisposable {
   }
 }
 
-async function httpClient(caBundle: string | undefined): Promise<Deno.HttpClient> {
-  if (!caBundle) return Deno.createHttpClient({});
+async function httpClient(
+  caBundle: string | undefined,
+): Promise<{ client: Deno.HttpClient; caCerts?: string[] }> {
+  if (!caBundle) return { client: Deno.createHttpClient({}) };
   let pem: string;
   try {
     pem = await Deno.readTextFile(caBundle);
@@ -370,7 +368,7 @@ async function httpClient(caBundle: string | undefined): Promise<Deno.HttpClient
     );
   if (!pem.includes("-----BEGIN CERTIFICATE-----")) throw invalid("no certificate in it");
   try {
-    return Deno.createHttpClient({ caCerts: [pem] });
+    return { client: Deno.createHttpClient({ caCerts: [pem] }), caCerts: [pem] };
   } catch (error) {
     throw invalid(describe(error), error);
   }
@@ -491,17 +489,26 @@ function guardBody(
 
 const READ_SIZE = 65_536;
 
-/** Byte bodies from this size on are sent without a copy where the transport can (plain HTTP). */
+/** Byte bodies from this size on are sent without a copy (when no proxy may be set). */
 const LARGE_BODY_BYTES = 1 << 20;
 
+/** The proxy variables Deno's fetch reads. */
+const PROXY_VARIABLES = [
+  "HTTP_PROXY",
+  "http_proxy",
+  "HTTPS_PROXY",
+  "https_proxy",
+  "ALL_PROXY",
+  "all_proxy",
+];
+
 /**
- * Whether a proxy for plain HTTP may be set. Variables the process may not read count as unset:
- * Deno's fetch reads them without a permission, but a program limited to other variables is not
- * expected to rely on a proxy for a plain-HTTP repository.
+ * Whether a proxy may be configured: a proxy variable is set, or the process may not read one
+ * (Deno's fetch reads them without a permission, so unknown counts as set).
  */
-function httpProxyConfigured(): boolean {
-  return ["HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy"].some((variable) =>
-    Deno.permissions.querySync({ name: "env", variable }).state === "granted" &&
+function proxyMayBeSet(): boolean {
+  return PROXY_VARIABLES.some((variable) =>
+    Deno.permissions.querySync({ name: "env", variable }).state !== "granted" ||
     (Deno.env.get(variable) ?? "") !== ""
   );
 }
