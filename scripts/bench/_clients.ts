@@ -16,6 +16,8 @@ export interface Server {
   url: string;
   /** Token. */
   pat: string;
+  /** CA certificate (PEM file) of an HTTPS server. */
+  caPath?: string | undefined;
 }
 
 /** One client of the benchmark. */
@@ -50,7 +52,8 @@ export async function repoApyClient(
   const config = `${home}/.repoconfig`;
   await Deno.writeTextFile(
     config,
-    `[global]\ndefault = "bench"\n\n[bench]\nhost = "${server.url}"\npat = "${server.pat}"\n`,
+    `[global]\ndefault = "bench"\n\n[bench]\nhost = "${server.url}"\npat = "${server.pat}"\n` +
+      (server.caPath ? `ca_bundle = "${server.caPath}"\n` : ""),
   );
   const command = binary ? [binary] : [
     Deno.execPath(),
@@ -85,7 +88,8 @@ export async function repoApyClient(
 export async function pythonClient(server: Server, home: string, program: string): Promise<Client> {
   await Deno.writeTextFile(
     `${home}/.kadiconfig`,
-    `[global]\ndefault = bench\ntimeout = 600\nverify = True\n\n[bench]\nhost = ${server.url}\npat = ${server.pat}\n`,
+    `[global]\ndefault = bench\ntimeout = 600\nverify = True\n\n[bench]\nhost = ${server.url}\npat = ${server.pat}\n` +
+      (server.caPath ? `ca_bundle = ${server.caPath}\n` : ""),
   );
   const env = { HOME: home };
   const run = async (args: string[]) => (await measure([program, ...args], { env })).sample;
@@ -109,9 +113,18 @@ export async function pythonClient(server: Server, home: string, program: string
 export function curlClient(server: Server): Client {
   const base = `${server.url}/api/v1`;
   const auth = `Authorization: Bearer ${server.pat}`;
+  const tls = server.caPath ? ["--cacert", server.caPath] : [];
   const upload = async (recordId: number, path: string, samples: Sample[]): Promise<void> => {
     const curl = async (args: string[]) => {
-      const { stdout, sample } = await measure(["curl", "-sS", "--fail", "-H", auth, ...args]);
+      const { stdout, sample } = await measure([
+        "curl",
+        "-sS",
+        "--fail",
+        ...tls,
+        "-H",
+        auth,
+        ...args,
+      ]);
       samples.push(sample);
       return stdout;
     };
@@ -138,7 +151,9 @@ export function curlClient(server: Server): Client {
       const length = Math.min(chunk, size - index * chunk);
       const script =
         `dd if='${path}' bs=${chunk} skip=${index} count=1 iflag=fullblock status=none | ` +
-        `curl -sS --fail -o /dev/null -X PUT -H '${auth}' -H 'Kadi-Chunk-Index: ${index}' ` +
+        `curl -sS --fail ${
+          tls.join(" ")
+        } -o /dev/null -X PUT -H '${auth}' -H 'Kadi-Chunk-Index: ${index}' ` +
         `-H 'Kadi-Chunk-Size: ${length}' -H 'Content-Type: application/octet-stream' ` +
         `--data-binary @- '${target}'`;
       samples.push((await measure(["sh", "-c", script])).sample);

@@ -7,7 +7,8 @@
  * seconds (user + system) and the highest peak RSS (`/usr/bin/time`). repo-apy verifies every
  * byte (MD5 per chunk up, size and MD5 down); curl and the Python client verify nothing.
  *
- * Run: `deno task bench [--sizes 100,500] [--runs 3] [--only big,small,startup]` (sizes in MB).
+ * Run: `deno task bench [--sizes 100,500] [--runs 3] [--only big,small,startup] [--tls]` (sizes
+ * in MB; `--tls` serves HTTPS with a throwaway CA, made with `openssl`).
  *
  * @module
  */
@@ -15,6 +16,7 @@
 import type { FileJson } from "../../lib/http/protocol.ts";
 import { Transport } from "../../lib/http/transport.ts";
 import { startServer } from "../../lib/testing/mod.ts";
+import { makeCertificates } from "../../tests/_tls.ts";
 import { RepoRecord } from "../../lib/transfer/record.ts";
 import { type Client, curlClient, pythonClient, repoApyClient } from "./_clients.ts";
 import { onPath, type Sample, summarize } from "./_measure.ts";
@@ -51,8 +53,15 @@ async function main(): Promise<void> {
   const runs = Math.max(1, Number(option("runs", "3")));
   const only = option("only", "big,small,startup").split(",");
   const work = await Deno.realPath(await Deno.makeTempDir({ prefix: "repo-apy-bench-" }));
-  await using server = await startServer({ storageDir: `${work}/server` });
-  await using transport = new Transport({ settings: { host: server.url, pat: server.pat } });
+  const certs = Deno.args.includes("--tls") ? await makeCertificates(work) : undefined;
+  await using started = await startServer({
+    storageDir: `${work}/server`,
+    ...(certs ? { tls: { cert: certs.cert, key: certs.key } } : {}),
+  });
+  const server = { url: started.url, pat: started.pat, caPath: certs?.caPath };
+  await using transport = new Transport({
+    settings: { host: server.url, pat: server.pat, caBundle: certs?.caPath },
+  });
   await Deno.mkdir(`${work}/home`);
   const clients: Client[] = [await repoApyClient(server, `${work}/home`), curlClient(server)];
   const python = await onPath("kadi-apy");
@@ -121,13 +130,15 @@ async function main(): Promise<void> {
       }
     }
   } finally {
-    await server.close();
+    await started.close();
     await Deno.remove(work, { recursive: true }).catch(() => {});
   }
   console.log(table(rows));
   console.log(
     `\n${runs} runs per case (start-up: ${Math.max(5, runs)}); local server in the benchmark ` +
-      `process on 127.0.0.1; ${navigator.hardwareConcurrency} CPUs. Time and CPU: medians; ` +
+      `process on 127.0.0.1 (${
+        certs ? "HTTPS" : "HTTP"
+      }); ${navigator.hardwareConcurrency} CPUs. Time and CPU: medians; ` +
       "RSS: the highest peak of one client process. curl runs each step as its own process " +
       "(chunks one after another) and verifies nothing; repo-apy verifies every byte.",
   );
