@@ -179,11 +179,12 @@ export function curlClient(server: Server): Client {
       const started = performance.now();
       const url = `${base}/records/${recordId}/files/${file.id}`;
       const steps = [
-        await measure(["curl", "-sS", "--fail", "-H", auth, "-o", "/dev/null", url]),
+        await measure(["curl", "-sS", "--fail", ...tls, "-H", auth, "-o", "/dev/null", url]),
         await measure([
           "curl",
           "-sS",
           "--fail",
+          ...tls,
           "-H",
           auth,
           "-o",

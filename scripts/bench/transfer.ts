@@ -75,7 +75,11 @@ async function main(): Promise<void> {
   const report = (task: string, client: Client, samples: Sample[]) => {
     const row = { task, client: client.name, result: summarize(samples) };
     rows.push(row);
-    console.error(`${task} ${client.name}: ${row.result.seconds.toFixed(2)} s`);
+    const { seconds, cpu, rssKb } = row.result;
+    console.error(
+      `${task} ${client.name}: ${seconds.toFixed(2)} s, CPU ${cpu.toFixed(2)} s, ` +
+        `${(rssKb / 1024).toFixed(0)} MiB`,
+    );
   };
   try {
     if (only.includes("big")) {
