@@ -13,6 +13,30 @@ export interface RawFetchOptions {
   caCerts?: string[] | undefined;
 }
 
+/** The proxy variables Deno's fetch reads. */
+export const PROXY_VARIABLES = [
+  "HTTP_PROXY",
+  "http_proxy",
+  "HTTPS_PROXY",
+  "https_proxy",
+  "ALL_PROXY",
+  "all_proxy",
+] as const;
+
+/**
+ * Whether a proxy may be configured: a proxy variable is set, or the process may not read one
+ * (Deno's fetch reads them without a permission, so unknown counts as set). This client does not
+ * use proxies, so the transport keeps Deno's fetch then.
+ *
+ * @returns True when a proxy may be set.
+ */
+export function proxyMayBeSet(): boolean {
+  return PROXY_VARIABLES.some((variable) =>
+    Deno.permissions.querySync({ name: "env", variable }).state !== "granted" ||
+    (Deno.env.get(variable) ?? "") !== ""
+  );
+}
+
 /** The longest answer head (status line and headers) read. */
 const MAX_HEAD_BYTES = 64 * 1024;
 /** The longest answer body read (answers to uploads are small JSON documents). */

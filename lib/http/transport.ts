@@ -26,7 +26,7 @@ import {
   TlsError,
 } from "./errors.ts";
 import { type FetchFn, type FetchInit, insecureFetch } from "./_node_fetch.ts";
-import { rawFetch } from "./_raw_fetch.ts";
+import { proxyMayBeSet, rawFetch } from "./_raw_fetch.ts";
 import { type Logger, silentLogger } from "./log.ts";
 import { HEADER } from "./protocol.ts";
 import {
@@ -491,27 +491,6 @@ const READ_SIZE = 65_536;
 
 /** Byte bodies from this size on are sent without a copy (when no proxy may be set). */
 const LARGE_BODY_BYTES = 1 << 20;
-
-/** The proxy variables Deno's fetch reads. */
-const PROXY_VARIABLES = [
-  "HTTP_PROXY",
-  "http_proxy",
-  "HTTPS_PROXY",
-  "https_proxy",
-  "ALL_PROXY",
-  "all_proxy",
-];
-
-/**
- * Whether a proxy may be configured: a proxy variable is set, or the process may not read one
- * (Deno's fetch reads them without a permission, so unknown counts as set).
- */
-function proxyMayBeSet(): boolean {
-  return PROXY_VARIABLES.some((variable) =>
-    Deno.permissions.querySync({ name: "env", variable }).state !== "granted" ||
-    (Deno.env.get(variable) ?? "") !== ""
-  );
-}
 
 function isLargeBytes(body: BodyInit | null): boolean {
   return body instanceof Uint8Array && body.byteLength >= LARGE_BODY_BYTES;

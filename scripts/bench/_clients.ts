@@ -114,17 +114,10 @@ export function curlClient(server: Server): Client {
   const base = `${server.url}/api/v1`;
   const auth = `Authorization: Bearer ${server.pat}`;
   const tls = server.caPath ? ["--cacert", server.caPath] : [];
+  const curlCommand = (...args: string[]) => ["curl", "-sS", "--fail", ...tls, "-H", auth, ...args];
   const upload = async (recordId: number, path: string, samples: Sample[]): Promise<void> => {
     const curl = async (args: string[]) => {
-      const { stdout, sample } = await measure([
-        "curl",
-        "-sS",
-        "--fail",
-        ...tls,
-        "-H",
-        auth,
-        ...args,
-      ]);
+      const { stdout, sample } = await measure(curlCommand(...args));
       samples.push(sample);
       return stdout;
     };
@@ -179,18 +172,8 @@ export function curlClient(server: Server): Client {
       const started = performance.now();
       const url = `${base}/records/${recordId}/files/${file.id}`;
       const steps = [
-        await measure(["curl", "-sS", "--fail", ...tls, "-H", auth, "-o", "/dev/null", url]),
-        await measure([
-          "curl",
-          "-sS",
-          "--fail",
-          ...tls,
-          "-H",
-          auth,
-          "-o",
-          `${dir}/${file.name}`,
-          `${url}/download`,
-        ]),
+        await measure(curlCommand("-o", "/dev/null", url)),
+        await measure(curlCommand("-o", `${dir}/${file.name}`, `${url}/download`)),
       ];
       return combine(steps.map((s) => s.sample), (performance.now() - started) / 1000);
     },

@@ -8,19 +8,9 @@ import { RecordResource } from "../../lib/resources/record.ts";
 import { uploadFile } from "../../lib/transfer/upload.ts";
 import { downloadFileStream } from "../../lib/transfer/download.ts";
 import { makeCertificates } from "../_tls.ts";
+import { proxyMayBeSet } from "../../lib/http/_raw_fetch.ts";
 
-const PROXY_VARIABLES = [
-  "HTTP_PROXY",
-  "http_proxy",
-  "HTTPS_PROXY",
-  "https_proxy",
-  "ALL_PROXY",
-  "all_proxy",
-];
-const noProxy = PROXY_VARIABLES.every((variable) =>
-  Deno.permissions.querySync({ name: "env", variable }).state === "granted" &&
-  !Deno.env.get(variable)
-);
+const noProxy = !proxyMayBeSet();
 
 function sample(length: number): Uint8Array<ArrayBuffer> {
   return new Uint8Array(length).map((_, i) => (i * 7 + (i >> 10)) & 0xff);
