@@ -59,9 +59,11 @@ export async function resolveTarget(
     await Deno.mkdir(dirname(path), { recursive: true });
   }
   const taken = options.taken ?? new Set<string>();
-  const chosen = options.force && !taken.has(target) ? target : await freePath(target, taken);
-  taken.add(chosen);
-  return chosen;
+  if (options.force && !taken.has(target)) {
+    taken.add(target);
+    return target;
+  }
+  return await freePath(target, taken);
 }
 
 /**
@@ -69,19 +71,20 @@ export async function resolveTarget(
  * is shortened when the name would get too long).
  *
  * @param path The wanted path.
- * @param taken Paths to treat as existing.
+ * @param taken Paths claimed already (treated as existing); the chosen path is added.
  * @returns A path that does not exist yet.
  */
-export async function freePath(
-  path: string,
-  taken: ReadonlySet<string> = new Set(),
-): Promise<string> {
-  if (!taken.has(path) && !await exists(path)) return path;
+export async function freePath(path: string, taken: Set<string> = new Set()): Promise<string> {
   const dir = dirname(path);
   const name = basename(path);
-  for (let n = 2;; n++) {
-    const candidate = join(dir, safeFileName(name, { suffix: `_${n}` }));
-    if (!taken.has(candidate) && !await exists(candidate)) return candidate;
+  for (let n = 1;; n++) {
+    const candidate = n === 1 ? path : join(dir, safeFileName(name, { suffix: `_${n}` }));
+    if (taken.has(candidate) || await exists(candidate)) continue;
+    // Claimed with no await between the last check and the claim: concurrent downloads of the
+    // same operation (names that shorten to the same text) never choose the same path.
+    if (taken.has(candidate)) continue;
+    taken.add(candidate);
+    return candidate;
   }
 }
 
