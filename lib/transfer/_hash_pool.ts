@@ -100,6 +100,17 @@ export function hashWorkerCount(): number {
 }
 
 /**
+ * Whether hashing a stream in parallel parts pays: only with at least two workers. With one (a
+ * 2-core machine) gathering parts costs more CPU and memory than it saves (measured: +0.15 CPU s
+ * and +45 MiB for a 300 MB download, no faster), so a stream is hashed in place there.
+ *
+ * @returns True with two or more workers.
+ */
+export function parallelHashing(): boolean {
+  return poolSize() >= 2;
+}
+
+/**
  * Workers to use: one per core but one (the main thread keeps the network and the disk busy, and
  * each worker costs about 15 MiB), at least 1, at most 4 (MD5 runs at about 600 MB/s per core,
  * so 4 outpace a 10 Gbit/s link).

@@ -13,6 +13,7 @@ import type { Transport } from "../http/transport.ts";
 import type { QueryParams } from "../http/url.ts";
 import { Checksum, checksumKind } from "./_chunks.ts";
 import { tempPathFor, writeAtomic } from "./_atomic_file.ts";
+import { parallelHashing } from "./_hash_pool.ts";
 import { PartChecksum } from "./_part_checksum.ts";
 import { cleanStaleParts, type PartListings } from "./_parts.ts";
 import { IncompleteDownloadError, IntegrityError } from "./errors.ts";
@@ -104,8 +105,13 @@ export async function saveResponse(
   const kind = options.size === undefined
     ? undefined
     : checksumKind(options.checksum, options.size);
-  // The per-part form is hashed by workers in parallel; the plain MD5 is one sequence.
-  using checksum = kind === "composite" ? new PartChecksum() : kind ? plainChecksum() : undefined;
+  // The per-part form is hashed by workers in parallel where that pays; otherwise (and for the
+  // plain MD5, one sequence) in place.
+  using checksum = kind === "composite" && parallelHashing()
+    ? new PartChecksum()
+    : kind
+    ? inPlaceChecksum(kind)
+    : undefined;
   if (checksum && offset > 0) await hashFile(temp, (chunk) => checksum.update(chunk));
   const body = response.body ?? ReadableStream.from<Uint8Array>([]);
   let written = offset;
@@ -181,9 +187,9 @@ async function hashFile(
   for await (const chunk of file.readable) await update(chunk);
 }
 
-/** The plain MD5 with the same shape as {@linkcode PartChecksum}. */
-function plainChecksum() {
-  const checksum = new Checksum("md5");
+/** A checksum computed in place, with the same shape as {@linkcode PartChecksum}. */
+function inPlaceChecksum(kind: "md5" | "composite") {
+  const checksum = new Checksum(kind);
   return {
     update: (chunk: Uint8Array) => checksum.update(chunk),
     result: () => Promise.resolve(checksum.result()),
