@@ -8,6 +8,7 @@
 
 import { basename } from "node:path";
 import type { FileJson, UploadJson } from "../../lib/http/protocol.ts";
+import { CLI_PERMISSIONS } from "../compile.ts";
 import { combine, measure, type Sample } from "./_measure.ts";
 
 /** Where the clients send their requests. */
@@ -55,16 +56,8 @@ export async function repoApyClient(
     `[global]\ndefault = "bench"\n\n[bench]\nhost = "${server.url}"\npat = "${server.pat}"\n` +
       (server.caPath ? `ca_bundle = "${server.caPath}"\n` : ""),
   );
-  const command = binary ? [binary] : [
-    Deno.execPath(),
-    "run",
-    "--quiet",
-    "--allow-net=127.0.0.1",
-    "--allow-read",
-    "--allow-write",
-    "--allow-env",
-    CLI,
-  ];
+  // The permissions the compiled binary has, so `deno run` behaves as the shipped CLI does.
+  const command = binary ? [binary] : [Deno.execPath(), "run", "--quiet", ...CLI_PERMISSIONS, CLI];
   const env = { REPO_APY_CONFIG: config, HOME: home, NO_COLOR: "1" };
   const run = async (args: string[]) => (await measure([...command, ...args], { env })).sample;
   return {
