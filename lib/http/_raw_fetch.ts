@@ -76,8 +76,15 @@ export function rawFetch(options: RawFetchOptions = {}): FetchFn {
         }
       });
       lines.push(`content-length: ${body.byteLength}`, "connection: close", "", "");
-      await writeAll(conn, new TextEncoder().encode(lines.join("\r\n")));
-      await writeAll(conn, body);
+      try {
+        await writeAll(conn, new TextEncoder().encode(lines.join("\r\n")));
+        await writeAll(conn, body);
+      } catch (error) {
+        // A server may answer (413, 401) and close before it read the whole body: prefer its
+        // answer to the broken pipe.
+        if (init.signal.aborted) throw error;
+        return await readResponse(conn, init.method).catch(() => Promise.reject(error));
+      }
       return await readResponse(conn, init.method);
     } catch (error) {
       if (init.signal.aborted) throw init.signal.reason;
