@@ -3,6 +3,8 @@
 import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
 import { RepoApyError } from "../../http/errors.ts";
 import type { RecordJson } from "../../http/protocol.ts";
+import { jsonMode, readingCommand } from "../_command_kind.ts";
+import { printJson } from "../_json_output.ts";
 import { apyCommand } from "../apy_command.ts";
 import { searchPaginationOptions } from "../options.ts";
 import {
@@ -108,22 +110,22 @@ export function showInfoCommand(): CommandUnknownOpts {
         .option("-d, --description", "Show the description")
         .option("-l, --filelist", "Show one page of the files")
         .option("-m, --metadata", "Show the extra metadata")
-        .option("-v, --visibility", "Show the visibility")
-        .option(
-          "--json",
-          "Print the record as the server sends it (JSON) on stdout; with -l it gets a files list",
-        ),
+        .option("-v, --visibility", "Show the visibility"),
     ),
     { pageDescription: "Page for filelist" },
   );
+  readingCommand(command, {
+    what: "the record as the server sends it (with -l: plus a files list of that page)",
+  });
   apyCommand(command, async (manager, options) => {
     const record = await openRecord(manager, options);
     const meta = await record.refresh();
     const { page = 1, perPage = 10 } = asValues(options);
     const query = { page: Number(page), per_page: Number(perPage) };
-    if (options.json === true) {
+    const mode = jsonMode(options);
+    if (mode !== undefined) {
       const files = options.filelist === true ? (await record.getFiles(query)).items : undefined;
-      manager.output.json(files === undefined ? meta : { ...meta, files });
+      printJson(manager.output, files === undefined ? meta : { ...meta, files }, mode);
       return;
     }
     manager.printInfo(`Record '${meta.title}' (id: ${meta.id}, identifier: '${meta.identifier}')`);

@@ -7,6 +7,8 @@ import type { Extra } from "../../http/protocol.ts";
 import { jsonToRepo } from "../../convert/json_to_repo.ts";
 import { type JsonValue, jsonValueToPlain, parseJson } from "../../convert/parse_json.ts";
 import { validateExtras } from "../../resources/metadata.ts";
+import { jsonMode, readingCommand } from "../_command_kind.ts";
+import { printJson } from "../_json_output.ts";
 import { apyCommand } from "../apy_command.ts";
 import {
   describe,
@@ -232,15 +234,13 @@ export function getMetadatumCommand(): CommandUnknownOpts {
           .choices(["value", "unit", "type"] as const).default("value" as const),
       )
       .option("-p, --pipe", "Print only the requested information")
-      .option("-d, --default <value>", "Print this value when the metadatum is absent")
-      .addOption(
-        new Option(
-          "--json",
-          "Print the whole entry as the server stores it (JSON) on stdout; an absent one with " +
-            "-d prints the default as a JSON string",
-        ).conflicts(["pipe", "information"]),
-      ),
+      .option("-d, --default <value>", "Print this value when the metadatum is absent"),
   );
+  readingCommand(command, {
+    what: "the whole entry as the server stores it (an absent one with -d: the default as a " +
+      "JSON string)",
+    conflicts: ["pipe", "information"],
+  });
   apyCommand(command, async (manager, options) => {
     const record = await openRecord(manager, options);
     const metadatum = await record.getMetadatum(options.name);
@@ -257,13 +257,15 @@ export function getMetadatumCommand(): CommandUnknownOpts {
         true,
         `The ${describe(record)} has no metadatum '${options.name}': printing the default`,
       );
-      if (options.json === true) manager.output.json(options.default);
+      const mode = jsonMode(options);
+      if (mode !== undefined) printJson(manager.output, options.default, mode);
       else if (options.pipe === true) manager.echo(options.default);
       else manager.printInfo(options.default);
       return;
     }
-    if (options.json === true) {
-      manager.output.json(metadatum);
+    const mode = jsonMode(options);
+    if (mode !== undefined) {
+      printJson(manager.output, metadatum, mode);
       return;
     }
     const value = show(metadatum[what]);
