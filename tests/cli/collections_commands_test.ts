@@ -146,7 +146,18 @@ Deno.test("collections tags, search by tag, get-collection-ids with a custom sep
   ]);
   assertStringIncludes(none.stderr, "has no tag 'calibrated'");
   const mine = await must(server, ["collections", "get-collections", "-i", "-n", "2", "--json"]);
-  assertEquals(JSON.parse(mine.stdout)._pagination.total_items, 3);
+  assertEquals(JSON.parse(mine.stdout).length, 3);
+  const minePage = await must(server, [
+    "collections",
+    "get-collections",
+    "-i",
+    "-n",
+    "2",
+    "-p",
+    "1",
+    "--json",
+  ]);
+  assertEquals(JSON.parse(minePage.stdout)._pagination.total_items, 3);
   const excluded = await repo(server, ["collections", "get-collections", "-i", "-q", "x"]);
   assertEquals(excluded.code, 2);
 });
