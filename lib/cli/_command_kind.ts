@@ -11,6 +11,7 @@ export type CommandKind = "reads" | "changes";
 export type JsonMode = "json" | "jsonl";
 
 const kinds = new WeakMap<object, CommandKind>();
+const lists = new WeakSet<object>();
 
 /** Options of {@linkcode readingCommand}. */
 export interface ReadingOptions {
@@ -52,6 +53,7 @@ export function readingCommand<C extends CommandUnknownOpts>(
     ).conflicts(conflicts),
   );
   if (list) {
+    lists.add(command);
     command.addHelpText("after", LIST_HELP);
     command.hook("preAction", (self) => {
       for (const name of ["page", "perPage"]) {
@@ -78,6 +80,11 @@ export function changing(
 /** The declared kind of a command, or `undefined` when it declares none. */
 export function commandKind(command: CommandUnknownOpts): CommandKind | undefined {
   return kinds.get(command);
+}
+
+/** Whether `command` was declared a list command (`readingCommand(…, { list: true })`). */
+export function isListCommand(command: CommandUnknownOpts): boolean {
+  return lists.has(command);
 }
 
 /** The JSON mode chosen by `--json`/`--jsonl`, or `undefined` for text output. */
