@@ -167,3 +167,28 @@ Deno.test("a closed stdout ends a streaming list quietly, and no further page is
   // Page 3 is never asked for (page 2 only when the first page was written before the close).
   assert(listRequests(server).length <= 2, `pages requested: ${listRequests(server).length}`);
 });
+
+Deno.test("a server whose page links loop ends --json with exit 1 instead of streaming forever", async () => {
+  await using server = await startServer();
+  await createRecords(server, 2);
+  server.addFault({
+    method: "GET",
+    path: /\/records$/,
+    jsonFields: {
+      _pagination: {
+        page: 1,
+        per_page: 1,
+        total_pages: 2,
+        total_items: 2,
+        _links: { next: `${server.url}/api/records?page=1&per_page=1` },
+      },
+    },
+  });
+  const run = await repo(server, ["records", "get-records", "-n", "1", "--jsonl"]);
+  assertEquals(run.code, 1);
+  assertEquals(
+    run.stderr,
+    "Error: The server's page links loop: page 2 links back to an earlier page\n",
+  );
+  assertEquals(listRequests(server).length, 2);
+});
