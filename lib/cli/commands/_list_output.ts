@@ -54,5 +54,5 @@ export async function printList<T>(
   const page = await source.page({ page: Number(values.page ?? 1), perPage: perPage ?? 10 });
   if (mode === "json") printJson(manager.output, page, mode);
   else if (mode === "jsonl") await streamJson(manager.output, page.items, mode);
-  else printPage(manager, page, { what: source.what, json: false, line: source.line });
+  else printPage(manager, page, { what: source.what, line: source.line });
 }

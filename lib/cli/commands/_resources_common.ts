@@ -89,18 +89,14 @@ export function resourceLine(item: Pick<ResourceJson, "id" | "identifier" | "tit
 }
 
 /**
- * Prints one page of a list: as the server sent it with `json`, else the reference client's
- * header and one indented `line` per item.
+ * Prints one page of a list as text: the reference client's header and one indented `line` per
+ * item (JSON output: `printList` in `_list_output.ts`).
  */
 export function printPage<T>(
   manager: CLIRepoManager,
   page: PageJson<T>,
-  options: { what: string; json: boolean | undefined; line: (item: T) => string },
+  options: { what: string; line: (item: T) => string },
 ): void {
-  if (options.json === true) {
-    manager.output.json(page);
-    return;
-  }
   printPageHeader(manager, page, options.what);
   for (const item of page.items) manager.printInfo(`  ${options.line(item)}`);
 }

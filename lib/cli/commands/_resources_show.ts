@@ -68,7 +68,6 @@ export function showResourceCommand(type: ManagedType): CommandUnknownOpts {
     if (lists.records !== undefined) {
       printPage(manager, lists.records, {
         what: "record(s) in the collection",
-        json: false,
         line: resourceLine,
       });
     }
