@@ -65,7 +65,7 @@ export async function runCli(args: readonly string[], options: RunCliOptions): P
     await program.parseAsync(normalizeUnderscoreFlags(program, args), { from: "user" });
     return 0;
   } catch (error) {
-    return reportError(error, output, options.signal);
+    return reportError(error, output, { signal: options.signal });
   }
 }
 
