@@ -8,6 +8,7 @@
 import type { RepoManagerOptions } from "../manager/repo_manager.ts";
 import { normalizeUnderscoreFlags } from "./_argv.ts";
 import { reportError } from "./_errors.ts";
+import { firstUnknownFlag } from "./_typos.ts";
 import { Output } from "./output.ts";
 import { createProgram } from "./program.ts";
 
@@ -62,11 +63,24 @@ export async function runCli(args: readonly string[], options: RunCliOptions): P
     },
   });
   try {
-    await program.parseAsync(normalizeUnderscoreFlags(program, args), { from: "user" });
+    const normalized = normalizeUnderscoreFlags(program, helpAsFlag(args));
+    const unknown = firstUnknownFlag(program, normalized);
+    if (unknown !== undefined) {
+      // Commander would report a missing required option first; the typo is the real mistake.
+      (unknown.command as unknown as { unknownOption(flag: string): never }).unknownOption(
+        unknown.flag,
+      );
+    }
+    await program.parseAsync(normalized, { from: "user" });
     return 0;
   } catch (error) {
     return reportError(error, output, { signal: options.signal });
   }
+}
+
+/** `help records create` is `records create --help`; `help` alone is `--help`. */
+function helpAsFlag(args: readonly string[]): readonly string[] {
+  return args[0] === "help" ? [...args.slice(1), "--help"] : args;
 }
 
 /** Process signals that interrupt the CLI. */

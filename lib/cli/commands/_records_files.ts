@@ -10,6 +10,7 @@ import type { RepoRecord } from "../../transfer/record.ts";
 import type { UploadFilesProgress } from "../../transfer/upload_files.ts";
 import { formatBytes } from "../output.ts";
 import { apyCommand } from "../apy_command.ts";
+import { UsageError } from "../_errors.ts";
 import type { CLIRepoManager } from "../cli_manager.ts";
 import { fileIdOptions, fileIdValue } from "../options.ts";
 import {
@@ -106,7 +107,7 @@ export function addFilesCommand(): CommandUnknownOpts {
     const info = await statPath(path);
     const folder = info.isDirectory;
     if (folder && options.fileDescription !== undefined) {
-      throw new InputError("-d/--file-description only works with a single file, not a folder");
+      throw new UsageError("-d/--file-description only works with a single file, not a folder");
     }
     const progress = uploadProgress(manager, `Uploading ${basename(path)}`, folder ? 0 : info.size);
     let result: UploadFilesDone;
@@ -155,7 +156,7 @@ export function addFilesCommand(): CommandUnknownOpts {
 function positiveInt(value: string): number {
   const number = Number(value);
   if (!/^\d+$/.test(value.trim()) || number < 1) {
-    throw new InputError(`--concurrency takes a positive whole number, got '${value}'`);
+    throw new UsageError(`--concurrency takes a positive whole number, got '${value}'`);
   }
   return number;
 }
@@ -304,7 +305,7 @@ export function getFileCommand(): CommandUnknownOpts {
 
 async function fileOf(record: RepoRecord, options: object): Promise<FileJson> {
   const selected = fileIdValue(asValues(options), { required: true });
-  if (selected === undefined) throw new InputError("Please specify the file with -n or -i");
+  if (selected === undefined) throw new UsageError("Please specify the file with -n or -i");
   return "fileId" in selected
     ? await record.getFileInfo(selected.fileId)
     : await record.getFileByName(selected.fileName);

@@ -6,6 +6,7 @@ import { InputError, RepoApyError } from "../../http/errors.ts";
 import type { Extra } from "../../http/protocol.ts";
 import { validateExtras } from "../../resources/metadata.ts";
 import { apyCommand } from "../apy_command.ts";
+import { UsageError } from "../_errors.ts";
 import {
   describe,
   openRecord,
@@ -135,7 +136,7 @@ export function addMetadataCommand(): CommandUnknownOpts {
   );
   apyCommand(command, async (manager, options) => {
     if ((options.metadata === undefined) === (options.file === undefined)) {
-      throw new InputError("Give the metadata either with -m/--metadata or with -p/--file");
+      throw new UsageError("Give the metadata either with -m/--metadata or with -p/--file");
     }
     let text = options.metadata;
     if (options.file !== undefined) {
