@@ -1,7 +1,7 @@
 // Turns library and OS wording into CLI terms: field errors of the server, next steps for 401 and
 // 403, flags instead of option names, and no internal temporary file names.
 
-import { ConfigurationError, RepoApyError, RequestError } from "../http/errors.ts";
+import { ConfigurationError, type RepoApyError, RequestError } from "../http/errors.ts";
 
 /** What the CLI knows about the run when it reports an error. */
 export interface MessageContext {
@@ -81,6 +81,8 @@ function fieldName(path: string[]): string {
 }
 
 function oneLine(text: string): string {
+  // Control characters from the server must not reach the terminal.
+  // deno-lint-ignore no-control-regex
   const line = text.replace(/[\u0000-\u001f\u007f]+/g, " ").trim();
   return line.length > 300 ? `${line.slice(0, 300)}…` : line;
 }

@@ -2,7 +2,6 @@
 // record) or, for JSON, to stdout.
 
 import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
-import { InputError } from "../../http/errors.ts";
 import { EXPORT_TYPES } from "../../http/protocol.ts";
 import type { RecordExportType } from "../../transfer/record.ts";
 import { apyCommand } from "../apy_command.ts";

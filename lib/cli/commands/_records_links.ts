@@ -2,7 +2,6 @@
 // `add-collection-link` and `remove-collection-link`.
 
 import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
-import { InputError } from "../../http/errors.ts";
 import type { RecordLinkJson } from "../../http/protocol.ts";
 import { apyCommand } from "../apy_command.ts";
 import { UsageError } from "../_errors.ts";
