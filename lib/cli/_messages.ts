@@ -17,6 +17,7 @@ const REWRITES: [RegExp, (...groups: string[]) => string][] = [
       `No ${type} with identifier '${identifier}' exists: check the identifier, or create it ` +
       `with 'repo-apy ${type}s create -i ${identifier}'`,
   ],
+  [/\bnothing is not a metadata type; use one of/, () => "the type is missing: give one of"],
   [/,? ?or pass host and pat directly/, () => ", or set REPO_APY_HOST and REPO_APY_PAT"],
   [
     /\bextras((?:\[\d+\]|\.[A-Za-z_]+)+)/g,
@@ -31,7 +32,7 @@ function metadataPath(path: string): string {
     match[1] === undefined ? (match[2] ?? "") : String(Number(match[1]) + 1)
   );
   const [first = "", ...rest] = parts;
-  return rest.length === 0 ? first : `${first} (${rest.join(" ")})`;
+  return rest.length === 0 ? first : `${first}, ${rest.join(" ")}`;
 }
 
 /**

@@ -60,6 +60,12 @@ function toMetadatum(key: string, raw: string, type: ValueType, unit: string | u
     value = raw === "true";
   }
   const withUnit = type === "integer" || type === "float";
+  if (!withUnit && unit !== undefined && unit.trim() !== "") {
+    throw new UsageError(
+      `-u/--unit only applies to -t integer or float, not to a ${type}: leave out -u, or give ` +
+        "the value's type with -t",
+    );
+  }
   const [checked] = validateExtras([{
     key,
     type: VALUE_TYPES[type],

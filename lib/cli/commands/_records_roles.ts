@@ -32,8 +32,13 @@ export function addTagCommand(): CommandUnknownOpts {
   apyCommand(command, async (manager, options) => {
     const record = await openRecord(manager, options);
     for (const tag of options.tag) {
+      const name = tag.toLowerCase();
+      if (await record.checkTag(name)) {
+        manager.printInfo(`The ${describe(record)} has the tag '${name}' already`);
+        continue;
+      }
       await record.addTag(tag);
-      manager.printInfo(`Added the tag '${tag.toLowerCase()}' to the ${describe(record)}`);
+      manager.printInfo(`Added the tag '${name}' to the ${describe(record)}`);
     }
   });
   return command;
