@@ -59,9 +59,27 @@ export function dryRunOption<C extends CommandUnknownOpts>(command: C): C {
  * @returns `true` when the action must stop here (nothing may be changed).
  */
 export function dryRun(manager: CLIRepoManager, what: string): boolean {
-  if (!dryManagers.has(manager)) return false;
+  if (!isDryRun(manager)) return false;
   manager.echo(`Dry run: would ${what}`);
   return true;
+}
+
+/**
+ * Whether the command runs with `--dry-run` (for actions that list several things they would do).
+ *
+ * @example Usage
+ * ```ts ignore
+ * if (isDryRun(manager)) {
+ *   for (const name of names) dryRun(manager, `delete '${name}'`);
+ *   return;
+ * }
+ * ```
+ *
+ * @param manager The action's manager.
+ * @returns `true` with `--dry-run`.
+ */
+export function isDryRun(manager: CLIRepoManager): boolean {
+  return dryManagers.has(manager);
 }
 
 /** The action of an {@linkcode apyCommand}. */

@@ -5,7 +5,7 @@ import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-ty
 import { InputError, RepoApyError } from "../../http/errors.ts";
 import type { Extra } from "../../http/protocol.ts";
 import { validateExtras } from "../../resources/metadata.ts";
-import { apyCommand } from "../apy_command.ts";
+import { apyCommand, dryRun, dryRunOption, isDryRun } from "../apy_command.ts";
 import { UsageError } from "../_errors.ts";
 import {
   describe,
@@ -237,6 +237,7 @@ export function deleteMetadatumCommand(): CommandUnknownOpts {
       .description("Delete a top-level metadatum of a record")
       .requiredOption("-m, --metadatum <key>", "Key of the metadatum"),
   );
+  dryRunOption(command);
   apyCommand(command, async (manager, options) => {
     const record = await openRecord(manager, options);
     if (!await record.checkMetadatum(options.metadatum)) {
@@ -245,6 +246,8 @@ export function deleteMetadatumCommand(): CommandUnknownOpts {
       );
       return;
     }
+    const what = `delete the metadatum '${options.metadatum}' of the ${describe(record)}`;
+    if (dryRun(manager, what)) return;
     await record.removeMetadatum(options.metadatum);
     manager.printInfo(`Deleted the metadatum '${options.metadatum}' of the ${describe(record)}`);
   });
@@ -258,9 +261,16 @@ export function deleteAllMetadataCommand(): CommandUnknownOpts {
       .description("Delete all metadata of a record")
       .option("--i-am-sure", "Confirm deleting all metadata"),
   );
+  dryRunOption(command);
   apyCommand(command, async (manager, options) => {
-    requireSure(options.iAmSure, "delete all metadata of the record");
     const record = await openRecord(manager, options);
+    if (isDryRun(manager)) {
+      for (const extra of (await record.meta()).extras ?? []) {
+        dryRun(manager, `delete the metadatum '${extra.key}' of the ${describe(record)}`);
+      }
+      return;
+    }
+    requireSure(options.iAmSure, "delete all metadata of the record");
     await record.removeAllMetadata();
     manager.printInfo(`Deleted all metadata of the ${describe(record)}`);
   });
