@@ -62,7 +62,9 @@ export function reportError(error: unknown, output: Output, options: ReportOptio
   }
   const osLine = osErrorLine(error);
   if (error instanceof RepoApyError) {
-    const line = errorLine(error);
+    // The next step (a token to store, a scope to add) stays on the error's one line.
+    const step = nextStep(error, options);
+    const line = `${errorLine(error)}${step === undefined ? "" : `; ${step}`}`;
     // Multi-line messages (an example after the reason) keep their lines, in CLI terms.
     const rest = error.message.trim().split("\n").slice(1).join("\n");
     const raw = /\(os error \d+\)|NotCapable/.test(error.message);
@@ -70,7 +72,7 @@ export function reportError(error: unknown, output: Output, options: ReportOptio
     if (error instanceof RequestError && output.isVerbose("debug") && error.body !== undefined) {
       output.debug(`Response body: ${JSON.stringify(error.body, null, 2)}`);
     }
-    const hint = hintFor(error) ?? nextStep(error, options);
+    const hint = hintFor(error);
     if (hint !== undefined) output.error(`Hint: ${hint}`);
     return error instanceof UsageError ? EXIT.usage : EXIT.failure;
   }
