@@ -265,7 +265,7 @@ export function createProgress(
       ? `${formatBytes(current)}/${formatBytes(total)}`
       : formatBytes(current);
     const eta = total > 0 && rate > 0 && current < total
-      ? ` ETA ${formatDuration((total - current) / rate)}`
+      ? `ETA ${formatDuration((total - current) / rate)}`
       : "";
     return { amount, rate: rate > 0 ? `${formatBytes(rate)}/s` : "", eta, seconds };
   };
@@ -278,15 +278,16 @@ export function createProgress(
     const percent = percentOf();
     if (!terminal) {
       const share = percent === undefined ? "" : ` (${percent}%)`;
-      output.writeErr(`${label}: ${amount}${share}${rate === "" ? "" : `, ${rate}`}${eta}\n`);
+      const details = [rate, eta].filter((part) => part !== "").map((part) => `, ${part}`);
+      output.writeErr(`${label}: ${amount}${share}${details.join("")}\n`);
       return;
     }
     const filled = Math.round(((percent ?? 0) / 100) * width);
     const shown = percent === undefined ? "" : `${percent}%`.padStart(4);
     output.writeErr(
-      `\r${label} [${"#".repeat(filled)}${
-        "-".repeat(width - filled)
-      }] ${shown} ${amount} ${rate}${eta}\x1b[K`,
+      `\r${label} [${"#".repeat(filled)}${"-".repeat(width - filled)}] ${shown} ${amount} ${rate}${
+        eta === "" ? "" : ` ${eta}`
+      }\x1b[K`,
     );
   };
   return {

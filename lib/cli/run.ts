@@ -5,6 +5,7 @@
  * @module
  */
 
+import type { CommandUnknownOpts } from "@commander-js/extra-typings";
 import type { RepoManagerOptions } from "../manager/repo_manager.ts";
 import { normalizeUnderscoreFlags } from "./_argv.ts";
 import { reportError } from "./_errors.ts";
@@ -63,7 +64,7 @@ export async function runCli(args: readonly string[], options: RunCliOptions): P
     },
   });
   try {
-    const normalized = normalizeUnderscoreFlags(program, helpAsFlag(args));
+    const normalized = normalizeUnderscoreFlags(program, helpAsFlag(program, args));
     const unknown = firstUnknownFlag(program, normalized);
     if (unknown !== undefined) {
       // Commander would report a missing required option first; the typo is the real mistake.
@@ -78,9 +79,22 @@ export async function runCli(args: readonly string[], options: RunCliOptions): P
   }
 }
 
-/** `help records create` is `records create --help`; `help` alone is `--help`. */
-function helpAsFlag(args: readonly string[]): readonly string[] {
-  return args[0] === "help" ? [...args.slice(1), "--help"] : args;
+/**
+ * `help records create` is `records create --help`; `help` alone is `--help`. A name that is no
+ * command is left for Commander to report as an unknown command (exit 2).
+ */
+function helpAsFlag(root: CommandUnknownOpts, args: readonly string[]): readonly string[] {
+  if (args[0] !== "help") return args;
+  const path = args.slice(1);
+  let command = root;
+  for (const name of path) {
+    const sub = command.commands.find((candidate) =>
+      candidate.name() === name || candidate.aliases().includes(name)
+    );
+    if (sub === undefined) return path;
+    command = sub;
+  }
+  return [...path, "--help"];
 }
 
 /** Process signals that interrupt the CLI. */

@@ -279,6 +279,7 @@ export function getFileCommand(): CommandUnknownOpts {
       .option("-E, --pipe", "Print the written paths as a comma-separated list on stdout"),
     { allowTokenlist: true },
   ));
+  dryRunOption(command);
   apyCommand(command, async (manager, options) => {
     const dir = options.filepath;
     const selected = fileIdValue(asValues(options));
