@@ -3,6 +3,8 @@
 import { assertEquals, assertNotIncludes, assertStringIncludes } from "../_assert.ts";
 import { startServer, type TestServer } from "../../lib/testing/mod.ts";
 import { runCli } from "../../lib/cli/run.ts";
+import { reportError } from "../../lib/cli/_errors.ts";
+import { Output } from "../../lib/cli/output.ts";
 import { createRecord, managerFor, ok, repo, tempDir } from "./_records.ts";
 
 /** Runs the CLI in-process with another token. */
@@ -144,4 +146,24 @@ Deno.test("get-file -p creates a missing target folder, as export does", async (
   assertEquals(onFile.code, 1);
   assertNotIncludes(onFile.stderr, "os error");
   assertStringIncludes(onFile.stderr, "-p/--filepath");
+});
+
+Deno.test("OS errors of ordinary mistakes read in CLI terms, without temporary file names", async () => {
+  await using server = await startServer();
+  await using dir = await tempDir();
+  const id = String(await createRecord(server, "os-errors"));
+  await Deno.writeTextFile(`${dir.path}/file`, "x");
+  const run = await repo(server, ["records", "add-files", "-r", id, "-n", `${dir.path}/file/sub`]);
+  assertEquals(run.code, 1);
+  assertNotIncludes(run.stderr, "os error");
+  assertStringIncludes(run.stderr, "is a file, not a folder");
+  const lines: string[] = [];
+  const output = new Output({ stdout: () => {}, stderr: (text) => lines.push(text) });
+  const denied = new Deno.errors.PermissionDenied(
+    `Operation not permitted (os error 1): open '${dir.path}/out/.run1.h5.d63c2534.part'`,
+  );
+  assertEquals(reportError(new Error("download failed", { cause: denied }), output), 1);
+  assertEquals(lines, [
+    `Error: No permission to access '${dir.path}/out/run1.h5': check the permissions of the file and its folder\n`,
+  ]);
 });
