@@ -11,7 +11,9 @@ import { normalizeUnderscoreFlags } from "./_argv.ts";
 import { reportError } from "./_errors.ts";
 import { firstUnknownFlag } from "./_typos.ts";
 import { Output } from "./output.ts";
-import { createProgram } from "./program.ts";
+import { loadProgram } from "./_load.ts";
+
+export { withInterrupts } from "./_interrupts.ts";
 
 /** Options of {@linkcode runCli}. */
 export interface RunCliOptions {
@@ -54,7 +56,9 @@ export async function runCli(args: readonly string[], options: RunCliOptions): P
     ...(options.stdout === undefined ? {} : { stdout: options.stdout }),
     ...(options.stderr === undefined ? {} : { stderr: options.stderr }),
   });
-  const program = createProgram({
+  // `help records create` is `records create --help`: the tree is loaded for the named group.
+  const helpPath = args[0] === "help" ? args.slice(1) : undefined;
+  const program = await loadProgram(helpPath ?? args, {
     version: options.version,
     output,
     ...(options.input === undefined ? {} : { input: options.input }),
@@ -64,7 +68,8 @@ export async function runCli(args: readonly string[], options: RunCliOptions): P
     },
   });
   try {
-    const normalized = normalizeUnderscoreFlags(program, helpAsFlag(program, args));
+    const line = helpPath === undefined ? args : helpArgs(program, helpPath);
+    const normalized = normalizeUnderscoreFlags(program, line);
     const unknown = firstUnknownFlag(program, normalized);
     if (unknown !== undefined) {
       // Commander would report a missing required option first; the typo is the real mistake.
@@ -80,12 +85,10 @@ export async function runCli(args: readonly string[], options: RunCliOptions): P
 }
 
 /**
- * `help records create` is `records create --help`; `help` alone is `--help`. A name that is no
- * command is left for Commander to report as an unknown command (exit 2).
+ * The arguments of `help <path…>`: `<path…> --help`; a name that is no command is left for
+ * Commander to report as an unknown command (exit 2).
  */
-function helpAsFlag(root: CommandUnknownOpts, args: readonly string[]): readonly string[] {
-  if (args[0] !== "help") return args;
-  const path = args.slice(1);
+function helpArgs(root: CommandUnknownOpts, path: readonly string[]): readonly string[] {
   let command = root;
   for (const name of path) {
     const sub = command.commands.find((candidate) =>
@@ -95,42 +98,4 @@ function helpAsFlag(root: CommandUnknownOpts, args: readonly string[]): readonly
     command = sub;
   }
   return [...path, "--help"];
-}
-
-/** Process signals that interrupt the CLI. */
-const INTERRUPTS: Deno.Signal[] = Deno.build.os === "windows"
-  ? ["SIGINT", "SIGBREAK"]
-  : ["SIGINT", "SIGTERM"];
-
-/**
- * Runs `run` with an abort signal that the process's interrupts (Ctrl-C, SIGTERM) abort. A second
- * interrupt calls `onForce` (the program exits at once). The listeners are removed afterwards.
- *
- * @example Usage
- * ```ts ignore
- * Deno.exitCode = await withInterrupts(
- *   (signal) => runCli(Deno.args, { version: "1.0.0", signal }),
- *   () => Deno.exit(130),
- * );
- * ```
- *
- * @param run The program, given the signal.
- * @param onForce Called on a second interrupt.
- * @returns What `run` returns.
- */
-export async function withInterrupts<T>(
-  run: (signal: AbortSignal) => Promise<T>,
-  onForce: () => void,
-): Promise<T> {
-  const controller = new AbortController();
-  const listener = () => {
-    if (controller.signal.aborted) onForce();
-    controller.abort(new DOMException("Interrupted", "AbortError"));
-  };
-  for (const signal of INTERRUPTS) Deno.addSignalListener(signal, listener);
-  try {
-    return await run(controller.signal);
-  } finally {
-    for (const signal of INTERRUPTS) Deno.removeSignalListener(signal, listener);
-  }
 }

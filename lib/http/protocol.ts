@@ -389,3 +389,75 @@ export interface GroupRoleJson {
  */
 export const EXTRAS_DATE_PATTERN: RegExp =
   /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
+
+/** A collection as the server sends it. */
+export interface CollectionJson extends ResourceJson {
+  /** Tag names, lower-case and sorted. */
+  tags?: string[];
+}
+
+/** Template types: a whole record, or a list of extras. */
+export const TEMPLATE_TYPES = ["record", "extras"] as const;
+
+/** A template type. */
+export type TemplateType = typeof TEMPLATE_TYPES[number];
+
+/** A template as the server sends it. */
+export interface TemplateJson extends ResourceJson {
+  /** `record` or `extras` (not editable). */
+  type: TemplateType;
+  /** Record template: an object of record fields; extras template: a list of extras. */
+  data: { [field: string]: unknown } | Extra[];
+}
+
+/** A group as the server sends it. */
+export type GroupJson = ResourceJson;
+
+/** An entry of the trash (`GET /trash`). */
+export interface TrashItemJson {
+  /** Id of the deleted resource. */
+  id: number;
+  /** Identifier of the deleted resource. */
+  identifier: string;
+  /** `record`, `collection`, `template` or `group`. */
+  type: string;
+  /** When it was deleted (ISO 8601). */
+  deleted_at?: string;
+  /** Absolute URLs of `restore` and `purge`. */
+  _actions?: Links;
+}
+
+/** A license (`GET /licenses`). */
+export interface LicenseJson {
+  /** License name, e.g. `CC-BY-4.0`. */
+  name: string;
+  /** Human-readable title. */
+  title: string;
+  /** Where the license text is. */
+  url?: string | null;
+}
+
+/** A tag (`GET /tags`). */
+export interface TagJson {
+  /** Tag name. */
+  name: string;
+}
+
+/** A role and its permissions as `GET /roles` lists them. */
+export interface RoleInfoJson {
+  /** Role name. */
+  name: string;
+  /** What the role allows. */
+  permissions: { action: string; description?: string }[];
+}
+
+/** `GET /roles`: the roles of each resource type. */
+export type RolesJson = { [type: string]: RoleInfoJson[] };
+
+/** Resource types with a trash: deleted ones can be restored and purged. */
+export type TrashableType = "record" | "collection" | "template" | "group";
+
+/** Fields of a resource a PATCH may change. */
+export type ResourceChanges<J extends ResourceJson> = Partial<
+  Omit<J, "id" | "_links" | "_actions">
+>;

@@ -21,12 +21,18 @@ import {
   type SettingsOptions,
 } from "../config/settings.ts";
 import { type Logger, type LogLevel, stderrLogger } from "../http/log.ts";
-import type { InfoJson, ResourceJson, UserJson } from "../http/protocol.ts";
+import { userPath } from "../http/paths.ts";
+import type { InfoJson, UserJson } from "../http/protocol.ts";
 import type { RetryOptions } from "../http/retry.ts";
 import { Transport } from "../http/transport.ts";
-import { Resource, type ResourceSelector } from "../resources/resource.ts";
+import { RepoGroup } from "../resources/group.ts";
+import { RepoMisc } from "../resources/misc.ts";
+import type { ResourceSelector } from "../resources/resource.ts";
+import { RepoSearch } from "../resources/search.ts";
 import { RepoUser, type UserSelector } from "../resources/user.ts";
+import { RepoCollection } from "../transfer/collection.ts";
 import { RepoRecord } from "../transfer/record.ts";
+import { RepoTemplate } from "../transfer/template.ts";
 
 /** Options of a {@linkcode RepoManager}; each one beats the config file. */
 export interface RepoManagerOptions extends SettingsOptions {
@@ -49,6 +55,10 @@ export interface RepoManagerOptions extends SettingsOptions {
 export class RepoManager implements AsyncDisposable {
   /** The transport every request of this manager goes through. */
   readonly transport: Transport;
+  /** Every search method (records, collections, templates, groups, users). */
+  readonly search: RepoSearch;
+  /** Trash, licenses, roles, tags and server information. */
+  readonly misc: RepoMisc;
   #options: RepoManagerOptions;
   #settings: Promise<ConnectionSettings> | undefined;
 
@@ -69,6 +79,8 @@ export class RepoManager implements AsyncDisposable {
       ...(options.retry ? { retry: options.retry } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
     });
+    this.search = new RepoSearch(this.transport);
+    this.misc = new RepoMisc(this.transport);
   }
 
   /**
@@ -96,7 +108,7 @@ export class RepoManager implements AsyncDisposable {
    * @returns The server's answer, e.g. `{ version: "1.13.0" }`.
    */
   async info(): Promise<InfoJson> {
-    return await this.transport.json<InfoJson>("GET", "/info");
+    return await this.misc.getInfo();
   }
 
   /**
@@ -105,7 +117,7 @@ export class RepoManager implements AsyncDisposable {
    * @returns The user.
    */
   async patUser(): Promise<UserJson> {
-    return await this.transport.json<UserJson>("GET", "/users/me");
+    return await this.transport.json<UserJson>("GET", userPath({ me: true }));
   }
 
   /**
@@ -140,33 +152,48 @@ export class RepoManager implements AsyncDisposable {
   }
 
   /**
-   * Opens a collection by id or identifier (created with `create: true`): metadata, edit, delete.
+   * Opens a collection by id or identifier (created with `create: true`).
+   *
+   * @example Usage
+   * ```ts ignore
+   * const collection = await manager.collection({ identifier: "batch-1", create: true });
+   * ```
    *
    * @param selector `{ id }` or `{ identifier, create?, ...metadata }`.
    * @returns The collection.
    */
-  async collection(selector: ResourceSelector): Promise<Resource<ResourceJson>> {
-    return await Resource.open(this.transport, "collection", selector);
+  async collection(selector: ResourceSelector): Promise<RepoCollection> {
+    return await RepoCollection.load(this.transport, selector);
   }
 
   /**
    * Opens a template by id or identifier (created with `create: true`, `type` and `data`).
    *
-   * @param selector `{ id }` or `{ identifier, create?, ...metadata }`.
+   * @example Usage
+   * ```ts ignore
+   * const template = await manager.template({ identifier: "t", create: true, type: "extras", data: [] });
+   * ```
+   *
+   * @param selector `{ id }` or `{ identifier, create?, type?, data?, ...metadata }`.
    * @returns The template.
    */
-  async template(selector: ResourceSelector): Promise<Resource<ResourceJson>> {
-    return await Resource.open(this.transport, "template", selector);
+  async template(selector: ResourceSelector): Promise<RepoTemplate> {
+    return await RepoTemplate.load(this.transport, selector);
   }
 
   /**
    * Opens a group by id or identifier (created with `create: true`).
    *
+   * @example Usage
+   * ```ts ignore
+   * const group = await manager.group({ identifier: "team", create: true });
+   * ```
+   *
    * @param selector `{ id }` or `{ identifier, create?, ...metadata }`.
    * @returns The group.
    */
-  async group(selector: ResourceSelector): Promise<Resource<ResourceJson>> {
-    return await Resource.open(this.transport, "group", selector);
+  async group(selector: ResourceSelector): Promise<RepoGroup> {
+    return await RepoGroup.load(this.transport, selector);
   }
 
   /** Closes the connection pool. */

@@ -6,6 +6,7 @@
  */
 
 import { InputError } from "../http/errors.ts";
+import { checkId } from "../http/paths.ts";
 
 /**
  * Checks that an id is a positive integer.
@@ -15,10 +16,7 @@ import { InputError } from "../http/errors.ts";
  * @returns The id.
  */
 export function requireId(id: number, what: string): number {
-  if (!Number.isSafeInteger(id) || id < 1) {
-    throw new InputError(`Invalid ${what} ${String(id)}: use a positive integer`);
-  }
-  return id;
+  return checkId(id, what);
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
- * Resources of the repository: the {@linkcode Resource} base, records (without byte transfers),
- * users, and the extra-metadata helpers.
+ * Resources of the repository: the {@linkcode Resource} core, records (without byte transfers),
+ * groups, users, search, trash and misc, and the extra-metadata helpers. Collections and
+ * templates (they export) are in `lib/transfer`.
  *
  * @example Usage
  * ```ts
@@ -11,9 +12,14 @@
  * @module
  */
 
-export * from "./resource.ts";
-export * from "./record.ts";
+export * from "./errors.ts";
+export * from "./group.ts";
 export * from "./metadata.ts";
+export * from "./misc.ts";
+export * from "./record.ts";
+export * from "./resource.ts";
+export * from "./search.ts";
 export * from "./user.ts";
-export { RoleResource } from "./_roles.ts";
-export { type FileChanges, RecordFileResource } from "./_record_files.ts";
+export type { RoleMethods } from "./capabilities/roles.ts";
+export type { Tagged, TagMethods } from "./capabilities/tags.ts";
+export type { FileMethods } from "./capabilities/files.ts";

@@ -1,6 +1,7 @@
 /**
- * Records: metadata, tags, links, roles, revisions and file information. File transfers
- * (upload, download, export) are added on top by `lib/transfer` in `RepoRecord`.
+ * Records: metadata, tags, links, roles, revisions and file information, each delegated to its
+ * capability module. File transfers (upload, download, export) are added on top by
+ * `lib/transfer` in `RepoRecord`.
  *
  * @example Usage
  * ```ts
@@ -18,52 +19,29 @@
  * @module
  */
 
-import { InputError } from "../http/errors.ts";
-import { paginateItems } from "../http/paginate.ts";
 import type {
+  CollectionJson,
   Extra,
   PageJson,
   RecordJson,
   RecordLinkJson,
-  ResourceJson,
+  ResourceChanges,
   RevisionJson,
 } from "../http/protocol.ts";
 import type { Transport } from "../http/transport.ts";
 import type { QueryParams } from "../http/url.ts";
-import { requireId, requireText } from "./_checks.ts";
-import { RecordFileResource } from "./_record_files.ts";
-import { flattenExtras, getExtra, mergeExtras, validateExtras } from "./metadata.ts";
-import { lookup, type ResourceSelector } from "./resource.ts";
+import * as extras from "./capabilities/extras.ts";
+import type { MetadataOptions } from "./capabilities/extras.ts";
+import { FILE_METHODS, type FileChanges, type FileMethods } from "./capabilities/files.ts";
+import { addLink, getLinked, removeLink } from "./capabilities/links.ts";
+import * as links from "./capabilities/record_links.ts";
+import type { RecordLinkChanges, RecordLinksQuery } from "./capabilities/record_links.ts";
+import { ROLE_METHODS, type RoleMethods } from "./capabilities/roles.ts";
+import { TAG_METHODS, type TagMethods } from "./capabilities/tags.ts";
+import { validateExtras } from "./metadata.ts";
+import { lookup, Resource, type ResourceSelector } from "./resource.ts";
 
-/** Query of {@linkcode RecordResource.getRecordLinks}. */
-export interface RecordLinksQuery {
-  /** `out`: links from this record (default); `in`: links to it. */
-  direction?: "out" | "in";
-  /** Filters by link name, record title or identifier. */
-  filter?: string;
-  /** Sort order, e.g. `-last_modified`, `name`. */
-  sort?: string;
-  /** Page number, from 1. */
-  page?: number;
-  /** Items per page (at most 100). */
-  per_page?: number;
-}
-
-/** Changes {@linkcode RecordResource.updateRecordLink} can make. */
-export interface RecordLinkChanges {
-  /** New link name. */
-  name?: string;
-  /** New term IRI, or `null` to remove it. */
-  termIri?: string | null;
-  /** Id of the new target record. */
-  recordTo?: number;
-}
-
-/** Whether new metadata replace entries with the same key. */
-export interface MetadataOptions {
-  /** Replace existing entries (see {@linkcode mergeExtras} for `addMetadata`). @default {false} */
-  force?: boolean;
-}
+export type { FileChanges, MetadataOptions, RecordLinkChanges, RecordLinksQuery };
 
 /**
  * A record on the server, without file transfers.
@@ -75,7 +53,11 @@ export interface MetadataOptions {
  * console.log(await record.getMetadatum(["settings", "steps", "1"]));
  * ```
  */
-export class RecordResource extends RecordFileResource {
+export class RecordResource extends Resource<RecordJson> {
+  static {
+    Object.assign(this.prototype, ROLE_METHODS, TAG_METHODS, FILE_METHODS);
+  }
+
   /**
    * Wraps a record whose id is known; nothing is sent.
    *
@@ -125,58 +107,11 @@ export class RecordResource extends RecordFileResource {
    * @returns The updated record.
    * @throws {InputError} When `extras` are invalid; nothing is sent.
    */
-  override async edit(
-    changes: Partial<Omit<RecordJson, "id" | "_links" | "_actions">>,
-  ): Promise<RecordJson> {
+  override async edit(changes: ResourceChanges<RecordJson>): Promise<RecordJson> {
     const checked = changes.extras === undefined
       ? changes
       : { ...changes, extras: validateExtras(changes.extras) };
-    return await super.edit(checked);
-  }
-
-  // Tags
-
-  /**
-   * The record's tags (from the cached metadata).
-   *
-   * @returns The tags, sorted.
-   */
-  async getTags(): Promise<string[]> {
-    return [...((await this.meta()).tags ?? [])];
-  }
-
-  /**
-   * Whether the record has a tag (compared in lower case).
-   *
-   * @param tag The tag.
-   * @returns True when present.
-   */
-  async checkTag(tag: string): Promise<boolean> {
-    return (await this.getTags()).includes(normalizeTag(tag));
-  }
-
-  /**
-   * Adds a tag (lower-cased); the full tag list is sent, even when the tag is already present.
-   *
-   * @param tag The tag.
-   * @returns The updated record.
-   */
-  async addTag(tag: string): Promise<RecordJson> {
-    const added = normalizeTag(tag);
-    return await this.edit({ tags: [...((await this.refresh()).tags ?? []), added] });
-  }
-
-  /**
-   * Removes a tag.
-   *
-   * @param tag The tag.
-   * @returns The updated record.
-   */
-  async removeTag(tag: string): Promise<RecordJson> {
-    const removed = normalizeTag(tag);
-    return await this.edit({
-      tags: ((await this.refresh()).tags ?? []).filter((t) => t !== removed),
-    });
+    return await this.patch(checked);
   }
 
   // Revisions
@@ -187,8 +122,8 @@ export class RecordResource extends RecordFileResource {
    * @param query `page`, `per_page`.
    * @returns The page.
    */
-  async getRecordRevisions(query: QueryParams = {}): Promise<PageJson<RevisionJson>> {
-    return await this.transport.json("GET", `${this.endpoint}/revisions`, { query });
+  getRecordRevisions(query: QueryParams = {}): Promise<PageJson<RevisionJson>> {
+    return this.getRevisions(query);
   }
 
   /**
@@ -198,9 +133,8 @@ export class RecordResource extends RecordFileResource {
    * @param query `revision`: compare against this revision instead of the parent.
    * @returns The revision.
    */
-  async getRecordRevision(revisionId: number, query: QueryParams = {}): Promise<RevisionJson> {
-    const id = requireId(revisionId, "revision id");
-    return await this.transport.json("GET", `${this.endpoint}/revisions/${id}`, { query });
+  getRecordRevision(revisionId: number, query: QueryParams = {}): Promise<RevisionJson> {
+    return this.getRevision(revisionId, query);
   }
 
   // Record links
@@ -213,18 +147,12 @@ export class RecordResource extends RecordFileResource {
    * @param options `termIri`: IRI of a term describing the link.
    * @returns The new link.
    */
-  async linkRecord(
+  linkRecord(
     recordTo: number,
     name: string,
     options: { termIri?: string | null } = {},
   ): Promise<RecordLinkJson> {
-    const json = {
-      record_to: { id: requireId(recordTo, "record id") },
-      name: requireText(name, "link name"),
-      term: options.termIri ?? null,
-    };
-    const endpoint = (await this.meta())._actions.link_record ?? `${this.endpoint}/records`;
-    return await this.transport.json("POST", endpoint, { json });
+    return links.linkRecord(this, { recordTo, name, termIri: options.termIri });
   }
 
   /**
@@ -235,17 +163,8 @@ export class RecordResource extends RecordFileResource {
    * @returns The updated link.
    * @throws {InputError} When nothing is to change.
    */
-  async updateRecordLink(linkId: number, changes: RecordLinkChanges): Promise<RecordLinkJson> {
-    const json: { name?: string; term?: string | null; record_to?: { id: number } } = {};
-    if (changes.name !== undefined) json.name = requireText(changes.name, "link name");
-    if (changes.termIri !== undefined) json.term = changes.termIri;
-    if (changes.recordTo !== undefined) {
-      json.record_to = { id: requireId(changes.recordTo, "record id") };
-    }
-    if (Object.keys(json).length === 0) {
-      throw new InputError("Nothing to change: give a name, termIri or recordTo");
-    }
-    return await this.transport.json("PATCH", this.#linkEndpoint(linkId), { json });
+  updateRecordLink(linkId: number, changes: RecordLinkChanges): Promise<RecordLinkJson> {
+    return links.updateRecordLink(this, linkId, changes);
   }
 
   /**
@@ -253,8 +172,8 @@ export class RecordResource extends RecordFileResource {
    *
    * @param linkId Id of the link.
    */
-  async deleteRecordLink(linkId: number): Promise<void> {
-    await (await this.transport.request("DELETE", this.#linkEndpoint(linkId))).body?.cancel();
+  deleteRecordLink(linkId: number): Promise<void> {
+    return links.deleteRecordLink(this, linkId);
   }
 
   /**
@@ -263,10 +182,8 @@ export class RecordResource extends RecordFileResource {
    * @param query Direction, filter, sort, page, per_page.
    * @returns The page.
    */
-  async getRecordLinks(query: RecordLinksQuery = {}): Promise<PageJson<RecordLinkJson>> {
-    return await this.transport.json("GET", `${this.endpoint}/records`, {
-      query: linkQuery(query),
-    });
+  getRecordLinks(query: RecordLinksQuery = {}): Promise<PageJson<RecordLinkJson>> {
+    return links.getRecordLinks(this, query);
   }
 
   /**
@@ -276,8 +193,7 @@ export class RecordResource extends RecordFileResource {
    * @returns An async iterator over the links.
    */
   recordLinks(query: RecordLinksQuery = {}): AsyncGenerator<RecordLinkJson, void, undefined> {
-    const params = { per_page: 100, ...linkQuery(query) };
-    return paginateItems<RecordLinkJson>(this.transport, `${this.endpoint}/records`, params);
+    return links.recordLinks(this, query);
   }
 
   // Collection links
@@ -287,10 +203,8 @@ export class RecordResource extends RecordFileResource {
    *
    * @param collectionId Id of the collection.
    */
-  async addCollectionLink(collectionId: number): Promise<void> {
-    const json = { id: requireId(collectionId, "collection id") };
-    await (await this.transport.request("POST", `${this.endpoint}/collections`, { json })).body
-      ?.cancel();
+  addCollectionLink(collectionId: number): Promise<void> {
+    return addLink(this, "recordCollections", collectionId);
   }
 
   /**
@@ -298,9 +212,8 @@ export class RecordResource extends RecordFileResource {
    *
    * @param collectionId Id of the collection.
    */
-  async removeCollectionLink(collectionId: number): Promise<void> {
-    const endpoint = `${this.endpoint}/collections/${requireId(collectionId, "collection id")}`;
-    await (await this.transport.request("DELETE", endpoint)).body?.cancel();
+  removeCollectionLink(collectionId: number): Promise<void> {
+    return removeLink(this, "recordCollections", collectionId);
   }
 
   /**
@@ -309,8 +222,8 @@ export class RecordResource extends RecordFileResource {
    * @param query `page`, `per_page`, `filter`, `sort`.
    * @returns The page.
    */
-  async getCollectionLinks(query: QueryParams = {}): Promise<PageJson<ResourceJson>> {
-    return await this.transport.json("GET", `${this.endpoint}/collections`, { query });
+  getCollectionLinks(query: QueryParams = {}): Promise<PageJson<CollectionJson>> {
+    return getLinked(this, "recordCollections", query);
   }
 
   // Metadata (extras)
@@ -324,40 +237,30 @@ export class RecordResource extends RecordFileResource {
    * @returns The record afterwards.
    * @throws {InputError} When the entry is invalid; nothing is sent.
    */
-  async addMetadatum(metadatum: Extra, options: MetadataOptions = {}): Promise<RecordJson> {
-    const [added] = validateExtras([metadatum]) as [Extra];
-    const meta = await this.refresh();
-    const extras = meta.extras ?? [];
-    if (!options.force && extras.some((extra) => extra.key === added.key)) return meta;
-    return await super.edit({ extras: [...extras.filter((e) => e.key !== added.key), added] });
+  addMetadatum(metadatum: Extra, options: MetadataOptions = {}): Promise<RecordJson> {
+    return extras.addMetadatum(this, metadatum, options);
   }
 
   /**
-   * Adds several metadata with one PATCH, by the rules of {@linkcode mergeExtras}.
+   * Adds several metadata with one PATCH, by the rules of `mergeExtras`.
    *
    * @param metadata The entries, or one entry.
    * @param options `force`.
    * @returns The record afterwards.
    * @throws {InputError} When an entry is invalid; nothing is sent.
    */
-  async addMetadata(metadata: Extra[] | Extra, options: MetadataOptions = {}): Promise<RecordJson> {
-    const added = validateExtras(Array.isArray(metadata) ? metadata : [metadata]);
-    const meta = await this.refresh();
-    const old = meta.extras ?? [];
-    const merged = mergeExtras(old, added, options);
-    if (JSON.stringify(merged) === JSON.stringify(old)) return meta;
-    return await super.edit({ extras: merged });
+  addMetadata(metadata: Extra[] | Extra, options: MetadataOptions = {}): Promise<RecordJson> {
+    return extras.addMetadata(this, metadata, options);
   }
 
   /**
-   * A metadatum by key or nested path (see {@linkcode getExtra}); inside lists, path parts are
-   * 1-based indices.
+   * A metadatum by key or nested path; inside lists, path parts are 1-based indices.
    *
    * @param path A key, a `.`-separated path, or the path's parts.
    * @returns The entry, or `undefined` when absent.
    */
-  async getMetadatum(path: string | readonly string[]): Promise<Extra | undefined> {
-    return getExtra((await this.meta()).extras ?? [], path);
+  getMetadatum(path: string | readonly string[]): Promise<Extra | undefined> {
+    return extras.getMetadatum(this, path);
   }
 
   /**
@@ -366,8 +269,8 @@ export class RecordResource extends RecordFileResource {
    * @param key The key.
    * @returns True when present.
    */
-  async checkMetadatum(key: string): Promise<boolean> {
-    return ((await this.meta()).extras ?? []).some((extra) => extra.key === key);
+  checkMetadatum(key: string): Promise<boolean> {
+    return extras.checkMetadatum(this, key);
   }
 
   /**
@@ -376,11 +279,8 @@ export class RecordResource extends RecordFileResource {
    * @param key The key.
    * @returns The record afterwards.
    */
-  async removeMetadatum(key: string): Promise<RecordJson> {
-    const meta = await this.refresh();
-    const extras = meta.extras ?? [];
-    const kept = extras.filter((extra) => extra.key !== key);
-    return kept.length === extras.length ? meta : await super.edit({ extras: kept });
+  removeMetadatum(key: string): Promise<RecordJson> {
+    return extras.removeMetadatum(this, key);
   }
 
   /**
@@ -388,34 +288,23 @@ export class RecordResource extends RecordFileResource {
    *
    * @returns The record afterwards.
    */
-  async removeAllMetadata(): Promise<RecordJson> {
-    return await super.edit({ extras: [] });
+  removeAllMetadata(): Promise<RecordJson> {
+    return extras.removeAllMetadata(this);
   }
 
   /**
-   * The record's metadata flattened to one level (see {@linkcode flattenExtras}).
+   * The record's metadata flattened to one level (see `flattenExtras`).
    *
    * @param options `separator` joining nested keys. @default {"."}
    * @returns The flat entries.
    */
-  async flattenExtras(options: { separator?: string } = {}): Promise<Extra[]> {
-    return flattenExtras((await this.meta()).extras ?? [], options.separator ?? ".");
-  }
-
-  #linkEndpoint(linkId: number): string {
-    return `${this.endpoint}/records/${requireId(linkId, "link id")}`;
+  flattenExtras(options: { separator?: string } = {}): Promise<Extra[]> {
+    return extras.flattenMetadata(this, options.separator ?? ".");
   }
 }
 
-function normalizeTag(tag: string): string {
-  const normalized = requireText(tag, "tag").trim().replace(/\s+/g, " ").toLowerCase();
-  return normalized;
-}
-
-function linkQuery(query: RecordLinksQuery): QueryParams {
-  const { direction = "out", ...rest } = query;
-  if (direction !== "out" && direction !== "in") {
-    throw new InputError(`Invalid link direction '${String(direction)}': use 'out' or 'in'`);
-  }
-  return { ...rest, direction };
-}
+/**
+ * A record's role methods ({@linkcode RoleMethods}), tag methods ({@linkcode TagMethods}) and
+ * file information ({@linkcode FileMethods}).
+ */
+export interface RecordResource extends RoleMethods, TagMethods<RecordJson>, FileMethods {}

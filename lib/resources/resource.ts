@@ -1,6 +1,8 @@
 /**
- * The base of every resource class (records, collections, templates, groups): its id, cached
- * metadata, edit and delete, and the get-or-create lookup by id or identifier.
+ * The core every resource class (records, collections, templates, groups) is built on: its id,
+ * cached metadata, edit and delete, the trash state (restore, purge), revisions, and the
+ * get-or-create lookup by id or identifier. Everything else a resource can do comes from the
+ * capability modules in `./capabilities/`, which the typed classes delegate to.
  *
  * @example Usage
  * ```ts
@@ -17,29 +19,47 @@
  */
 
 import { InputError, RequestError } from "../http/errors.ts";
-import { RESOURCE_BASE, type ResourceJson, type ResourceType } from "../http/protocol.ts";
+import { identifierPath, listPath, resourcePath } from "../http/paths.ts";
+import type {
+  PageJson,
+  ResourceChanges,
+  ResourceJson,
+  RevisionJson,
+  TrashableType,
+} from "../http/protocol.ts";
 import type { Transport } from "../http/transport.ts";
+import type { QueryParams } from "../http/url.ts";
 import { generateIdentifier } from "../utils/identifier.ts";
+import { metaCache } from "./capabilities/cache.ts";
+import { getRevision, getRevisions } from "./capabilities/revisions.ts";
+import { purgeResource, restoreResource } from "./capabilities/trash.ts";
+import { ResourceNotFoundError } from "./errors.ts";
 
 /** Selects a resource by id, or by identifier with optional creation and creation metadata. */
 export type ResourceSelector =
   | { id: number }
   | { identifier: string; create?: boolean; [field: string]: unknown };
 
-const META_TTL_MS = 5 * 60 * 1000;
-
-/** A resource on the server, with its metadata cached for five minutes. */
+/**
+ * A record, collection, template or group on the server, with its metadata cached for five
+ * minutes.
+ *
+ * @example Usage
+ * ```ts ignore
+ * const group = await Resource.open(transport, "group", { id: 3 });
+ * await group.edit({ title: "New title" });
+ * ```
+ */
 export class Resource<J extends ResourceJson = ResourceJson> {
   /** The transport the resource sends its requests with. */
   readonly transport: Transport;
   /** Resource type. */
-  readonly type: ResourceType;
+  readonly type: TrashableType;
   /** Id of the resource. */
   readonly id: number;
   /** Whether the lookup created the resource. */
   readonly created: boolean;
-  #meta: J | undefined;
-  #fetchedAt = 0;
+  #meta = metaCache<J>();
 
   /**
    * Wraps a resource whose id is known; nothing is sent.
@@ -51,7 +71,7 @@ export class Resource<J extends ResourceJson = ResourceJson> {
    */
   constructor(
     transport: Transport,
-    type: ResourceType,
+    type: TrashableType,
     id: number,
     init: { meta?: J; created?: boolean } = {},
   ) {
@@ -59,7 +79,7 @@ export class Resource<J extends ResourceJson = ResourceJson> {
     this.type = type;
     this.id = id;
     this.created = init.created ?? false;
-    if (init.meta) this.#cache(init.meta);
+    if (init.meta) this.#meta.set(init.meta);
   }
 
   /**
@@ -77,7 +97,7 @@ export class Resource<J extends ResourceJson = ResourceJson> {
    */
   static async open<J extends ResourceJson>(
     transport: Transport,
-    type: ResourceType,
+    type: TrashableType,
     selector: ResourceSelector,
   ): Promise<Resource<J>> {
     const { meta, created } = await lookup<J>(transport, type, selector);
@@ -86,7 +106,7 @@ export class Resource<J extends ResourceJson = ResourceJson> {
 
   /** Endpoint of the resource, relative to the API base (`/records/1`). */
   get endpoint(): string {
-    return `/${RESOURCE_BASE[this.type]}/${this.id}`;
+    return resourcePath(this.type, this.id);
   }
 
   /**
@@ -95,8 +115,7 @@ export class Resource<J extends ResourceJson = ResourceJson> {
    * @returns The metadata.
    */
   async meta(): Promise<J> {
-    if (this.#meta && Date.now() - this.#fetchedAt < META_TTL_MS) return this.#meta;
-    return await this.refresh();
+    return this.#meta.fresh() ?? await this.refresh();
   }
 
   /**
@@ -105,7 +124,7 @@ export class Resource<J extends ResourceJson = ResourceJson> {
    * @returns The metadata.
    */
   async refresh(): Promise<J> {
-    return this.#cache(await this.transport.json<J>("GET", this.endpoint));
+    return this.#meta.set(await this.transport.json<J>("GET", this.endpoint));
   }
 
   /**
@@ -114,19 +133,66 @@ export class Resource<J extends ResourceJson = ResourceJson> {
    * @param changes Fields to change.
    * @returns The updated metadata.
    */
-  async edit(changes: Partial<Omit<J, "id" | "_links" | "_actions">>): Promise<J> {
-    return this.#cache(await this.transport.json<J>("PATCH", this.endpoint, { json: changes }));
+  async edit(changes: ResourceChanges<J>): Promise<J> {
+    return await this.patch(changes);
+  }
+
+  /**
+   * Sends one PATCH as it is (no checks) and caches the answer; {@linkcode Resource.edit} checks
+   * first where a type has rules.
+   *
+   * @param changes Fields to change.
+   * @returns The updated metadata.
+   */
+  async patch(changes: ResourceChanges<J>): Promise<J> {
+    return this.#meta.set(await this.transport.json<J>("PATCH", this.endpoint, { json: changes }));
   }
 
   /** Moves the resource to the trash. */
   async delete(): Promise<void> {
     await (await this.transport.request("DELETE", this.endpoint)).body?.cancel();
-    this.#meta = undefined;
+    this.#meta.clear();
+  }
+
+  /**
+   * Restores the resource from the trash (only its creator may).
+   *
+   * @returns The restored metadata.
+   */
+  async restore(): Promise<J> {
+    return this.#meta.set(await restoreResource(this.transport, this) as J);
+  }
+
+  /** Deletes the resource in the trash for good. */
+  async purge(): Promise<void> {
+    await purgeResource(this.transport, this);
+    this.#meta.clear();
+  }
+
+  /**
+   * One page of the resource's revisions, newest first.
+   *
+   * @param query `page`, `per_page`.
+   * @returns The page.
+   */
+  async getRevisions(query: QueryParams = {}): Promise<PageJson<RevisionJson>> {
+    return await getRevisions(this, query);
+  }
+
+  /**
+   * One revision of the resource.
+   *
+   * @param revisionId Id of the revision.
+   * @param query `revision`: compare against this revision instead of the parent.
+   * @returns The revision.
+   */
+  async getRevision(revisionId: number, query: QueryParams = {}): Promise<RevisionJson> {
+    return await getRevision(this, revisionId, query);
   }
 
   /** Drops the cached metadata so the next {@linkcode Resource.meta} fetches it. */
   invalidate(): void {
-    this.#meta = undefined;
+    this.#meta.clear();
   }
 
   /**
@@ -135,16 +201,10 @@ export class Resource<J extends ResourceJson = ResourceJson> {
    * @returns The description.
    */
   toString(): string {
-    const meta = this.#meta;
+    const meta = this.#meta.peek();
     return meta
       ? `${this.type} '${meta.title}' (id: ${this.id}, identifier: '${meta.identifier}')`
       : `${this.type} (id: ${this.id})`;
-  }
-
-  #cache(meta: J): J {
-    this.#meta = meta;
-    this.#fetchedAt = Date.now();
-    return meta;
   }
 }
 
@@ -161,16 +221,19 @@ export class Resource<J extends ResourceJson = ResourceJson> {
  * @param type Resource type.
  * @param selector `{ id }` or `{ identifier, create?, ...metadata }`.
  * @returns The metadata and whether it was created.
+ * @throws {ResourceNotFoundError} When the identifier is absent and `create` is not set.
  */
 export async function lookup<J extends ResourceJson>(
   transport: Transport,
-  type: ResourceType,
+  type: TrashableType,
   selector: ResourceSelector,
 ): Promise<{ meta: J; created: boolean }> {
-  const base = `/${RESOURCE_BASE[type]}`;
   if ("id" in selector && typeof selector.id === "number") {
     try {
-      return { meta: await transport.json<J>("GET", `${base}/${selector.id}`), created: false };
+      return {
+        meta: await transport.json<J>("GET", resourcePath(type, selector.id)),
+        created: false,
+      };
     } catch (error) {
       if (!(error instanceof RequestError)) throw error;
       throw new RequestError({
@@ -193,7 +256,7 @@ export async function lookup<J extends ResourceJson>(
     throw new InputError(`The identifier '${raw}' has no valid characters (a-z, 0-9, - and _)`);
   }
   try {
-    const meta = await transport.json<J>("GET", `${base}/identifier/${identifier}`);
+    const meta = await transport.json<J>("GET", identifierPath(type, identifier));
     return { meta, created: false };
   } catch (error) {
     if (!(error instanceof RequestError)) throw error;
@@ -202,16 +265,16 @@ export async function lookup<J extends ResourceJson>(
         `The ${type} identifier '${identifier}' is already in use and you have no access to it: choose another identifier`,
       );
     }
-    const insufficientScope = error.status === 401 &&
-      error.description.includes("insufficient scope");
-    if (error.status !== 404 && !insufficientScope) throw error;
+    if (error.status !== 404 && !(error.status === 401 && hasScopes(error.body))) throw error;
   }
-  if (!create) {
-    throw new InputError(
-      `The ${type} with identifier '${identifier}' is not present: create it first (create: true)`,
-    );
-  }
+  if (!create) throw new ResourceNotFoundError(type, identifier);
   const body = { title: identifier, ...metadata, identifier };
-  const meta = await transport.json<J>("POST", base, { json: body });
+  const meta = await transport.json<J>("POST", listPath(type), { json: body });
   return { meta, created: true };
+}
+
+/** Whether an error body names the scopes the token lacks (the server's `scopes` key). */
+function hasScopes(body: unknown): boolean {
+  return typeof body === "object" && body !== null &&
+    Array.isArray((body as { scopes?: unknown }).scopes);
 }

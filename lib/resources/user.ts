@@ -18,15 +18,21 @@
 
 import { InputError } from "../http/errors.ts";
 import {
+  type CollectionJson,
+  type GroupJson,
   IDENTITY_TYPES,
   type IdentityJson,
   type PageJson,
   type RecordJson,
+  type TemplateJson,
   type UserJson,
 } from "../http/protocol.ts";
+import { identitiesPath, userPath, userResourcesPath } from "../http/paths.ts";
 import type { Transport } from "../http/transport.ts";
 import type { QueryParams } from "../http/url.ts";
-import { requireId, requireText } from "./_checks.ts";
+import { requireText } from "./_checks.ts";
+import { metaCache } from "./capabilities/cache.ts";
+import { getPage } from "./capabilities/context.ts";
 
 /** An identity provider a username belongs to. */
 export type IdentityType = typeof IDENTITY_TYPES[number];
@@ -36,8 +42,6 @@ export type UserSelector =
   | { id: number }
   | { username: string; identityType: IdentityType }
   | { me: true };
-
-const META_TTL_MS = 5 * 60 * 1000;
 
 /**
  * A user of the repository.
@@ -53,8 +57,7 @@ export class RepoUser {
   readonly transport: Transport;
   /** Id of the user. */
   readonly id: number;
-  #meta: UserJson;
-  #fetchedAt: number;
+  #meta = metaCache<UserJson>();
 
   /**
    * Wraps a user whose metadata is at hand; nothing is sent.
@@ -65,8 +68,7 @@ export class RepoUser {
   constructor(transport: Transport, meta: UserJson) {
     this.transport = transport;
     this.id = meta.id;
-    this.#meta = meta;
-    this.#fetchedAt = Date.now();
+    this.#meta.set(meta);
   }
 
   /**
@@ -88,7 +90,7 @@ export class RepoUser {
 
   /** Endpoint of the user, relative to the API base (`/users/1`). */
   get endpoint(): string {
-    return `/users/${this.id}`;
+    return userPath({ id: this.id });
   }
 
   /**
@@ -97,10 +99,8 @@ export class RepoUser {
    * @returns The user.
    */
   async meta(): Promise<UserJson> {
-    if (Date.now() - this.#fetchedAt < META_TTL_MS) return this.#meta;
-    this.#meta = await this.transport.json<UserJson>("GET", this.endpoint);
-    this.#fetchedAt = Date.now();
-    return this.#meta;
+    return this.#meta.fresh() ??
+      this.#meta.set(await this.transport.json<UserJson>("GET", this.endpoint));
   }
 
   /**
@@ -110,7 +110,37 @@ export class RepoUser {
    * @returns The page.
    */
   async getRecords(query: QueryParams = {}): Promise<PageJson<RecordJson>> {
-    return await this.transport.json("GET", `${this.endpoint}/records`, { query });
+    return await getPage(this.transport, userResourcesPath(this.id, "record"), query);
+  }
+
+  /**
+   * One page of the collections the user created (that you can read).
+   *
+   * @param query `page`, `per_page`, `filter`, `sort`, `shared`.
+   * @returns The page.
+   */
+  async getCollections(query: QueryParams = {}): Promise<PageJson<CollectionJson>> {
+    return await getPage(this.transport, userResourcesPath(this.id, "collection"), query);
+  }
+
+  /**
+   * One page of the templates the user created (that you can read).
+   *
+   * @param query `page`, `per_page`, `filter`, `sort`, `shared`.
+   * @returns The page.
+   */
+  async getTemplates(query: QueryParams = {}): Promise<PageJson<TemplateJson>> {
+    return await getPage(this.transport, userResourcesPath(this.id, "template"), query);
+  }
+
+  /**
+   * One page of the groups the user created, or (`common: true`) the groups you share.
+   *
+   * @param query `page`, `per_page`, `filter`, `common`.
+   * @returns The page.
+   */
+  async getGroups(query: QueryParams = {}): Promise<PageJson<GroupJson>> {
+    return await getPage(this.transport, userResourcesPath(this.id, "group"), query);
   }
 
   /**
@@ -119,7 +149,7 @@ export class RepoUser {
    * @returns The identities.
    */
   async identities(): Promise<IdentityJson[]> {
-    return await this.transport.json("GET", `${this.endpoint}/identities`);
+    return await this.transport.json("GET", identitiesPath(this.id));
   }
 
   /**
@@ -128,7 +158,7 @@ export class RepoUser {
    * @returns The description.
    */
   toString(): string {
-    const { displayname, identity } = this.#meta;
+    const { displayname, identity } = this.#meta.peek() ?? { displayname: "unknown" };
     return `${displayname} (id: ${this.id}, account type: ${
       identity?.type ?? "unknown"
     }, username: ${identity?.username ?? "unknown"})`;
@@ -137,7 +167,7 @@ export class RepoUser {
 
 function userEndpoint(selector: UserSelector): string {
   if ("id" in selector && selector.id !== undefined) {
-    return `/users/${requireId(selector.id, "user id")}`;
+    return userPath({ id: selector.id });
   }
   if ("username" in selector && selector.username !== undefined) {
     const username = requireText(selector.username, "username").trim();
@@ -154,8 +184,8 @@ function userEndpoint(selector: UserSelector): string {
         `Unknown identity type '${String(type)}': use one of ${IDENTITY_TYPES.join(", ")}`,
       );
     }
-    return `/users/${type}/${encodeURIComponent(username)}`;
+    return userPath({ identityType: type as IdentityType, username });
   }
-  if ("me" in selector && selector.me === true) return "/users/me";
+  if ("me" in selector && selector.me === true) return userPath({ me: true });
   throw new InputError("No user given: pass { id }, { username, identityType } or { me: true }");
 }

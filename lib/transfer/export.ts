@@ -22,6 +22,7 @@
  */
 
 import { InputError } from "../http/errors.ts";
+import { exportPath } from "../http/paths.ts";
 import { EXPORT_TYPES, type ResourceType } from "../http/protocol.ts";
 import type { QueryObject } from "../http/url.ts";
 import { asDirectory, resolveTarget, withExtension } from "./_paths.ts";
@@ -39,6 +40,8 @@ export type ExportType<T extends ExportableType = ExportableType> = keyof typeof
 export interface ExportTarget extends TransferTarget {
   /** Resource type. */
   readonly type: ResourceType;
+  /** Resource id. */
+  readonly id: number;
   /** The resource's metadata (for its identifier). */
   meta(): Promise<{ identifier: string }>;
 }
@@ -101,7 +104,7 @@ export async function exportResource(
   });
   return await saveResponse(
     resource.transport,
-    `${resource.endpoint}/export/${exportType}`,
+    exportPath(resource, exportType),
     target,
     {
       query: options.filter ? { filter: options.filter } : undefined,
@@ -130,7 +133,7 @@ export async function exportStream(
   options: ExportStreamOptions = {},
 ): Promise<ReadableStream<Uint8Array>> {
   const { exportType } = checkType(resource, options.exportType);
-  return await openBody(resource.transport, `${resource.endpoint}/export/${exportType}`, {
+  return await openBody(resource.transport, exportPath(resource, exportType), {
     query: options.filter ? { filter: options.filter } : undefined,
     onProgress: options.onProgress,
     signal: options.signal,
@@ -152,4 +155,30 @@ function checkType(
     );
   }
   return { exportType, extension };
+}
+
+/** The export methods of records, collections and templates (mixed in from {@linkcode EXPORT_METHODS}). */
+export interface ExportMethods<T extends string> {
+  /**
+   * Exports the resource to disk: a directory gets `<identifier>.<ext>` (`useFolder` writes into
+   * `<path>/<identifier>/`); streamed to a temporary file, renamed when complete.
+   *
+   * @param path Target file or directory.
+   * @param exportType One of the type's export types. @default {"json"}
+   * @param options Filter, folder, force, progress, signal.
+   * @returns The path written.
+   * @throws {InputError} When the type cannot be exported as `exportType`.
+   */
+  export(path: string, exportType?: T, options?: ResourceExportOptions): Promise<string>;
+  /**
+   * Exports the resource as a byte stream (for piping); read or cancel it.
+   *
+   * @param exportType One of the type's export types. @default {"json"}
+   * @param options Filter, progress, signal.
+   * @returns The exported data.
+   */
+  exportStream(
+    exportType?: T,
+    options?: Omit<ExportStreamOptions, "exportType">,
+  ): Promise<ReadableStream<Uint8Array>>;
 }

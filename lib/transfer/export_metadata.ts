@@ -20,9 +20,10 @@
  * @module
  */
 
+import { extrasExportPath } from "../http/paths.ts";
 import type { QueryObject } from "../http/url.ts";
 import { asDirectory, resolveTarget, withExtension } from "./_paths.ts";
-import { saveResponse } from "./_save.ts";
+import { openBody, saveResponse } from "./_save.ts";
 import type { RecordTarget } from "./download_files.ts";
 import type { ProgressCallback } from "./progress.ts";
 
@@ -62,7 +63,7 @@ export interface ExportMetadataOptions {
  * @returns The path written.
  */
 export async function exportMetadata(
-  record: RecordTarget,
+  record: RecordTarget & { readonly id: number },
   path: string,
   options: ExportMetadataOptions = {},
 ): Promise<string> {
@@ -72,13 +73,40 @@ export async function exportMetadata(
     force: options.force,
     folder: options.useFolder ? identifier : undefined,
   });
+  return await saveResponse(record.transport, extrasExportPath(record.id), target, {
+    query: metadataQuery(options),
+    onProgress: options.onProgress,
+    signal: options.signal,
+  });
+}
+
+/**
+ * Exports a record's extra metadata as a JSON byte stream (for piping). Read or cancel it.
+ *
+ * @example Usage
+ * ```ts ignore
+ * await (await exportMetadataStream(record, { format: "plain" })).pipeTo(Deno.stdout.writable);
+ * ```
+ *
+ * @param record The record.
+ * @param options Filter, format, progress, signal.
+ * @returns The JSON data.
+ */
+export async function exportMetadataStream(
+  record: RecordTarget & { readonly id: number },
+  options: Omit<ExportMetadataOptions, "useFolder" | "force" | "name"> = {},
+): Promise<ReadableStream<Uint8Array>> {
+  return await openBody(record.transport, extrasExportPath(record.id), {
+    query: metadataQuery(options),
+    onProgress: options.onProgress,
+    signal: options.signal,
+  });
+}
+
+function metadataQuery(options: ExportMetadataOptions): { filter: QueryObject } | undefined {
   const filter: QueryObject = {
     ...options.filter,
     ...(options.format ? { format: options.format } : {}),
   };
-  return await saveResponse(record.transport, `${record.endpoint}/extras/export/json`, target, {
-    query: Object.keys(filter).length > 0 ? { filter } : undefined,
-    onProgress: options.onProgress,
-    signal: options.signal,
-  });
+  return Object.keys(filter).length > 0 ? { filter } : undefined;
 }

@@ -23,6 +23,8 @@ export * from "./errors.ts";
 export * from "./export.ts";
 export * from "./export_metadata.ts";
 export * from "./progress.ts";
+export * from "./collection.ts";
 export * from "./record.ts";
+export * from "./template.ts";
 export * from "./upload.ts";
 export * from "./upload_files.ts";

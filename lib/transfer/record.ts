@@ -31,13 +31,13 @@ import {
   downloadFiles,
   type DownloadFilesOptions,
 } from "./download_files.ts";
+import { EXPORT_METHODS } from "./_export_methods.ts";
+import type { ExportMethods, ResourceExportOptions } from "./export.ts";
 import {
-  exportResource,
-  exportStream,
-  type ExportStreamOptions,
-  type ResourceExportOptions,
-} from "./export.ts";
-import { exportMetadata, type ExportMetadataOptions } from "./export_metadata.ts";
+  exportMetadata,
+  type ExportMetadataOptions,
+  exportMetadataStream,
+} from "./export_metadata.ts";
 import { uploadFile, type UploadFileOptions, type UploadSource } from "./upload.ts";
 import type { UploadFilesDone } from "./errors.ts";
 import { uploadFiles, type UploadFilesOptions } from "./upload_files.ts";
@@ -62,6 +62,10 @@ export interface UploadStringOptions {
 
 /** A record on the server: metadata, links, roles, and streamed file uploads, downloads and exports. */
 export class RepoRecord extends RecordResource {
+  static {
+    Object.assign(this.prototype, EXPORT_METHODS);
+  }
+
   /**
    * Uploads a file or a byte stream (see {@linkcode uploadFile}): direct or chunked as the
    * server decides, concurrent and resumable chunks, replace with `force`.
@@ -212,46 +216,6 @@ export class RepoRecord extends RecordResource {
   }
 
   /**
-   * Exports the record to disk (a directory gets `<identifier>.<ext>`).
-   *
-   * @example Usage
-   * ```ts ignore
-   * await record.export("./exports/", "ro-crate", { useFolder: true });
-   * ```
-   *
-   * @param path Target file or directory.
-   * @param exportType `json`, `rdf`, `pdf`, `qr` or `ro-crate`.
-   * @param options Filter, folder, force, progress, signal.
-   * @returns The path written.
-   */
-  async export(
-    path: string,
-    exportType: RecordExportType = "json",
-    options: RecordExportOptions = {},
-  ): Promise<string> {
-    return await exportResource(this, path, { ...options, exportType });
-  }
-
-  /**
-   * Exports the record as a byte stream (for piping).
-   *
-   * @example Usage
-   * ```ts ignore
-   * await (await record.exportStream("json")).pipeTo(Deno.stdout.writable);
-   * ```
-   *
-   * @param exportType `json`, `rdf`, `pdf`, `qr` or `ro-crate`.
-   * @param options Filter, progress, signal.
-   * @returns The exported data.
-   */
-  async exportStream(
-    exportType: RecordExportType = "json",
-    options: Omit<ExportStreamOptions, "exportType"> = {},
-  ): Promise<ReadableStream<Uint8Array>> {
-    return await exportStream(this, { ...options, exportType });
-  }
-
-  /**
    * Exports the record's extra metadata as JSON (a directory gets `<identifier>-extras.json`).
    *
    * @example Usage
@@ -266,4 +230,24 @@ export class RepoRecord extends RecordResource {
   async exportMetadata(path: string, options: ExportMetadataOptions = {}): Promise<string> {
     return await exportMetadata(this, path, options);
   }
+
+  /**
+   * Exports the record's extra metadata as a JSON byte stream (for piping).
+   *
+   * @example Usage
+   * ```ts ignore
+   * await (await record.exportMetadataStream({ format: "plain" })).pipeTo(Deno.stdout.writable);
+   * ```
+   *
+   * @param options Filter, format, progress, signal.
+   * @returns The JSON data.
+   */
+  async exportMetadataStream(
+    options: Omit<ExportMetadataOptions, "useFolder" | "force" | "name"> = {},
+  ): Promise<ReadableStream<Uint8Array>> {
+    return await exportMetadataStream(this, options);
+  }
 }
+
+/** A record's exports ({@linkcode ExportMethods}: `json`, `rdf`, `pdf`, `qr`, `ro-crate`). */
+export interface RepoRecord extends ExportMethods<RecordExportType> {}

@@ -69,7 +69,7 @@ Deno.test("add-metadata: a missing type and a bad entry speak of metadata entrie
     "-r",
     String(id),
     "-m",
-    '[{"key": "a", "value": 1}]',
+    '[{"key": "d", "type": "dict", "value": [{"key": "e", "value": 1}]}]',
   ]);
   assertEquals(run.code, 1);
   assertNotIncludes(run.stderr, "nothing is not");

@@ -4,8 +4,8 @@
 
 import { type CommandUnknownOpts, Option, type OptionValues } from "@commander-js/extra-typings";
 import { InputError, RequestError } from "../../http/errors.ts";
-import { lookup } from "../../resources/resource.ts";
-import { type IdentityType, RepoUser } from "../../resources/user.ts";
+import { ResourceNotFoundError } from "../../resources/errors.ts";
+import type { IdentityType, RepoUser } from "../../resources/user.ts";
 import type { RepoRecord } from "../../transfer/record.ts";
 import type { CLIRepoManager } from "../cli_manager.ts";
 import { UsageError } from "../_errors.ts";
@@ -64,10 +64,14 @@ export async function resolveResourceId(
   }
   if ("id" in selected) return { id: selected.id, label: `${type} ${selected.id}` };
   try {
-    const { meta } = await lookup(manager.transport, type, { identifier: selected.identifier });
+    const { identifier } = selected;
+    const resource = type === "collection"
+      ? await manager.collection({ identifier })
+      : await manager.group({ identifier });
+    const meta = await resource.meta();
     return { id: meta.id, label: `${type} '${meta.identifier}' (id: ${meta.id})` };
   } catch (error) {
-    if (error instanceof InputError && /is not present/.test(error.message)) {
+    if (error instanceof ResourceNotFoundError) {
       throw new InputError(`No ${type} with identifier '${selected.identifier}' exists`);
     }
     throw error;
@@ -78,8 +82,8 @@ export async function resolveResourceId(
 export async function resolveUser(manager: CLIRepoManager, values: object): Promise<RepoUser> {
   const selected = userIdValue(asValues(values), { required: true });
   if (selected === undefined) throw new UsageError("Please specify the user");
-  if ("id" in selected) return await RepoUser.load(manager.transport, selected);
-  return await RepoUser.load(manager.transport, {
+  if ("id" in selected) return await manager.user(selected);
+  return await manager.user({
     username: selected.username,
     identityType: selected.identityType as IdentityType,
   });

@@ -125,11 +125,7 @@ export function exportMetadataCommand(): CommandUnknownOpts {
     const values = options as unknown as ExportValues;
     for (const record of await openRecords(manager, options)) {
       if (values.pipe === true) {
-        const response = await manager.transport.request(
-          "GET",
-          `${record.endpoint}/extras/export/json`,
-        );
-        if (response.body !== null) await pipeStream(manager, response.body);
+        await pipeStream(manager, await record.exportMetadataStream());
         continue;
       }
       const progress = transferProgress(manager.output, `Exporting ${record.id}`);

@@ -1,11 +1,9 @@
-// `records get-records` and `get-record-ids`: GET `/records` (or `/users/<id>/records` for a
-// user) with the search filters.
+// `records get-records` and `get-record-ids`: `manager.search` with the search filters (or a
+// user's records).
 
 import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
-import { InputError } from "../../http/errors.ts";
-import { paginate } from "../../http/paginate.ts";
-import { MAX_PER_PAGE, type PageJson, type RecordJson } from "../../http/protocol.ts";
-import type { QueryParams } from "../../http/url.ts";
+import type { PageJson, RecordJson } from "../../http/protocol.ts";
+import type { SearchParams } from "../../resources/search.ts";
 import { apyCommand } from "../apy_command.ts";
 import type { CLIRepoManager } from "../cli_manager.ts";
 import {
@@ -17,9 +15,7 @@ import {
 } from "../options.ts";
 import { setOptionType } from "../_tree.ts";
 import { resolveUser } from "./_records_common.ts";
-
-/** Hits `get-record-ids` fetches at most without `--i-am-sure`. */
-const MAX_IDS_UNSURE = 1000;
+import { extrasOption, idsOutputOptions, type IdsValues, printIds } from "./_resources_search.ts";
 
 const USER_OPTIONS = ["user", "username", "useMyUserId"];
 
@@ -32,6 +28,7 @@ interface FilterValues {
   child_collections?: true | undefined;
   visibility: "private" | "public" | "all";
   query?: string | undefined;
+  extras?: SearchParams["extras"] | undefined;
 }
 
 function tokenOption(flags: string, description: string, conflicts: string[]) {
@@ -70,33 +67,38 @@ function filterOptions<C extends CommandUnknownOpts>(command: C, conflicts: stri
     )
     .addOption(
       new Option("-q, --query <text>", "Search text (title and identifier)").conflicts(conflicts),
-    );
+    )
+    .addOption(extrasOption().conflicts(conflicts));
   return command;
 }
 
-function searchQuery(values: FilterValues): QueryParams {
-  const query: QueryParams = {};
-  if (values.query !== undefined) query.query = values.query;
-  if (values.visibility !== "all") query.visibility = values.visibility;
+function searchParams(values: FilterValues): SearchParams {
+  const params: SearchParams = {};
+  if (values.query !== undefined) params.query = values.query;
+  if (values.extras !== undefined) params.extras = values.extras;
+  if (values.visibility !== "all") params.visibility = values.visibility;
   if (values.tag !== undefined && values.tag.length > 0) {
-    query.tag = values.tag;
-    query.tag_operator = values.tagOperator;
+    params.tags = values.tag;
+    params.tagOperator = values.tagOperator;
   }
-  if (values.mimetype !== undefined && values.mimetype.length > 0) query.mimetype = values.mimetype;
+  if (values.mimetype !== undefined && values.mimetype.length > 0) {
+    params.mimetypes = values.mimetype;
+  }
   if (values.collection !== undefined && values.collection.length > 0) {
-    query.collection = values.collection;
-    if (values.child_collections === true) query.child_collections = true;
+    params.collections = values.collection;
+    if (values.child_collections === true) params.childCollections = true;
   }
-  return query;
+  return params;
 }
 
-async function searchEndpoint(
+/** The user whose records are listed (`-i`, `-u`, `-U`), or undefined for a search. */
+async function listedUser(
   manager: CLIRepoManager,
   values: { useMyUserId?: true | undefined; [key: string]: unknown },
-): Promise<string> {
-  if (values.useMyUserId === true) return `/users/${(await manager.patUser()).id}/records`;
-  if (userIdValue(values) === undefined) return "/records";
-  return `/users/${(await resolveUser(manager, values)).id}/records`;
+): Promise<number | undefined> {
+  if (values.useMyUserId === true) return (await manager.patUser()).id;
+  if (userIdValue(values) === undefined) return undefined;
+  return (await resolveUser(manager, values)).id;
 }
 
 /** `records get-records`: one page of records matching the filters. */
@@ -121,13 +123,11 @@ export function getRecordsCommand(): CommandUnknownOpts {
   );
   apyCommand(command, async (manager, options) => {
     const values = options as unknown as FilterValues & { [key: string]: unknown };
-    const endpoint = await searchEndpoint(manager, values);
-    const query: QueryParams = {
-      ...(endpoint === "/records" ? searchQuery(values) : {}),
-      page: Number(values.page ?? 1),
-      per_page: Number(values.perPage ?? 10),
-    };
-    const page = await manager.transport.json<PageJson<RecordJson>>("GET", endpoint, { query });
+    const user = await listedUser(manager, values);
+    const paging = { page: Number(values.page ?? 1), perPage: Number(values.perPage ?? 10) };
+    const page: PageJson<RecordJson> = user === undefined
+      ? await manager.search.searchResourcesPage("record", { ...searchParams(values), ...paging })
+      : await manager.search.searchUserResources("record", user, paging);
     if (options.json === true) {
       manager.output.json(page);
       return;
@@ -148,38 +148,16 @@ export function getRecordsCommand(): CommandUnknownOpts {
 /** `records get-record-ids`: the ids of all records matching the filters. */
 export function getRecordIdsCommand(): CommandUnknownOpts {
   const command = filterOptions(
-    new Command("get-record-ids")
-      .description("Print the ids of all records matching the filters")
-      .option("-p, --pipe", "Print only the ids, comma-separated, on stdout")
-      .addOption(
-        new Option("--json", "Print the ids as a JSON array on stdout").conflicts("pipe"),
-      )
-      .option("--i-am-sure", `Allow fetching more than ${MAX_IDS_UNSURE} ids`),
+    idsOutputOptions(
+      new Command("get-record-ids").description(
+        "Print the ids of all records matching the filters",
+      ),
+    ),
     [],
   );
   apyCommand(command, async (manager, options) => {
-    const values = options as unknown as FilterValues;
-    const query = { ...searchQuery(values), per_page: MAX_PER_PAGE };
-    const ids: number[] = [];
-    for await (const page of paginate<RecordJson>(manager.transport, "/records", query)) {
-      const total = page._pagination.total_items;
-      if (total > MAX_IDS_UNSURE && options.iAmSure !== true) {
-        throw new InputError(
-          `Found ${total} records: add --i-am-sure to fetch more than ${MAX_IDS_UNSURE} ids, ` +
-            "or narrow the search",
-        );
-      }
-      ids.push(...page.items.map((record) => record.id));
-    }
-    if (options.json === true) {
-      manager.output.json(ids);
-      return;
-    }
-    if (options.pipe === true) {
-      manager.echo(ids.join(","));
-      return;
-    }
-    manager.printInfo(`Found ${ids.length} record(s): ${ids.join(", ")}`);
+    const values = options as unknown as FilterValues & IdsValues;
+    await printIds(manager, "record", searchParams(values), values);
   });
   return command;
 }

@@ -1,0 +1,86 @@
+/**
+ * The context every capability works on: a transport and the resource's type and id. Capabilities
+ * (`roles.ts`, `tags.ts`, `revisions.ts`, ...) are plain functions over it, and the resource
+ * classes are thin: each method delegates to the capability that implements it.
+ *
+ * @module
+ */
+
+import { paginateItems } from "../../http/paginate.ts";
+import type { PageJson, ResourceChanges, ResourceJson, ResourceType } from "../../http/protocol.ts";
+import type { RequestOptions, Transport } from "../../http/transport.ts";
+import type { QueryParams } from "../../http/url.ts";
+
+/** What a capability needs of a resource. */
+export interface ResourceContext {
+  /** The transport requests go through. */
+  readonly transport: Transport;
+  /** Resource type. */
+  readonly type: ResourceType;
+  /** Resource id. */
+  readonly id: number;
+}
+
+/** Fields a PATCH may change. */
+export type Changes<J extends ResourceJson> = ResourceChanges<J>;
+
+/** A context with the resource's cached metadata (for capabilities that read or edit it). */
+export interface MetaContext<J extends ResourceJson = ResourceJson> extends ResourceContext {
+  /** The cached metadata. */
+  meta(): Promise<J>;
+  /** The metadata fetched anew. */
+  refresh(): Promise<J>;
+  /** One PATCH of the resource (updates the cache). */
+  patch(changes: Changes<J>): Promise<J>;
+}
+
+/**
+ * Sends a request whose answer has no content of interest, and discards the body.
+ *
+ * @param transport The transport.
+ * @param method HTTP method.
+ * @param path The endpoint.
+ * @param options `json` body, `query`.
+ */
+export async function send(
+  transport: Transport,
+  method: string,
+  path: string,
+  options: Pick<RequestOptions, "json" | "query"> = {},
+): Promise<void> {
+  await (await transport.request(method, path, options)).body?.cancel();
+}
+
+/**
+ * One page of a paginated endpoint.
+ *
+ * @typeParam T Item type.
+ * @param transport The transport.
+ * @param path The endpoint.
+ * @param query Filters, `page`, `per_page`.
+ * @returns The page.
+ */
+export async function getPage<T>(
+  transport: Transport,
+  path: string,
+  query: QueryParams = {},
+): Promise<PageJson<T>> {
+  return await transport.json<PageJson<T>>("GET", path, { query });
+}
+
+/**
+ * Every item of a paginated endpoint, fetched 100 per page as the iterator advances.
+ *
+ * @typeParam T Item type.
+ * @param transport The transport.
+ * @param path The endpoint.
+ * @param query Filters (`page` and `per_page` of the first page).
+ * @returns An async iterator over the items.
+ */
+export function allItems<T>(
+  transport: Transport,
+  path: string,
+  query: QueryParams = {},
+): AsyncGenerator<T, void, undefined> {
+  return paginateItems<T>(transport, path, { per_page: 100, ...query });
+}

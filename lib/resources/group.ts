@@ -1,0 +1,166 @@
+/**
+ * {@linkcode RepoGroup}: a group — its metadata, members and their roles, the resources shared
+ * with it, revisions and trash state.
+ *
+ * @example Usage
+ * ```ts
+ * import { RepoGroup } from "./group.ts";
+ * import { Transport } from "../http/transport.ts";
+ * import { startServer } from "../testing/mod.ts";
+ * await using server = await startServer();
+ * await using transport = new Transport({ settings: { host: server.url, pat: server.pat } });
+ * const group = await RepoGroup.load(transport, { identifier: "team", create: true });
+ * const members = await group.getMembers();
+ * console.log(members.items.length); // 1
+ * ```
+ *
+ * @module
+ */
+
+import type {
+  CollectionJson,
+  GroupJson,
+  PageJson,
+  RecordJson,
+  TemplateJson,
+  UserRoleJson,
+} from "../http/protocol.ts";
+import { groupResourcesPath } from "../http/paths.ts";
+import type { Transport } from "../http/transport.ts";
+import type { QueryParams } from "../http/url.ts";
+import { getPage } from "./capabilities/context.ts";
+import * as members from "./capabilities/members.ts";
+import { lookup, Resource, type ResourceSelector } from "./resource.ts";
+
+/**
+ * A group on the server.
+ *
+ * @example Usage
+ * ```ts ignore
+ * const group = await RepoGroup.load(transport, { id: 3 });
+ * await group.addUser(7, "editor");
+ * await group.changeUserRole(7, "admin");
+ * ```
+ */
+export class RepoGroup extends Resource<GroupJson> {
+  /**
+   * Wraps a group whose id is known; nothing is sent.
+   *
+   * @param transport The transport.
+   * @param id Group id.
+   * @param init Metadata already at hand, and whether it was just created.
+   */
+  constructor(
+    transport: Transport,
+    id: number,
+    init: { meta?: GroupJson; created?: boolean } = {},
+  ) {
+    super(transport, "group", id, init);
+  }
+
+  /**
+   * Looks a group up by id or identifier, creating it when `create` is set.
+   *
+   * @example Usage
+   * ```ts ignore
+   * const group = await RepoGroup.load(transport, { identifier: "team", create: true });
+   * ```
+   *
+   * @param transport The transport.
+   * @param selector `{ id }` or `{ identifier, create?, ...metadata }`.
+   * @returns The group.
+   */
+  static async load(transport: Transport, selector: ResourceSelector): Promise<RepoGroup> {
+    const { meta, created } = await lookup<GroupJson>(transport, "group", selector);
+    return new RepoGroup(transport, meta.id, { meta, created });
+  }
+
+  /**
+   * Adds a member with a role (`member`, `editor` or `admin`).
+   *
+   * @param userId Id of the user.
+   * @param roleName The role.
+   */
+  addUser(userId: number, roleName: string): Promise<void> {
+    return members.addMember(this, { userId, role: roleName });
+  }
+
+  /**
+   * Changes a member's role.
+   *
+   * @param userId Id of the user.
+   * @param roleName The new role.
+   */
+  changeUserRole(userId: number, roleName: string): Promise<void> {
+    return members.changeMember(this, { userId, role: roleName });
+  }
+
+  /**
+   * Removes a member.
+   *
+   * @param userId Id of the user.
+   */
+  removeUser(userId: number): Promise<void> {
+    return members.removeMember(this, userId);
+  }
+
+  /**
+   * One page of the members and their roles, the creator first.
+   *
+   * @param query `filter`, `exclude`, `page`, `per_page`.
+   * @returns The page.
+   */
+  getMembers(query: QueryParams = {}): Promise<PageJson<UserRoleJson>> {
+    return members.getMembers(this, query);
+  }
+
+  /**
+   * One page of the members (the reference client's name for {@linkcode RepoGroup.getMembers}).
+   *
+   * @param query `filter`, `exclude`, `page`, `per_page`.
+   * @returns The page.
+   */
+  getUsers(query: QueryParams = {}): Promise<PageJson<UserRoleJson>> {
+    return members.getMembers(this, query);
+  }
+
+  /**
+   * Every member with their role.
+   *
+   * @param query `filter`, `exclude`.
+   * @returns An async iterator over the members.
+   */
+  members(query: QueryParams = {}): AsyncGenerator<UserRoleJson, void, undefined> {
+    return members.members(this, query);
+  }
+
+  /**
+   * One page of the records shared with the group (that you can read).
+   *
+   * @param query `filter`, `sort`, `page`, `per_page`.
+   * @returns The page.
+   */
+  getRecords(query: QueryParams = {}): Promise<PageJson<RecordJson>> {
+    return getPage(this.transport, groupResourcesPath(this.id, "record"), query);
+  }
+
+  /**
+   * One page of the collections shared with the group.
+   *
+   * @param query `filter`, `sort`, `page`, `per_page`.
+   * @returns The page.
+   */
+  getCollections(query: QueryParams = {}): Promise<PageJson<CollectionJson>> {
+    return getPage(this.transport, groupResourcesPath(this.id, "collection"), query);
+  }
+
+  /**
+   * One page of the templates shared with the group.
+   *
+   * @param query `filter`, `sort`, `page`, `per_page`.
+   * @returns The page.
+   */
+  getTemplates(query: QueryParams = {}): Promise<PageJson<TemplateJson>> {
+    return getPage(this.transport, groupResourcesPath(this.id, "template"), query);
+  }
+}

@@ -1,0 +1,330 @@
+/**
+ * {@linkcode RepoSearch}: searching records, collections, templates, groups and users — every
+ * page as an async iterator, one page, a user's resources, and all matching ids.
+ *
+ * @example Usage
+ * ```ts
+ * import { RepoSearch } from "./search.ts";
+ * import { RecordResource } from "./record.ts";
+ * import { Transport } from "../http/transport.ts";
+ * import { startServer } from "../testing/mod.ts";
+ * await using server = await startServer();
+ * await using transport = new Transport({ settings: { host: server.url, pat: server.pat } });
+ * await RecordResource.load(transport, { identifier: "a", create: true, tags: ["x"] });
+ * await RecordResource.load(transport, { identifier: "b", create: true });
+ * const search = new RepoSearch(transport);
+ * console.log(await search.searchResourceIds("record", { tags: ["x"] })); // "1"
+ * ```
+ *
+ * @module
+ */
+
+import { paginate } from "../http/paginate.ts";
+import { listPath, userResourcesPath, type UserResourceType } from "../http/paths.ts";
+import {
+  type CollectionJson,
+  type GroupJson,
+  MAX_PER_PAGE,
+  type PageJson,
+  type RecordJson,
+  type TemplateJson,
+  type UserJson,
+} from "../http/protocol.ts";
+import type { Transport } from "../http/transport.ts";
+import type { QueryParams, QueryValue } from "../http/url.ts";
+import { allItems, getPage } from "./capabilities/context.ts";
+import { TooManyResultsError } from "./errors.ts";
+
+/** Types that can be searched. */
+export type SearchType = UserResourceType;
+
+/** What a search of each type returns. */
+export interface SearchResultJson {
+  /** Records. */
+  record: RecordJson;
+  /** Collections. */
+  collection: CollectionJson;
+  /** Templates. */
+  template: TemplateJson;
+  /** Groups. */
+  group: GroupJson;
+}
+
+/** One query object of the record search's extras filter (server-api §8.3). */
+export interface ExtrasQuery {
+  /** How it joins the previous query (`and` binds tighter than `or`; the first is ignored). */
+  link?: "and" | "or";
+  /** Key (nested keys as `a.b`, list members by 1-based index). */
+  key?: string;
+  /** Value type to match. */
+  type?: "str" | "numeric" | "bool" | "date";
+  /** String value (fuzzy; double quotes force an exact match). */
+  str?: string;
+  /** Numeric range (inclusive) and unit. */
+  numeric?: { min?: number; max?: number; unit?: string };
+  /** Boolean value. */
+  bool?: boolean | "true" | "false";
+  /** Date range (ISO 8601, inclusive). */
+  date?: { min?: string; max?: string };
+}
+
+/** Search parameters; each is sent only to the types that know it (server-api §5.1, §9–§12). */
+export interface SearchParams {
+  /** Search text (title, identifier, ...). */
+  query?: string;
+  /** Sort order: `_score`, `±last_modified`, `±created_at`, `±title`, `±identifier`. */
+  sort?: string;
+  /** `private` or `public`; omitted for both. */
+  visibility?: "private" | "public";
+  /** Only resources with explicit permissions for you. */
+  explicitPermissions?: boolean;
+  /** Only resources created by these users. */
+  user?: number | number[];
+  /** Records and collections: tags. */
+  tags?: string[];
+  /** Whether resources need any (`or`, default) or all (`and`) tags. */
+  tagOperator?: "or" | "and";
+  /** Records: type(s); templates: `record` or `extras`. */
+  type?: string | string[];
+  /** Records: only in these collections. */
+  collections?: number[];
+  /** Records: include the records of the collections' descendants. */
+  childCollections?: boolean;
+  /** Records: only with files of these MIME types. */
+  mimetypes?: string[];
+  /** Records: the extras filter (sent as JSON). */
+  extras?: ExtrasQuery[];
+  /** Groups: only groups you are a member of. */
+  memberOnly?: boolean;
+  /** Page number, from 1. */
+  page?: number;
+  /** Items per page (at most 100). */
+  perPage?: number;
+}
+
+/** Parameters of a user search (`GET /users`). */
+export interface UserSearchParams {
+  /** Display name or username. */
+  filter?: string;
+  /** Include inactive users. */
+  inactive?: boolean;
+  /** Page number, from 1. */
+  page?: number;
+  /** Items per page (at most 100). */
+  perPage?: number;
+}
+
+/** Options of {@linkcode RepoSearch.searchResourceIds}. */
+export interface ResourceIdsOptions {
+  /** Joins the ids. @default {","} */
+  separator?: string;
+  /** Refuse (before fetching them all) when more resources match. @default {Infinity} */
+  limit?: number;
+}
+
+const WIRE: { [K in keyof SearchParams]-?: string } = {
+  query: "query",
+  sort: "sort",
+  visibility: "visibility",
+  explicitPermissions: "explicit_permissions",
+  user: "user",
+  tags: "tag",
+  tagOperator: "tag_operator",
+  type: "type",
+  collections: "collection",
+  childCollections: "child_collections",
+  mimetypes: "mimetype",
+  extras: "extras",
+  memberOnly: "member_only",
+  page: "page",
+  perPage: "per_page",
+};
+
+/**
+ * Turns search parameters into the query the server reads: wire names, the extras filter as
+ * one JSON parameter, empty lists left out.
+ *
+ * @param params The parameters.
+ * @returns The query.
+ */
+export function searchQuery(params: SearchParams | UserSearchParams): QueryParams {
+  const query: QueryParams = {};
+  for (const [name, value] of Object.entries(params)) {
+    if (value === undefined || (Array.isArray(value) && value.length === 0)) continue;
+    const wire = (WIRE as { [name: string]: string })[name] ?? name;
+    query[wire] = name === "extras" ? JSON.stringify(value) : value as QueryValue;
+  }
+  return query;
+}
+
+/**
+ * Every search method, sharing the manager's transport (`manager.search`).
+ *
+ * @example Usage
+ * ```ts ignore
+ * for await (const record of manager.search.searchResources("record", { tags: ["a"] })) {
+ *   console.log(record.identifier);
+ * }
+ * ```
+ */
+export class RepoSearch {
+  /** The transport searches go through. */
+  readonly transport: Transport;
+
+  /**
+   * Creates the search object; nothing is sent.
+   *
+   * @param transport The transport.
+   */
+  constructor(transport: Transport) {
+    this.transport = transport;
+  }
+
+  /**
+   * Every resource of a type matching the parameters, page after page as the iterator advances.
+   *
+   * @example Usage
+   * ```ts ignore
+   * const all = await Array.fromAsync(manager.search.searchResources("collection", { query: "x" }));
+   * ```
+   *
+   * @param type `record`, `collection`, `template` or `group`.
+   * @param params Search parameters (`perPage` sets the page size, default 100).
+   * @returns An async iterator over the resources.
+   */
+  searchResources<T extends SearchType>(
+    type: T,
+    params: SearchParams = {},
+  ): AsyncGenerator<SearchResultJson[T], void, undefined> {
+    return allItems(this.transport, listPath(type), searchQuery(params));
+  }
+
+  /**
+   * One page of the resources of a type matching the parameters.
+   *
+   * @example Usage
+   * ```ts ignore
+   * const page = await manager.search.searchResourcesPage("record", { query: "x", page: 2 });
+   * ```
+   *
+   * @param type `record`, `collection`, `template` or `group`.
+   * @param params Search parameters, `page` and `perPage`.
+   * @returns The page.
+   */
+  searchResourcesPage<T extends SearchType>(
+    type: T,
+    params: SearchParams = {},
+  ): Promise<PageJson<SearchResultJson[T]>> {
+    return getPage(this.transport, listPath(type), searchQuery(params));
+  }
+
+  /**
+   * One page of the resources a user created (that you can read); with `shared: true`, the
+   * resources you created that are shared with that user.
+   *
+   * @example Usage
+   * ```ts ignore
+   * const page = await manager.search.searchUserResources("record", 2, { perPage: 10 });
+   * ```
+   *
+   * @param type `record`, `collection`, `template` or `group`.
+   * @param user Id of the user.
+   * @param params `filter`, `sort`, `shared`, `page`, `perPage`.
+   * @returns The page.
+   */
+  searchUserResources<T extends SearchType>(
+    type: T,
+    user: number,
+    params: { filter?: string; sort?: string; shared?: boolean; page?: number; perPage?: number } =
+      {},
+  ): Promise<PageJson<SearchResultJson[T]>> {
+    return getPage(this.transport, userResourcesPath(user, type), searchQuery(params));
+  }
+
+  /**
+   * The ids of every resource matching the parameters (`page` and `perPage` are ignored).
+   *
+   * @example Usage
+   * ```ts ignore
+   * const ids = await manager.search.resourceIds("record", { tags: ["a"] }, { limit: 1000 });
+   * ```
+   *
+   * @param type `record`, `collection`, `template` or `group`.
+   * @param params Search parameters.
+   * @param options `limit`.
+   * @returns The ids.
+   * @throws {TooManyResultsError} When more than `limit` resources match (checked on the first
+   * page).
+   */
+  async resourceIds(
+    type: SearchType,
+    params: SearchParams = {},
+    options: Pick<ResourceIdsOptions, "limit"> = {},
+  ): Promise<number[]> {
+    const { limit = Infinity } = options;
+    const { page: _page, perPage: _perPage, ...rest } = params;
+    const query = { ...searchQuery(rest), per_page: MAX_PER_PAGE };
+    const ids: number[] = [];
+    for await (const page of paginate<{ id: number }>(this.transport, listPath(type), query)) {
+      const total = page._pagination.total_items;
+      if (total > limit) throw new TooManyResultsError(total, limit);
+      ids.push(...page.items.map((item) => item.id));
+      if (ids.length > limit) throw new TooManyResultsError(ids.length, limit);
+    }
+    return ids;
+  }
+
+  /**
+   * The ids of every resource matching the parameters, joined by `separator`.
+   *
+   * @example Usage
+   * ```ts ignore
+   * console.log(await manager.search.searchResourceIds("collection", {}, { separator: " " }));
+   * ```
+   *
+   * @param type `record`, `collection`, `template` or `group`.
+   * @param params Search parameters.
+   * @param options `separator` (default `,`) and `limit`.
+   * @returns The joined ids.
+   * @throws {TooManyResultsError} When more than `limit` resources match.
+   */
+  async searchResourceIds(
+    type: SearchType,
+    params: SearchParams = {},
+    options: ResourceIdsOptions = {},
+  ): Promise<string> {
+    const { separator = ",", ...rest } = options;
+    return (await this.resourceIds(type, params, rest)).join(separator);
+  }
+
+  /**
+   * One page of users (`GET /users`), newest first.
+   *
+   * @example Usage
+   * ```ts ignore
+   * const page = await manager.search.searchUsers({ filter: "jane" });
+   * console.log(page.items.map((user) => user.identity?.username));
+   * ```
+   *
+   * @param params `filter` (display name or username), `inactive`, `page`, `perPage`.
+   * @returns The page.
+   */
+  searchUsers(params: UserSearchParams = {}): Promise<PageJson<UserJson>> {
+    return getPage(this.transport, listPath("user"), searchQuery(params));
+  }
+
+  /**
+   * Every user matching the parameters.
+   *
+   * @example Usage
+   * ```ts ignore
+   * const users = await Array.fromAsync(manager.search.users({ filter: "jane" }));
+   * ```
+   *
+   * @param params `filter`, `inactive`.
+   * @returns An async iterator over the users.
+   */
+  users(params: UserSearchParams = {}): AsyncGenerator<UserJson, void, undefined> {
+    return allItems(this.transport, listPath("user"), searchQuery(params));
+  }
+}
