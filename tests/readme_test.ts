@@ -53,23 +53,32 @@ async function dataDir(dir: string): Promise<Uint8Array> {
   return bytes;
 }
 
+/**
+ * Sets up README's library project in `dir` (its `deno.json`, `quickstart.ts`, a data file) and
+ * runs README's commands with the local server's host and token (none: the variable is left out).
+ */
+async function runLibraryQuickStart(dir: string, host: string, pat: string | undefined) {
+  const [config] = blocks("Get the library", "json");
+  await Deno.writeTextFile(`${dir}/deno.json`, config!.replace('"../repo-apy"', `"${ROOT}"`));
+  await Deno.writeTextFile(`${dir}/quickstart.ts`, blocks("Library quick start", "ts")[0]!);
+  const bytes = await dataDir(dir);
+  const [commands] = blocks("Library quick start", "sh");
+  const withPat = pat === undefined
+    ? commands!.replace(/ REPO_APY_PAT=pat_\.\.\./, "")
+    : commands!.replaceAll("pat_...", pat);
+  const run = await bash(
+    withPat.replaceAll("https://repo.example", host)
+      .replaceAll("--allow-net=repo.example", `--allow-net=${new URL(host).host}`),
+    { cwd: dir, env: { HOME: dir } },
+  );
+  return { bytes, run };
+}
+
 Deno.test("README's library quick start runs as written with README's deno.json and flags", async () => {
   await using server = await startServer();
   const dir = await Deno.makeTempDir({ prefix: "repo-apy-readme-lib-" });
   try {
-    const [config] = blocks("Get the library", "json");
-    await Deno.writeTextFile(`${dir}/deno.json`, config!.replace('"../repo-apy"', `"${ROOT}"`));
-    const [script] = blocks("Library quick start", "ts");
-    await Deno.writeTextFile(`${dir}/quickstart.ts`, script!);
-    const bytes = await dataDir(dir);
-    const [commands] = blocks("Library quick start", "sh");
-    const { host } = new URL(server.url);
-    const run = await bash(
-      commands!.replaceAll("https://repo.example", server.url)
-        .replaceAll("pat_...", server.pat)
-        .replaceAll("--allow-net=repo.example", `--allow-net=${host}`),
-      { cwd: dir, env: { HOME: dir } },
-    );
+    const { bytes, run } = await runLibraryQuickStart(dir, server.url, server.pat);
     assertEquals(run.code, 0, run.stderr);
     assertStringIncludes(run.stdout, "measurement.h5 50000");
     assertEquals(await Deno.readFile(`${dir}/out/measurement.h5`), bytes);
@@ -82,17 +91,7 @@ Deno.test("README's library quick start without REPO_APY_PAT says the pat is mis
   await using server = await startServer();
   const dir = await Deno.makeTempDir({ prefix: "repo-apy-readme-nopat-" });
   try {
-    const [config] = blocks("Get the library", "json");
-    await Deno.writeTextFile(`${dir}/deno.json`, config!.replace('"../repo-apy"', `"${ROOT}"`));
-    await Deno.writeTextFile(`${dir}/quickstart.ts`, blocks("Library quick start", "ts")[0]!);
-    await dataDir(dir);
-    const [commands] = blocks("Library quick start", "sh");
-    const run = await bash(
-      commands!.replaceAll("https://repo.example", server.url)
-        .replace(/ REPO_APY_PAT=pat_\.\.\./, "")
-        .replaceAll("--allow-net=repo.example", `--allow-net=${new URL(server.url).host}`),
-      { cwd: dir, env: { HOME: dir } },
-    );
+    const { run } = await runLibraryQuickStart(dir, server.url, undefined);
     assertEquals(run.code, 1);
     assertStringIncludes(run.stderr, "No pat was given");
     assertStringIncludes(run.stderr, "REPO_APY_PAT");

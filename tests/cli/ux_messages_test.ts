@@ -1,24 +1,10 @@
 // What a user saw (issue 9): every CLI message speaks in CLI terms and says what to do.
 
 import { assertEquals, assertNotIncludes, assertStringIncludes } from "../_assert.ts";
-import { startServer, type TestServer } from "../../lib/testing/mod.ts";
-import { runCli } from "../../lib/cli/run.ts";
+import { startServer } from "../../lib/testing/mod.ts";
 import { reportError } from "../../lib/cli/_errors.ts";
 import { Output } from "../../lib/cli/output.ts";
 import { createRecord, managerFor, ok, repo, tempDir } from "./_records.ts";
-
-/** Runs the CLI in-process with another token. */
-async function withPat(server: TestServer, pat: string, args: string[]) {
-  let stdout = "";
-  let stderr = "";
-  const code = await runCli(args, {
-    version: "0.0.0-test",
-    stdout: (text) => stdout += text,
-    stderr: (text) => stderr += text,
-    managerOptions: { host: server.url, pat, retry: { maxAttempts: 1 } },
-  });
-  return { code, stdout, stderr };
-}
 
 Deno.test("records edit -l not-a-license prints the server's field error without -V debug", async () => {
   await using server = await startServer();
@@ -32,7 +18,9 @@ Deno.test("records edit -l not-a-license prints the server's field error without
 
 Deno.test("a wrong PAT names 'repo-apy config set-pat' as the next step and never prints the token", async () => {
   await using server = await startServer();
-  const run = await withPat(server, "pat_wrong_wrong_wrong", ["records", "show-info", "-r", "1"]);
+  const run = await repo(server, ["records", "show-info", "-r", "1"], {
+    pat: "pat_wrong_wrong_wrong",
+  });
   assertEquals(run.code, 1);
   assertStringIncludes(run.stderr, "No valid access token was supplied.");
   assertStringIncludes(run.stderr, "the access token was not accepted");
@@ -45,7 +33,7 @@ Deno.test("a token without the needed scope: the hint names the missing scope", 
   await using server = await startServer();
   const id = await createRecord(server, "scoped");
   const pat = server.createToken({ scopes: ["record.read"] });
-  const run = await withPat(server, pat, ["records", "edit", "-r", String(id), "-t", "New"]);
+  const run = await repo(server, ["records", "edit", "-r", String(id), "-t", "New"], { pat });
   assertEquals(run.code, 1);
   assertStringIncludes(run.stderr, "lacks the scope 'record.update'");
   assertStringIncludes(run.stderr, "repo-apy config set-pat");
