@@ -64,7 +64,9 @@ export function reportError(error: unknown, output: Output, options: ReportOptio
   if (error instanceof RepoApyError) {
     // The next step (a token to store, a scope to add) stays on the error's one line.
     const step = nextStep(error, options);
-    const line = `${errorLine(error)}${step === undefined ? "" : `; ${step}`}`;
+    const line = step === undefined
+      ? errorLine(error)
+      : `${errorLine(error).replace(/\.$/, "")}: ${step}`;
     // Multi-line messages (an example after the reason) keep their lines, in CLI terms.
     const rest = error.message.trim().split("\n").slice(1).join("\n");
     const raw = /\(os error \d+\)|NotCapable/.test(error.message);

@@ -1,7 +1,7 @@
 // Turns library and OS wording into CLI terms: field errors of the server, next steps for 401 and
 // 403, flags instead of option names, and no internal temporary file names.
 
-import { ConfigurationError, type RepoApyError, RequestError } from "../http/errors.ts";
+import { type RepoApyError, RequestError } from "../http/errors.ts";
 
 /** What the CLI knows about the run when it reports an error. */
 export interface MessageContext {
@@ -127,11 +127,6 @@ export function errorLine(error: RepoApyError): string {
  * @returns The hint, without the `Hint: ` prefix.
  */
 export function nextStep(error: RepoApyError, context: MessageContext): string | undefined {
-  if (
-    error instanceof ConfigurationError && /permission|NotCapable|--allow-env/i.test(error.message)
-  ) {
-    return undefined;
-  }
   if (!(error instanceof RequestError)) return undefined;
   const where = context.instance === undefined ? "" : ` of the instance '${context.instance}'`;
   const scopes = scopesOf(error.body);
@@ -188,7 +183,8 @@ export function osErrorLine(error: unknown): string | undefined {
   for (let current = error, depth = 0; current instanceof Error && depth < 10; depth++) {
     for (const [type, say] of OS_ERRORS) {
       if (current instanceof type) {
-        const quoted = [...current.message.matchAll(/'([^']+)'/g)].at(-1)?.[1];
+        const match = [...current.message.matchAll(/'([^']+)'|"([^"]+)"/g)].at(-1);
+        const quoted = match?.[1] ?? match?.[2];
         return say(quoted === undefined ? "the given path" : `'${inCliTerms(quoted)}'`);
       }
     }
