@@ -22,7 +22,7 @@ Deno.test("a wrong PAT names 'repo-apy config set-pat' as the next step and neve
     pat: "pat_wrong_wrong_wrong",
   });
   assertEquals(run.code, 1);
-  assertStringIncludes(run.stderr, "No valid access token was supplied.");
+  assertStringIncludes(run.stderr, "No valid access token was supplied: the access token");
   assertStringIncludes(run.stderr, "the access token was not accepted");
   assertEquals(run.stderr.trim().split("\n").length, 1, run.stderr);
   assertStringIncludes(run.stderr, "repo-apy config set-pat");
