@@ -2,7 +2,7 @@
 
 import { assertEquals, assertStringIncludes } from "../_assert.ts";
 import { startServer, type TestServer } from "../../lib/testing/mod.ts";
-import { createRecord, listDir, managerFor, ok, tempDir } from "./_records.ts";
+import { createRecord, listDir, managerFor, ok, repo, tempDir } from "./_records.ts";
 
 /** Requests that could change something, logged from `from` on. */
 function changes(server: TestServer, from: number) {
@@ -43,7 +43,6 @@ Deno.test("delete-type commands with --dry-run delete nothing (and need no --i-a
   const id = String(await createRecord(server, "dry-delete"));
   await ok(server, ["add-string-as-file", "-r", id, "-s", "x", "-n", "keep.txt"]);
   await ok(server, ["add-metadatum", "-r", id, "-m", "temperature", "-v", "20", "-t", "float"]);
-  const from = server.log.length;
   const expected: [string[], string][] = [
     [["delete", "-r", id], "Dry run: would delete the record 'dry-delete'"],
     [["delete-file", "-r", id, "-n", "keep.txt"], "would delete the file 'keep.txt'"],
@@ -53,11 +52,33 @@ Deno.test("delete-type commands with --dry-run delete nothing (and need no --i-a
       "would delete the metadatum 'temperature'",
     ],
     [["delete-all-metadata", "-r", id], "would delete the metadatum 'temperature'"],
+    [["remove-tag", "-r", id, "-t", "keep"], "would remove the tag 'keep'"],
   ];
+  await ok(server, ["add-tag", "-r", id, "-t", "keep"]);
+  await repo(server, ["collections", "create", "-i", "dry-collection"]);
+  const from = server.log.length;
   for (const [args, text] of expected) {
     const run = await ok(server, [...args, "--dry-run"]);
     assertStringIncludes(run.stdout, text);
   }
+  const collection = await repo(server, [
+    "collections",
+    "delete",
+    "-C",
+    "dry-collection",
+    "--dry-run",
+  ]);
+  assertStringIncludes(collection.stdout, "Dry run: would delete the collection");
+  const purge = await repo(server, [
+    "misc",
+    "purge-resource",
+    "-t",
+    "record",
+    "-i",
+    id,
+    "--dry-run",
+  ]);
+  assertStringIncludes(purge.stdout, "Dry run: would purge the record");
   assertEquals(changes(server, from), []);
   await using manager = managerFor(server);
   const record = await manager.record({ id: Number(id) });
