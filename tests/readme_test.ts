@@ -101,7 +101,8 @@ Deno.test("README's library quick start without REPO_APY_PAT says the pat is mis
 });
 
 Deno.test("README's CLI quick start runs as written with the CLI installed from the checkout", async () => {
-  await using server = await startServer();
+  // README's example user of `groups add-user`.
+  await using server = await startServer({ users: [{ username: "jdoe" }] });
   const dir = await Deno.makeTempDir({ prefix: "repo-apy-readme-cli-" });
   try {
     const install = blocks("Get the CLI", "sh").find((block) => block.includes("./cli.ts"));
