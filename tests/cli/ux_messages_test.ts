@@ -155,3 +155,17 @@ Deno.test("OS errors of ordinary mistakes read in CLI terms, without temporary f
     `Error: No permission to access '${dir.path}/out/run1.h5': check the permissions of the file and its folder\n`,
   ]);
 });
+
+Deno.test("a 403 says that the account lacks the permission, on the error's one line", async () => {
+  await using server = await startServer({ users: [{ username: "jdoe" }] });
+  const id = await createRecord(server, "not-yours");
+  const other = server.users.find((user) => user.id !== 1)!;
+  const run = await repo(server, ["records", "edit", "-r", String(id), "-t", "Mine"], {
+    pat: other.pat,
+  });
+  assertEquals(run.code, 1);
+  assertStringIncludes(run.stderr, "[403]");
+  assertStringIncludes(run.stderr, "ask the resource's owner for a role");
+  assertEquals(run.stderr.trim().split("\n").length, 1, run.stderr);
+  assertNotIncludes(run.stderr, other.pat);
+});
