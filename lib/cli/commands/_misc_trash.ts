@@ -1,7 +1,7 @@
 // `misc get-deleted-resources`, `restore-resource` and `purge-resource`.
 
 import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
-import { apyCommand } from "../apy_command.ts";
+import { apyCommand, dryRun, dryRunOption } from "../apy_command.ts";
 import { parseInteger, searchPaginationOptions } from "../options.ts";
 import { setOptionType } from "../_tree.ts";
 import { readingCommand } from "../_command_kind.ts";
@@ -68,8 +68,11 @@ export function purgeResourceCommand(): CommandUnknownOpts {
     new Command("purge-resource")
       .description("Delete a resource in the trash for good (it cannot be restored afterwards)"),
   );
+  dryRunOption(command);
   apyCommand(command, async (manager, options) => {
     const values = options as typeof options & { itemType: string; itemId: number };
+    const what = `purge the ${values.itemType} with id ${values.itemId} from the trash for good`;
+    if (dryRun(manager, what)) return;
     await manager.misc.purge(values.itemType, values.itemId);
     manager.printInfo(`Purged the ${values.itemType} with id ${values.itemId}`);
   });

@@ -5,7 +5,8 @@ import { RepoApyError } from "../../http/errors.ts";
 import type { RecordJson } from "../../http/protocol.ts";
 import { jsonMode, readingCommand } from "../_command_kind.ts";
 import { printJson } from "../_json_output.ts";
-import { apyCommand } from "../apy_command.ts";
+import { apyCommand, dryRun, dryRunOption } from "../apy_command.ts";
+import { generateIdentifier } from "../../utils/identifier.ts";
 import { searchPaginationOptions } from "../options.ts";
 import {
   asValues,
@@ -23,7 +24,7 @@ export function createRecordCommand(): CommandUnknownOpts {
   const command = new Command("create")
     .description("Create a record, or open it when the identifier exists already")
     .requiredOption("-i, --identifier <identifier>", "Identifier of the record")
-    .option("-t, --title <title>", "Title of the record (default: the identifier)")
+    .option("-t, --title <title>", "Title of the record (default: the identifier as typed)")
     .addOption(
       new Option("-v, --visibility <visibility>", "Visibility of a new record")
         .choices(VISIBILITIES).default("private" as const),
@@ -31,11 +32,22 @@ export function createRecordCommand(): CommandUnknownOpts {
     .option("-p, --pipe", "Print only the id of the record on stdout")
     .option("-e, --exit-not-created", "Exit with code 1 when the record existed already");
   apyCommand(command, async (manager, options) => {
+    const typed = options.identifier.trim();
+    const normalized = generateIdentifier(typed);
+    if (normalized !== typed && normalized !== "") {
+      status(
+        manager,
+        options.pipe,
+        `The identifier '${typed}' is stored as '${normalized}' (identifiers keep only a-z, 0-9, ` +
+          "- and _)",
+      );
+    }
     const record = await manager.record({
       identifier: options.identifier,
       create: true,
       visibility: options.visibility,
-      ...(options.title === undefined ? {} : { title: options.title }),
+      // The title is what the user typed, not the normalised identifier.
+      title: options.title ?? typed,
     });
     if (record.created) {
       status(manager, options.pipe, `Created ${describe(record)}`);
@@ -153,16 +165,19 @@ export function showInfoCommand(): CommandUnknownOpts {
 
 /** `records delete`: moves the record to the trash (needs `--i-am-sure`). */
 export function deleteRecordCommand(): CommandUnknownOpts {
-  const command = recordOptions(
+  const command = dryRunOption(recordOptions(
     new Command("delete")
       .description("Delete a record (it goes to the trash)")
       .option("--i-am-sure", "Confirm the deletion"),
-  );
+  ));
   apyCommand(command, async (manager, options) => {
-    requireSure(options.iAmSure, "delete the record");
     const record = await openRecord(manager, options);
+    await record.meta();
+    const label = describe(record);
+    if (dryRun(manager, `delete the ${label} (it would go to the trash)`)) return;
+    requireSure(options.iAmSure, "delete the record");
     await record.delete();
-    manager.printInfo(`Deleted the ${describe(record)}`);
+    manager.printInfo(`Deleted the ${label}`);
   });
   return command;
 }

@@ -9,7 +9,8 @@ import { type JsonValue, jsonValueToPlain, parseJson } from "../../convert/parse
 import { validateExtras } from "../../resources/metadata.ts";
 import { jsonMode, readingCommand } from "../_command_kind.ts";
 import { printJson } from "../_json_output.ts";
-import { apyCommand } from "../apy_command.ts";
+import { apyCommand, dryRun, dryRunOption, isDryRun } from "../apy_command.ts";
+import { UsageError } from "../_errors.ts";
 import {
   describe,
   openRecord,
@@ -63,6 +64,12 @@ function toMetadatum(key: string, raw: string, type: ValueType, unit: string | u
     value = raw === "true";
   }
   const withUnit = type === "integer" || type === "float";
+  if (!withUnit && unit !== undefined && unit.trim() !== "") {
+    throw new UsageError(
+      `-u/--unit only applies to -t integer or float, not to a ${type}: leave out -u, or give ` +
+        "the value's type with -t",
+    );
+  }
   const [checked] = validateExtras([{
     key,
     type: VALUE_TYPES[type],
@@ -187,7 +194,7 @@ export function addMetadataCommand(): CommandUnknownOpts {
   );
   apyCommand(command, async (manager, options) => {
     if ((options.metadata === undefined) === (options.file === undefined)) {
-      throw new InputError("Give the metadata either with -m/--metadata or with -p/--file");
+      throw new UsageError("Give the metadata either with -m/--metadata or with -p/--file");
     }
     let text = options.metadata;
     if (options.file !== undefined) {
@@ -282,6 +289,7 @@ export function deleteMetadatumCommand(): CommandUnknownOpts {
       .description("Delete a top-level metadatum of a record")
       .requiredOption("-m, --metadatum <key>", "Key of the metadatum"),
   );
+  dryRunOption(command);
   apyCommand(command, async (manager, options) => {
     const record = await openRecord(manager, options);
     if (!await record.checkMetadatum(options.metadatum)) {
@@ -290,6 +298,8 @@ export function deleteMetadatumCommand(): CommandUnknownOpts {
       );
       return;
     }
+    const what = `delete the metadatum '${options.metadatum}' of the ${describe(record)}`;
+    if (dryRun(manager, what)) return;
     await record.removeMetadatum(options.metadatum);
     manager.printInfo(`Deleted the metadatum '${options.metadatum}' of the ${describe(record)}`);
   });
@@ -303,9 +313,16 @@ export function deleteAllMetadataCommand(): CommandUnknownOpts {
       .description("Delete all metadata of a record")
       .option("--i-am-sure", "Confirm deleting all metadata"),
   );
+  dryRunOption(command);
   apyCommand(command, async (manager, options) => {
-    requireSure(options.iAmSure, "delete all metadata of the record");
     const record = await openRecord(manager, options);
+    if (isDryRun(manager)) {
+      for (const extra of (await record.meta()).extras ?? []) {
+        dryRun(manager, `delete the metadatum '${extra.key}' of the ${describe(record)}`);
+      }
+      return;
+    }
+    requireSure(options.iAmSure, "delete all metadata of the record");
     await record.removeAllMetadata();
     manager.printInfo(`Deleted all metadata of the ${describe(record)}`);
   });
