@@ -1,9 +1,14 @@
 // Opening the connection pool (CA bundle) and naming what went wrong when no answer came.
 import { ConfigurationError, ConnectionError, TlsError } from "./errors.ts";
 
-/** One Deno HTTP client (one connection pool), trusting the CA bundle when one is given. */
-export async function httpClient(caBundle: string | undefined): Promise<Deno.HttpClient> {
-  if (!caBundle) return Deno.createHttpClient({});
+/**
+ * One Deno HTTP client (one connection pool), trusting the CA bundle when one is given; the
+ * bundle's certificates are returned too, for the raw client of large bodies.
+ */
+export async function httpClient(
+  caBundle: string | undefined,
+): Promise<{ client: Deno.HttpClient; caCerts?: string[] }> {
+  if (!caBundle) return { client: Deno.createHttpClient({}) };
   let pem: string;
   try {
     pem = await Deno.readTextFile(caBundle);
@@ -24,7 +29,7 @@ export async function httpClient(caBundle: string | undefined): Promise<Deno.Htt
     );
   if (!pem.includes("-----BEGIN CERTIFICATE-----")) throw invalid("no certificate in it");
   try {
-    return Deno.createHttpClient({ caCerts: [pem] });
+    return { client: Deno.createHttpClient({ caCerts: [pem] }), caCerts: [pem] };
   } catch (error) {
     throw invalid(describe(error), error);
   }

@@ -46,19 +46,19 @@ const SEND_PIECE = 262_144;
  * A body that touches the timer whenever the fetch pulls the next piece of it: sending counts as
  * activity. Small bodies (and bodies that are not bytes) are returned as they are.
  */
-export function watchedBody(body: BodyInit | null, timer: IdleTimer): BodyInit | null {
+export function watchedBody(body: BodyInit | null, touch: () => void): BodyInit | null {
   let bytes: Uint8Array;
   if (body instanceof Uint8Array) bytes = body;
   else if (body instanceof ArrayBuffer) bytes = new Uint8Array(body);
   else if (ArrayBuffer.isView(body)) {
     bytes = new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
-  } else if (body instanceof ReadableStream) return touchingStream(body, timer);
+  } else if (body instanceof ReadableStream) return touchingStream(body, touch);
   else return body;
   if (bytes.byteLength < WATCHED_BODY_BYTES) return body;
   let offset = 0;
   return new ReadableStream<Uint8Array>({
     pull(controller) {
-      timer.touch();
+      touch();
       if (offset >= bytes.byteLength) return controller.close();
       const end = Math.min(bytes.byteLength, offset + SEND_PIECE);
       // A copy: the fetch may keep the piece after this call, the caller may reuse its buffer.
@@ -70,14 +70,14 @@ export function watchedBody(body: BodyInit | null, timer: IdleTimer): BodyInit |
 
 function touchingStream(
   source: ReadableStream<Uint8Array>,
-  timer: IdleTimer,
+  touch: () => void,
 ): ReadableStream<Uint8Array> {
   const reader = source.getReader();
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
-      timer.touch();
+      touch();
       const { done, value } = await reader.read();
-      timer.touch();
+      touch();
       if (done) controller.close();
       else controller.enqueue(value);
     },

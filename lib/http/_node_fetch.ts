@@ -1,5 +1,6 @@
 // A fetch over node:https, used only when TLS verification is switched off (`verify = false`):
 // Deno's fetch has no per-client switch for that, node:https's `rejectUnauthorized` does.
+import type http from "node:http";
 import https from "node:https";
 import net from "node:net";
 import tls from "node:tls";
@@ -12,6 +13,8 @@ export interface FetchInit {
   headers: Headers;
   body: BodyInit | null;
   signal: AbortSignal;
+  /** Called whenever a piece of the body was handed on (the transport's idle timer). */
+  activity?: () => void;
 }
 
 /** A fetch function as the transport uses it. */
@@ -35,6 +38,8 @@ export function insecureFetch(options: { proxy?: URL | undefined } = {}): {
       if (init.signal.aborted) return reject(init.signal.reason);
       const headers: Record<string, string> = {};
       init.headers.forEach((value, name) => headers[name] = value);
+      const fixed = fixedBody(init.body);
+      if (fixed) headers["content-length"] = String(fixed.byteLength);
       const secure = socket &&
         tls.connect({
           socket,
@@ -72,7 +77,9 @@ export function insecureFetch(options: { proxy?: URL | undefined } = {}): {
         if (nullBody) message.resume();
         resolve(new Response(body, { status, headers: responseHeaders }));
       });
-      writeBody(request, init.body).catch((error) => request.destroy(error));
+      writeBody(request, fixed ?? init.body, init.activity).catch((error) =>
+        request.destroy(error)
+      );
     });
   };
   return { fetch: fetchFn, close: () => agent.destroy() };
@@ -152,14 +159,34 @@ function tunnel(proxy: URL, target: URL, signal: AbortSignal): Promise<net.Socke
   });
 }
 
-async function writeBody(request: ReturnType<typeof https.request>, body: BodyInit | null) {
+/** A body of known length, sent as it is with a `Content-Length` (no copy, no chunked framing). */
+function fixedBody(body: BodyInit | null): Uint8Array | undefined {
+  if (body instanceof Uint8Array) return body;
+  if (typeof body === "string") return new TextEncoder().encode(body);
+  return undefined;
+}
+
+const WRITE_PIECE = 262_144;
+
+// Writes the body piece by piece, waiting for `drain`, and reports each piece as activity.
+async function writeBody(
+  request: http.ClientRequest,
+  body: BodyInit | Uint8Array | null,
+  activity: (() => void) | undefined,
+) {
   if (body === null) return void request.end();
+  const write = async (piece: Uint8Array) => {
+    if (!request.write(piece)) await new Promise((resolve) => request.once("drain", resolve));
+    activity?.();
+  };
+  if (body instanceof Uint8Array) {
+    for (let at = 0; at < body.byteLength; at += WRITE_PIECE) {
+      await write(body.subarray(at, at + WRITE_PIECE));
+    }
+    return void request.end();
+  }
   const stream = new Response(body).body;
   if (!stream) return void request.end();
-  for await (const chunk of stream) {
-    if (!request.write(chunk)) {
-      await new Promise((resolve) => request.once("drain", resolve));
-    }
-  }
+  for await (const chunk of stream) await write(chunk);
   request.end();
 }

@@ -19,6 +19,7 @@
  * @module
  */
 
+import { RepoApyError } from "./errors.ts";
 import type { PageJson } from "./protocol.ts";
 import type { RequestOptions, Transport } from "./transport.ts";
 import type { QueryParams } from "./url.ts";
@@ -39,10 +40,10 @@ export const MAX_PAGES = 10_000;
 /**
  * Yields every page of a paginated endpoint, starting at `query.page` (default 1).
  *
- * The server's links are not trusted to end: reading stops when there is no `next` link, when a
- * `next` link was visited before (or is the page's own), when the page number does not advance, when `total_pages` is
- * reached, when an item id repeats (only the new items of that page are yielded), and after
- * `maxPages` pages.
+ * The server's links are not trusted to end: reading stops when there is no `next` link, when
+ * `total_pages` is reached, and after `maxPages` pages; it fails with {@linkcode RepoApyError}
+ * (no page is yielded twice) when a `next` link was visited before or is the page's own, when the
+ * page number does not advance, or when an item id repeats.
  *
  * @example Usage
  * ```ts ignore
@@ -55,6 +56,7 @@ export const MAX_PAGES = 10_000;
  * @param query Query parameters of the first page (`per_page`, filters).
  * @param options Signal and page limit.
  * @returns An async iterator over the pages.
+ * @throws {RepoApyError} When the server links back to a page it sent already (a loop).
  */
 export async function* paginate<T>(
   transport: Transport,
@@ -67,6 +69,8 @@ export async function* paginate<T>(
   const seen = new Set<unknown>();
   let next: string | undefined = endpoint;
   let lastPage = 0;
+  const loop = (count: number, what: string) =>
+    new RepoApyError(`The server's page links loop: page ${count + 1} ${what}`);
   for (let count = 0; next !== undefined && count < maxPages; count++) {
     visited.add(next);
     const page: PageJson<T> = await transport.jsonObject<PageJson<T>>("GET", next, {
@@ -76,21 +80,23 @@ export async function* paginate<T>(
     });
     const info = page._pagination;
     const number = typeof info?.page === "number" ? info.page : undefined;
-    if (number !== undefined && number <= lastPage) return;
+    if (number !== undefined && number <= lastPage) {
+      throw loop(count, "links back to an earlier page");
+    }
     lastPage = number ?? lastPage + 1;
-    const items = page.items.filter((item) => {
+    for (const item of page.items) {
       const id = (item as { id?: unknown } | null)?.id;
-      if (typeof id !== "number" && typeof id !== "string") return true;
-      if (seen.has(id)) return false;
+      if (typeof id !== "number" && typeof id !== "string") continue;
+      if (seen.has(id)) throw loop(count, "repeats items of an earlier page");
       seen.add(id);
-      return true;
-    });
-    const repeated = items.length < page.items.length;
-    yield repeated ? { ...page, items } : page;
+    }
+    yield page;
     const total = info?.total_pages;
-    if (repeated || (typeof total === "number" && lastPage >= total)) return;
+    if (typeof total === "number" && lastPage >= total) return;
     next = typeof info?._links?.next === "string" ? info._links.next : undefined;
-    if (next !== undefined && (visited.has(next) || next === info?._links?.self)) return;
+    if (next !== undefined && (visited.has(next) || next === info?._links?.self)) {
+      throw loop(count, "links back to an earlier page");
+    }
   }
 }
 

@@ -30,6 +30,7 @@ import { describe, httpClient, networkError } from "./_connect.ts";
 import { guardBody, IdleTimer, watchedBody } from "./_idle.ts";
 import { isWhitelisted, redirectNotFollowed, redirectRefused } from "./_redirect.ts";
 import { readBoundedText, redactSecrets } from "./_body.ts";
+import { proxyMayBeSet, rawFetch } from "./_raw_fetch.ts";
 import { type Logger, silentLogger } from "./log.ts";
 import { hostPacer, type Pacer } from "./pacer.ts";
 import { HEADER } from "./protocol.ts";
@@ -346,10 +347,15 @@ export class Transport implements AsyncDisposable {
     const custom = this.#options.fetch;
     if (custom) {
       // Redirects are handled (and refused) by #send, never followed by the fetch itself.
-      const fetchFn: FetchFn = (url, init) => custom(url, { ...init, redirect: "manual" });
+      const fetchFn: FetchFn = (url, { activity, ...init }) =>
+        custom(url, {
+          ...init,
+          body: activity ? watchedBody(init.body, activity) : init.body,
+          redirect: "manual",
+        });
       return { base, settings, fetch: fetchFn, close() {} };
     }
-    const client = await httpClient(settings.caBundle);
+    const { client, caCerts } = await httpClient(settings.caBundle);
     // Only the node:https path needs it: Deno's fetch reads the proxy variables itself.
     const proxy = settings.verify !== false
       ? undefined
@@ -365,10 +371,19 @@ export class Transport implements AsyncDisposable {
     const insecure = settings.verify === false
       ? insecureFetch({ proxy: proxy ?? undefined })
       : undefined;
-    const fetchFn: FetchFn = (url, init) =>
-      insecure && url.protocol === "https:"
-        ? insecure.fetch(url, init)
-        : fetch(url, { ...init, client, redirect: "manual" });
+    // Large byte bodies (upload chunks) go through a small HTTP/1.1 client that sends the
+    // caller's buffer without copying it, with a Content-Length, reporting every piece written
+    // to the idle timer (see docs/decisions.md, "Transfer performance"). Only Deno's fetch
+    // honours a proxy, so it keeps every request when one may be configured; it gets bodies as
+    // a stream whose reads count as activity.
+    const bulk = proxyMayBeSet() ? undefined : rawFetch({ caCerts });
+    const fetchFn: FetchFn = (url, init) => {
+      if (insecure && url.protocol === "https:") return insecure.fetch(url, init);
+      if (bulk && isLargeBytes(init.body)) return bulk(url, init);
+      const { activity, ...rest } = init;
+      const body = activity ? watchedBody(init.body, activity) : init.body;
+      return fetch(url, { ...rest, body, client, redirect: "manual" });
+    };
     return {
       base,
       settings,
@@ -447,8 +462,9 @@ export class Transport implements AsyncDisposable {
     const fetchInit: FetchInit = {
       method: init.method,
       headers: init.headers,
-      body: watchedBody(init.body, timer),
+      body: init.body,
       signal,
+      activity: () => timer.touch(),
     };
     this.#log.debug(`${init.method} ${redactUrl(url.href)}`);
     let response: Response;
@@ -464,6 +480,12 @@ export class Transport implements AsyncDisposable {
   }
 }
 
+/** Byte bodies from this size on are sent without a copy (when no proxy may be set). */
+const LARGE_BODY_BYTES = 1 << 20;
+
+function isLargeBytes(body: BodyInit | null): boolean {
+  return body instanceof Uint8Array && body.byteLength >= LARGE_BODY_BYTES;
+}
 /** The request's options with `signal` (the transport's) joined to the request's own signal. */
 function withSignal(options: RequestOptions, signal: AbortSignal | undefined): RequestOptions {
   if (signal === undefined) return options;

@@ -1,19 +1,24 @@
 // Pagination against servers whose links never end.
-import { assertEquals } from "../_assert.ts";
+import { assertEquals, assertRejects, assertStringIncludes } from "../_assert.ts";
+import { RepoApyError } from "../../lib/http/errors.ts";
 import { startServer } from "../../lib/testing/mod.ts";
 import { Transport } from "../../lib/http/transport.ts";
 import { paginate, paginateItems } from "../../lib/http/paginate.ts";
 import { createRecord, listDir, managerFor, ok, tempDir } from "../cli/_records.ts";
 
-Deno.test("paginateItems() stops when 'next' points back at the same page", async () => {
+Deno.test("paginateItems() fails clearly when 'next' points back at the same page", async () => {
   await using server = await startServer();
   await using transport = new Transport({ settings: { host: server.url, pat: server.pat } });
   for (const identifier of ["a", "b", "c"]) {
     await transport.json("POST", "/records", { json: { identifier, title: identifier } });
   }
   server.addFault({ method: "GET", path: /\/records$/, selfNext: true });
-  const items = await Array.fromAsync(paginateItems(transport, "/records", { per_page: 2 }));
-  assertEquals(items.length, 2);
+  const seen: unknown[] = [];
+  const error = await assertRejects(async () => {
+    for await (const item of paginateItems(transport, "/records", { per_page: 2 })) seen.push(item);
+  }, RepoApyError);
+  assertStringIncludes(error.message, "page links loop");
+  assertEquals(seen.length, 2);
   assertEquals(
     server.log.filter((e) => e.method === "GET" && e.path === "/api/v1/records").length,
     2,
