@@ -38,34 +38,35 @@ export class IdleTimer implements Disposable {
   }
 }
 
-/** Request bodies from this size on are sent as a stream whose reads count as activity. */
-export const WATCHED_BODY_BYTES = 1_048_576;
-const SEND_PIECE = 262_144;
+/** Assumed slowest sending rate of a byte body whose progress fetch does not show (bytes/s). */
+export const MIN_SEND_RATE = 65_536;
 
 /**
- * A body that touches the timer whenever the fetch pulls the next piece of it: sending counts as
- * activity. Small bodies (and bodies that are not bytes) are returned as they are.
+ * Sends with Deno's fetch while counting the body as activity: a stream's reads touch the timer;
+ * a byte body keeps its Content-Length, so its progress is invisible, and it counts as moving
+ * for as long as sending it at {@linkcode MIN_SEND_RATE} takes.
  */
-export function watchedBody(body: BodyInit | null, touch: () => void): BodyInit | null {
-  let bytes: Uint8Array;
-  if (body instanceof Uint8Array) bytes = body;
-  else if (body instanceof ArrayBuffer) bytes = new Uint8Array(body);
-  else if (ArrayBuffer.isView(body)) {
-    bytes = new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
-  } else if (body instanceof ReadableStream) return touchingStream(body, touch);
-  else return body;
-  if (bytes.byteLength < WATCHED_BODY_BYTES) return body;
-  let offset = 0;
-  return new ReadableStream<Uint8Array>({
-    pull(controller) {
-      touch();
-      if (offset >= bytes.byteLength) return controller.close();
-      const end = Math.min(bytes.byteLength, offset + SEND_PIECE);
-      // A copy: the fetch may keep the piece after this call, the caller may reuse its buffer.
-      controller.enqueue(bytes.slice(offset, end));
-      offset = end;
-    },
-  }, { highWaterMark: 0 });
+export async function sendWatched(
+  send: (body: BodyInit | null) => Promise<Response>,
+  body: BodyInit | null,
+  touch: () => void,
+): Promise<Response> {
+  if (body instanceof ReadableStream) return await send(touchingStream(body, touch));
+  const size = body instanceof Blob
+    ? body.size
+    : ArrayBuffer.isView(body) || body instanceof ArrayBuffer
+    ? body.byteLength
+    : 0;
+  if (size < 1_048_576) return await send(body);
+  const until = performance.now() + size / MIN_SEND_RATE * 1000;
+  const ticker = setInterval(() => {
+    if (performance.now() < until) touch();
+  }, 500);
+  try {
+    return await send(body);
+  } finally {
+    clearInterval(ticker);
+  }
 }
 
 function touchingStream(

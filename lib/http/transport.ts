@@ -27,7 +27,7 @@ import {
 } from "./errors.ts";
 import { type FetchFn, type FetchInit, insecureFetch, proxyFromEnv } from "./_node_fetch.ts";
 import { describe, httpClient, networkError } from "./_connect.ts";
-import { guardBody, IdleTimer, watchedBody } from "./_idle.ts";
+import { guardBody, IdleTimer, sendWatched } from "./_idle.ts";
 import { isWhitelisted, redirectNotFollowed, redirectRefused } from "./_redirect.ts";
 import { readBoundedText, redactSecrets } from "./_body.ts";
 import { proxyMayBeSet, rawFetch } from "./_raw_fetch.ts";
@@ -347,12 +347,10 @@ export class Transport implements AsyncDisposable {
     const custom = this.#options.fetch;
     if (custom) {
       // Redirects are handled (and refused) by #send, never followed by the fetch itself.
-      const fetchFn: FetchFn = (url, { activity, ...init }) =>
-        custom(url, {
-          ...init,
-          body: activity ? watchedBody(init.body, activity) : init.body,
-          redirect: "manual",
-        });
+      const fetchFn: FetchFn = (url, { activity, ...init }) => {
+        const send = (body: BodyInit | null) => custom(url, { ...init, body, redirect: "manual" });
+        return activity ? sendWatched(send, init.body, activity) : send(init.body);
+      };
       return { base, settings, fetch: fetchFn, close() {} };
     }
     const { client, caCerts } = await httpClient(settings.caBundle);
@@ -381,8 +379,9 @@ export class Transport implements AsyncDisposable {
       if (insecure && url.protocol === "https:") return insecure.fetch(url, init);
       if (bulk && isLargeBytes(init.body)) return bulk(url, init);
       const { activity, ...rest } = init;
-      const body = activity ? watchedBody(init.body, activity) : init.body;
-      return fetch(url, { ...rest, body, client, redirect: "manual" });
+      const send = (body: BodyInit | null) =>
+        fetch(url, { ...rest, body, client, redirect: "manual" });
+      return activity ? sendWatched(send, init.body, activity) : send(init.body);
     };
     return {
       base,
