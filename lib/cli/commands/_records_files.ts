@@ -128,7 +128,7 @@ export function addFilesCommand(): CommandUnknownOpts {
         "--skip-existing",
         "Leave out files the record already has with the same name and content",
       )
-      .option("--concurrency <n>", "Small files uploaded at once", positiveInt, 4),
+      .option("--concurrency <n>", "Small files uploaded at once", positiveInt, 8),
   );
   dryRunOption(command);
   apyCommand(command, async (manager, options) => {
