@@ -131,7 +131,8 @@ export async function importEln(
     }
   }
   const plan = planEln({ crate, root: archive.root, files: archive.files, exports });
-  if (plan.records.length === 0) {
+  // A collection without records (genre `collection`) is imported as just the collection.
+  if (plan.records.length === 0 && plan.collection === undefined) {
     throw new InputError(
       `The crate in '${path}' describes nothing to import: its root dataset lists no dataset and no file of the archive`,
     );
