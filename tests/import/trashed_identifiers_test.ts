@@ -75,3 +75,27 @@ Deno.test("reuseCollection() after its own rollback names the trash commands, cr
   );
   assertStringIncludes(again.message, "record with the identifier 'sample_v2' is in the trash");
 });
+
+Deno.test("reuseCollection() with a token that cannot list the trash still names the trash commands", async () => {
+  await using server = await startServer();
+  await using owner = new RepoManager({ host: server.url, pat: server.pat });
+  const run = await owner.collection({ identifier: "run", create: true, title: "Run" });
+  const sample = await owner.record({ identifier: "sample", create: true, title: "Sample" });
+  await run.addRecordLink(sample.id);
+  const reused = await reuseCollection(owner, run.id, { suffix: "v2" });
+  for (const id of reused.records.values()) await (await owner.record({ id })).delete();
+  await reused.collection.delete();
+  const scopes = ["record.create", "record.read", "record.update", "record.link", "record.delete"]
+    .concat(["collection.create", "collection.read", "collection.update", "collection.link"])
+    .concat(["collection.delete"]);
+  const pat = server.createToken({ scopes });
+  await using limited = new RepoManager({ host: server.url, pat });
+  const error = await assertRejects(
+    () => reuseCollection(limited, run.id, { suffix: "v2" }),
+    InputError,
+  );
+  assertStringIncludes(error.message, "'run_v2' is in the trash");
+  assertStringIncludes(error.message, "misc purge-resource");
+  // What the failed run made (nothing: the collection's create was the first) is not active.
+  assertEquals((await Array.fromAsync(owner.search.searchResources("collection"))).length, 1);
+});
