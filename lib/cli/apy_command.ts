@@ -89,6 +89,16 @@ export type ApyAction<Args extends unknown[], Opts> = (
   ...args: Args
 ) => void | Promise<void>;
 
+/** Options of {@linkcode apyCommand}. */
+export interface ApyCommandOptions<Opts> {
+  /**
+   * Whether this run talks to the server. When it returns `false` (e.g. a dry run that only
+   * reads a local file) the settings are not resolved, so no config file, host or PAT is needed;
+   * the action must then not use the manager's transport. @default {() => true}
+   */
+  needsServer?: (options: Opts & ApyOptions) => boolean;
+}
+
 /**
  * Adds `-I/--instance` and `-V/--verbose` to `command` and sets its action: the action receives
  * a manager whose settings are already resolved (config errors surface before any work), the
@@ -106,6 +116,7 @@ export type ApyAction<Args extends unknown[], Opts> = (
  *
  * @param command The command (with its own options and arguments already declared).
  * @param action What the command does.
+ * @param apyOptions Whether a run needs the server (see {@linkcode ApyCommandOptions}).
  * @returns The command, with the two options added.
  */
 export function apyCommand<
@@ -115,6 +126,7 @@ export function apyCommand<
 >(
   command: Command<Args, Opts, Global>,
   action: ApyAction<Args, Opts>,
+  apyOptions: ApyCommandOptions<Opts> = {},
 ): Command<Args, Opts & ApyOptions, Global> {
   const target = command as unknown as CommandUnknownOpts;
   target.addOption(
@@ -158,7 +170,9 @@ export function apyCommand<
     if (dry) dryManagers.add(manager);
     let instance = options.instance;
     try {
-      instance = (await manager.settings()).instance ?? instance;
+      if (apyOptions.needsServer?.(options) ?? true) {
+        instance = (await manager.settings()).instance ?? instance;
+      }
       await action(manager, options, ...args);
     } catch (error) {
       if (error instanceof ExitError) throw error;
