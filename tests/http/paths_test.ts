@@ -105,6 +105,19 @@ Deno.test("no file under lib/cli imports or calls the transport", async () => {
   assertEquals(offenders, []);
 });
 
+Deno.test("no file under lib/cli decides by the wording of an error", async () => {
+  const wording =
+    /\.test\([^)]*\.(message|description)\b|\.(message|description)\.(includes|match|startsWith|endsWith|search)\(/;
+  const offenders: string[] = [];
+  for await (const { path, text } of sources(new URL("cli/", LIB))) {
+    for (const { line, code } of codeLines(text)) {
+      if (wording.test(code)) offenders.push(`lib/cli/${path}:${line}: ${code.trim()}`);
+    }
+  }
+  assertEquals(offenders, []);
+  assertEquals(wording.test("if (/x/.test(error.message)) return;"), true);
+});
+
 Deno.test("paths are built with checked ids and encoded segments", () => {
   assertEquals(resourcePath("record", 5), "/records/5");
   assertEquals(identifierPath("group", "a b"), "/groups/identifier/a%20b");
