@@ -2,7 +2,7 @@
 
 import { CommanderError } from "@commander-js/extra-typings";
 import { RepoApyError, RequestError } from "../http/errors.ts";
-import { IncompleteDownloadError, UploadError } from "../transfer/errors.ts";
+import { IncompleteDownloadError, UploadError, UploadFilesError } from "../transfer/errors.ts";
 import type { Output } from "./output.ts";
 
 /** Exit codes of the CLI: 130 is an interrupt (Ctrl-C, SIGTERM), as shells report it. */
@@ -60,15 +60,22 @@ export function interruptMessage(error: unknown): string {
     return `Interrupted: ${what}; run the same command again to resume the download`;
   }
   const upload = find(error, UploadError);
+  const files = find(error, UploadFilesError);
+  const folder = files === undefined
+    ? ""
+    : `; ${files.done.uploaded.length + files.done.skipped.length} file(s) are in the record`;
+  const rerun = files === undefined
+    ? "run the same command again to resume it"
+    : "run the same command again with --skip-existing to continue";
   if (upload?.resumable === true && upload.upload !== undefined) {
     // `left` (what the server holds, when the upload layer reports it) beats the upload's state
     // as last seen.
-    const left = (upload as { left?: { chunks: number; chunkCount: number } }).left;
     const { name, chunk_count: count, chunks } = upload.upload;
     return `Interrupted: the upload of '${name}' stays on the server (${
-      left?.chunks ?? chunks?.length ?? 0
-    } of ${left?.chunkCount ?? count} chunks); run the same command again to resume it`;
+      upload.left?.chunks ?? chunks?.length ?? 0
+    } of ${upload.left?.chunkCount ?? count} chunks)${folder}; ${rerun}`;
   }
+  if (files !== undefined) return `Interrupted: ${folder.slice(2)}; ${rerun}`;
   return "Interrupted: the command stopped before it finished and kept no partial file; " +
     "run it again to complete it";
 }

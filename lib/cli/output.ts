@@ -198,6 +198,11 @@ export class Output {
 export interface Progress {
   /** Adds `amount` to the done count and redraws. */
   advance(amount: number): void;
+  /**
+   * Adds `amount` that was done before (a resumed transfer): it counts toward the done count,
+   * not toward the rate.
+   */
+  skip(amount: number): void;
   /** Clears the bar's line. */
   done(): void;
 }
@@ -217,29 +222,32 @@ export interface Progress {
  * @param total Total amount (for example bytes); 0 or less draws no percentage.
  * @param label Text in front of the bar.
  * @param output The output to draw on; default: a new process output.
+ * @param now Clock in milliseconds (for the rate); default `performance.now`.
  * @returns The progress bar.
  */
 export function createProgress(
   total: number,
   label: string,
   output: Output = new Output(),
+  now: () => number = () => performance.now(),
 ): Progress {
   if (!output.stderrIsTerminal() || !output.isVerbose("info")) {
-    return { advance() {}, done() {} };
+    return { advance() {}, skip() {}, done() {} };
   }
   let current = 0;
+  let skipped = 0;
   let lastDraw = Number.NEGATIVE_INFINITY;
   const width = 30;
-  const started = performance.now();
+  const started = now();
   const draw = (force = false) => {
-    const now = performance.now();
-    if (!force && now - lastDraw < 100) return;
-    lastDraw = now;
+    const time = now();
+    if (!force && time - lastDraw < 100) return;
+    lastDraw = time;
     const ratio = total > 0 ? Math.min(1, current / total) : 0;
     const filled = Math.round(ratio * width);
     const percent = total > 0 ? `${Math.floor(ratio * 100)}%`.padStart(4) : "";
-    const seconds = (now - started) / 1000;
-    const rate = seconds > 0 ? `${formatBytes(current / seconds)}/s` : "";
+    const seconds = (time - started) / 1000;
+    const rate = seconds > 0 ? `${formatBytes((current - skipped) / seconds)}/s` : "";
     const amount = total > 0
       ? `${formatBytes(current)}/${formatBytes(total)}`
       : formatBytes(current);
@@ -253,6 +261,10 @@ export function createProgress(
     advance(amount) {
       current += amount;
       draw(current >= total);
+    },
+    skip(amount) {
+      current += amount;
+      skipped += amount;
     },
     done() {
       output.writeErr("\r\x1b[2K");
@@ -274,7 +286,19 @@ function writeUnlessClosed(stream: { writeSync(data: Uint8Array): number }, text
   return true;
 }
 
-function formatBytes(bytes: number): string {
+/**
+ * Formats a byte count in decimal units, e.g. `20.0 MB`.
+ *
+ * @example Usage
+ * ```ts
+ * import { formatBytes } from "./output.ts";
+ * console.log(formatBytes(20_000_000)); // "20.0 MB"
+ * ```
+ *
+ * @param bytes The count.
+ * @returns The text.
+ */
+export function formatBytes(bytes: number): string {
   const units = ["B", "kB", "MB", "GB", "TB"];
   let value = bytes;
   let unit = 0;

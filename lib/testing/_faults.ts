@@ -27,6 +27,13 @@ export interface Fault {
   retryAfter?: string;
   /** Close the connection without an answer; the request is not processed. */
   drop?: boolean;
+  /** Process the request normally, then close the connection without an answer. */
+  dropAfterProcessing?: boolean;
+  /**
+   * For upload data (direct or chunk): store other bytes than received (the first byte
+   * flipped), ignoring the `Kadi-MD5-Checksum` header, and report the stored bytes' checksum.
+   */
+  corruptStorage?: boolean;
   /** Process normally but cut the response body after this many bytes. */
   dropAfterBytes?: number;
   /** Stream the response body at this rate. */
@@ -45,6 +52,9 @@ export interface Fault {
    */
   jsonFields?: { [field: string]: unknown };
 }
+
+/** Requests whose stored data a `corruptStorage` fault damages. */
+export const corruptedRequests: WeakSet<Request> = new WeakSet();
 
 /** `taskError` faults that fired, per request. */
 export const taskErrors: WeakMap<Request, string> = new WeakMap();
@@ -162,6 +172,8 @@ export async function withFaults(
       return errorResponse(fault.status, undefined, {}, headers);
     }
   }
+  if (firing.some((f) => f.corruptStorage)) corruptedRequests.add(request);
+
   const taskError = firing.find((f) => f.taskError !== undefined)?.taskError;
   if (taskError !== undefined) taskErrors.set(request, taskError);
   if (firing.some((f) => f.ignoreRange)) rangeIgnored.add(request);
@@ -175,5 +187,9 @@ export async function withFaults(
   }
   const cut = firing.find((f) => f.dropAfterBytes !== undefined);
   if (cut) responseControl.set(response, { dropAfterBytes: cut.dropAfterBytes! });
+  if (firing.some((f) => f.dropAfterProcessing)) {
+    await response.body?.cancel();
+    throw new DropConnection();
+  }
   return response;
 }

@@ -34,12 +34,14 @@ export function storagePath(state: State, label: string): string {
  * @param state Server state.
  * @param body The request body.
  * @param label Readable part of the file name.
- * @returns Path, size and MD5.
+ * @param corrupt Store the first byte flipped (fault injection: damaged storage).
+ * @returns Path, size and MD5 (of the bytes stored).
  */
 export async function storeBody(
   state: State,
   body: ReadableStream<Uint8Array> | null,
   label: string,
+  corrupt = false,
 ): Promise<Stored> {
   const path = storagePath(state, label);
   const file = await Deno.open(path, { write: true, createNew: true });
@@ -48,7 +50,11 @@ export async function storeBody(
   let size = 0;
   try {
     if (body !== null) {
-      for await (const chunk of body) {
+      for await (let chunk of body) {
+        if (corrupt && size === 0 && chunk.byteLength > 0) {
+          chunk = chunk.slice();
+          chunk[0] = chunk[0]! ^ 0xff;
+        }
         size += chunk.byteLength;
         if (size > MAX_CONTENT_LENGTH) throw new HttpError(413);
         hash.update(chunk);

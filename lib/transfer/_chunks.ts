@@ -157,16 +157,27 @@ export class Checksum {
   result(): StreamChecksum {
     if (this.#kind === "md5") return { size: this.#size, candidates: [this.#hash.digest("hex")] };
     if (this.#partBytes > 0 || this.#parts.length === 0) this.#closePart();
-    const count = this.#parts.length;
-    const raw = createHash("md5");
-    const hex = createHash("md5");
-    for (const part of this.#parts) {
-      raw.update(part);
-      hex.update(part.toString("hex"));
-    }
     return {
       size: this.#size,
-      candidates: [`${raw.digest("hex")}-${count}`, `${hex.digest("hex")}-${count}`],
+      candidates: compositeCandidates(this.#parts.map((part) => part.toString("hex"))),
     };
   }
+}
+
+/**
+ * The composite checksum of some parts in both forms servers use: the MD5 over the concatenated
+ * raw part digests, and over the concatenated hex digests, each with `-<part count>`.
+ *
+ * @param parts The part digests as hex, in order.
+ * @returns The two candidates.
+ */
+export function compositeCandidates(parts: readonly string[]): string[] {
+  const raw = createHash("md5");
+  const hex = createHash("md5");
+  for (const part of parts) {
+    raw.update(Buffer.from(part, "hex"));
+    hex.update(part);
+  }
+  const count = parts.length;
+  return [`${raw.digest("hex")}-${count}`, `${hex.digest("hex")}-${count}`];
 }

@@ -15,7 +15,29 @@
  */
 
 import { RepoApyError } from "../http/errors.ts";
-import type { UploadJson, UploadTaskJson } from "../http/protocol.ts";
+import type { FileJson, UploadJson, UploadTaskJson } from "../http/protocol.ts";
+
+/** What the server stored, compared with what was sent (an upload that failed verification). */
+export interface UploadMismatch {
+  /** The file as the server stored it. */
+  file: FileJson;
+  /** Bytes sent. */
+  expectedSize: number;
+  /** Checksums of the bytes sent, in the server's form (any one of them is a match). */
+  expectedChecksums: string[];
+}
+
+/** What an interrupted or failed chunked upload left on the server for resuming. */
+export interface UploadLeft {
+  /** Id of the upload on the server. */
+  uploadId: string;
+  /** Chunks the server holds. */
+  chunks: number;
+  /** Chunks the upload consists of. */
+  chunkCount: number;
+  /** Bytes the server holds. */
+  bytes: number;
+}
 
 /** Data an {@linkcode UploadError} carries. */
 export interface UploadErrorInit extends ErrorOptions {
@@ -25,6 +47,12 @@ export interface UploadErrorInit extends ErrorOptions {
   task?: UploadTaskJson;
   /** Whether running the same upload again continues where this one stopped. */
   resumable?: boolean;
+  /** The server stored other bytes than were sent. */
+  mismatch?: UploadMismatch;
+  /** What is left on the server for resuming. */
+  left?: UploadLeft;
+  /** The upload was cancelled through its signal (the reason is the `cause`). */
+  aborted?: boolean;
 }
 
 /** An upload failed after the server had accepted it: sending data, finishing or merging. */
@@ -35,6 +63,12 @@ export class UploadError extends RepoApyError {
   readonly task: UploadTaskJson | undefined;
   /** Whether the server kept the upload so the same upload, run again, resumes it. */
   readonly resumable: boolean;
+  /** Set when the server stored other bytes than were sent: its file and the expected checksum. */
+  readonly mismatch: UploadMismatch | undefined;
+  /** What the server keeps for resuming (a chunked upload that stopped before it was finished). */
+  readonly left: UploadLeft | undefined;
+  /** Whether the upload stopped because its signal was aborted (the reason is the `cause`). */
+  readonly aborted: boolean;
 
   /**
    * Creates the error.
@@ -47,6 +81,62 @@ export class UploadError extends RepoApyError {
     this.upload = init.upload;
     this.task = init.task;
     this.resumable = init.resumable ?? false;
+    this.mismatch = init.mismatch;
+    this.left = init.left;
+    this.aborted = init.aborted ?? false;
+  }
+}
+
+/**
+ * Files of a multi-file upload already exist in the record (and `force` is off); nothing was
+ * uploaded. `names` lists them.
+ */
+export class FilesExistError extends RepoApyError {
+  /** Names of the files that exist already. */
+  readonly names: string[];
+
+  /**
+   * Creates the error.
+   *
+   * @param names Names of the files that exist already.
+   * @param message What went wrong and what to do.
+   */
+  constructor(names: string[], message: string) {
+    super(message);
+    this.names = names;
+  }
+}
+
+/** What a multi-file upload did before it stopped. */
+export interface UploadFilesDone {
+  /** Files uploaded (created or replaced). */
+  uploaded: FileJson[];
+  /** Files left out because the record already had them with the same content. */
+  skipped: FileJson[];
+}
+
+/**
+ * A multi-file upload stopped: `done` lists what was uploaded or skipped before, `path` names the
+ * file that failed, and the `cause` is its error. Running it again with `skipExisting` continues.
+ */
+export class UploadFilesError extends RepoApyError {
+  /** What was uploaded or skipped before the failure. */
+  readonly done: UploadFilesDone;
+  /** The local file whose upload failed (none when it was cancelled between files). */
+  readonly path: string | undefined;
+
+  /**
+   * Creates the error.
+   *
+   * @param message What went wrong and what to do.
+   * @param path The local file whose upload failed, if any.
+   * @param done What was uploaded or skipped before.
+   * @param cause The failure.
+   */
+  constructor(message: string, path: string | undefined, done: UploadFilesDone, cause: unknown) {
+    super(message, { cause });
+    this.path = path;
+    this.done = done;
   }
 }
 

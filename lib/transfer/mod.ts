@@ -27,3 +27,4 @@ export * from "./collection.ts";
 export * from "./record.ts";
 export * from "./template.ts";
 export * from "./upload.ts";
+export * from "./upload_files.ts";

@@ -21,6 +21,11 @@ export interface Progress {
   bytes: number;
   /** Bytes expected in total, when known. */
   total: number | undefined;
+  /**
+   * Bytes that were already on the server when this run started (a resumed upload); they are
+   * included in `bytes`, so `bytes - resumed` is what this run sent.
+   */
+  resumed?: number;
 }
 
 /** Receives progress reports; called after each piece of data. */

@@ -39,6 +39,8 @@ import {
   exportMetadataStream,
 } from "./export_metadata.ts";
 import { uploadFile, type UploadFileOptions, type UploadSource } from "./upload.ts";
+import type { UploadFilesDone } from "./errors.ts";
+import { uploadFiles, type UploadFilesOptions } from "./upload_files.ts";
 
 /** Record export types. */
 export type RecordExportType = "json" | "rdf" | "pdf" | "qr" | "ro-crate";
@@ -84,6 +86,31 @@ export class RepoRecord extends RecordResource {
     const file = await uploadFile(this, source as UploadSource, options);
     this.invalidate();
     return file;
+  }
+
+  /**
+   * Uploads the files of a folder (not its subfolders) or a list of files (see
+   * {@linkcode uploadFiles}): small files several at a time, each verified; with `skipExisting`
+   * files the record has with the same content are left out, so a rerun continues.
+   *
+   * @example Usage
+   * ```ts ignore
+   * const { uploaded, skipped } = await record.uploadFiles("./data", { skipExisting: true });
+   * ```
+   *
+   * @param source A folder, a file, or a list of files.
+   * @param options Globs, force, skipExisting, concurrency, description, callbacks, signal.
+   * @returns The files uploaded and the ones skipped.
+   */
+  async uploadFiles(
+    source: string | string[],
+    options: UploadFilesOptions = {},
+  ): Promise<UploadFilesDone> {
+    try {
+      return await uploadFiles(this, source, options);
+    } finally {
+      this.invalidate();
+    }
   }
 
   /**

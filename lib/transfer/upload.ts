@@ -31,6 +31,13 @@ import type { Transport } from "../http/transport.ts";
 import { md5Hex } from "./_chunks.ts";
 import { isUploadGone, sendChunked } from "./_chunked.ts";
 import { type ResolvedSource, resolveSource, type UploadSource } from "./_source.ts";
+import {
+  fileFinder,
+  sameContent,
+  type SentData,
+  sourceChecksums,
+  verifyUploaded,
+} from "./_verify.ts";
 import { UploadError } from "./errors.ts";
 import type { ProgressCallback } from "./progress.ts";
 
@@ -42,6 +49,15 @@ export interface TransferTarget {
   readonly transport: Transport;
   /** Endpoint of the resource, relative to the API base. */
   readonly endpoint: string;
+}
+
+/**
+ * A record as uploads use it. With `getFileByName` (every record resource has it), an upload whose
+ * answer was lost, or that another process finished, is recognised by the file it produced.
+ */
+export interface UploadTarget extends TransferTarget {
+  /** The record's file of a name; throws when there is none. */
+  getFileByName?(name: string): Promise<FileJson>;
 }
 
 /** Options of {@linkcode uploadFile}. */
@@ -60,7 +76,10 @@ export interface UploadFileOptions {
   concurrency?: number;
   /** Continue an earlier, interrupted chunked upload of the same name and size. @default {true} */
   resume?: boolean;
-  /** Receives the bytes sent so far. */
+  /**
+   * Receives the bytes on the server so far; for a resumed upload, `resumed` tells how many of
+   * them were there before this run.
+   */
   onProgress?: ProgressCallback;
   /** Cancels the upload; a chunked upload stays on the server for resuming. */
   signal?: AbortSignal;
@@ -77,6 +96,14 @@ export interface UploadFileOptions {
  * chunks of its earlier version; when the resumed upload has expired meanwhile, a new one starts.
  * A file that changes while it is read is refused ({@linkcode InputError}), never half sent.
  *
+ * Every upload is verified end to end: the size and checksum the server reports for the stored
+ * file must match the bytes sent (plain MD5 for a direct upload, the MD5 of the chunk MD5s for a
+ * chunked one), otherwise an {@linkcode UploadError} with `mismatch` is thrown. When the answer to
+ * the last request is lost, or another process finished the same upload, the record's file of
+ * that name with the same size and checksum counts as success; so does a name clash (409, without
+ * `force`) with a file of exactly the content to upload. Several processes resuming one upload
+ * re-read the server's chunk list before each chunk and do not send what another one sent.
+ *
  * Memory stays bounded: a file is read chunk by chunk with positioned reads; at most
  * `concurrency + 1` chunks are held. A direct upload (≤ 50 MB by the server's rule) is read
  * whole so it is sent with a `Content-Length`, which WSGI servers need.
@@ -92,14 +119,16 @@ export interface UploadFileOptions {
  * @param source File path, byte stream (with `size`) or bytes.
  * @param options Name, description, force, concurrency, resume, progress, signal.
  * @returns The created or replaced file.
- * @throws {RequestError} 409 when the name exists and `force` is off; nothing is changed.
+ * @throws {RequestError} 409 when the name exists with other content and `force` is off;
+ * nothing is changed.
  * @throws {UploadError} When sending, finishing or assembling fails (`resumable` tells whether
- * running the same upload again continues it).
+ * running the same upload again continues it; `left` what the server keeps, `aborted` whether the
+ * signal stopped it), or when the server stored other bytes than were sent (`mismatch`).
  * @throws {InputError} For a missing file, a directory, a stream without size or with another
  * size, a file that changed while it was uploaded, or bad options.
  */
 export async function uploadFile(
-  record: TransferTarget,
+  record: UploadTarget,
   source: UploadSource,
   options: UploadFileOptions = {},
 ): Promise<FileJson> {
@@ -127,8 +156,9 @@ export async function uploadFile(
       ...(options.mimetype !== undefined ? { mimetype: options.mimetype } : {}),
     };
     const common = signal ? { signal } : {};
+    const findFile = fileFinder(record);
 
-    const initiate = async (): Promise<UploadJson> => {
+    const initiate = async (): Promise<UploadJson | FileJson> => {
       try {
         return await transport.json<UploadJson>("POST", `${record.endpoint}/uploads`, {
           json: { name, ...init },
@@ -136,7 +166,12 @@ export async function uploadFile(
         });
       } catch (error) {
         const replace = replaceLink(error);
-        if (!force || replace === undefined) throw error;
+        if (replace === undefined) throw error;
+        if (!force) {
+          const same = await sameFile(error, resolved);
+          if (same === undefined) throw error;
+          return same;
+        }
         return await transport.json<UploadJson>("PUT", replace, { json: init, ...common });
       }
     };
@@ -145,18 +180,25 @@ export async function uploadFile(
       ? await findResumable(record, name, resolved.size, force, signal)
       : undefined;
     const upload = resumed ?? await initiate();
+    // The record already holds this content under the name (a rerun after a lost answer).
+    if (!("upload_type" in upload)) return upload;
 
-    const settings = { concurrency, onProgress, signal, pollDeadlineMs };
+    const settings = { concurrency, onProgress, signal, pollDeadlineMs, findFile };
     if (upload.upload_type === "direct") {
       return await sendDirect(transport, upload, resolved, settings);
     }
     try {
-      return await sendChunked(transport, upload, resolved, settings);
+      return await sendChunked(transport, upload, resolved, {
+        ...settings,
+        recheck: resumed !== undefined,
+      });
     } catch (error) {
       // The resumed upload expired or was deleted after it was listed: start one new upload
       // (only once, and only when the data can be read again).
       if (resumed === undefined || !resolved.rereadable || !isUploadGone(error)) throw error;
-      return await sendChunked(transport, await initiate(), resolved, settings);
+      const fresh = await initiate();
+      if (!("upload_type" in fresh)) return fresh;
+      return await sendChunked(transport, fresh, resolved, settings);
     }
   } finally {
     await resolved.close();
@@ -167,7 +209,11 @@ async function sendDirect(
   transport: Transport,
   upload: UploadJson,
   source: ResolvedSource,
-  options: { onProgress?: ProgressCallback | undefined; signal?: AbortSignal | undefined },
+  options: {
+    onProgress?: ProgressCallback | undefined;
+    signal?: AbortSignal | undefined;
+    findFile: (name: string) => Promise<FileJson | undefined>;
+  },
 ): Promise<FileJson> {
   const target = upload._actions.upload_data ?? upload._links.self;
   if (target === undefined) {
@@ -178,17 +224,37 @@ async function sendDirect(
   // Read once and kept for retries: the server caps direct uploads (50 MB), a byte array is not
   // consumed by sending it, and a stream source could not be read a second time.
   const bytes = await source.readAll();
-  const file = await transport.json<FileJson>("PUT", target, {
-    body: bytes,
-    headers: {
-      [HEADER.contentType]: "application/octet-stream",
-      [HEADER.md5Checksum]: md5Hex(bytes),
-    },
-    idempotent: true,
-    ...(options.signal ? { signal: options.signal } : {}),
-  });
+  const checksum = md5Hex(bytes);
+  const sent: SentData = { size: source.size, checksums: [checksum] };
+  let file: FileJson;
+  try {
+    file = await transport.json<FileJson>("PUT", target, {
+      body: bytes,
+      headers: {
+        [HEADER.contentType]: "application/octet-stream",
+        [HEADER.md5Checksum]: checksum,
+      },
+      idempotent: true,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+  } catch (error) {
+    // The answer may be lost although the server stored the file (a repeated PUT then gets 404).
+    if (options.signal?.aborted || error instanceof InputError) throw error;
+    const existing = await options.findFile(upload.name).catch(() => undefined);
+    if (existing === undefined || !sameContent(existing, sent)) throw error;
+    file = existing;
+  }
   options.onProgress?.({ bytes: source.size, total: source.size });
-  return file;
+  return verifyUploaded(file, sent);
+}
+
+/** The clashing file of a 409 when it holds exactly the content to upload. */
+async function sameFile(error: unknown, source: ResolvedSource): Promise<FileJson | undefined> {
+  const file = (error as RequestError).body as Partial<ErrorBodyJson> | undefined;
+  const existing = file?.file;
+  if (existing === undefined || existing.size !== source.size) return undefined;
+  const sent = await sourceChecksums(source, existing.checksum);
+  return sent !== undefined && sameContent(existing, sent) ? existing : undefined;
 }
 
 function replaceLink(error: unknown): string | undefined {
@@ -198,7 +264,7 @@ function replaceLink(error: unknown): string | undefined {
 }
 
 async function findResumable(
-  record: TransferTarget,
+  record: UploadTarget,
   name: string,
   size: number,
   force: boolean,
@@ -216,9 +282,12 @@ async function findResumable(
     if (error instanceof RequestError && error.status !== 429) return undefined;
     throw error;
   }
-  // Newest first: the server lists the oldest first.
+  // Newest first: the server lists the oldest first. A processing upload is one that another
+  // process (or an earlier run whose answer was lost) finished: it is followed to its file.
   return [...(items ?? [])].reverse().find((upload) =>
-    upload.upload_type === "chunked" && upload.state === "active" && upload.name === name &&
+    upload.upload_type === "chunked" &&
+    (upload.state === "active" || upload.state === "processing") &&
+    upload.name === name &&
     upload.size === size && (upload.file ? force && upload.file.name === name : true)
   );
 }

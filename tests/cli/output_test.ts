@@ -73,3 +73,14 @@ Deno.test("createProgress() draws only when stderr is a terminal", () => {
   assertEquals(tty.err.length, 2);
   assertEquals(tty.err[0]?.includes(" 50%"), true);
 });
+
+Deno.test("createProgress() counts skipped (resumed) amounts in the total, not in the rate", () => {
+  const tty = capture("info", true);
+  let time = 0;
+  const bar = createProgress(2_000_000, "up", tty.output, () => time);
+  bar.skip(1_000_000);
+  time = 1000;
+  bar.advance(500_000);
+  assertEquals(tty.err.at(-1)?.includes("1.5 MB/2.0 MB"), true);
+  assertEquals(tty.err.at(-1)?.includes(" 500.0 kB/s"), true, tty.err.at(-1));
+});

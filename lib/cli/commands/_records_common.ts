@@ -134,8 +134,8 @@ export function status(manager: CLIRepoManager, pipe: boolean | undefined, messa
 
 /** A transfer progress bar (TTY only) fed by the transfer functions' `onProgress`. */
 export interface TransferProgress {
-  /** Pass to the transfer's `onProgress`. */
-  onProgress: (progress: { bytes: number }) => void;
+  /** Pass to the transfer's `onProgress`; bytes `resumed` count toward the bar, not the rate. */
+  onProgress: (progress: { bytes: number; resumed?: number | undefined }) => void;
   /** Clears the bar. */
   done(): void;
 }
@@ -144,8 +144,15 @@ export interface TransferProgress {
 export function transferProgress(output: Output, label: string, total = 0): TransferProgress {
   const bar = createProgress(total, label, output);
   let last = 0;
+  let skipped = 0;
   return {
-    onProgress: ({ bytes }) => {
+    onProgress: ({ bytes, resumed = 0 }) => {
+      // Bytes that were there before this run (a resumed transfer) do not count toward the rate.
+      if (resumed > skipped) {
+        bar.skip(resumed - skipped);
+        last += resumed - skipped;
+        skipped = resumed;
+      }
       bar.advance(bytes - last);
       last = bytes;
     },

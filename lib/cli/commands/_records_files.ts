@@ -1,12 +1,14 @@
 // `records add-files`, `add-string-as-file`, `get-file`, `delete-file`, `delete-files` and
 // `edit-file`.
 
-import { basename, join } from "node:path";
+import { basename } from "node:path";
 import { Command, type CommandUnknownOpts } from "@commander-js/extra-typings";
 import { InputError, RepoApyError } from "../../http/errors.ts";
 import type { FileJson } from "../../http/protocol.ts";
+import { FilesExistError, type UploadFilesDone, UploadFilesError } from "../../transfer/errors.ts";
 import type { RepoRecord } from "../../transfer/record.ts";
-import { globFilter } from "../../utils/glob.ts";
+import type { UploadFilesProgress } from "../../transfer/upload_files.ts";
+import { formatBytes } from "../output.ts";
 import { apyCommand } from "../apy_command.ts";
 import type { CLIRepoManager } from "../cli_manager.ts";
 import { fileIdOptions, fileIdValue } from "../options.ts";
@@ -23,18 +25,14 @@ import {
   transferProgress,
 } from "./_records_common.ts";
 
-interface LocalFile {
-  path: string;
-  name: string;
-  size: number;
-}
-
-function existsAlready(record: RepoRecord, names: string[]): RepoApyError {
+function existsAlready(record: RepoRecord, names: string[], folder = false): RepoApyError {
   const list = names.map((name) => `'${name}'`).join(", ");
   return new RepoApyError(
     `The ${describe(record)} already has ${
       names.length === 1 ? "a file named" : "files named"
-    } ${list}: add -f/--force to replace ${names.length === 1 ? "it" : "them"}`,
+    } ${list}: add -f/--force to replace ${names.length === 1 ? "it" : "them"}${
+      folder ? ", or --skip-existing to skip files with the same content" : ""
+    }`,
   );
 }
 
@@ -49,20 +47,29 @@ async function statPath(path: string): Promise<Deno.FileInfo> {
   }
 }
 
-async function folderFiles(
-  folder: string,
-  pattern: string,
-  excludePattern: string | undefined,
-): Promise<LocalFile[]> {
-  const wanted = globFilter(pattern, excludePattern);
-  const files: LocalFile[] = [];
-  for await (const entry of Deno.readDir(folder)) {
-    if (!wanted(entry.name)) continue;
-    const path = join(folder, entry.name);
-    const info = await Deno.stat(path).catch(() => undefined);
-    if (info?.isFile) files.push({ path, name: entry.name, size: info.size });
-  }
-  return files.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+/** One progress bar for the files of an upload (several may be in flight at once). */
+function uploadProgress(manager: CLIRepoManager, label: string, total: number) {
+  const bar = transferProgress(manager.output, label, total);
+  const sent = new Map<string, number>();
+  let resumed = 0;
+  return {
+    onProgress(update: UploadFilesProgress) {
+      const path = update.file.path;
+      if (!sent.has(path) && (update.resumed ?? 0) > 0) {
+        manager.printInfo(
+          `Resuming the upload of '${update.file.name}': ${formatBytes(update.resumed!)} of ${
+            formatBytes(update.file.size)
+          } already on the server`,
+        );
+        resumed += update.resumed!;
+      }
+      sent.set(path, update.bytes);
+      let bytes = 0;
+      for (const value of sent.values()) bytes += value;
+      bar.onProgress({ bytes, resumed });
+    },
+    done: () => bar.done(),
+  };
 }
 
 /** `records add-files`: uploads a file, or the files of a folder (not recursive). */
@@ -84,7 +91,12 @@ export function addFilesCommand(): CommandUnknownOpts {
         "-e, --exclude_pattern <pattern>",
         "Leave out files of the folder matching this pattern",
       )
-      .option("-f, --force", "Replace files of the same name"),
+      .option("-f, --force", "Replace files of the same name")
+      .option(
+        "--skip-existing",
+        "Leave out files the record already has with the same name and content",
+      )
+      .option("--concurrency <n>", "Small files uploaded at once", positiveInt, 4),
   );
   apyCommand(command, async (manager, options) => {
     const record = await openRecord(manager, options);
@@ -92,47 +104,82 @@ export function addFilesCommand(): CommandUnknownOpts {
     const label = describe(record);
     const path = options.fileName;
     const info = await statPath(path);
-    let files: LocalFile[];
-    if (info.isDirectory) {
-      if (options.fileDescription !== undefined) {
-        throw new InputError("-d/--file-description only works with a single file, not a folder");
-      }
-      files = await folderFiles(path, options.pattern, options.exclude_pattern);
-      if (files.length === 0) {
-        manager.printWarning(`No file in the folder '${path}' matches: nothing was uploaded`);
-        return;
-      }
-    } else {
-      files = [{ path, name: basename(path), size: info.size }];
+    const folder = info.isDirectory;
+    if (folder && options.fileDescription !== undefined) {
+      throw new InputError("-d/--file-description only works with a single file, not a folder");
     }
-    if (options.force !== true) {
-      const taken = new Set<string>();
-      for await (const file of record.files()) taken.add(file.name);
-      const clashes = files.filter((file) => taken.has(file.name)).map((file) => file.name);
-      if (clashes.length > 0) throw existsAlready(record, clashes);
+    const progress = uploadProgress(manager, `Uploading ${basename(path)}`, folder ? 0 : info.size);
+    let result: UploadFilesDone;
+    try {
+      result = await record.uploadFiles(path, {
+        pattern: options.pattern,
+        concurrency: options.concurrency,
+        onProgress: progress.onProgress,
+        onFile: ({ uploaded, skipped }) => {
+          if (skipped) {
+            manager.printInfo(
+              `Skipped '${uploaded.name}': the ${label} has it with the same content`,
+            );
+          } else {manager.printInfo(
+              `Uploaded '${uploaded.name}' (id: ${uploaded.id}) to the ${label}`,
+            );}
+        },
+        ...(options.exclude_pattern === undefined
+          ? {}
+          : { excludePattern: options.exclude_pattern }),
+        ...(options.force === true ? { force: true } : {}),
+        ...(options.skipExisting === true ? { skipExisting: true } : {}),
+        ...(options.fileDescription === undefined
+          ? {}
+          : { fileDescription: options.fileDescription }),
+      });
+    } catch (error) {
+      throw addFilesError(record, error, folder);
+    } finally {
+      progress.done();
     }
-    for (const file of files) {
-      const progress = transferProgress(manager.output, `Uploading ${file.name}`, file.size);
-      let uploaded: FileJson;
-      try {
-        uploaded = await record.uploadFile(file.path, {
-          fileName: file.name,
-          onProgress: progress.onProgress,
-          ...(options.force === true ? { force: true } : {}),
-          ...(options.fileDescription === undefined
-            ? {}
-            : { fileDescription: options.fileDescription }),
-        });
-      } catch (error) {
-        if (isStatus(error, 409)) throw existsAlready(record, [file.name]);
-        throw error;
-      } finally {
-        progress.done();
-      }
-      manager.printInfo(`Uploaded '${uploaded.name}' (id: ${uploaded.id}) to the ${label}`);
+    const { uploaded, skipped } = result;
+    if (uploaded.length + skipped.length === 0) {
+      manager.printWarning(`No file in the folder '${path}' matches: nothing was uploaded`);
+    } else if (folder) {
+      manager.printInfo(
+        `Uploaded ${uploaded.length} file(s) to the ${label}${
+          skipped.length > 0 ? `, skipped ${skipped.length} already there` : ""
+        }`,
+      );
     }
   });
   return command;
+}
+
+function positiveInt(value: string): number {
+  const number = Number(value);
+  if (!/^\d+$/.test(value.trim()) || number < 1) {
+    throw new InputError(`--concurrency takes a positive whole number, got '${value}'`);
+  }
+  return number;
+}
+
+/** Turns the library's errors of `add-files` into messages in CLI terms. */
+function addFilesError(record: RepoRecord, error: unknown, folder: boolean): unknown {
+  if (error instanceof FilesExistError) return existsAlready(record, error.names, folder);
+  if (!(error instanceof UploadFilesError)) return error;
+  const cause = error.cause;
+  if (error.path !== undefined && isStatus(cause, 409)) {
+    return existsAlready(record, [basename(error.path)], folder);
+  }
+  if (!folder && error.path !== undefined) return cause;
+  const reason = cause instanceof Error ? cause.message : String(cause);
+  const what = error.path === undefined
+    ? "The upload was cancelled"
+    : `Uploading '${error.path}' failed (${reason})`;
+  const done = error.done.uploaded.length + error.done.skipped.length;
+  return new RepoApyError(
+    `${what}; ${done} file(s) of the folder are in the ${
+      describe(record)
+    }: run the same command again with --skip-existing to continue`,
+    { cause: error },
+  );
 }
 
 /** `records add-string-as-file`: stores a string (UTF-8) as a file. */

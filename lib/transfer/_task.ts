@@ -1,0 +1,73 @@
+/**
+ * Waiting for the server's merge task of a finished chunked upload.
+ *
+ * @module
+ */
+
+import type { FileJson, UploadJson } from "../http/protocol.ts";
+import { sleep } from "../http/retry.ts";
+import type { Transport } from "../http/transport.ts";
+import { UploadError } from "./errors.ts";
+
+const POLL_START_MS = 100;
+const POLL_MAX_MS = 2000;
+
+/**
+ * Polls a finished upload with growing delays (100 ms up to 2 s) until its merge task produced
+ * the file, failed, or the deadline passed.
+ *
+ * @param transport The transport.
+ * @param upload The upload as `finish` (or a GET) returned it.
+ * @param options Deadline and signal.
+ * @returns The file the task produced (not yet verified).
+ * @throws {UploadError} With `task` when the task failed; without it on the deadline.
+ */
+export async function pollTask(
+  transport: Transport,
+  upload: UploadJson,
+  options: { pollDeadlineMs: number; signal?: AbortSignal | undefined },
+): Promise<FileJson> {
+  const self = upload._links.self;
+  if (self === undefined) {
+    throw new UploadError(
+      `The server's upload of '${upload.name}' has no 'self' link: the server may use an unsupported upload API`,
+      { upload },
+    );
+  }
+  const deadline = Date.now() + options.pollDeadlineMs;
+  let delay = POLL_START_MS;
+  let current = upload;
+  for (;;) {
+    const task = current._meta?.task;
+    if (task?.file) return task.file;
+    if (
+      task?.error !== undefined || (task && /^(failure|failed|error|revoked)$/i.test(task.state))
+    ) {
+      throw new UploadError(
+        `The server could not assemble '${upload.name}' (${
+          task.error ?? task.state
+        }): upload the file again`,
+        { upload: current, task },
+      );
+    }
+    if (current.state === "inactive" && !task) {
+      throw new UploadError(
+        `The upload of '${upload.name}' ended without a file: upload the file again`,
+        { upload: current },
+      );
+    }
+    if (Date.now() + delay > deadline) {
+      throw new UploadError(
+        `The server is still assembling '${upload.name}' after ${
+          Math.round(options.pollDeadlineMs / 1000)
+        } s: check the record's files later, or raise pollDeadlineMs`,
+        { upload: current, ...(task ? { task } : {}) },
+      );
+    }
+    await sleep(delay, options.signal);
+    delay = Math.min(POLL_MAX_MS, delay * 2);
+    current = await transport.json<UploadJson>("GET", self, {
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+  }
+}

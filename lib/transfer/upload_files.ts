@@ -1,0 +1,266 @@
+/**
+ * Uploading many files to a record: the files of a folder (not its subfolders) matching a glob,
+ * or a list of paths. Small files go several at a time; files already in the record with the
+ * same content can be skipped, so an interrupted folder upload continues where it stopped.
+ *
+ * @example Usage
+ * ```ts
+ * import { uploadFiles } from "./upload_files.ts";
+ * import { RecordResource } from "../resources/record.ts";
+ * import { Transport } from "../http/transport.ts";
+ * import { startServer } from "../testing/mod.ts";
+ * await using server = await startServer();
+ * await using transport = new Transport({ settings: { host: server.url, pat: server.pat } });
+ * const record = await RecordResource.load(transport, { identifier: "demo", create: true });
+ * const dir = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${dir}/a.csv`, "a");
+ * await Deno.writeTextFile(`${dir}/b.txt`, "b");
+ * const first = await uploadFiles(record, dir, { pattern: "*.csv" });
+ * const again = await uploadFiles(record, dir, { skipExisting: true });
+ * console.log(first.uploaded.length, again.uploaded.length, again.skipped.length); // 1 1 1
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ *
+ * @module
+ */
+
+import { basename, join } from "node:path";
+import { InputError } from "../http/errors.ts";
+import { type FileJson, UPLOAD_CHUNK_SIZE } from "../http/protocol.ts";
+import { globFilter } from "../utils/glob.ts";
+import { runPool } from "./_pool.ts";
+import { resolveSource } from "./_source.ts";
+import { fileFinder, sameContent, sourceChecksums } from "./_verify.ts";
+import { FilesExistError, type UploadFilesDone, UploadFilesError } from "./errors.ts";
+import type { Progress } from "./progress.ts";
+import { uploadFile, type UploadTarget } from "./upload.ts";
+
+/** A record as {@linkcode uploadFiles} needs it: uploads plus the list of its files. */
+export interface UploadFilesTarget extends UploadTarget {
+  /** Iterates over the record's files. */
+  files(): AsyncIterable<FileJson>;
+}
+
+/** One local file of a multi-file upload. */
+export interface LocalUploadFile {
+  /** Path on disk. */
+  path: string;
+  /** Name in the record (the base name). */
+  name: string;
+  /** Size in bytes. */
+  size: number;
+}
+
+/** Progress of one file of a multi-file upload. */
+export interface UploadFilesProgress extends Progress {
+  /** The local file. */
+  file: LocalUploadFile;
+}
+
+/** Options of {@linkcode uploadFiles}. */
+export interface UploadFilesOptions {
+  /** For a folder: only files whose name matches this glob (`*`, `?`, `[...]`). @default {"*"} */
+  pattern?: string;
+  /** For a folder: leave out files whose name matches this glob. */
+  excludePattern?: string;
+  /** Replace files of the same name (with other content, when `skipExisting` is set too). */
+  force?: boolean;
+  /**
+   * Leave out files the record already has with the same name, size and checksum (MD5 against
+   * the server's checksum); they are listed in `skipped`. Rerunning an interrupted upload with
+   * it sends only what is missing.
+   */
+  skipExisting?: boolean;
+  /** Files up to 10 MB in flight at once; larger ones go one at a time. @default {4} */
+  concurrency?: number;
+  /** Chunk requests in flight per chunked file. @default {4} */
+  chunkConcurrency?: number;
+  /** Description of every file uploaded. */
+  fileDescription?: string;
+  /** Called for each file uploaded or skipped. */
+  onFile?: (event: { file: LocalUploadFile; uploaded: FileJson; skipped: boolean }) => void;
+  /** Receives the progress of each file being uploaded. */
+  onProgress?: (progress: UploadFilesProgress) => void;
+  /** Cancels the upload: no new file starts, the ones in flight stop (and can be resumed). */
+  signal?: AbortSignal;
+}
+
+/**
+ * Uploads the files of a folder (not its subfolders; only names matching `pattern` and not
+ * `excludePattern`), or the files of a list of paths, to a record. Each file is uploaded and
+ * verified as by {@linkcode uploadFile}; files up to 10 MB go `concurrency` at a time.
+ *
+ * Name clashes are checked before anything is sent: without `force` and `skipExisting`, a file
+ * name the record already has stops the whole upload with a {@linkcode FilesExistError}. With
+ * `skipExisting`, files with the same name, size and checksum are skipped and only differing
+ * ones clash. A single file the record already has with the same content is always skipped (a
+ * rerun after a lost answer is a success, not a clash).
+ *
+ * Permissions: `--allow-net` to the host, `--allow-read` for the files.
+ *
+ * @example Usage
+ * ```ts ignore
+ * const { uploaded, skipped } = await uploadFiles(record, "./data", { skipExisting: true });
+ * ```
+ *
+ * @param record The record.
+ * @param source A folder, a file, or a list of files.
+ * @param options Globs, force, skipExisting, concurrency, description, callbacks, signal.
+ * @returns The files uploaded and the ones skipped.
+ * @throws {FilesExistError} When names exist already (nothing was sent).
+ * @throws {UploadFilesError} When a file fails; `done` lists what was uploaded before.
+ * @throws {InputError} For a missing path, a folder in a list, or bad options.
+ */
+export async function uploadFiles(
+  record: UploadFilesTarget,
+  source: string | string[],
+  options: UploadFilesOptions = {},
+): Promise<UploadFilesDone> {
+  const { concurrency = 4, chunkConcurrency = 4, force = false, skipExisting = false } = options;
+  for (
+    const [key, value] of [["concurrency", concurrency], ["chunkConcurrency", chunkConcurrency]]
+  ) {
+    if (!Number.isInteger(value) || Number(value) < 1) {
+      throw new InputError(`${key} must be a positive integer, got ${value}`);
+    }
+  }
+  const local = await localFiles(source, options);
+  const done: UploadFilesDone = { uploaded: [], skipped: [] };
+  const pending = await withoutExisting(record, local, { force, skipExisting }, (file, found) => {
+    done.skipped.push(found);
+    options.onFile?.({ file, uploaded: found, skipped: true });
+  });
+
+  let failed: LocalUploadFile | undefined;
+  const send = async (file: LocalUploadFile) => {
+    try {
+      const uploaded = await uploadFile(record, file.path, {
+        fileName: file.name,
+        force,
+        concurrency: chunkConcurrency,
+        ...(options.fileDescription !== undefined
+          ? { fileDescription: options.fileDescription }
+          : {}),
+        ...(options.signal ? { signal: options.signal } : {}),
+        onProgress: (progress) => options.onProgress?.({ ...progress, file }),
+      });
+      done.uploaded.push(uploaded);
+      options.onFile?.({ file, uploaded, skipped: false });
+    } catch (error) {
+      failed ??= file;
+      throw error;
+    }
+  };
+  const signal = options.signal ? { signal: options.signal } : {};
+  try {
+    // Small files several at a time; each large one alone (its chunks are sent concurrently),
+    // so memory stays at what one chunked upload needs.
+    await runPool(concurrency, pending.filter((f) => f.size <= UPLOAD_CHUNK_SIZE), send, signal);
+    await runPool(1, pending.filter((f) => f.size > UPLOAD_CHUNK_SIZE), send, signal);
+  } catch (error) {
+    if (failed === undefined && options.signal?.aborted) {
+      throw new UploadFilesError(
+        `The upload was cancelled after ${done.uploaded.length} of ${pending.length} files: run it again with skipExisting to continue`,
+        undefined,
+        done,
+        error,
+      );
+    }
+    if (failed === undefined) throw error;
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new UploadFilesError(
+      `Uploading '${failed.path}' failed (${reason}); ${done.uploaded.length} of ${pending.length} files were uploaded: run the upload again with skipExisting to continue`,
+      failed.path,
+      done,
+      error,
+    );
+  }
+  return done;
+}
+
+async function localFiles(source: string | string[], options: UploadFilesOptions) {
+  const files: LocalUploadFile[] = [];
+  if (typeof source === "string" && (await statOf(source)).isDirectory) {
+    const wanted = globFilter(options.pattern ?? "*", options.excludePattern);
+    for await (const entry of Deno.readDir(source)) {
+      if (!wanted(entry.name)) continue;
+      const path = join(source, entry.name);
+      const info = await Deno.stat(path).catch(() => undefined);
+      if (info?.isFile) files.push({ path, name: entry.name, size: info.size });
+    }
+  } else {
+    for (const path of typeof source === "string" ? [source] : source) {
+      const info = await statOf(path);
+      if (!info.isFile) throw new InputError(`'${path}' is not a regular file: pass files`);
+      files.push({ path, name: basename(path), size: info.size });
+    }
+  }
+  return files.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+}
+
+async function statOf(path: string): Promise<Deno.FileInfo> {
+  try {
+    return await Deno.stat(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) {
+      throw new InputError(`No file or folder at '${path}': check the path`);
+    }
+    throw error;
+  }
+}
+
+/** The files still to upload; skipped ones are reported, clashes thrown before any upload. */
+async function withoutExisting(
+  record: UploadFilesTarget,
+  files: LocalUploadFile[],
+  options: { force: boolean; skipExisting: boolean },
+  onSkip: (file: LocalUploadFile, found: FileJson) => void,
+): Promise<LocalUploadFile[]> {
+  // Checked first so that a clash sends nothing at all. A single file with the same content is
+  // always a success (a rerun after a lost answer); for several, skipping takes `skipExisting`.
+  if (options.force && !options.skipExisting) return files;
+  const skip = options.skipExisting || files.length === 1;
+  const existing = new Map<string, FileJson>();
+  if (files.length === 1 && record.getFileByName !== undefined) {
+    // One file: one lookup by name instead of listing every file of the record.
+    const found = await fileFinder(record)(files[0]!.name);
+    if (found !== undefined) existing.set(found.name, found);
+  } else {
+    const names = new Set(files.map((file) => file.name));
+    for await (const file of record.files()) {
+      if (names.has(file.name)) existing.set(file.name, file);
+    }
+  }
+  const pending: LocalUploadFile[] = [];
+  const clashes: string[] = [];
+  for (const file of files) {
+    const found = existing.get(file.name);
+    if (found === undefined) pending.push(file);
+    else if (skip && await hasContent(file, found)) onSkip(file, found);
+    else if (options.force) pending.push(file);
+    else clashes.push(file.name);
+  }
+  if (clashes.length > 0) {
+    const list = clashes.map((name) => `'${name}'`).join(", ");
+    throw new FilesExistError(
+      clashes,
+      `The record already has ${clashes.length === 1 ? "a file" : "files"} named ${list}${
+        options.skipExisting ? " with other content" : ""
+      }: nothing was uploaded; pass force to replace ${clashes.length === 1 ? "it" : "them"}${
+        options.skipExisting ? "" : ", or skipExisting to skip files with the same content"
+      }`,
+    );
+  }
+  return pending;
+}
+
+async function hasContent(file: LocalUploadFile, found: FileJson): Promise<boolean> {
+  if (found.size !== file.size) return false;
+  const source = await resolveSource(file.path);
+  try {
+    const sent = await sourceChecksums(source, found.checksum);
+    return sent !== undefined && sameContent(found, sent);
+  } finally {
+    await source.close();
+  }
+}
