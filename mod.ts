@@ -27,4 +27,6 @@ export * from "./lib/config/mod.ts";
 export * from "./lib/utils/mod.ts";
 export * from "./lib/resources/mod.ts";
 export * from "./lib/transfer/mod.ts";
+export * from "./lib/convert/mod.ts";
+export * from "./lib/import/mod.ts";
 export * from "./lib/manager/mod.ts";

@@ -1,6 +1,6 @@
 // deno-lint-ignore-file no-console -- a check script that reports to the terminal
 /**
- * `deno doc --lint` over every public entry point (`mod.ts`, `cli.ts`, `lib/testing/mod.ts`).
+ * `deno doc --lint` over every public entry point (`mod.ts`, `cli.ts`, `lib/cli/mod.ts`, `lib/testing/mod.ts`).
  *
  * The `./cli` entry point hands commander's `Command` to third-party commands (that is its job:
  * `apyCommand` wraps a commander command). Commander's own types are not ours to document, so
@@ -13,7 +13,7 @@ const THIRD_PARTY_TYPES = new Set(["Command", "CommandUnknownOpts", "OptionValue
 
 if (import.meta.main) {
   const { stderr, stdout } = await new Deno.Command("deno", {
-    args: ["doc", "--lint", "mod.ts", "cli.ts", "lib/testing/mod.ts"],
+    args: ["doc", "--lint", "mod.ts", "cli.ts", "lib/cli/mod.ts", "lib/testing/mod.ts"],
     env: { NO_COLOR: "1" },
     stdout: "piped",
     stderr: "piped",

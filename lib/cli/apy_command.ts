@@ -9,7 +9,7 @@ import { type Command, type CommandUnknownOpts, Option } from "@commander-js/ext
 import { contextOf } from "./_context.ts";
 import { ExitError, reportError } from "./_errors.ts";
 import { setOptionType } from "./_tree.ts";
-import { CLIRepoManager } from "./cli_manager.ts";
+import type { CLIRepoManager } from "./cli_manager.ts";
 import { type Verbosity, VERBOSITY_LEVELS } from "./output.ts";
 
 /** Options {@linkcode apyCommand} adds. */
@@ -73,6 +73,8 @@ export function apyCommand<
     const context = contextOf(self);
     const { output } = context;
     output.verbosity = options.verbose;
+    // Imported here, not at the top: building the command tree (help, start-up) needs no library.
+    const { CLIRepoManager } = await import("./cli_manager.ts");
     const manager = new CLIRepoManager({
       ...context.managerOptions,
       ...(options.instance === undefined ? {} : { instance: options.instance }),

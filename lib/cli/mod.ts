@@ -1,5 +1,5 @@
 /**
- * The CLI's reusable parts: the command tree, the CLI manager, the command wrapper, the shared
+ * The CLI's reusable parts (the `./cli` export): `main`, the command tree, the CLI manager, the command wrapper, the shared
  * option sets, the output module, completion scripts and `--xmlhelp`.
  *
  * @example Usage
@@ -15,6 +15,7 @@
 export * from "./apy_command.ts";
 export * from "./cli_manager.ts";
 export * from "./completions.ts";
+export * from "./main.ts";
 export * from "./options.ts";
 export * from "./output.ts";
 export * from "./program.ts";

@@ -6,29 +6,20 @@
  * @module
  */
 
-import {
-  type Command,
-  CommanderError,
-  type CommandUnknownOpts,
-  Option,
-} from "@commander-js/extra-typings";
+import type { Command } from "@commander-js/extra-typings";
 import type { RepoManagerOptions } from "../manager/repo_manager.ts";
-import { setContext } from "./_context.ts";
-import { type LineInput, linesInput, stdinInput } from "./_input.ts";
-import { commandPath, isGroup, shortDescription, walkCommands } from "./_tree.ts";
+import { buildRoot, PROGRAM_NAME as NAME } from "./_root.ts";
 import { collectionsCommand } from "./commands/collections.ts";
 import { configCommand } from "./commands/config.ts";
-import { createGroup } from "./commands/_group.ts";
 import { groupsCommand } from "./commands/groups.ts";
 import { miscCommand } from "./commands/misc.ts";
 import { recordsCommand } from "./commands/records.ts";
 import { templatesCommand } from "./commands/templates.ts";
 import { usersCommand } from "./commands/users.ts";
-import { Output } from "./output.ts";
-import { xmlHelp } from "./xml_help.ts";
+import type { Output } from "./output.ts";
 
 /** Name of the program. */
-export const PROGRAM_NAME = "repo-apy";
+export const PROGRAM_NAME: string = NAME;
 
 /** Options of {@linkcode createProgram}. */
 export interface ProgramOptions {
@@ -43,7 +34,8 @@ export interface ProgramOptions {
 }
 
 /**
- * Builds the whole command tree. Nothing is parsed or printed until `parseAsync()` is called;
+ * Builds the whole command tree (every group loaded; a CLI run, `runCli()`, loads only the group it
+ * uses). Nothing is parsed or printed until `parseAsync()` is called;
  * errors (including usage errors, as `CommanderError`) are thrown, never exited on.
  *
  * @example Usage
@@ -58,78 +50,14 @@ export interface ProgramOptions {
  * @returns The root command.
  */
 export function createProgram(options: ProgramOptions): Command {
-  const output = options.output ?? new Output();
-  const input: LineInput = options.input === undefined ? stdinInput() : linesInput(options.input);
-  const root = createGroup(PROGRAM_NAME, "Command line client of the research data repository");
-  for (
-    const group of [
-      configCommand,
-      recordsCommand,
-      collectionsCommand,
-      templatesCommand,
-      groupsCommand,
-      usersCommand,
-      miscCommand,
-    ]
-  ) {
-    root.addCommand(group());
-  }
-  root.addHelpText(
-    "after",
-    "\nExit codes: 0 success, 1 the operation failed, 2 wrong usage, 130 interrupted (Ctrl-C).",
-  );
-  setContext(root, {
-    output,
-    input,
-    version: options.version,
-    managerOptions: options.managerOptions ?? {},
-  });
-  for (const command of walkCommands(root)) finishCommand(command, output, options.version);
-  return root;
-}
-
-function finishCommand(command: CommandUnknownOpts, output: Output, version: string): void {
-  command
-    .helpCommand(false)
-    .enablePositionalOptions()
-    .helpOption("-h, --help", "Print this help and exit")
-    .exitOverride()
-    .showHelpAfterError("(add --help for usage)")
-    .configureOutput({
-      writeOut: (text) => output.writeOut(text),
-      writeErr: (text) => output.writeErr(text),
-      outputError: (text, write) => write(text),
-      getOutHelpWidth: () => 100,
-      getErrHelpWidth: () => 100,
-      getOutHasColors: () => false,
-      getErrHasColors: () => false,
-      stripColor: (text) => text,
-    })
-    .version(version, "--version", "Print the version and exit");
-  command.addOption(new Option("--xmlhelp", "Print an XML description of this command and exit"));
-  command.on("option:xmlhelp", () => {
-    output.writeOut(xmlHelp(command));
-    throw new CommanderError(0, "repo-apy.xmlhelp", "(xmlhelp)");
-  });
-  if (!isGroup(command)) return;
-  command.addOption(new Option("--commands", "Print all commands of this group and exit"));
-  command.on("option:commands", () => {
-    output.writeOut(commandList(command));
-    throw new CommanderError(0, "repo-apy.commands", "(commands)");
-  });
-  if (command.commands.length === 0) {
-    command.action(() => command.help({ error: true }));
-  }
-}
-
-function commandList(group: CommandUnknownOpts): string {
-  const rows: [string, string][] = [];
-  for (const command of walkCommands(group)) {
-    if (command !== group && !isGroup(command)) {
-      rows.push([commandPath(command), shortDescription(command)]);
-    }
-  }
-  if (rows.length === 0) return `${commandPath(group)} has no commands yet\n`;
-  const width = Math.max(...rows.map(([path]) => path.length));
-  return rows.map(([path, description]) => `${path.padEnd(width)}  ${description}\n`).join("");
+  const groups = [
+    configCommand,
+    recordsCommand,
+    collectionsCommand,
+    templatesCommand,
+    groupsCommand,
+    usersCommand,
+    miscCommand,
+  ];
+  return buildRoot(groups.map((group) => group()), options);
 }

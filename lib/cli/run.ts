@@ -9,7 +9,9 @@ import type { RepoManagerOptions } from "../manager/repo_manager.ts";
 import { normalizeUnderscoreFlags } from "./_argv.ts";
 import { reportError } from "./_errors.ts";
 import { Output } from "./output.ts";
-import { createProgram } from "./program.ts";
+import { loadProgram } from "./_load.ts";
+
+export { withInterrupts } from "./_interrupts.ts";
 
 /** Options of {@linkcode runCli}. */
 export interface RunCliOptions {
@@ -52,7 +54,7 @@ export async function runCli(args: readonly string[], options: RunCliOptions): P
     ...(options.stdout === undefined ? {} : { stdout: options.stdout }),
     ...(options.stderr === undefined ? {} : { stderr: options.stderr }),
   });
-  const program = createProgram({
+  const program = await loadProgram(args, {
     version: options.version,
     output,
     ...(options.input === undefined ? {} : { input: options.input }),
@@ -66,43 +68,5 @@ export async function runCli(args: readonly string[], options: RunCliOptions): P
     return 0;
   } catch (error) {
     return reportError(error, output, options.signal);
-  }
-}
-
-/** Process signals that interrupt the CLI. */
-const INTERRUPTS: Deno.Signal[] = Deno.build.os === "windows"
-  ? ["SIGINT", "SIGBREAK"]
-  : ["SIGINT", "SIGTERM"];
-
-/**
- * Runs `run` with an abort signal that the process's interrupts (Ctrl-C, SIGTERM) abort. A second
- * interrupt calls `onForce` (the program exits at once). The listeners are removed afterwards.
- *
- * @example Usage
- * ```ts ignore
- * Deno.exitCode = await withInterrupts(
- *   (signal) => runCli(Deno.args, { version: "1.0.0", signal }),
- *   () => Deno.exit(130),
- * );
- * ```
- *
- * @param run The program, given the signal.
- * @param onForce Called on a second interrupt.
- * @returns What `run` returns.
- */
-export async function withInterrupts<T>(
-  run: (signal: AbortSignal) => Promise<T>,
-  onForce: () => void,
-): Promise<T> {
-  const controller = new AbortController();
-  const listener = () => {
-    if (controller.signal.aborted) onForce();
-    controller.abort(new DOMException("Interrupted", "AbortError"));
-  };
-  for (const signal of INTERRUPTS) Deno.addSignalListener(signal, listener);
-  try {
-    return await run(controller.signal);
-  } finally {
-    for (const signal of INTERRUPTS) Deno.removeSignalListener(signal, listener);
   }
 }

@@ -1,5 +1,6 @@
 /**
- * Utilities: identifiers from arbitrary text, file-name globs, safe local names for server names.
+ * Utilities: identifiers from arbitrary text, file-name globs, safe local names for server names,
+ * resource types.
  *
  * @example Usage
  * ```ts
@@ -14,3 +15,4 @@
 export * from "./file_name.ts";
 export * from "./glob.ts";
 export * from "./identifier.ts";
+export * from "./resource_type.ts";

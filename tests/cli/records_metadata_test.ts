@@ -85,7 +85,8 @@ Deno.test("records add-metadata takes a JSON string or file; a wrong format prin
     "a",
     2,
   ]);
-  for (const text of ["{not json", '{"plain": 1}', '[{"key": "x", "type": "text", "value": 1}]']) {
+  // Plain JSON such as '{"plain": 1}' is converted since issue 8 (next test); entries are checked.
+  for (const text of ["{not json", '[{"key": "x", "type": "text", "value": 1}]']) {
     const bad = await repo(server, ["records", "add-metadata", "-r", r, "-m", text]);
     assertEquals(bad.code, 1, text);
     assertStringIncludes(bad.stderr, "The metadata have the wrong format");
@@ -95,6 +96,43 @@ Deno.test("records add-metadata takes a JSON string or file; a wrong format prin
   assertEquals(both.code, 1);
   const neither = await repo(server, ["records", "add-metadata", "-r", r]);
   assertEquals(neither.code, 1);
+});
+
+Deno.test("records add-metadata converts plain JSON with jsonToRepo and its two flags", async () => {
+  await using server = await startServer();
+  await using dir = await tempDir();
+  const id = await createRecord(server, "plain");
+  const r = String(id);
+  await ok(server, ["add-metadata", "-r", r, "-m", '{"sample": "A-17", "mass": 3}']);
+  const file = `${dir.path}/plain.json`;
+  await Deno.writeTextFile(
+    file,
+    '{"ratio": 1.0, "when": "2020-W01", "gone": null, "list": [1, {"k": true}]}',
+  );
+  await ok(server, ["add-metadata", "-r", r, "-p", file]);
+  const stored = await extras(server, id);
+  assertEquals(stored.map((extra) => [extra.key, extra.type]), [
+    ["sample", "str"],
+    ["mass", "int"],
+    ["ratio", "float"],
+    ["when", "date"],
+    ["list", "list"],
+  ]);
+  const huge = '{"big": 9007199254740993}';
+  const refused = await repo(server, ["records", "add-metadata", "-r", r, "-m", huge]);
+  assertEquals(refused.code, 1);
+  assertStringIncludes(refused.stderr, "--convert-invalid-ints");
+  await ok(server, ["add-metadata", "-r", r, "-m", huge, "--convert-invalid-ints"]);
+  await ok(server, ["add-metadata", "-r", r, "-m", '{"empty": null}', "--fallback-value", "0"]);
+  // Looks like an entry, but --plain converts it as data.
+  await ok(server, ["add-metadata", "-r", r, "-m", '{"type": "steel", "value": 3}', "--plain"]);
+  const after = await extras(server, id);
+  assertEquals(after.slice(5), [
+    { key: "big", type: "str", value: "9007199254740993" },
+    { key: "empty", type: "int", value: 0, unit: null },
+    { key: "type", type: "str", value: "steel" },
+    { key: "value", type: "int", value: 3, unit: null },
+  ]);
 });
 
 Deno.test("records get-metadatum reads nested entries by path, their unit and type, with a default", async () => {

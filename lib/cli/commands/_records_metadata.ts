@@ -4,6 +4,8 @@
 import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
 import { InputError, RepoApyError } from "../../http/errors.ts";
 import type { Extra } from "../../http/protocol.ts";
+import { jsonToRepo } from "../../convert/json_to_repo.ts";
+import { type JsonValue, jsonValueToPlain, parseJson } from "../../convert/parse_json.ts";
 import { validateExtras } from "../../resources/metadata.ts";
 import { apyCommand } from "../apy_command.ts";
 import {
@@ -101,26 +103,61 @@ export function addMetadatumCommand(): CommandUnknownOpts {
 function wrongFormat(reason: string): InputError {
   return new InputError(
     `The metadata have the wrong format: ${reason}\n` +
-      "Give a JSON list of metadata entries, for example:\n" + METADATA_EXAMPLE,
+      "Give a JSON list of metadata entries, for example:\n" + METADATA_EXAMPLE +
+      '\nor plain JSON such as {"sample": "A-17", "mass": 3} (add --plain if it looks like entries)',
   );
 }
 
-function parseMetadata(text: string): Extra[] {
-  let data: unknown;
+const ENTRY_KEYS = new Set(["key", "type", "value", "unit", "description", "term", "validation"]);
+
+/** An object with a `type` and only the keys of a metadata entry: the repository's own form. */
+function looksLikeEntry(value: JsonValue): boolean {
+  return value instanceof Map && value.has("type") &&
+    [...value.keys()].every((key) => ENTRY_KEYS.has(key));
+}
+
+interface MetadataFlags {
+  plain?: true;
+  convertInvalidInts?: true;
+  fallbackValue?: string;
+}
+
+/**
+ * Reads `-m`/`-p` text: the repository's entry form (a list of entries or one entry) is
+ * validated as is; anything else, or anything with `--plain`, is plain JSON converted with
+ * `jsonToRepo` (numbers read losslessly, so `1.0` stays a float; dates normalised so the server
+ * takes every form `isoparse` accepts).
+ */
+function parseMetadata(text: string, flags: MetadataFlags): Extra[] {
+  let data: JsonValue;
   try {
-    data = JSON.parse(text);
+    data = parseJson(text);
   } catch (error) {
     throw wrongFormat(`not valid JSON (${error instanceof Error ? error.message : error})`);
   }
-  const isObject = typeof data === "object" && data !== null && !Array.isArray(data);
-  if (isObject && !("type" in (data as object))) {
-    throw wrongFormat("a plain JSON object is not accepted; use the repository's entry form");
-  }
+  const entries = Array.isArray(data) ? data.every(looksLikeEntry) : looksLikeEntry(data);
   try {
-    return validateExtras(isObject ? [data] : data);
+    if (flags.plain === true || !entries) {
+      const fallback = flags.fallbackValue;
+      return validateExtras(jsonToRepo(data, {
+        convertInvalidInts: flags.convertInvalidInts === true,
+        normalizeDates: true,
+        ...fallback === undefined ? {} : { fallbackValue: fallbackOf(fallback) },
+      }));
+    }
+    return validateExtras(jsonValueToPlain(Array.isArray(data) ? data : [data]));
   } catch (error) {
     if (error instanceof InputError) throw wrongFormat(error.message);
     throw error;
+  }
+}
+
+/** `--fallback-value`: JSON when it parses (`0`, `""`, `false`), else the text as a string. */
+function fallbackOf(text: string): unknown {
+  try {
+    return parseJson(text);
+  } catch {
+    return text;
   }
 }
 
@@ -128,10 +165,23 @@ function parseMetadata(text: string): Extra[] {
 export function addMetadataCommand(): CommandUnknownOpts {
   const command = recordOptions(
     new Command("add-metadata")
-      .description("Add metadata to a record from a JSON string or a JSON file")
+      .description(
+        "Add metadata to a record from a JSON string or file: a list of metadata entries, or " +
+          "plain JSON converted to entries",
+      )
       .option("-m, --metadata <json>", "The metadata as a JSON string")
       .addOption(pathOption("-p, --file <path>", "Path of a JSON file holding the metadata"))
-      .option("-f, --force", "Replace (flat) metadata with the same key"),
+      .option("-f, --force", "Replace (flat) metadata with the same key")
+      .option("--plain", "Convert the JSON as plain data even where it looks like metadata entries")
+      .option(
+        "--convert-invalid-ints",
+        "Plain JSON: store integers beyond ±(2^53−1) as strings instead of refusing them",
+      )
+      .option(
+        "--fallback-value <value>",
+        "Plain JSON: use this value for null instead of leaving the key out (JSON such as 0 or " +
+          "'\"\"'; other text is taken as a string)",
+      ),
   );
   apyCommand(command, async (manager, options) => {
     if ((options.metadata === undefined) === (options.file === undefined)) {
@@ -148,7 +198,7 @@ export function addMetadataCommand(): CommandUnknownOpts {
         throw error;
       }
     }
-    const metadata = parseMetadata(text ?? "");
+    const metadata = parseMetadata(text ?? "", options);
     const record = await openRecord(manager, options);
     const before = JSON.stringify((await record.refresh()).extras ?? []);
     const after = await record.addMetadata(metadata, options.force === true ? { force: true } : {});

@@ -2,9 +2,7 @@
 // user's records).
 
 import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
-import { InputError } from "../../http/errors.ts";
 import type { PageJson, RecordJson } from "../../http/protocol.ts";
-import { TooManyResultsError } from "../../resources/errors.ts";
 import type { SearchParams } from "../../resources/search.ts";
 import { apyCommand } from "../apy_command.ts";
 import type { CLIRepoManager } from "../cli_manager.ts";
@@ -17,9 +15,7 @@ import {
 } from "../options.ts";
 import { setOptionType } from "../_tree.ts";
 import { resolveUser } from "./_records_common.ts";
-
-/** Hits `get-record-ids` fetches at most without `--i-am-sure`. */
-const MAX_IDS_UNSURE = 1000;
+import { extrasOption, idsOutputOptions, type IdsValues, printIds } from "./_resources_search.ts";
 
 const USER_OPTIONS = ["user", "username", "useMyUserId"];
 
@@ -32,6 +28,7 @@ interface FilterValues {
   child_collections?: true | undefined;
   visibility: "private" | "public" | "all";
   query?: string | undefined;
+  extras?: SearchParams["extras"] | undefined;
 }
 
 function tokenOption(flags: string, description: string, conflicts: string[]) {
@@ -70,13 +67,15 @@ function filterOptions<C extends CommandUnknownOpts>(command: C, conflicts: stri
     )
     .addOption(
       new Option("-q, --query <text>", "Search text (title and identifier)").conflicts(conflicts),
-    );
+    )
+    .addOption(extrasOption().conflicts(conflicts));
   return command;
 }
 
 function searchParams(values: FilterValues): SearchParams {
   const params: SearchParams = {};
   if (values.query !== undefined) params.query = values.query;
+  if (values.extras !== undefined) params.extras = values.extras;
   if (values.visibility !== "all") params.visibility = values.visibility;
   if (values.tag !== undefined && values.tag.length > 0) {
     params.tags = values.tag;
@@ -149,37 +148,16 @@ export function getRecordsCommand(): CommandUnknownOpts {
 /** `records get-record-ids`: the ids of all records matching the filters. */
 export function getRecordIdsCommand(): CommandUnknownOpts {
   const command = filterOptions(
-    new Command("get-record-ids")
-      .description("Print the ids of all records matching the filters")
-      .option("-p, --pipe", "Print only the ids, comma-separated, on stdout")
-      .addOption(
-        new Option("--json", "Print the ids as a JSON array on stdout").conflicts("pipe"),
-      )
-      .option("--i-am-sure", `Allow fetching more than ${MAX_IDS_UNSURE} ids`),
+    idsOutputOptions(
+      new Command("get-record-ids").description(
+        "Print the ids of all records matching the filters",
+      ),
+    ),
     [],
   );
   apyCommand(command, async (manager, options) => {
-    const values = options as unknown as FilterValues;
-    const limit = options.iAmSure === true ? Infinity : MAX_IDS_UNSURE;
-    let ids: number[];
-    try {
-      ids = await manager.search.resourceIds("record", searchParams(values), { limit });
-    } catch (error) {
-      if (!(error instanceof TooManyResultsError)) throw error;
-      throw new InputError(
-        `Found ${error.total} records: add --i-am-sure to fetch more than ${MAX_IDS_UNSURE} ids, ` +
-          "or narrow the search",
-      );
-    }
-    if (options.json === true) {
-      manager.output.json(ids);
-      return;
-    }
-    if (options.pipe === true) {
-      manager.echo(ids.join(","));
-      return;
-    }
-    manager.printInfo(`Found ${ids.length} record(s): ${ids.join(", ")}`);
+    const values = options as unknown as FilterValues & IdsValues;
+    await printIds(manager, "record", searchParams(values), values);
   });
   return command;
 }

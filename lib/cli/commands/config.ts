@@ -20,7 +20,7 @@ import {
   hostProblem,
   maskPat,
 } from "./_config_edit.ts";
-import { createGroup } from "./_group.ts";
+import { topGroup } from "../_groups.ts";
 import { getRepoInfoCommand } from "./_repo_info.ts";
 
 const HOST_QUESTION = "Host of the repository (for example https://repo.example)";
@@ -40,7 +40,7 @@ const PAT_QUESTION = "Personal access token";
  * @returns The group.
  */
 export function configCommand(): Command {
-  const group = createGroup("config", "Create and edit the config file with hosts and tokens");
+  const group = topGroup("config");
   group.addCommand(createCommand());
   group.addCommand(setHostCommand());
   group.addCommand(setPatCommand());

@@ -1,23 +1,55 @@
 /**
- * The `groups` group.
+ * The `groups` group: create, edit, inspect and delete groups and manage their members.
  *
  * @module
  */
 
 import type { Command } from "@commander-js/extra-typings";
-import { createGroup } from "./_group.ts";
+import { addCommands, topGroup } from "../_groups.ts";
+import {
+  createResourceCommand,
+  deleteResourceCommand,
+  editResourceCommand,
+} from "./_resources_basic.ts";
+import { addUserCommand, removeUserCommand } from "./_resources_roles.ts";
+import { getResourcesCommand } from "./_resources_search.ts";
+import { showResourceCommand } from "./_resources_show.ts";
 
 /**
- * Builds the `groups` group (its commands are added here as they are written).
+ * Builds the `groups` group with the reference client's commands (`create`, `edit`,
+ * `show-info`, `delete`, `add-user`, `remove-user`, `get-groups`).
  *
  * @example Usage
  * ```ts
  * import { groupsCommand } from "./groups.ts";
- * console.log(groupsCommand().name()); // "groups"
+ * const names = groupsCommand().commands.map((command) => command.name());
+ * console.log(names.includes("add-user"), names.includes("get-groups")); // true true
  * ```
  *
  * @returns The group.
  */
 export function groupsCommand(): Command {
-  return createGroup("groups", "Manage groups");
+  return addCommands(topGroup("groups"), [
+    () => createResourceCommand("group"),
+    () => editResourceCommand("group"),
+    () => showResourceCommand("group"),
+    () => deleteResourceCommand("group"),
+    () => addUserCommand("group"),
+    () => removeUserCommand("group"),
+    () =>
+      getResourcesCommand(
+        "group",
+        "-i, --my_user_id",
+        "List the groups you created (the reference client 0.48.1 sent this flag to the " +
+          "server as a query parameter, which ignored it; this one does what the flag says)",
+      ),
+  ], EXAMPLES);
 }
+
+const EXAMPLES: { [command: string]: string[] } = {
+  "create": ['repo-apy groups create -i lab-a -t "Lab A" -p   # prints the id'],
+  "add-user": [
+    "repo-apy groups add-user -G lab-a -U jdoe -D local -p editor   # again to change the role",
+  ],
+  "get-groups": ["repo-apy groups get-groups -i"],
+};

@@ -1,15 +1,30 @@
 /**
- * The `misc` group (alias `miscellaneous`).
+ * The `misc` group (alias `miscellaneous`): the trash, licenses, roles, tags and the instance
+ * information.
  *
  * @module
  */
 
-import type { Command } from "@commander-js/extra-typings";
-import { createGroup } from "./_group.ts";
+import type { Command, CommandUnknownOpts } from "@commander-js/extra-typings";
+import { addCommands, topGroup } from "../_groups.ts";
+import { getLicensesCommand, getRolesCommand, getTagsCommand } from "./_misc_lists.ts";
+import {
+  getDeletedResourcesCommand,
+  purgeResourceCommand,
+  restoreResourceCommand,
+} from "./_misc_trash.ts";
 import { getRepoInfoCommand } from "./_repo_info.ts";
+import { MISC_IMPORT_COMMANDS } from "./_misc_imports.ts";
 
 /**
- * Builds the `misc` group: `get-repo-info` (more commands are added here as they are written).
+ * The import commands (`import-eln`, `import-json-schema`, `import-shacl`, `reuse-collection`)
+ * are built in their own file and registered here: add their builders to this list.
+ */
+const IMPORT_COMMANDS: readonly (() => CommandUnknownOpts)[] = [...MISC_IMPORT_COMMANDS];
+
+/**
+ * Builds the `misc` group: `get-repo-info`, `get-deleted-resources`, `restore-resource`,
+ * `purge-resource`, `get-licenses`, `get-roles`, `get-tags` (and the import commands).
  *
  * @example Usage
  * ```ts
@@ -20,7 +35,22 @@ import { getRepoInfoCommand } from "./_repo_info.ts";
  * @returns The group.
  */
 export function miscCommand(): Command {
-  const group = createGroup("misc", "Miscellaneous commands").alias("miscellaneous");
-  group.addCommand(getRepoInfoCommand());
-  return group;
+  return addCommands(topGroup("misc"), [
+    getRepoInfoCommand,
+    getDeletedResourcesCommand,
+    restoreResourceCommand,
+    purgeResourceCommand,
+    getLicensesCommand,
+    getRolesCommand,
+    getTagsCommand,
+    ...IMPORT_COMMANDS,
+  ], EXAMPLES);
 }
+
+const EXAMPLES: { [command: string]: string[] } = {
+  "get-deleted-resources": ["repo-apy misc get-deleted-resources -f sample"],
+  "restore-resource": ["repo-apy misc restore-resource -t record -i 17"],
+  "purge-resource": ["repo-apy misc purge-resource -t template -i 4"],
+  "get-roles": ["repo-apy misc get-roles -t collection"],
+  "get-tags": ["repo-apy misc get-tags -t record -f calib"],
+};

@@ -10,7 +10,7 @@
  */
 
 import type { Command } from "@commander-js/extra-typings";
-import { createGroup } from "./_group.ts";
+import { addCommands, topGroup } from "../_groups.ts";
 import {
   createRecordCommand,
   deleteRecordCommand,
@@ -65,53 +65,39 @@ import { getRecordIdsCommand, getRecordsCommand } from "./_records_search.ts";
  * @returns The group.
  */
 export function recordsCommand(): Command {
-  const group = createGroup("records", "Manage records");
-  for (
-    const build of [
-      createRecordCommand,
-      editRecordCommand,
-      showInfoCommand,
-      addFilesCommand,
-      addStringAsFileCommand,
-      getFileCommand,
-      deleteFileCommand,
-      deleteFilesCommand,
-      editFileCommand,
-      addMetadatumCommand,
-      addMetadataCommand,
-      getMetadatumCommand,
-      deleteMetadatumCommand,
-      deleteAllMetadataCommand,
-      addRecordLinkCommand,
-      deleteRecordLinkCommand,
-      updateRecordLinkCommand,
-      showRecordLinksCommand,
-      addCollectionLinkCommand,
-      removeCollectionLinkCommand,
-      addTagCommand,
-      removeTagCommand,
-      addUserCommand,
-      removeUserCommand,
-      addGroupRoleCommand,
-      removeGroupRoleCommand,
-      deleteRecordCommand,
-      getRecordsCommand,
-      getRecordIdsCommand,
-      exportRecordCommand,
-      exportMetadataCommand,
-    ]
-  ) {
-    const command = build();
-    const examples = EXAMPLES[command.name()];
-    if (examples) {
-      command.addHelpText(
-        "after",
-        `\nExamples:\n${examples.map((line) => `  $ ${line}`).join("\n")}`,
-      );
-    }
-    group.addCommand(command);
-  }
-  return group;
+  return addCommands(topGroup("records"), [
+    createRecordCommand,
+    editRecordCommand,
+    showInfoCommand,
+    addFilesCommand,
+    addStringAsFileCommand,
+    getFileCommand,
+    deleteFileCommand,
+    deleteFilesCommand,
+    editFileCommand,
+    addMetadatumCommand,
+    addMetadataCommand,
+    getMetadatumCommand,
+    deleteMetadatumCommand,
+    deleteAllMetadataCommand,
+    addRecordLinkCommand,
+    deleteRecordLinkCommand,
+    updateRecordLinkCommand,
+    showRecordLinksCommand,
+    addCollectionLinkCommand,
+    removeCollectionLinkCommand,
+    addTagCommand,
+    removeTagCommand,
+    addUserCommand,
+    removeUserCommand,
+    addGroupRoleCommand,
+    removeGroupRoleCommand,
+    deleteRecordCommand,
+    getRecordsCommand,
+    getRecordIdsCommand,
+    exportRecordCommand,
+    exportMetadataCommand,
+  ], EXAMPLES);
 }
 
 /** Usage examples shown at the end of `--help` of the most used commands. */

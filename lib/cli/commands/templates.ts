@@ -1,23 +1,64 @@
 /**
- * The `templates` group.
+ * The `templates` group: create, edit, inspect, delete and export templates (record templates
+ * and extras templates) and manage their roles.
  *
  * @module
  */
 
 import type { Command } from "@commander-js/extra-typings";
-import { createGroup } from "./_group.ts";
+import { addCommands, topGroup } from "../_groups.ts";
+import {
+  createResourceCommand,
+  deleteResourceCommand,
+  editResourceCommand,
+} from "./_resources_basic.ts";
+import { exportResourceCommand } from "./_resources_export.ts";
+import {
+  addGroupRoleCommand,
+  addUserCommand,
+  removeGroupRoleCommand,
+  removeUserCommand,
+} from "./_resources_roles.ts";
+import { getTemplatesCommand } from "./_resources_search.ts";
+import { showResourceCommand } from "./_resources_show.ts";
 
 /**
- * Builds the `templates` group (its commands are added here as they are written).
+ * Builds the `templates` group with the reference client's commands (`create`, `edit` whose
+ * title flag is `-i/--title`, `show-info`, `get-templates`, `export` with `-e/--export_type`, …).
  *
  * @example Usage
  * ```ts
  * import { templatesCommand } from "./templates.ts";
- * console.log(templatesCommand().name()); // "templates"
+ * const names = templatesCommand().commands.map((command) => command.name());
+ * console.log(names.includes("export"), names.includes("get-templates")); // true true
  * ```
  *
  * @returns The group.
  */
 export function templatesCommand(): Command {
-  return createGroup("templates", "Manage templates");
+  return addCommands(topGroup("templates"), [
+    () => createResourceCommand("template"),
+    () => editResourceCommand("template"),
+    () => showResourceCommand("template"),
+    () => deleteResourceCommand("template"),
+    () => addUserCommand("template"),
+    () => removeUserCommand("template"),
+    () => addGroupRoleCommand("template"),
+    () => removeGroupRoleCommand("template"),
+    getTemplatesCommand,
+    () => exportResourceCommand("template"),
+  ], EXAMPLES);
 }
+
+const EXAMPLES: { [command: string]: string[] } = {
+  "create": [
+    `repo-apy templates create -i sample-extras -y extras -d '[{"key": "temperature", "type": "float"}]'`,
+    `repo-apy templates create -i sample-record -d '{"title": "Sample", "tags": ["raw"]}' -p`,
+  ],
+  "edit": ['repo-apy templates edit -T sample-extras -i "Sample extras"   # -i is the title here'],
+  "show-info": ["repo-apy templates show-info -T sample-extras -a"],
+  "export": [
+    "repo-apy templates export -T sample-extras -e json-schema -P | jq .",
+    "repo-apy templates export -T sample-extras --export_type shacl -p exports/",
+  ],
+};

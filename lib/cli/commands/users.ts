@@ -1,23 +1,27 @@
 /**
- * The `users` group.
+ * The `users` group: show a user and search users.
  *
  * @module
  */
 
 import type { Command } from "@commander-js/extra-typings";
-import { createGroup } from "./_group.ts";
+import { addCommands, topGroup } from "../_groups.ts";
+import { getUsersCommand, showUserCommand } from "./_users_commands.ts";
 
 /**
- * Builds the `users` group (its commands are added here as they are written).
+ * Builds the `users` group: `show-info` and `get-users`.
  *
  * @example Usage
  * ```ts
  * import { usersCommand } from "./users.ts";
- * console.log(usersCommand().name()); // "users"
+ * console.log(usersCommand().commands.map((command) => command.name())); // ["show-info", "get-users"]
  * ```
  *
  * @returns The group.
  */
 export function usersCommand(): Command {
-  return createGroup("users", "Manage users");
+  return addCommands(topGroup("users"), [showUserCommand, getUsersCommand], {
+    "show-info": ["repo-apy users show-info -U jdoe -D local"],
+    "get-users": ["repo-apy users get-users -f doe -n 50"],
+  });
 }

@@ -1,0 +1,40 @@
+// Ctrl-C and SIGTERM as an abort signal for one CLI run. Kept apart from run.ts so the `cli.ts`
+// script can install it without loading commander.
+
+/** Process signals that interrupt the CLI. */
+const INTERRUPTS: Deno.Signal[] = Deno.build.os === "windows"
+  ? ["SIGINT", "SIGBREAK"]
+  : ["SIGINT", "SIGTERM"];
+
+/**
+ * Runs `run` with an abort signal that the process's interrupts (Ctrl-C, SIGTERM) abort. A second
+ * interrupt calls `onForce` (the program exits at once). The listeners are removed afterwards.
+ *
+ * @example Usage
+ * ```ts ignore
+ * Deno.exitCode = await withInterrupts(
+ *   (signal) => runCli(Deno.args, { version: "1.0.0", signal }),
+ *   () => Deno.exit(130),
+ * );
+ * ```
+ *
+ * @param run The program, given the signal.
+ * @param onForce Called on a second interrupt.
+ * @returns What `run` returns.
+ */
+export async function withInterrupts<T>(
+  run: (signal: AbortSignal) => Promise<T>,
+  onForce: () => void,
+): Promise<T> {
+  const controller = new AbortController();
+  const listener = () => {
+    if (controller.signal.aborted) onForce();
+    controller.abort(new DOMException("Interrupted", "AbortError"));
+  };
+  for (const signal of INTERRUPTS) Deno.addSignalListener(signal, listener);
+  try {
+    return await run(controller.signal);
+  } finally {
+    for (const signal of INTERRUPTS) Deno.removeSignalListener(signal, listener);
+  }
+}

@@ -1,0 +1,87 @@
+// Builds the root command around given groups and gives every command the shared behaviour:
+// `--version`, `--xmlhelp`, `--commands` on groups, no `process.exit` (errors are thrown to
+// `main()`), and all printing through one Output. Shared by the full tree (`createProgram`) and
+// the lazily loaded one of a CLI run (`loadProgram`).
+
+import {
+  type Command,
+  CommanderError,
+  type CommandUnknownOpts,
+  Option,
+} from "@commander-js/extra-typings";
+import { setContext } from "./_context.ts";
+import { type LineInput, linesInput, stdinInput } from "./_input.ts";
+import { commandPath, isGroup, shortDescription, walkCommands } from "./_tree.ts";
+import { createGroup } from "./commands/_group.ts";
+import { Output } from "./output.ts";
+import type { ProgramOptions } from "./program.ts";
+import { xmlHelp } from "./xml_help.ts";
+
+/** Name of the program. */
+export const PROGRAM_NAME = "repo-apy";
+
+/** The root command holding `groups`, with the run's context and the shared behaviour. */
+export function buildRoot(groups: readonly Command[], options: ProgramOptions): Command {
+  const output = options.output ?? new Output();
+  const input: LineInput = options.input === undefined ? stdinInput() : linesInput(options.input);
+  const root = createGroup(PROGRAM_NAME, "Command line client of the research data repository");
+  for (const group of groups) root.addCommand(group);
+  root.addHelpText(
+    "after",
+    "\nExit codes: 0 success, 1 the operation failed, 2 wrong usage, 130 interrupted (Ctrl-C).",
+  );
+  setContext(root, {
+    output,
+    input,
+    version: options.version,
+    managerOptions: options.managerOptions ?? {},
+  });
+  for (const command of walkCommands(root)) finishCommand(command, output, options.version);
+  return root;
+}
+
+function finishCommand(command: CommandUnknownOpts, output: Output, version: string): void {
+  command
+    .helpCommand(false)
+    .enablePositionalOptions()
+    .helpOption("-h, --help", "Print this help and exit")
+    .exitOverride()
+    .showHelpAfterError("(add --help for usage)")
+    .configureOutput({
+      writeOut: (text) => output.writeOut(text),
+      writeErr: (text) => output.writeErr(text),
+      outputError: (text, write) => write(text),
+      getOutHelpWidth: () => 100,
+      getErrHelpWidth: () => 100,
+      getOutHasColors: () => false,
+      getErrHasColors: () => false,
+      stripColor: (text) => text,
+    })
+    .version(version, "--version", "Print the version and exit");
+  command.addOption(new Option("--xmlhelp", "Print an XML description of this command and exit"));
+  command.on("option:xmlhelp", () => {
+    output.writeOut(xmlHelp(command));
+    throw new CommanderError(0, "repo-apy.xmlhelp", "(xmlhelp)");
+  });
+  if (!isGroup(command)) return;
+  command.addOption(new Option("--commands", "Print all commands of this group and exit"));
+  command.on("option:commands", () => {
+    output.writeOut(commandList(command));
+    throw new CommanderError(0, "repo-apy.commands", "(commands)");
+  });
+  if (command.commands.length === 0) {
+    command.action(() => command.help({ error: true }));
+  }
+}
+
+function commandList(group: CommandUnknownOpts): string {
+  const rows: [string, string][] = [];
+  for (const command of walkCommands(group)) {
+    if (command !== group && !isGroup(command)) {
+      rows.push([commandPath(command), shortDescription(command)]);
+    }
+  }
+  if (rows.length === 0) return `${commandPath(group)} has no commands yet\n`;
+  const width = Math.max(...rows.map(([path]) => path.length));
+  return rows.map(([path, description]) => `${path.padEnd(width)}  ${description}\n`).join("");
+}

@@ -1,0 +1,72 @@
+// `misc get-deleted-resources`, `restore-resource` and `purge-resource`.
+
+import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
+import { apyCommand } from "../apy_command.ts";
+import { parseInteger, searchPaginationOptions } from "../options.ts";
+import { setOptionType } from "../_tree.ts";
+import { pageParams, printable, printPage } from "./_resources_common.ts";
+
+/** Resource types with a trash. */
+const TRASH_TYPES = ["record", "collection", "template", "group"] as const;
+
+/** `misc get-deleted-resources`: one page of your deleted resources. */
+export function getDeletedResourcesCommand(): CommandUnknownOpts {
+  const command = searchPaginationOptions(
+    new Command("get-deleted-resources")
+      .description("List your deleted resources (the trash), newest deletion first")
+      .option("-f, --filter <text>", "Filter by identifier", "")
+      .option("--json", "Print the page as the server sends it (JSON) on stdout"),
+  );
+  apyCommand(command, async (manager, options) => {
+    const query = { ...pageParams(options), ...(options.filter ? { filter: options.filter } : {}) };
+    printPage(manager, await manager.misc.getDeletedResources(query), {
+      what: "deleted resource(s)",
+      json: options.json,
+      line: (item) =>
+        `${printable(item.type)} id: ${item.id}, identifier: '${printable(item.identifier)}'` +
+        (item.deleted_at === undefined ? "" : `, deleted at ${printable(item.deleted_at)}`),
+    });
+  });
+  return command;
+}
+
+function trashOptions<C extends CommandUnknownOpts>(command: C): C {
+  const id = new Option("-i, --item-id <id>", "ID of the resource")
+    .argParser((value) => parseInteger(value, { min: 1 }))
+    .makeOptionMandatory();
+  setOptionType(id, "long");
+  command
+    .addOption(
+      new Option("-t, --item-type <type>", "Type of the resource").choices(TRASH_TYPES)
+        .makeOptionMandatory(),
+    )
+    .addOption(id);
+  return command;
+}
+
+/** `misc restore-resource`: brings a deleted resource back from the trash. */
+export function restoreResourceCommand(): CommandUnknownOpts {
+  const command = trashOptions(
+    new Command("restore-resource").description("Restore a deleted resource from the trash"),
+  );
+  apyCommand(command, async (manager, options) => {
+    const values = options as typeof options & { itemType: string; itemId: number };
+    await manager.misc.restore(values.itemType, values.itemId);
+    manager.printInfo(`Restored the ${values.itemType} with id ${values.itemId}`);
+  });
+  return command;
+}
+
+/** `misc purge-resource`: deletes a resource in the trash for good. */
+export function purgeResourceCommand(): CommandUnknownOpts {
+  const command = trashOptions(
+    new Command("purge-resource")
+      .description("Delete a resource in the trash for good (it cannot be restored afterwards)"),
+  );
+  apyCommand(command, async (manager, options) => {
+    const values = options as typeof options & { itemType: string; itemId: number };
+    await manager.misc.purge(values.itemType, values.itemId);
+    manager.printInfo(`Purged the ${values.itemType} with id ${values.itemId}`);
+  });
+  return command;
+}

@@ -1,0 +1,161 @@
+// `create`, `edit` and `delete` of collections, templates and groups: one builder per command,
+// parameterised by the resource type.
+
+import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
+import { RepoApyError } from "../../http/errors.ts";
+import { apyCommand } from "../apy_command.ts";
+import type { CLIRepoManager } from "../cli_manager.ts";
+import { requireSure, status } from "./_records_common.ts";
+import {
+  type ManagedResource,
+  type ManagedType,
+  openResource,
+  printable,
+  resourceOptions,
+} from "./_resources_common.ts";
+import { TEMPLATE_KINDS, templateData } from "./_templates_data.ts";
+
+const VISIBILITIES = ["private", "public"] as const;
+
+/** `<type> create`: get-or-create by identifier (templates also take `-y/--type` and `-d/--data`). */
+export function createResourceCommand(type: ManagedType): CommandUnknownOpts {
+  const command = new Command("create")
+    .description(`Create a ${type}, or open it when the identifier exists already`)
+    .option("-t, --title <title>", `Title of the ${type} (default: the identifier)`)
+    .requiredOption("-i, --identifier <identifier>", `Identifier of the ${type}`);
+  if (type === "template") {
+    command
+      .addOption(
+        new Option("-y, --type <type>", "Type of a new template").choices(TEMPLATE_KINDS)
+          .default("record"),
+      )
+      .option(
+        "-d, --data <json>",
+        "Content of a new template as JSON (default: {} for record, [] for extras templates)",
+      );
+  } else {
+    command.addOption(
+      new Option("-v, --visibility <visibility>", `Visibility of a new ${type}`)
+        .choices(VISIBILITIES).default("private"),
+    );
+  }
+  command
+    .option("-p, --pipe", `Print only the id of the ${type} on stdout`)
+    .option("-e, --exit-not-created", `Exit with code 1 when the ${type} existed already`);
+  apyCommand(command, async (manager, options) => {
+    const values = options as typeof options & {
+      type?: string;
+      data?: string;
+      visibility?: string;
+      pipe?: true;
+      exitNotCreated?: true;
+    };
+    const metadata: { [field: string]: unknown } = {};
+    if (values.title !== undefined) metadata.title = values.title;
+    if (values.visibility !== undefined) metadata.visibility = values.visibility;
+    if (type === "template") {
+      metadata.type = values.type;
+      metadata.data = templateData(values.type ?? "record", values.data);
+    }
+    const resource = await openCreated(manager, type, options.identifier, metadata);
+    if (resource.created) {
+      status(manager, values.pipe, `Created the ${resource}`);
+    } else {
+      const meta = await resource.meta();
+      if (options.title !== undefined && options.title !== meta.title) {
+        await resource.edit({ title: options.title });
+        status(manager, values.pipe, `Changed the title of the ${resource}`);
+      }
+      status(manager, values.pipe, `The ${resource} exists already`);
+    }
+    if (values.pipe === true) manager.echo(String(resource.id));
+    if (values.exitNotCreated === true && !resource.created) {
+      throw new RepoApyError(
+        `Nothing was created: the ${resource} existed already (-e/--exit-not-created)`,
+      );
+    }
+  });
+  return command;
+}
+
+async function openCreated(
+  manager: CLIRepoManager,
+  type: ManagedType,
+  identifier: string,
+  metadata: { [field: string]: unknown },
+): Promise<ManagedResource> {
+  const selector = { identifier, create: true, ...metadata };
+  return type === "collection"
+    ? await manager.collection(selector)
+    : type === "template"
+    ? await manager.template(selector)
+    : await manager.group(selector);
+}
+
+/**
+ * `<type> edit`: one PATCH per changed attribute (`-v`, `-t`, `-d`; for templates the title is
+ * `-i/--title`, as in the reference client, because `-t` picks the template).
+ */
+export function editResourceCommand(type: ManagedType): CommandUnknownOpts {
+  const titleFlags = type === "template" ? "-i, --title <title>" : "-t, --title <title>";
+  const command = resourceOptions(
+    new Command("edit")
+      .description(
+        `Edit the basic metadata of a ${type} (one change per attribute)` +
+          (type === "template" ? "; the title is -i/--title, as in the reference client" : ""),
+      )
+      .addOption(
+        new Option("-v, --visibility <visibility>", "New visibility").choices(VISIBILITIES),
+      )
+      .option(titleFlags, "New title")
+      .option("-d, --description <description>", "New description"),
+    type,
+  );
+  apyCommand(command, async (manager, options) => {
+    const values = options as typeof options & {
+      visibility?: string;
+      title?: string;
+      description?: string;
+    };
+    const given = (["visibility", "title", "description"] as const)
+      .map((field) => [field, values[field]] as const)
+      .filter((entry): entry is readonly [typeof entry[0], string] => entry[1] !== undefined);
+    if (given.length === 0) {
+      const title = type === "template" ? "-i" : "-t";
+      manager.printWarning(`Nothing to change: give -v, ${title} or -d`);
+      return;
+    }
+    const resource = await openResource(manager, type, options);
+    const meta = await resource.refresh();
+    for (const [field, value] of given) {
+      if ((meta[field] ?? "") === value) {
+        manager.printInfo(`The ${field} of the ${resource} is already '${printable(value)}'`);
+        continue;
+      }
+      await resource.edit({ [field]: value });
+      manager.printInfo(`Changed the ${field} of the ${resource} to '${printable(value)}'`);
+    }
+  });
+  return command;
+}
+
+/** `<type> delete`: moves the resource to the trash (needs `--i-am-sure`). */
+export function deleteResourceCommand(type: ManagedType): CommandUnknownOpts {
+  const command = resourceOptions(
+    new Command("delete")
+      .description(
+        `Delete a ${type} (it goes to the trash: misc restore-resource brings it back)`,
+      )
+      .option("--i-am-sure", "Confirm the deletion"),
+    type,
+  );
+  apyCommand(command, async (manager, options) => {
+    requireSure(options.iAmSure, `delete the ${type}`);
+    const resource = await openResource(manager, type, options);
+    await resource.meta();
+    const label = String(resource);
+    await resource.delete();
+    manager.printInfo(`Deleted the ${label}`);
+  });
+  return command;
+}

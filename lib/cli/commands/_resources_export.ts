@@ -1,0 +1,83 @@
+// `collections export` and `templates export`: to a file (optionally in a folder named after the
+// identifier) or, for the JSON types, to stdout.
+
+import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
+import { InputError } from "../../http/errors.ts";
+import { EXPORT_TYPES } from "../../http/protocol.ts";
+import type { ResourceExportOptions } from "../../transfer/export.ts";
+import { apyCommand } from "../apy_command.ts";
+import { fileOptions, pipeStream } from "./_records_export.ts";
+import { pathOption, transferProgress } from "./_records_common.ts";
+import { openResource, resourceOptions } from "./_resources_common.ts";
+
+/** The export methods collections and templates share, with the type as the user gave it. */
+interface Exportable {
+  readonly id: number;
+  meta(): Promise<{ identifier: string }>;
+  export(path: string, exportType: string, options: ResourceExportOptions): Promise<string>;
+  exportStream(
+    exportType: string,
+    options: { signal?: AbortSignal },
+  ): Promise<ReadableStream<Uint8Array>>;
+}
+
+/** Export types that may be piped to stdout (text the terminal can take). */
+const PIPEABLE = ["json", "json-schema"];
+
+/**
+ * `<type> export`. Templates spell the type flag `-e/--export_type` (the reference client's
+ * spelling; `--export-type` works too), collections `-e/--export-type`.
+ */
+export function exportResourceCommand(type: "collection" | "template"): CommandUnknownOpts {
+  const types = Object.keys(EXPORT_TYPES[type]);
+  const pipeable = types.filter((name) => PIPEABLE.includes(name));
+  const typeFlag = type === "template" ? "--export_type" : "--export-type";
+  const command = resourceOptions(
+    new Command("export")
+      .description(`Export a ${type} (${types.join(", ")})`)
+      .addOption(
+        new Option(`-e, ${typeFlag} <type>`, "Export type").choices(types).default("json"),
+      )
+      .addOption(pathOption("-p, --path <path>", "Folder (or file) to export to").default("."))
+      .option("-n, --name <name>", "File name without extension (default: the identifier)")
+      .option("-f, --force", "Overwrite an existing file (default: a _<n> suffix is added)")
+      .option("-P, --pipe", `Print the export on stdout (${pipeable.join(" or ")} only)`)
+      .option("-u, --use-folder", "Export into a folder named after the identifier"),
+    type,
+  );
+  apyCommand(command, async (manager, options) => {
+    const values = options as typeof options & {
+      exportType?: string;
+      export_type?: string;
+      path: string;
+      name?: string;
+      force?: true;
+      pipe?: true;
+      useFolder?: true;
+    };
+    const exportType = values.exportType ?? values.export_type ?? "json";
+    if (values.pipe === true && !pipeable.includes(exportType)) {
+      throw new InputError(
+        `-P/--pipe only works with the ${pipeable.join(" and ")} exports, not '${exportType}'`,
+      );
+    }
+    // The library types each resource's export types; `-e` has been checked against them.
+    const resource = await openResource(manager, type, options) as unknown as Exportable;
+    if (values.pipe === true) {
+      await pipeStream(manager, await resource.exportStream(exportType, fileOptions(manager, {})));
+      return;
+    }
+    const progress = transferProgress(manager.output, `Exporting ${resource.id}`);
+    let path: string;
+    try {
+      path = await resource.export(values.path, exportType, {
+        ...fileOptions(manager, values),
+        onProgress: progress.onProgress,
+      });
+    } finally {
+      progress.done();
+    }
+    manager.printInfo(`Exported the ${resource} as ${exportType} to '${path}'`);
+  });
+  return command;
+}

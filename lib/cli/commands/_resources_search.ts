@@ -1,0 +1,231 @@
+// Listing commands of collections, templates and groups (`get-collections`,
+// `get-collection-ids`, `get-templates`, `get-groups`), all through `manager.search`.
+
+import {
+  Command,
+  type CommandUnknownOpts,
+  InvalidArgumentError,
+  Option,
+} from "@commander-js/extra-typings";
+import { InputError } from "../../http/errors.ts";
+import { TooManyResultsError } from "../../resources/errors.ts";
+import type { SearchParams, SearchType } from "../../resources/search.ts";
+import { apyCommand } from "../apy_command.ts";
+import type { CLIRepoManager } from "../cli_manager.ts";
+import { parseTokenList, searchPaginationOptions, userIdOptions, userIdValue } from "../options.ts";
+import { setOptionType } from "../_tree.ts";
+import { resolveUser } from "./_records_common.ts";
+import { pageParams, printPage, resourceLine } from "./_resources_common.ts";
+
+/** Hits an ids command fetches at most without `--i-am-sure`. */
+export const MAX_IDS_UNSURE = 1000;
+
+const VISIBILITY_CHOICES = ["private", "public", "all"] as const;
+
+/** The filter values the listing commands read. */
+interface FilterValues {
+  tag?: string[] | undefined;
+  tagOperator?: "or" | "and";
+  visibility?: "private" | "public" | "all";
+  query?: string | undefined;
+}
+
+/** `-t/--tag`, `-T/--tag-operator`. */
+function tagOptions<C extends CommandUnknownOpts>(command: C, conflicts: string[]): C {
+  const tag = new Option("-t, --tag <tags>", "Comma-separated tags")
+    .argParser((value) => parseTokenList(value))
+    .conflicts(conflicts);
+  setOptionType(tag, "tokenlist");
+  command.addOption(tag).addOption(
+    new Option("-T, --tag-operator <operator>", "Whether results need any (or) or all tags")
+      .choices(["or", "and"] as const).default("or" as const),
+  );
+  return command;
+}
+
+function visibilityOption(what: string, conflicts: string[]) {
+  return new Option("-v, --visibility <visibility>", `Visibility of the ${what}`)
+    .choices(VISIBILITY_CHOICES).default("all" as const).conflicts(conflicts);
+}
+
+/** The search parameters of the filter options (`all` is not sent). */
+function filterParams(values: FilterValues): SearchParams {
+  const params: SearchParams = {};
+  if (values.query !== undefined) params.query = values.query;
+  if (values.visibility !== undefined && values.visibility !== "all") {
+    params.visibility = values.visibility;
+  }
+  if (values.tag !== undefined && values.tag.length > 0) {
+    params.tags = values.tag;
+    params.tagOperator = values.tagOperator ?? "or";
+  }
+  return params;
+}
+
+/**
+ * `collections get-collections` and `groups get-groups`: one page of search results, or the
+ * resources a user created; `mineFlag` lists the token user's own ones.
+ */
+export function getResourcesCommand(
+  type: "collection" | "group",
+  mineFlag: string,
+  mineHelp: string,
+): CommandUnknownOpts {
+  const plural = `${type}s`;
+  const mine = new Option(mineFlag, mineHelp).conflicts(["user", "username"]);
+  const userOptions = ["user", "username", mine.attributeName()];
+  const command = userIdOptions(
+    searchPaginationOptions(
+      new Command(`get-${plural}`)
+        .description(
+          `Search ${plural} (one page), or list the ${plural} a user created. The search ` +
+            "filters exclude the user options: combining them is a usage error",
+        )
+        .addOption(mine)
+        .addOption(visibilityOption(plural, userOptions))
+        .addOption(
+          new Option("-q, --query <text>", "Search text (title and identifier)")
+            .conflicts(userOptions),
+        )
+        .option("--json", "Print the page as the server sends it (JSON) on stdout"),
+    ),
+  );
+  if (type === "collection") tagOptions(command, userOptions);
+  apyCommand(command, async (manager, options) => {
+    const values = options as unknown as FilterValues & { [key: string]: unknown };
+    const paging = pageParams(options);
+    let user: number | undefined;
+    if (values[mine.attributeName()] === true) user = (await manager.patUser()).id;
+    else if (userIdValue(values) !== undefined) user = (await resolveUser(manager, values)).id;
+    const page = user === undefined
+      ? await manager.search.searchResourcesPage(type, { ...filterParams(values), ...paging })
+      : await manager.search.searchUserResources(type, user, paging);
+    printPage(manager, page, { what: `${type}(s)`, json: options.json, line: resourceLine });
+  });
+  return command;
+}
+
+/** `templates get-templates`: one page of templates. */
+export function getTemplatesCommand(): CommandUnknownOpts {
+  const command = searchPaginationOptions(
+    new Command("get-templates")
+      .description("Search templates (one page)")
+      .option("-q, --query <text>", "Search text (title and identifier)")
+      .option("--json", "Print the page as the server sends it (JSON) on stdout"),
+  );
+  apyCommand(command, async (manager, options) => {
+    const params: SearchParams = { ...pageParams(options) };
+    if (options.query !== undefined) params.query = options.query;
+    const page = await manager.search.searchResourcesPage("template", params);
+    printPage(manager, page, { what: "template(s)", json: options.json, line: resourceLine });
+  });
+  return command;
+}
+
+/** `collections get-collection-ids`: the ids of every collection matching the filters. */
+export function getResourceIdsCommand(type: "collection"): CommandUnknownOpts {
+  const command = tagOptions(
+    idsOutputOptions(
+      new Command(`get-${type}-ids`)
+        .description(`Print the ids of all ${type}s matching the filters`)
+        .addOption(visibilityOption(`${type}s`, []))
+        .option("-q, --query <text>", "Search text (title and identifier)"),
+    ),
+    [],
+  );
+  apyCommand(command, async (manager, options) => {
+    const values = options as unknown as FilterValues & IdsValues;
+    await printIds(manager, type, filterParams(values), values);
+  });
+  return command;
+}
+
+/**
+ * `--extras <json>`: the extras filter of the record search (server-api §8.3), a JSON list such
+ * as `[{"key": "temperature", "type": "numeric", "numeric": {"min": 20}}]`. Not in the
+ * reference client's CLI (its library has it).
+ */
+export function extrasOption() {
+  const option = new Option(
+    "--extras <json>",
+    'Extras filter as a JSON list, e.g. \'[{"key": "operator", "str": "jdoe"}]\'',
+  ).argParser((value): SearchParams["extras"] => {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(value);
+    } catch {
+      throw new InvalidArgumentError("--extras is not valid JSON: give a JSON list of filters");
+    }
+    if (!Array.isArray(parsed) || !parsed.every((item) => typeof item === "object" && item)) {
+      throw new InvalidArgumentError("--extras must be a JSON list of filter objects");
+    }
+    return parsed as SearchParams["extras"];
+  });
+  return option;
+}
+
+/**
+ * Adds the output options of the ids commands: `-p/--pipe`, `-s/--separator` (default `,`),
+ * `--json` and `--i-am-sure`.
+ */
+export function idsOutputOptions<C extends CommandUnknownOpts>(command: C): C {
+  command
+    .addOption(
+      new Option("-p, --pipe", "Print only the ids, separated by -s/--separator, on stdout"),
+    )
+    .addOption(
+      new Option("-s, --separator <text>", "Separator of the ids printed with -p/--pipe")
+        .default(","),
+    )
+    .addOption(new Option("--json", "Print the ids as a JSON array on stdout").conflicts("pipe"))
+    .addOption(new Option("--i-am-sure", `Allow fetching more than ${MAX_IDS_UNSURE} ids`));
+  return command;
+}
+
+/** The values of {@linkcode idsOutputOptions}. */
+export interface IdsValues {
+  json?: true;
+  pipe?: true;
+  iAmSure?: true;
+  separator: string;
+}
+
+/**
+ * Prints the ids of every resource the search finds: `--json` as a list, `-p` joined with the
+ * separator, else a sentence. More than {@linkcode MAX_IDS_UNSURE} need `--i-am-sure`.
+ */
+export async function printIds(
+  manager: CLIRepoManager,
+  type: SearchType,
+  params: SearchParams,
+  options: IdsValues,
+): Promise<void> {
+  const limit = options.iAmSure === true ? Infinity : MAX_IDS_UNSURE;
+  if (options.pipe === true) {
+    manager.echo(
+      await idsOrHint(
+        manager.search.searchResourceIds(type, params, {
+          limit,
+          separator: options.separator,
+        }),
+        type,
+      ),
+    );
+    return;
+  }
+  const ids = await idsOrHint(manager.search.resourceIds(type, params, { limit }), type);
+  if (options.json === true) manager.output.json(ids);
+  else manager.printInfo(`Found ${ids.length} ${type}(s): ${ids.join(", ")}`);
+}
+
+async function idsOrHint<T>(search: Promise<T>, type: string): Promise<T> {
+  try {
+    return await search;
+  } catch (error) {
+    if (!(error instanceof TooManyResultsError)) throw error;
+    throw new InputError(
+      `Found ${error.total} ${type}s: add --i-am-sure to fetch more than ${MAX_IDS_UNSURE} ids, ` +
+        "or narrow the search",
+    );
+  }
+}

@@ -1,0 +1,70 @@
+/**
+ * The repository's extra metadata back to plain JSON (client-reference §4.3).
+ *
+ * @example Usage
+ * ```ts
+ * import { repoToJson } from "./repo_to_json.ts";
+ * console.log(repoToJson([{ key: "a", type: "list", value: [{ type: "int", value: 1 }] }]));
+ * // { a: [1] }
+ * ```
+ *
+ * @module
+ */
+
+import { InputError } from "../http/errors.ts";
+import type { Extra } from "../http/protocol.ts";
+
+/** A plain JSON value as {@link repoToJson} returns it. */
+export type PlainJson = null | boolean | number | string | PlainJson[] | {
+  [key: string]: PlainJson;
+};
+
+/**
+ * Converts extra metadata to a plain structure: `dict` entries become objects of key → value,
+ * `list` entries arrays of their values (child keys ignored), other entries their stored value
+ * unchanged (dates stay strings). The top level is an object.
+ *
+ * @example Usage
+ * ```ts
+ * import { jsonToRepo, repoToJson } from "../../mod.ts";
+ * console.log(repoToJson(jsonToRepo({ l: [1, "a", [true]] }))); // { l: [1, "a", [true]] }
+ * ```
+ *
+ * @param extras The entries (from a record's `extras`, not trusted).
+ * @returns The plain object.
+ * @throws {InputError} When an entry is not an object with a type, or a dict child has no key.
+ */
+export function repoToJson(extras: readonly Extra[]): { [key: string]: PlainJson } {
+  return toObject(extras, "extras");
+}
+
+function toValue(extra: unknown, at: string): PlainJson {
+  if (typeof extra !== "object" || extra === null || !("type" in extra)) {
+    throw new InputError(`The metadata entry ${at} is not an object with a type`);
+  }
+  const entry = extra as Extra;
+  if (entry.type === "dict" || entry.type === "list") {
+    const children = Array.isArray(entry.value) ? entry.value as Extra[] : [];
+    return entry.type === "dict"
+      ? toObject(children, `${at}.value`)
+      : children.map((child, index) => toValue(child, `${at}.value[${index}]`));
+  }
+  return (entry.value ?? null) as PlainJson;
+}
+
+function toObject(extras: readonly Extra[], at: string): { [key: string]: PlainJson } {
+  const result: { [key: string]: PlainJson } = {};
+  extras.forEach((extra, index) => {
+    const key = (extra as { key?: unknown } | null)?.key;
+    if (typeof key !== "string") {
+      throw new InputError(`The metadata entry ${at}[${index}] has no key`);
+    }
+    Object.defineProperty(result, key, {
+      value: toValue(extra, `${at}[${index}]`),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  });
+  return result;
+}

@@ -1,0 +1,119 @@
+// A small read-only RDF graph for the SHACL importer: parsed with n3 (Turtle, TriG, N-Triples,
+// N-Quads, N3), indexed by subject, predicates and objects in document order.
+
+import { InputError } from "../http/errors.ts";
+// The parser module alone: n3's index also loads its stream classes, whose `readable-stream`
+// dependency reads an environment variable when imported.
+import * as n3Parser from "n3/lib/N3Parser.js";
+
+/** An RDF term as n3 gives it. */
+export interface Term {
+  termType: "NamedNode" | "BlankNode" | "Literal" | "Variable" | "DefaultGraph" | "Quad";
+  value: string;
+  language?: string;
+  datatype?: { value: string };
+}
+
+interface Quad {
+  subject: Term;
+  predicate: Term;
+  object: Term;
+}
+
+interface ParserOptions {
+  format?: string;
+  baseIRI?: string;
+}
+
+type ParserClass = new (options?: ParserOptions) => { parse(text: string): Quad[] };
+
+const Parser = (n3Parser as unknown as { default: { default: ParserClass } }).default.default;
+
+export const RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#";
+export const SH = "http://www.w3.org/ns/shacl#";
+export const XSD = "http://www.w3.org/2001/XMLSchema#";
+
+/** The syntax of a file, from its extension. */
+const FORMATS: { [extension: string]: string | undefined } = {
+  ttl: "text/turtle",
+  turtle: "text/turtle",
+  nt: "application/n-triples",
+  nq: "application/n-quads",
+  trig: "application/trig",
+  n3: "text/n3",
+};
+const UNSUPPORTED = new Set(["jsonld", "json", "rdf", "xml", "owl", "rj", "trix"]);
+
+/** Key of a term in the index. */
+export function termKey(term: Term): string {
+  return term.termType === "BlankNode" ? `_:${term.value}` : term.value;
+}
+
+/** A parsed graph. */
+export interface Graph {
+  /** Objects of `predicate` on `subject`, in document order. */
+  objects(subject: Term, predicate: string): Term[];
+  /** Subjects that have `predicate` `object`, in document order. */
+  subjects(predicate: string, object: string): Term[];
+  /** The members of an RDF list (bounded; a broken list ends early). */
+  list(head: Term): Term[];
+}
+
+/**
+ * Parses RDF text; the syntax comes from the file name's extension (Turtle when unknown).
+ *
+ * @param text The file's text.
+ * @param fileName Its name.
+ * @returns The graph.
+ * @throws {InputError} For a syntax error or an RDF syntax the parser does not read.
+ */
+export function parseGraph(text: string, fileName: string): Graph {
+  const extension = fileName.split(".").pop()?.toLowerCase() ?? "";
+  if (UNSUPPORTED.has(extension)) {
+    throw new InputError(
+      `Cannot read '${fileName}': only Turtle, TriG, N-Triples, N-Quads and N3 are read; ` +
+        "convert the shapes to Turtle (.ttl) first",
+    );
+  }
+  let quads: Quad[];
+  try {
+    quads = new Parser({ format: FORMATS[extension] ?? "text/turtle" }).parse(text);
+  } catch (error) {
+    throw new InputError(
+      `'${fileName}' is not valid RDF: ${error instanceof Error ? error.message : error}`,
+    );
+  }
+  const bySubject = new Map<string, Map<string, Term[]>>();
+  const byObject = new Map<string, Term[]>();
+  for (const { subject, predicate, object } of quads) {
+    const key = termKey(subject);
+    let predicates = bySubject.get(key);
+    if (predicates === undefined) bySubject.set(key, predicates = new Map());
+    const objects = predicates.get(predicate.value) ?? [];
+    objects.push(object);
+    predicates.set(predicate.value, objects);
+    const objectKey = `${predicate.value} ${termKey(object)}`;
+    const subjects = byObject.get(objectKey) ?? [];
+    subjects.push(subject);
+    byObject.set(objectKey, subjects);
+  }
+  const objects = (subject: Term, predicate: string) =>
+    bySubject.get(termKey(subject))?.get(predicate) ?? [];
+  return {
+    objects,
+    subjects: (predicate, object) => byObject.get(`${predicate} ${object}`) ?? [],
+    list(head) {
+      const members: Term[] = [];
+      const seen = new Set<string>();
+      let node: Term | undefined = head;
+      while (node !== undefined && node.value !== `${RDF}nil` && !seen.has(termKey(node))) {
+        seen.add(termKey(node));
+        const first = objects(node, `${RDF}first`)[0];
+        if (first === undefined || members.length >= 10_000) break;
+        members.push(first);
+        node = objects(node, `${RDF}rest`)[0];
+      }
+      return members;
+    },
+  };
+}

@@ -1,0 +1,60 @@
+/**
+ * `importJsonSchema`: a JSON Schema file becomes a new template.
+ *
+ * @example Usage
+ * ```ts
+ * import { importJsonSchema, RepoManager } from "../../mod.ts";
+ * import { startServer } from "../testing/mod.ts";
+ *
+ * await using server = await startServer();
+ * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+ * const path = await Deno.makeTempFile({ suffix: ".json" });
+ * await Deno.writeTextFile(path, '{"title": "Sample", "type": "object", "properties": {"mass": {"type": "number"}}}');
+ * const template = await importJsonSchema(manager, path);
+ * console.log((await template.meta()).identifier); // "sample"
+ * await Deno.remove(path);
+ * ```
+ *
+ * @module
+ */
+
+import type { Transport } from "../http/transport.ts";
+import type { RepoTemplate } from "../transfer/template.ts";
+import { createTemplate, MAX_TEMPLATE_FILE_BYTES, readBoundedText } from "./_template_import.ts";
+import { jsonSchemaToTemplate } from "./json_schema_template.ts";
+import type { TemplateKind } from "./template_draft.ts";
+
+/** Options of {@link importJsonSchema} and {@link importShacl}. */
+export interface TemplateImportOptions {
+  /** `extras` (a template of extra metadata) or `record` (a record template). @default {"extras"} */
+  templateType?: TemplateKind;
+  /** Largest file read, in bytes. @default {16777216} */
+  maxBytes?: number;
+}
+
+/**
+ * Reads a JSON Schema file, converts it with {@link jsonSchemaToTemplate} and creates a template
+ * with its title (else the file name), description and extras. The identifier is generated from
+ * the title; when taken, `-1`, `-2`, … is appended. Needs read access to the file and network
+ * access to the server; a remote `$ref` is refused, never fetched.
+ *
+ * @example Usage
+ * ```ts ignore
+ * const template = await importJsonSchema(manager, "sample.schema.json", { templateType: "record" });
+ * ```
+ *
+ * @param target The manager (or anything with its `transport`).
+ * @param path Path of the schema file.
+ * @param options Template type and size limit.
+ * @returns The new template.
+ * @throws {InputError} For a missing or oversized file or a schema that cannot be converted.
+ */
+export async function importJsonSchema(
+  target: { transport: Transport },
+  path: string,
+  options: TemplateImportOptions = {},
+): Promise<RepoTemplate> {
+  const { templateType = "extras", maxBytes = MAX_TEMPLATE_FILE_BYTES } = options;
+  const draft = jsonSchemaToTemplate(await readBoundedText(path, maxBytes), { fileName: path });
+  return await createTemplate(target.transport, draft, templateType);
+}

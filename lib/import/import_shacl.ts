@@ -1,0 +1,53 @@
+/**
+ * `importShacl`: a SHACL shapes file becomes a new template.
+ *
+ * @example Usage
+ * ```ts
+ * import { importShacl, RepoManager } from "../../mod.ts";
+ * import { startServer } from "../testing/mod.ts";
+ *
+ * await using server = await startServer();
+ * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+ * const path = await Deno.makeTempFile({ suffix: ".ttl" });
+ * await Deno.writeTextFile(path, `@prefix sh: <http://www.w3.org/ns/shacl#> .
+ * <https://example.org/s> a sh:NodeShape ; sh:property [ sh:name "mass" ] .`);
+ * const template = await importShacl(manager, path, { templateType: "record" });
+ * console.log((await template.meta()).type); // "record"
+ * await Deno.remove(path);
+ * ```
+ *
+ * @module
+ */
+
+import type { Transport } from "../http/transport.ts";
+import type { RepoTemplate } from "../transfer/template.ts";
+import { createTemplate, MAX_TEMPLATE_FILE_BYTES, readBoundedText } from "./_template_import.ts";
+import type { TemplateImportOptions } from "./import_json_schema.ts";
+import { shaclToTemplate } from "./shacl_template.ts";
+
+/**
+ * Reads a SHACL file (Turtle, TriG, N-Triples, N-Quads or N3 by extension), converts it with
+ * {@link shaclToTemplate} and creates a template with its `dcterms:title` (else the file name),
+ * `dcterms:description` and extras, identifier generated from the title as in
+ * `importJsonSchema`. Needs read access to the file and network access to the server.
+ *
+ * @example Usage
+ * ```ts ignore
+ * const template = await importShacl(manager, "profile.ttl");
+ * ```
+ *
+ * @param target The manager (or anything with its `transport`).
+ * @param path Path of the shapes file.
+ * @param options Template type and size limit.
+ * @returns The new template.
+ * @throws {InputError} For a missing or oversized file or shapes that cannot be converted.
+ */
+export async function importShacl(
+  target: { transport: Transport },
+  path: string,
+  options: TemplateImportOptions = {},
+): Promise<RepoTemplate> {
+  const { templateType = "extras", maxBytes = MAX_TEMPLATE_FILE_BYTES } = options;
+  const draft = shaclToTemplate(await readBoundedText(path, maxBytes), { fileName: path });
+  return await createTemplate(target.transport, draft, templateType);
+}

@@ -1,0 +1,27 @@
+import { assertEquals } from "../_assert.ts";
+import { helpRequest, type HelpTexts, renderHelpTexts } from "../../lib/cli/_help_cache.ts";
+import helpJson from "../../lib/cli/_help.json" with { type: "json" };
+import { main } from "../../lib/cli/main.ts";
+
+Deno.test("lib/cli/_help.json holds the current help of every command (else: deno task help-cache)", async () => {
+  const cached = helpJson as HelpTexts;
+  const live = await renderHelpTexts();
+  assertEquals(Object.keys(cached).sort(), Object.keys(live).sort(), "run `deno task help-cache`");
+  for (const [path, text] of Object.entries(live)) {
+    assertEquals(cached[path], text, `help of '${path}' is stale: run \`deno task help-cache\``);
+  }
+});
+
+Deno.test("main() answers a pure help request from the cache, and anything else from commander", async () => {
+  assertEquals(helpRequest(["records", "--help"]), "records");
+  assertEquals(helpRequest(["records", "create", "-h"]), "records create");
+  assertEquals(helpRequest(["--help"]), "");
+  assertEquals(helpRequest(["records", "create", "-i", "x", "--help"]), undefined);
+  assertEquals(helpRequest(["records", "create"]), undefined);
+  let text = "";
+  assertEquals(await main(["records", "--help"], { stdout: (chunk) => text += chunk }), 0);
+  assertEquals(text, (helpJson as HelpTexts)["records"]);
+  let fallback = "";
+  const code = await main(["miscellaneous", "--help"], { stdout: (chunk) => fallback += chunk });
+  assertEquals([code, fallback], [0, (helpJson as HelpTexts)["misc"]]);
+});

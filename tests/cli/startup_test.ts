@@ -1,0 +1,85 @@
+// Start-up stays short because a run loads only what it uses: these tests check the module graph
+// (what each entry point imports statically) and the lazily built command tree, not the clock.
+
+import { assertEquals, assertTrue } from "../_assert.ts";
+import { GROUPS } from "../../lib/cli/_groups.ts";
+import { loadProgram } from "../../lib/cli/_load.ts";
+import { createProgram } from "../../lib/cli/program.ts";
+
+const ROOT = new URL("../../", import.meta.url);
+
+interface InfoModule {
+  specifier: string;
+  dependencies?: { code?: { specifier: string }; isDynamic?: boolean }[];
+}
+
+/** Every module `path` loads before it runs (static imports only), relative to the project. */
+async function staticGraph(path: string): Promise<string[]> {
+  const { stdout, success } = await new Deno.Command("deno", {
+    args: ["info", "--json", path],
+    cwd: ROOT.pathname,
+    stdout: "piped",
+    stderr: "null",
+  }).output();
+  assertTrue(success, `deno info ${path}`);
+  const info = JSON.parse(new TextDecoder().decode(stdout)) as {
+    roots: string[];
+    modules: InfoModule[];
+  };
+  const modules = new Map(info.modules.map((module) => [module.specifier, module]));
+  const seen = new Set<string>();
+  const pending = [...info.roots];
+  while (pending.length > 0) {
+    const specifier = pending.pop()!;
+    if (seen.has(specifier)) continue;
+    seen.add(specifier);
+    for (const dependency of modules.get(specifier)?.dependencies ?? []) {
+      if (dependency.isDynamic !== true && dependency.code) pending.push(dependency.code.specifier);
+    }
+  }
+  return [...seen].map((specifier) => specifier.replace(ROOT.href, "")).sort();
+}
+
+Deno.test("cli.ts loads no npm or Node module before it runs (--version and cached help need none)", async () => {
+  assertEquals(await staticGraph("cli.ts"), [
+    "cli.ts",
+    "deno.json",
+    "lib/cli/_help_cache.ts",
+    "lib/cli/_interrupts.ts",
+    "lib/cli/_tree.ts",
+    "lib/cli/main.ts",
+  ]);
+});
+
+Deno.test("command groups load no transport, manager, transfer, TOML or ZIP code to build their help", async () => {
+  const heavy =
+    /lib\/manager\/|lib\/transfer\/(?!errors\.ts)|lib\/http\/transport\.ts|zip\.js|node:https/;
+  for (const group of GROUPS) {
+    const graph = await staticGraph(`lib/cli/commands/${group.name}.ts`);
+    const loaded = graph.filter((module) => heavy.test(module));
+    assertEquals(loaded, [], `${group.name} loads ${loaded.join(", ")}`);
+    if (group.name !== "config" && group.name !== "misc") {
+      assertEquals(graph.filter((module) => module.includes("smol-toml")), [], group.name);
+    }
+  }
+});
+
+Deno.test("the group table matches the full tree; a run builds only the group it names", async () => {
+  const full = createProgram({ version: "1" });
+  assertEquals(
+    GROUPS.map((group) => [group.name, group.description, group.aliases]),
+    full.commands.map((group) => [group.name(), group.description(), group.aliases()]),
+  );
+  const lazy = await loadProgram(["records", "--help"], { version: "1" });
+  assertEquals(
+    lazy.commands.map((group) => [group.name(), group.commands.length > 0]),
+    GROUPS.map((group) => [group.name, group.name === "records"]),
+  );
+  const all = await loadProgram(["--commands"], { version: "1" });
+  assertTrue(all.commands.every((group) => group.commands.length > 0));
+  const completion = await loadProgram(
+    ["config", "activate-autocompletion", "-s", "bash"],
+    { version: "1" },
+  );
+  assertTrue(completion.commands.every((group) => group.commands.length > 0));
+});

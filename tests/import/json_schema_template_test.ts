@@ -1,0 +1,253 @@
+// jsonSchemaToTemplate(): the rules of client-reference §5.2 and every file of
+// ../shared/corpus/json-schema (pure, no server).
+import { assertEquals, assertStringIncludes, assertThrows } from "../_assert.ts";
+import { InputError } from "../../lib/http/errors.ts";
+import type { Extra } from "../../lib/http/protocol.ts";
+import { validateExtras } from "../../lib/resources/metadata.ts";
+import { shape } from "./_shape.ts";
+import { jsonSchemaToTemplate } from "../../lib/import/json_schema_template.ts";
+
+const CORPUS = new URL("../../../shared/corpus/json-schema/", import.meta.url);
+
+function convert(schema: unknown, fileName = "test.schema.json") {
+  return jsonSchemaToTemplate(JSON.stringify(schema), { fileName });
+}
+
+Deno.test("jsonSchemaToTemplate() maps types, defaults, units, required, enums and ranges", () => {
+  const draft = convert({
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    title: "Sample",
+    description: "About",
+    type: "object",
+    required: ["name", "count"],
+    properties: {
+      name: { type: ["string", "null"], minLength: 1, default: "A-1", description: "Name" },
+      count: { type: ["integer", "null"], minimum: 1, maximum: 9, default: 3 },
+      mass: { type: "number", unit: { type: "string", default: "g" }, minimum: 0 },
+      ok: { type: "boolean", default: true },
+      when: { type: "string", format: "date-time", default: "2020-01-01T00:00:00+00:00" },
+      mode: { type: "string", enum: ["a", "b", null, 3] },
+      link: { type: "string", format: "uri" },
+      untyped: { description: 42 },
+      other: { type: "null" },
+    },
+  });
+  assertEquals(draft.title, "Sample");
+  assertEquals(draft.description, "About");
+  assertEquals(draft.extras, [
+    { key: "name", type: "str", value: "A-1", description: "Name", validation: { required: true } },
+    {
+      key: "count",
+      type: "int",
+      value: 3,
+      validation: { required: true, range: { min: 1, max: 9 } },
+    },
+    {
+      key: "mass",
+      type: "float",
+      value: null,
+      unit: "g",
+      validation: { range: { min: 0, max: null } },
+    },
+    { key: "ok", type: "bool", value: true },
+    { key: "when", type: "date", value: "2020-01-01T00:00:00+00:00" },
+    { key: "mode", type: "str", value: null, validation: { options: ["a", "b", "3"] } },
+    { key: "link", type: "str", value: null, validation: { iri: true } },
+    { key: "untyped", type: "str", value: null, description: "42" },
+    { key: "other", type: "str", value: null },
+  ]);
+  validateExtras(draft.extras);
+});
+
+Deno.test("jsonSchemaToTemplate() follows propertiesOrder per level; unlisted names sort as 0", () => {
+  const draft = convert({
+    type: "object",
+    properties: {
+      b: { type: "string" },
+      x: { type: "string" },
+      "1": { type: "string" },
+      d: {
+        type: "object",
+        properties: { z: { type: "integer" }, y: { type: "integer" } },
+        propertiesOrder: ["y", "z"],
+      },
+      a: { type: "string" },
+    },
+    propertiesOrder: ["a", "b", "d", "1"],
+  });
+  // "a" is index 0 and "x" (unlisted) counts as 0 too, so both come first in document order.
+  assertEquals(shape(draft.extras), "x:str,a:str,b:str,d:dict(y:int,z:int),1:str");
+  assertEquals(draft.title, "test.schema");
+});
+
+Deno.test("jsonSchemaToTemplate() converts arrays: items, tuple items, prefixItems, empty arrays", () => {
+  const draft = convert({
+    type: "object",
+    properties: {
+      one: { type: "array", items: { type: "object", properties: { k: { type: "number" } } } },
+      tuple: { type: "array", items: [{ type: "integer" }, { type: "string" }] },
+      prefix: { type: "array", prefixItems: [{ type: "boolean" }, { type: "array" }] },
+      empty: { type: "array" },
+      inferred: { items: { type: "integer" } },
+    },
+  });
+  assertEquals(
+    shape(draft.extras),
+    "one:list(:dict(k:float)),tuple:list(:int,:str),prefix:list(:bool,:list()),empty:list()," +
+      "inferred:list(:int)",
+  );
+  validateExtras(draft.extras);
+});
+
+Deno.test("jsonSchemaToTemplate() resolves local $ref (pointers, anchors, $id) and merges allOf", () => {
+  const draft = convert({
+    $id: "https://example.org/s.json",
+    type: "object",
+    properties: {
+      a: { $ref: "#/$defs/len", description: "sibling wins" },
+      b: { $ref: "#/definitions/a~1b" },
+      c: { $ref: "#anchored" },
+      d: { $ref: "https://example.org/s.json#/$defs/len" },
+      e: {
+        allOf: [{ properties: { p: { type: "integer" } }, required: ["p"] }, { $ref: "#/$defs/q" }],
+      },
+    },
+    $defs: {
+      len: { type: "number", description: "Length", unit: { default: "m" } },
+      q: { type: "object", properties: { q: { type: "string" } } },
+      anchor: { $anchor: "anchored", type: "boolean" },
+    },
+    definitions: { "a/b": { type: "integer" } },
+  });
+  assertEquals(draft.extras[0], {
+    key: "a",
+    type: "float",
+    value: null,
+    description: "sibling wins",
+    unit: "m",
+  });
+  assertEquals(shape(draft.extras), "a:float,b:int,c:bool,d:float,e:dict(p:int,q:str)");
+  assertEquals(
+    (draft.extras[4]?.value as Extra[])[0]?.validation,
+    { required: true },
+  );
+});
+
+Deno.test("jsonSchemaToTemplate() refuses remote, broken and recursive $ref and non-objects", () => {
+  const remote = assertThrows(
+    () => convert({ type: "object", properties: { a: { $ref: "https://example.org/x.json" } } }),
+    InputError,
+  );
+  assertStringIncludes(remote.message, "never fetched");
+  assertStringIncludes(remote.message, "#/properties/a");
+  assertThrows(
+    () => convert({ type: "object", properties: { a: { $ref: "other.json#/a" } } }),
+    InputError,
+  );
+  assertThrows(
+    () => convert({ type: "object", properties: { a: { $ref: "#/nothing" } } }),
+    InputError,
+  );
+  const cycle = assertThrows(
+    () =>
+      convert({
+        type: "object",
+        properties: { n: { $ref: "#/$defs/node" } },
+        $defs: { node: { type: "object", properties: { next: { $ref: "#/$defs/node" } } } },
+      }),
+    InputError,
+  );
+  assertStringIncludes(cycle.message, "recursive");
+  for (const schema of [[], { type: "string" }, { type: "object", properties: {} }]) {
+    const error = assertThrows(() => convert(schema), InputError);
+    assertStringIncludes(error.message, "Only objects are supported as top-level types");
+  }
+  assertThrows(() => jsonSchemaToTemplate("{not json"), InputError);
+});
+
+Deno.test("jsonSchemaToTemplate() bounds what $refs can multiply", () => {
+  // Each level refers to the next one twice: 2^20 fields if expanded.
+  const defs: { [name: string]: unknown } = { l20: { type: "string" } };
+  for (let i = 0; i < 20; i++) {
+    defs[`l${i}`] = {
+      type: "object",
+      properties: { a: { $ref: `#/$defs/l${i + 1}` }, b: { $ref: `#/$defs/l${i + 1}` } },
+    };
+  }
+  const error = assertThrows(
+    () => convert({ type: "object", properties: { top: { $ref: "#/$defs/l0" } }, $defs: defs }),
+    InputError,
+  );
+  assertStringIncludes(error.message, "more than 10000 fields");
+});
+
+// One test per corpus file: a template (key order and types checked) or a clear refusal.
+const CORPUS_EXPECTED: { [file: string]: { title?: string; starts?: string; refused?: string } } = {
+  "eln-consortium/eln-ro-crate-metadata.schema.json": {
+    title: "eln-ro-crate-metadata.schema",
+    starts: "@context:str,@graph:list(:dict(@id:str,@type:str,about:dict(@id:str)",
+  },
+  "kit-materials-science/MRI_schema.json": {
+    title: "Magnetic Resonance Imaging (MRI) schema",
+    starts: "study:dict(studyID:str,studyTitle:str,studyDateTime:date,program:str,user:dict(",
+  },
+  "kit-materials-science/SEM_schema.json": {
+    title: "sem",
+    starts: "entry:dict(technique:str,measurementPurpose:str,",
+  },
+  "kit-materials-science/user_description.json": {
+    title: "user_description",
+    starts: "userName:str,givenName:str,familyName:str,age:float,role:str,affiliation:dict(",
+  },
+  "mdf/material.json": {
+    title: "MDF Materials Block",
+    starts: "material:dict(common_name:str,composition:str,elements:list(:str)",
+  },
+  "sampledb/ombe_measurement.sampledb.json": { refused: "is no JSON Schema type" },
+};
+
+for (const [file, expected] of Object.entries(CORPUS_EXPECTED)) {
+  Deno.test(`jsonSchemaToTemplate() corpus ${file}`, async () => {
+    const text = await Deno.readTextFile(new URL(file, CORPUS));
+    if (expected.refused !== undefined) {
+      const error = assertThrows(() => jsonSchemaToTemplate(text, { fileName: file }), InputError);
+      assertStringIncludes(error.message, expected.refused);
+      return;
+    }
+    const draft = jsonSchemaToTemplate(text, { fileName: file });
+    assertEquals(draft.title, expected.title);
+    const actual = shape(draft.extras);
+    assertEquals(actual.slice(0, expected.starts!.length), expected.starts);
+    validateExtras(draft.extras); // what the server would accept
+  });
+}
+
+Deno.test("jsonSchemaToTemplate() corpus: user_description keeps required, enums and descriptions", async () => {
+  const text = await Deno.readTextFile(
+    new URL("kit-materials-science/user_description.json", CORPUS),
+  );
+  const [userName, , , , role] = jsonSchemaToTemplate(text).extras;
+  assertEquals(userName?.validation, { required: true });
+  assertEquals(role?.validation, {
+    required: true,
+    options: ["Data Curator", "Instrument Scientist", "Team Leader", "Team Member"],
+  });
+  assertStringIncludes(role?.description ?? "", "Role of the user");
+  const contact = jsonSchemaToTemplate(text).extras.find((extra) => extra.key === "contact");
+  // Items without a type but with oneOf branches: their fields joined, none required.
+  assertEquals(shape([contact!]), "contact:list(:dict(email:str,orcid:str))");
+});
+
+Deno.test("jsonSchemaToTemplate() corpus: SEM resolves its 73 local $refs with non-ASCII enums", async () => {
+  const text = await Deno.readTextFile(new URL("kit-materials-science/SEM_schema.json", CORPUS));
+  const json = JSON.stringify(jsonSchemaToTemplate(text).extras);
+  assertStringIncludes(json, '"µm"');
+  assertEquals(json.includes("$ref"), false);
+});
+
+Deno.test("jsonSchemaToTemplate() bounds the nesting depth", () => {
+  let schema: unknown = { type: "string" };
+  for (let i = 0; i < 80; i++) schema = { type: "object", properties: { n: schema } };
+  const error = assertThrows(() => convert(schema), InputError);
+  assertStringIncludes(error.message, "deeper than 64 levels");
+});
