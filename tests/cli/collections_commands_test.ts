@@ -2,6 +2,7 @@ import { assertEquals, assertMatch, assertStringIncludes } from "../_assert.ts";
 import { startServer } from "../../lib/testing/mod.ts";
 import { managerFor, repo, tempDir } from "./_records.ts";
 import { createdId, must } from "./_resources.ts";
+import { runCli, tempHome } from "./_run.ts";
 
 Deno.test("collections: a tree of a parent, two children and records in each, shown by show-info -s -r", async () => {
   await using server = await startServer();
@@ -228,4 +229,45 @@ Deno.test("collections export: json to stdout, rdf to a folder named after the i
   assertStringIncludes(written.stdout, "as rdf to");
   const text = await Deno.readTextFile(`${dir.path}/exported/exported.ttl`);
   assertStringIncludes(text, "inside");
+});
+
+Deno.test("collections, templates, groups, users and misc run as a real process (lazily loaded groups)", async () => {
+  await using server = await startServer();
+  await using home = await tempHome();
+  const config = `${home.dir}/custom.toml`;
+  await Deno.writeTextFile(
+    config,
+    `[global]\ndefault = "local"\n\n[local]\nhost = "${server.url}"\npat = "${server.pat}"\n`,
+    { mode: 0o600 },
+  );
+  const env = { REPO_APY_CONFIG: config };
+  const created = await runCli(home.dir, ["collections", "create", "-i", "proc", "-p"], { env });
+  assertEquals([created.code, created.stdout], [0, "1\n"], created.stderr);
+  for (
+    const args of [
+      ["templates", "get-templates"],
+      ["groups", "get-groups"],
+      ["users", "get-users"],
+      ["misc", "get-tags"],
+    ]
+  ) {
+    const run = await runCli(home.dir, args, { env });
+    assertEquals(run.code, 0, `${args.join(" ")}: ${run.stderr}`);
+    assertStringIncludes(run.stdout, "Found ");
+  }
+  const help = await runCli(home.dir, ["collections", "show-info", "--help"]);
+  assertEquals(help.code, 0);
+  assertStringIncludes(help.stdout, "-s, --subcollections");
+});
+
+Deno.test("titles and identifiers from the server reach the terminal without control characters", async () => {
+  await using server = await startServer();
+  await using manager = managerFor(server);
+  await manager.collection({ identifier: "hostile", create: true, title: "Red\x1b[31m\x07Fake" });
+  const list = await must(server, ["collections", "get-collections"]);
+  assertStringIncludes(list.stdout, "title: 'Red?[31m?Fake'");
+  const info = await must(server, ["collections", "show-info", "-C", "hostile"]);
+  assertEquals([...info.stdout].filter((c) => c < " " && c !== "\n"), []);
+  const json = await must(server, ["collections", "show-info", "-C", "hostile", "--json"]);
+  assertEquals(JSON.parse(json.stdout).title, "Red\x1b[31m\x07Fake");
 });

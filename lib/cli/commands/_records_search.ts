@@ -15,6 +15,7 @@ import {
 } from "../options.ts";
 import { setOptionType } from "../_tree.ts";
 import { resolveUser } from "./_records_common.ts";
+import { printPage, resourceLine } from "./_resources_common.ts";
 import { extrasOption, idsOutputOptions, type IdsValues, printIds } from "./_resources_search.ts";
 
 const USER_OPTIONS = ["user", "username", "useMyUserId"];
@@ -128,19 +129,7 @@ export function getRecordsCommand(): CommandUnknownOpts {
     const page: PageJson<RecordJson> = user === undefined
       ? await manager.search.searchResourcesPage("record", { ...searchParams(values), ...paging })
       : await manager.search.searchUserResources("record", user, paging);
-    if (options.json === true) {
-      manager.output.json(page);
-      return;
-    }
-    const { total_items: items, total_pages: pages, page: current } = page._pagination;
-    manager.printInfo(
-      `Found ${items} record(s) on ${pages} page(s). Showing results of page ${current}:`,
-    );
-    for (const record of page.items) {
-      manager.printInfo(
-        `  id: ${record.id}, identifier: '${record.identifier}', title: '${record.title}'`,
-      );
-    }
+    printPage(manager, page, { what: "record(s)", json: options.json, line: resourceLine });
   });
   return command;
 }
