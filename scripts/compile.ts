@@ -1,17 +1,25 @@
 // deno-lint-ignore-file no-console -- a script that reports to the terminal
 /**
- * Compiles the CLI into one standalone binary per target: `dist/repo-apy-<target>`.
+ * Compiles the CLI into one standalone binary per target (`dist/repo-apy-<target>[.exe]`),
+ * writes `dist/SHA256SUMS` for the binaries built, and checks each binary this machine can run:
+ * `--version` must print the project's version, and a records round trip against the local
+ * server (create, upload a small file, download it, compare the bytes) must succeed. A binary
+ * that fails this check is deleted and not listed.
  *
  * `deno compile` needs the `denort` runtime of each target; it downloads it on first use, or
  * takes it from `DENORT_BIN` (one local runtime, so only the host's own target then). Where
- * neither works, this script says so and exits 1 instead of pretending.
+ * neither works, the script says so and exits 1; nothing is claimed that was not built and run.
  *
- * Usage: `deno task compile [target...]`
+ * Usage: `deno task compile [--out-dir=DIR] [target...]`
  *
  * @module
  */
 
-const TARGETS = [
+import denoJson from "../deno.json" with { type: "json" };
+import { smokeTest } from "./_compile_smoke.ts";
+
+/** Every target a release ships. */
+export const TARGETS = [
   "x86_64-unknown-linux-gnu",
   "aarch64-unknown-linux-gnu",
   "x86_64-apple-darwin",
@@ -19,63 +27,125 @@ const TARGETS = [
   "x86_64-pc-windows-msvc",
 ] as const;
 
-/** What the binary may do: talk to any host, read and write the files it transfers, find its config. */
-const PERMISSIONS = [
+/**
+ * What the binary may do: talk to any host, read and write the files it transfers, find its
+ * config and its credentials in the environment.
+ */
+export const CLI_PERMISSIONS: readonly string[] = [
   "--allow-net",
   "--allow-read",
   "--allow-write",
-  "--allow-env=REPO_APY_CONFIG,HOME,USERPROFILE,SHELL,NO_COLOR,TERM",
+  "--allow-env=REPO_APY_CONFIG,REPO_APY_HOST,REPO_APY_PAT,REPO_APY_INSTANCE,HOME,USERPROFILE," +
+  "SHELL,NO_COLOR,TERM",
 ];
 
-/**
- * Compiles `cli.ts` for one target.
- *
- * @param target A `deno compile --target` triple.
- * @returns Whether the binary was written.
- */
-async function compile(target: string): Promise<boolean> {
-  const output = `dist/repo-apy-${target}${target.includes("windows") ? ".exe" : ""}`;
-  const command = new Deno.Command("deno", {
-    args: ["compile", ...PERMISSIONS, "--target", target, "--output", output, "cli.ts"],
-    stdout: "inherit",
-    stderr: "piped",
-    env: { NO_COLOR: "1" },
-  });
-  const { code, stderr } = await command.output();
-  if (code === 0) {
-    console.log(`built ${output}`);
-    return true;
-  }
-  const message = new TextDecoder().decode(stderr).trim();
-  const runtimeMissing = /denort|download|dns|connect|network|tcp/i.test(message);
-  console.error(
-    runtimeMissing
-      ? `Cannot compile for ${target}: deno compile could not obtain the denort runtime for this ` +
-        `target (no internet access here). Run this where the internet is reachable, or set ` +
-        `DENORT_BIN to a local denort binary of the host's own target.\n${lastLine(message)}`
-      : `Cannot compile for ${target}:\n${message}`,
-  );
-  return false;
+/** File name of a target's binary. */
+export function binaryName(target: string): string {
+  return `repo-apy-${target}${target.includes("windows") ? ".exe" : ""}`;
 }
 
-function lastLine(text: string): string {
-  const lines = text.split("\n").map((line) => line.trim());
-  return lines.find((line) => /error sending request|dns error/i.test(line)) ??
-    lines.find((line) => line.startsWith("error:")) ?? "";
+/** Outcome of compiling one target. */
+export interface CompileResult {
+  target: string;
+  /** Path of the binary when it was written. */
+  binary?: string;
+  /** Why it was not, in one or two lines. */
+  failure?: string;
+}
+
+/** Compiles `cli.ts` for one target into `outDir`. */
+export async function compileTarget(target: string, outDir: string): Promise<CompileResult> {
+  const binary = `${outDir}/${binaryName(target)}`;
+  const { code, stderr } = await new Deno.Command("deno", {
+    args: ["compile", ...CLI_PERMISSIONS, "--target", target, "--output", binary, "cli.ts"],
+    cwd: new URL("../", import.meta.url),
+    stdout: "null",
+    stderr: "piped",
+    env: { NO_COLOR: "1" },
+  }).output();
+  if (code === 0) return { target, binary };
+  const message = new TextDecoder().decode(stderr).trim();
+  const reason = keyLine(message);
+  if (/denort|error sending request|dns error|connect/i.test(message)) {
+    return {
+      target,
+      failure: `deno compile could not obtain the denort runtime for ${target} (${reason}). ` +
+        `Run this where dl.deno.land is reachable, or set DENORT_BIN to a denort binary of ` +
+        `this machine's own target (${Deno.build.target})`,
+    };
+  }
+  return { target, failure: `deno compile failed: ${reason}` };
+}
+
+function keyLine(text: string): string {
+  const lines = text.split("\n").map((line) => line.replace(/^\s*\d+:\s*/, "").trim());
+  return lines.find((line) => /could not find denort|error sending request/i.test(line)) ??
+    lines.find((line) => line.startsWith("error:")) ?? lines.at(-1) ?? "no output";
+}
+
+/** SHA-256 of a file as hex, read as a stream. */
+export async function sha256File(path: string): Promise<string> {
+  const { createHash } = await import("node:crypto");
+  const hash = createHash("sha256");
+  using file = await Deno.open(path);
+  for await (const chunk of file.readable) hash.update(chunk);
+  return hash.digest("hex");
+}
+
+/** Compiles the targets, writes SHA256SUMS, checks runnable binaries; returns the exit code. */
+export async function compileAll(targets: readonly string[], outDir: string): Promise<number> {
+  await Deno.mkdir(outDir, { recursive: true });
+  const sums = `${outDir}/SHA256SUMS`;
+  await Deno.remove(sums).catch(() => {}); // never leave checksums of an earlier build behind
+  const built: string[] = [];
+  const failed: string[] = [];
+  for (const target of targets) {
+    const result = await compileTarget(target, outDir);
+    if (result.binary === undefined) {
+      console.error(`Cannot compile for ${target}: ${result.failure}`);
+      failed.push(target);
+      continue;
+    }
+    if (target === Deno.build.target) {
+      const problem = await smokeTest([result.binary], denoJson.version);
+      if (problem !== null) {
+        await Deno.remove(result.binary).catch(() => {});
+        console.error(`Built ${result.binary} but it does not work, so it was deleted: ${problem}`);
+        failed.push(target);
+        continue;
+      }
+      console.log(`built ${result.binary} (--version and a records round trip passed)`);
+    } else {
+      console.log(`built ${result.binary} (another platform: not run here)`);
+    }
+    built.push(result.binary);
+  }
+  if (built.length > 0) {
+    const lines = await Promise.all(
+      built.map(async (path) => `${await sha256File(path)}  ${path.split("/").at(-1)}\n`),
+    );
+    await Deno.writeTextFile(sums, lines.join(""));
+    console.log(`wrote ${sums} (${built.length} binar${built.length === 1 ? "y" : "ies"})`);
+  }
+  if (failed.length > 0) {
+    console.error(
+      `${failed.length} of ${targets.length} target(s) not built: ${failed.join(", ")}` +
+        (built.length === 0 ? "; no binary and no SHA256SUMS were written" : ""),
+    );
+    return 1;
+  }
+  return 0;
 }
 
 if (import.meta.main) {
-  const requested = Deno.args.length > 0 ? Deno.args : [...TARGETS];
-  const unknown = requested.filter((target) => !(TARGETS as readonly string[]).includes(target));
+  const outArg = Deno.args.find((arg) => arg.startsWith("--out-dir="));
+  const outDir = outArg?.slice("--out-dir=".length) ?? "dist";
+  const requested = Deno.args.filter((arg) => !arg.startsWith("--out-dir="));
+  const targets = requested.length > 0 ? requested : [...TARGETS];
+  const unknown = targets.filter((target) => !(TARGETS as readonly string[]).includes(target));
   if (unknown.length > 0) {
     console.error(`Unknown target(s) ${unknown.join(", ")}; choose from ${TARGETS.join(", ")}`);
     Deno.exit(2);
   }
-  await Deno.mkdir("dist", { recursive: true });
-  let failed = 0;
-  for (const target of requested) if (!await compile(target)) failed++;
-  if (failed > 0) {
-    console.error(`${failed} of ${requested.length} target(s) could not be compiled`);
-    Deno.exit(1);
-  }
+  Deno.exit(await compileAll(targets, outDir));
 }

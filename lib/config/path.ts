@@ -12,25 +12,45 @@ export const CONFIG_PATH_ENV = "REPO_APY_CONFIG";
 /** File name of the config file inside the home directory. */
 export const CONFIG_FILE_NAME = ".repoconfig";
 
+/** Options of {@linkcode configPath} and {@linkcode homePath}: the platform and environment. */
+export interface PathOptions {
+  /**
+   * Whose conventions apply: on `windows` the home directory is `USERPROFILE` and the separator
+   * `\`; elsewhere `HOME` and `/`.
+   * @default {Deno.build.os}
+   */
+  os?: typeof Deno.build.os;
+  /**
+   * Reads an environment variable.
+   * @default {(name) => Deno.env.get(name)}
+   */
+  env?: (name: string) => string | undefined;
+}
+
 /**
- * Returns the path of the config file: `$REPO_APY_CONFIG` when set, else `~/.repoconfig`
- * (home from `HOME`, or `USERPROFILE` on Windows). Reads the environment only when called.
+ * Returns the path of the config file: `$REPO_APY_CONFIG` when set, else `.repoconfig` in the
+ * home directory (`$HOME/.repoconfig`; `%USERPROFILE%\.repoconfig` on Windows). Reads the
+ * environment only when called.
  *
  * Permissions: `--allow-env=REPO_APY_CONFIG,HOME` (`USERPROFILE` on Windows).
  *
  * @example Usage
- * ```ts ignore
+ * ```ts
  * import { configPath } from "./path.ts";
- * console.log(configPath()); // "/home/me/.repoconfig"
+ * const env = (name: string) => ({ USERPROFILE: "C:\\Users\\me" } as Record<string, string>)[name];
+ * console.log(configPath({ os: "windows", env })); // "C:\\Users\\me\\.repoconfig"
  * ```
  *
+ * @param options The platform and environment; default: the running process's.
  * @returns The path of the config file.
  * @throws {ConfigurationError} When neither the variable nor a home directory is set.
  */
-export function configPath(): string {
-  const override = Deno.env.get(CONFIG_PATH_ENV);
+export function configPath(options: PathOptions = {}): string {
+  const env = options.env ?? ((name: string) => Deno.env.get(name));
+  const override = env(CONFIG_PATH_ENV);
   if (override !== undefined && override !== "") return override;
   return homePath(CONFIG_FILE_NAME, {
+    ...options,
     missing: `or ${CONFIG_PATH_ENV} to locate the config file, or pass host and pat directly`,
   });
 }
@@ -41,20 +61,25 @@ export function configPath(): string {
  * Permissions: `--allow-env=HOME` (`USERPROFILE` on Windows).
  *
  * @example Usage
- * ```ts ignore
+ * ```ts
  * import { homePath } from "./path.ts";
- * console.log(homePath(".bashrc")); // "/home/me/.bashrc"
+ * console.log(homePath(".bashrc", { os: "linux", env: () => "/home/me" })); // "/home/me/.bashrc"
  * ```
  *
  * @param relative Path inside the home directory, with `/` separators.
- * @param options `missing`: end of the message when no home directory is set.
+ * @param options `missing`: end of the message when no home directory is set; the platform and
+ * environment.
  * @returns The absolute path.
  * @throws {ConfigurationError} When no home directory is set.
  */
-export function homePath(relative: string, options: { missing?: string } = {}): string {
-  const windows = Deno.build.os === "windows";
+export function homePath(
+  relative: string,
+  options: PathOptions & { missing?: string } = {},
+): string {
+  const windows = (options.os ?? Deno.build.os) === "windows";
+  const env = options.env ?? ((name: string) => Deno.env.get(name));
   const variable = windows ? "USERPROFILE" : "HOME";
-  const home = Deno.env.get(variable);
+  const home = env(variable);
   if (home === undefined || home === "") {
     throw new ConfigurationError(
       `Cannot find the home directory: set ${variable} ${

@@ -12,11 +12,17 @@ import type { RepoConfig } from "./types.ts";
 export interface ReadConfigOptions {
   /** Called with a warning, for example when other users may read the file. Default: ignore. */
   warn?: ((message: string) => void) | undefined;
+  /**
+   * Whose conventions apply: Windows has no POSIX modes, so no mode warning is given there.
+   * @default {Deno.build.os}
+   */
+  os?: typeof Deno.build.os | undefined;
 }
 
 /**
  * Reads and parses the config file. On POSIX systems, a file that group or others may read or
- * write gives a warning through `options.warn` (not an error).
+ * write gives a warning through `options.warn` (not an error); on Windows, which has no such
+ * modes, there is no check. Windows line endings (`\r\n`) are accepted.
  *
  * Permissions: `--allow-read=<path>`.
  *
@@ -46,7 +52,7 @@ export async function readConfig(
   } catch (error) {
     throw readError(path, error);
   }
-  if (Deno.build.os !== "windows" && options.warn !== undefined) {
+  if ((options.os ?? Deno.build.os) !== "windows" && options.warn !== undefined) {
     const mode = await Deno.stat(path).then((info) => info.mode, () => null);
     if (mode !== null && (mode & 0o077) !== 0) {
       options.warn(

@@ -14,6 +14,7 @@ import type { FileJson, UploadJson } from "../../lib/http/protocol.ts";
 import { Transport } from "../../lib/http/transport.ts";
 import { startServer } from "../../lib/testing/mod.ts";
 import { RepoRecord } from "../../lib/transfer/record.ts";
+import { peakRssKb, runChild } from "./_child.ts";
 
 const MB = 1_000_000;
 
@@ -29,11 +30,6 @@ interface Row {
   concurrency: string;
   upload: ChildResult;
   download: ChildResult;
-}
-
-async function peakRssKb(): Promise<number> {
-  const status = await Deno.readTextFile("/proc/self/status");
-  return Number(/VmHWM:\s+(\d+)\s+kB/.exec(status)?.[1] ?? 0);
 }
 
 /** Runs one client case inside the child process and prints its result as JSON. */
@@ -62,21 +58,8 @@ async function child(args: string[]): Promise<void> {
   console.log(JSON.stringify(result));
 }
 
-async function runChild(args: string[]): Promise<ChildResult> {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--allow-all",
-      import.meta.filename ?? new URL(import.meta.url).pathname,
-      "--child",
-      ...args,
-    ],
-    stdout: "piped",
-    stderr: "inherit",
-  }).output();
-  if (!output.success) throw new Error(`client case ${args[0]} failed`);
-  const lines = new TextDecoder().decode(output.stdout).trim().split("\n");
-  return JSON.parse(lines.at(-1) ?? "{}");
+function runCase(args: string[]): Promise<ChildResult> {
+  return runChild<ChildResult>(import.meta.filename ?? new URL(import.meta.url).pathname, args);
 }
 
 /** Runs a command under `/usr/bin/time` and returns its stdout and peak RSS in kB. */
@@ -216,7 +199,7 @@ async function main(): Promise<void> {
       await writeTestFile(source, size);
       for (const concurrency of [1, 4]) {
         const name = `repo-apy-${size}-c${concurrency}.bin`;
-        const upload = await runChild([
+        const upload = await runCase([
           "upload",
           server.url,
           server.pat,
@@ -224,7 +207,7 @@ async function main(): Promise<void> {
           source,
           `${name}:${concurrency}`,
         ]);
-        const download = await runChild([
+        const download = await runCase([
           "download",
           server.url,
           server.pat,

@@ -15,12 +15,16 @@ import {
 } from "./_misc_trash.ts";
 import { getRepoInfoCommand } from "./_repo_info.ts";
 import { MISC_IMPORT_COMMANDS } from "./_misc_imports.ts";
+import { importElnCommand } from "./_misc_eln.ts";
 
 /**
  * The import commands (`import-eln`, `import-json-schema`, `import-shacl`, `reuse-collection`)
  * are built in their own file and registered here: add their builders to this list.
  */
-const IMPORT_COMMANDS: readonly (() => CommandUnknownOpts)[] = [...MISC_IMPORT_COMMANDS];
+const IMPORT_COMMANDS: readonly (() => CommandUnknownOpts)[] = [
+  importElnCommand,
+  ...MISC_IMPORT_COMMANDS,
+];
 
 /**
  * Builds the `misc` group: `get-repo-info`, `get-deleted-resources`, `restore-resource`,
@@ -53,4 +57,8 @@ const EXAMPLES: { [command: string]: string[] } = {
   "purge-resource": ["repo-apy misc purge-resource -t template -i 4"],
   "get-roles": ["repo-apy misc get-roles -t collection"],
   "get-tags": ["repo-apy misc get-tags -t record -f calib"],
+  "import-eln": [
+    "repo-apy misc import-eln -p experiment.eln --dry-run",
+    "repo-apy misc import-eln -p experiment.eln",
+  ],
 };

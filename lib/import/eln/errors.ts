@@ -1,0 +1,72 @@
+/**
+ * The error of a failed `.eln` import and the progress it reports.
+ *
+ * @example Usage
+ * ```ts
+ * import { ElnImportError } from "./errors.ts";
+ * const error = new ElnImportError("Importing failed at the record 'A': …", {
+ *   entity: "the record 'A'",
+ *   leftOver: [],
+ * });
+ * console.log(error.entity); // "the record 'A'"
+ * ```
+ *
+ * @module
+ */
+
+import { InputError, RepoApyError } from "../../http/errors.ts";
+
+/**
+ * An import failed after it had started creating: the message names the entity that failed and
+ * why, and says that what the import had created was moved to the trash (or what could not be).
+ */
+export class ElnImportError extends RepoApyError {
+  /** The entity that failed, e.g. `the file 'data/a.csv' of the record 'Sample'`. */
+  readonly entity: string;
+  /** Resources that could not be deleted again (normally none). */
+  readonly leftOver: readonly string[];
+
+  /**
+   * Creates the error.
+   *
+   * @param message The message.
+   * @param options The failing entity, what is left over, and the cause.
+   */
+  constructor(
+    message: string,
+    options: ErrorOptions & { entity: string; leftOver: readonly string[] },
+  ) {
+    super(message, { cause: options.cause });
+    this.entity = options.entity;
+    this.leftOver = options.leftOver;
+  }
+}
+
+/** Progress of an import, reported after each step and while a file is sent. */
+export interface ElnProgress {
+  /** What was just done: the collection or a record created, file bytes sent, a link created. */
+  phase: "collection" | "record" | "file" | "link";
+  /** Title, file name or link name of the entity. */
+  name: string;
+  /** Records created so far. */
+  records: number;
+  /** Files uploaded so far. */
+  files: number;
+  /** Bytes of files uploaded so far (including the file being sent). */
+  bytes: number;
+  /** Links created so far. */
+  links: number;
+  /** What the whole import creates. */
+  totals: { records: number; files: number; bytes: number; links: number };
+}
+
+/**
+ * The bytes of a file in the archive differ from the SHA-256 the crate declares for them.
+ *
+ * @example Usage
+ * ```ts
+ * import { ChecksumMismatchError } from "./errors.ts";
+ * console.log(new ChecksumMismatchError("SHA-256 checksum mismatch for 'a.txt'").message);
+ * ```
+ */
+export class ChecksumMismatchError extends InputError {}

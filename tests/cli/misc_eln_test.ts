@@ -1,0 +1,52 @@
+// `misc import-eln` in-process against the local server: the dry run prints the plan and sends
+// nothing; the import prints the summary; a refused archive is one line on stderr and exit 1.
+import { assertEquals, assertNotIncludes, assertStringIncludes } from "../_assert.ts";
+import { startServer } from "../../lib/testing/mod.ts";
+import { ELN_CORPUS, simpleCrate, tempEln, zipBytes } from "../import/_eln.ts";
+import { repo } from "./_records.ts";
+
+const SAMPLEDB = `${ELN_CORPUS}SampleDB/sampledb_export.eln`;
+
+Deno.test("misc import-eln --dry-run prints records, files with sizes, links and sends nothing", async () => {
+  await using server = await startServer();
+  const run = await repo(server, ["misc", "import-eln", "-p", SAMPLEDB, "--dry-run"]);
+  assertEquals(run.code, 0, run.stderr);
+  assertStringIncludes(run.stdout, "Collection 'SampleDB .eln export'");
+  assertStringIncludes(run.stdout, "Record 'Measurement' (tags: example_tag, other_tag, tag3;");
+  assertStringIncludes(run.stdout, "file 'example.txt' (");
+  assertStringIncludes(run.stdout, "bytes, SHA-256 verified)");
+  assertStringIncludes(run.stdout, "Link 'Measurement' -> 'OMBE-1' (mentions)");
+  assertStringIncludes(run.stdout, "Would import 2 records, 8 files (23837 bytes), 1 link");
+  assertEquals(server.log.length, 0);
+});
+
+Deno.test("misc import-eln imports and prints the summary line", async () => {
+  await using server = await startServer();
+  const run = await repo(server, ["misc", "import-eln", "--path", SAMPLEDB]);
+  assertEquals(run.code, 0, run.stderr);
+  assertStringIncludes(run.stdout, "Imported 2 records, 8 files (23837 bytes), 1 link");
+  assertStringIncludes(run.stdout, "into the collection 'sampledb-eln-export'");
+});
+
+Deno.test("misc import-eln refuses a hostile archive with one line and exit 1", async () => {
+  await using server = await startServer();
+  const path = await tempEln(
+    await zipBytes([...simpleCrate(), { name: "crate/../evil", content: "x" }]),
+  );
+  try {
+    const run = await repo(server, ["misc", "import-eln", "-p", path]);
+    assertEquals(run.code, 1);
+    assertStringIncludes(run.stderr, 'The archive is refused: the entry "crate/../evil"');
+    assertEquals(run.stderr.trim().split("\n").length, 1);
+    assertNotIncludes(run.stderr, "    at ");
+    assertEquals(server.log.length, 0);
+  } finally {
+    await Deno.remove(path);
+  }
+});
+
+Deno.test("misc import-eln without -p is a usage error", async () => {
+  await using server = await startServer();
+  const run = await repo(server, ["misc", "import-eln"]);
+  assertEquals(run.code, 2);
+});

@@ -1,0 +1,99 @@
+// scripts/compile.ts: an honest failure where denort cannot be had, and the check it runs on a
+// binary (--version and a records round trip), run here on a stand-in for the binary.
+import { assert, assertEquals, assertStringIncludes } from "../_assert.ts";
+import { smokeTest } from "../../scripts/_compile_smoke.ts";
+import denoJson from "../../deno.json" with { type: "json" };
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+const CLI = new URL("../../cli.ts", import.meta.url).pathname;
+
+async function tempDir(): Promise<string> {
+  return await Deno.realPath(await Deno.makeTempDir({ prefix: "repo-apy-compile-" }));
+}
+
+Deno.test("compile.ts says the runtime is missing, exits 1 and claims no binary or SHA256SUMS", async () => {
+  const out = await tempDir();
+  try {
+    await Deno.writeTextFile(`${out}/SHA256SUMS`, "stale  repo-apy-old\n");
+    const { code, stdout, stderr } = await new Deno.Command("deno", {
+      args: [
+        "run",
+        "--allow-read",
+        `--allow-write=${out}`,
+        "--allow-run",
+        "--allow-net=127.0.0.1",
+        "--allow-env=DENORT_BIN",
+        "scripts/compile.ts",
+        `--out-dir=${out}`,
+        "x86_64-unknown-linux-gnu",
+      ],
+      cwd: ROOT,
+      env: { DENORT_BIN: `${out}/no-such-denort`, NO_COLOR: "1" },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const text = new TextDecoder().decode(stderr);
+    assertEquals(code, 1, text);
+    assertStringIncludes(text, "Cannot compile for x86_64-unknown-linux-gnu");
+    assertStringIncludes(text, "could not obtain the denort runtime");
+    assertStringIncludes(text, "DENORT_BIN");
+    assertStringIncludes(text, "no binary and no SHA256SUMS were written");
+    assertEquals(new TextDecoder().decode(stdout).includes("built "), false);
+    assertEquals((await Array.fromAsync(Deno.readDir(out))).map((entry) => entry.name), []);
+  } finally {
+    await Deno.remove(out, { recursive: true });
+  }
+});
+
+Deno.test("compile.ts rejects an unknown target with exit code 2", async () => {
+  const { code, stderr } = await new Deno.Command("deno", {
+    args: [
+      "run",
+      "--allow-read",
+      "--allow-write=/tmp",
+      "scripts/compile.ts",
+      "--out-dir=/tmp",
+      "pdp11",
+    ],
+    cwd: ROOT,
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  assertEquals(code, 2);
+  assertStringIncludes(new TextDecoder().decode(stderr), "Unknown target(s) pdp11");
+});
+
+Deno.test("the binary check passes a working CLI: --version and a records round trip", async () => {
+  const dir = await tempDir();
+  try {
+    const wrapper = `${dir}/repo-apy.sh`;
+    // The check clears the environment, as a user's shell would not; keep Deno's module cache.
+    const denoDir = Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME")}/.cache/deno`;
+    await Deno.writeTextFile(
+      wrapper,
+      `DENO_DIR=${denoDir} exec deno run --quiet --allow-net=127.0.0.1 --allow-read=${dir} --allow-write=${dir} ` +
+        `--allow-env=REPO_APY_CONFIG,HOME ${CLI} "$@"\n`,
+    );
+    assertEquals(await smokeTest(["bash", wrapper], denoJson.version), null);
+    const left = (await Array.fromAsync(Deno.readDir(dir))).map((entry) => entry.name);
+    assertEquals(left, ["repo-apy.sh"]); // the check's folder and server storage are gone
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("the binary check fails a binary that prints another version", async () => {
+  const dir = await tempDir();
+  try {
+    const wrapper = `${dir}/deno-itself.sh`;
+    await Deno.writeTextFile(wrapper, `echo "deno 2.9.6 (stable)"\necho "v8"\n`);
+    const problem = await smokeTest(["bash", wrapper], denoJson.version);
+    assert(problem !== null);
+    assertEquals(
+      problem,
+      `--version printed 'deno 2.9.6 (stable)' instead of '${denoJson.version}'`,
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
