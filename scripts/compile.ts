@@ -35,9 +35,18 @@ export const CLI_PERMISSIONS: readonly string[] = [
   "--allow-net",
   "--allow-read",
   "--allow-write",
+  // The proxy variables: only when they can be read are upload bodies sent without copies
+  // (lib/http/_raw_fetch.ts); Deno's fetch reads them anyway.
   "--allow-env=REPO_APY_CONFIG,REPO_APY_HOST,REPO_APY_PAT,REPO_APY_INSTANCE,HOME,USERPROFILE," +
-  "SHELL,NO_COLOR,TERM",
+  "SHELL,NO_COLOR,TERM,HTTP_PROXY,http_proxy,HTTPS_PROXY,https_proxy,ALL_PROXY,all_proxy," +
+  "NO_PROXY,no_proxy",
 ];
+
+/**
+ * Modules loaded as Web Workers, which `deno compile` embeds only when named (the MD5 worker; a
+ * binary without it hashes on the main thread, slower).
+ */
+const INCLUDE = ["--include", "lib/transfer/_md5_worker.ts"];
 
 /** File name of a target's binary. */
 export function binaryName(target: string): string {
@@ -57,7 +66,16 @@ export interface CompileResult {
 export async function compileTarget(target: string, outDir: string): Promise<CompileResult> {
   const binary = `${outDir}/${binaryName(target)}`;
   const { code, stderr } = await new Deno.Command("deno", {
-    args: ["compile", ...CLI_PERMISSIONS, "--target", target, "--output", binary, "cli.ts"],
+    args: [
+      "compile",
+      ...CLI_PERMISSIONS,
+      ...INCLUDE,
+      "--target",
+      target,
+      "--output",
+      binary,
+      "cli.ts",
+    ],
     cwd: new URL("../", import.meta.url),
     stdout: "null",
     stderr: "piped",

@@ -40,8 +40,20 @@ async function writeGeneratedFile(path: string, size: number): Promise<void> {
   }
 }
 
+/**
+ * Quotes one argument for POSIX shells, so a printed command can be copied into a shell: plain
+ * words stay as they are, anything else goes in single quotes (a `'` becomes `'\''`).
+ *
+ * @param arg The argument.
+ * @returns The argument as a shell word.
+ */
+export function shellQuote(arg: string): string {
+  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(arg)) return arg;
+  return `'${arg.replaceAll("'", `'\\''`)}'`;
+}
+
 async function run(env: Record<string, string>, ...args: string[]): Promise<string> {
-  console.log(`\n$ repo-apy ${args.join(" ")}`);
+  console.log(`\n$ repo-apy ${args.map(shellQuote).join(" ")}`);
   const { code, stdout, stderr } = await new Deno.Command("deno", {
     args: [
       "run",

@@ -1,8 +1,9 @@
 // Turns whatever a CLI run threw into one stderr line (no stack trace, no token) and an exit code.
 
 import { CommanderError } from "@commander-js/extra-typings";
-import { RepoApyError, RequestError } from "../http/errors.ts";
+import { InputError, RepoApyError, RequestError } from "../http/errors.ts";
 import { IncompleteDownloadError, UploadError, UploadFilesError } from "../transfer/errors.ts";
+import { errorLine, inCliTerms, type MessageContext, nextStep, osErrorLine } from "./_messages.ts";
 import type { Output } from "./output.ts";
 
 /** Exit codes of the CLI: 130 is an interrupt (Ctrl-C, SIGTERM), as shells report it. */
@@ -21,10 +22,28 @@ export class ExitError extends Error {
 }
 
 /**
+ * A mistake in how a command was called (a missing or conflicting option): exit code 2, like
+ * Commander's own usage errors. Every command throws it for usage checks done in its action.
+ */
+export class UsageError extends InputError {
+  constructor(message: string) {
+    super(message);
+    this.name = "UsageError";
+  }
+}
+
+/** Options of {@linkcode reportError}. */
+export interface ReportOptions extends MessageContext {
+  /** The run's interrupt signal: when aborted, the error is reported as an interrupt. */
+  signal?: AbortSignal | undefined;
+}
+
+/**
  * Prints `error` (if not printed yet) and returns the exit code for it; after an interrupt
  * (`signal` aborted) one line says what was left and how to continue, and the code is 130.
  */
-export function reportError(error: unknown, output: Output, signal?: AbortSignal): number {
+export function reportError(error: unknown, output: Output, options: ReportOptions = {}): number {
+  const { signal } = options;
   if (error instanceof ExitError) return error.exitCode;
   if (signal?.aborted && !(error instanceof CommanderError)) {
     output.error(interruptMessage(error));
@@ -34,15 +53,24 @@ export function reportError(error: unknown, output: Output, signal?: AbortSignal
     // Commander printed its message already; help and version exit 0, the rest is wrong usage.
     return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
   }
+  const osLine = osErrorLine(error);
   if (error instanceof RepoApyError) {
-    output.error(`Error: ${error.message.trim()}`);
+    // The next step (a token to store, a scope to add) stays on the error's one line.
+    const step = nextStep(error, options);
+    const line = step === undefined
+      ? errorLine(error)
+      : `${errorLine(error).replace(/\.$/, "")}: ${step}`;
+    // Multi-line messages (an example after the reason) keep their lines, in CLI terms.
+    const rest = error.message.trim().split("\n").slice(1).join("\n");
+    const raw = /\(os error \d+\)|NotCapable/.test(error.message);
+    output.error(`Error: ${(raw ? osLine : undefined) ?? line}${rest === "" ? "" : `\n${rest}`}`);
     if (error instanceof RequestError && output.isVerbose("debug") && error.body !== undefined) {
       output.debug(`Response body: ${JSON.stringify(error.body, null, 2)}`);
     }
-    return EXIT.failure;
+    return error instanceof UsageError ? EXIT.usage : EXIT.failure;
   }
   const message = error instanceof Error ? error.message : String(error);
-  output.error(`Error: ${message.split("\n")[0]}`);
+  output.error(`Error: ${osLine ?? inCliTerms(message.split("\n")[0] ?? "")}`);
   return EXIT.failure;
 }
 

@@ -7,6 +7,7 @@ import {
   type Command,
   CommanderError,
   type CommandUnknownOpts,
+  Help,
   Option,
 } from "@commander-js/extra-typings";
 import { setContext } from "./_context.ts";
@@ -28,7 +29,8 @@ export function buildRoot(groups: readonly Command[], options: ProgramOptions): 
   for (const group of groups) root.addCommand(group);
   root.addHelpText(
     "after",
-    "\nExit codes: 0 success, 1 the operation failed, 2 wrong usage, 130 interrupted (Ctrl-C).",
+    "\nRun 'repo-apy help <group> <command>' (or add --help) for the options of a command." +
+      "\nExit codes: 0 success, 1 the operation failed, 2 wrong usage, 130 interrupted (Ctrl-C).",
   );
   setContext(root, {
     output,
@@ -40,7 +42,41 @@ export function buildRoot(groups: readonly Command[], options: ProgramOptions): 
   return root;
 }
 
+/** Hand-picked examples of the groups' help; every group also gets two from its tree. */
+const GROUP_EXAMPLES: { [group: string]: string[] } = {
+  config: [
+    "repo-apy config create && repo-apy config set-host && repo-apy config set-pat",
+    "repo-apy config show-instances",
+  ],
+  records: [
+    'repo-apy records create -i sample-17 -t "Sample 17" -p   # prints the id',
+    "repo-apy records add-files -R sample-17 -n data/ -p '*.h5'",
+    "repo-apy records get-file -R sample-17 -P '*.h5' -p out/",
+  ],
+};
+
+function groupExamples(group: CommandUnknownOpts): string {
+  const first = group.commands.find((command) => !isGroup(command));
+  const lines = [
+    ...(GROUP_EXAMPLES[group.name()] ?? []),
+    ...(first === undefined
+      ? []
+      : [`repo-apy help ${commandPath(first).split(" ").slice(1).join(" ")}`]),
+    `${commandPath(group)} --commands`,
+  ];
+  return `\nExamples:\n${lines.map((line) => `  $ ${line}`).join("\n")}`;
+}
+
+/** Help that marks required options, so `--help` says what `--xmlhelp` says. */
+class ApyHelp extends Help {
+  override optionDescription(option: Parameters<Help["optionDescription"]>[0]): string {
+    const text = super.optionDescription(option);
+    return option.mandatory ? `${text} (required)` : text;
+  }
+}
+
 function finishCommand(command: CommandUnknownOpts, output: Output, version: string): void {
+  command.createHelp = () => Object.assign(new ApyHelp(), command.configureHelp());
   command
     .helpCommand(false)
     .enablePositionalOptions()
@@ -64,6 +100,7 @@ function finishCommand(command: CommandUnknownOpts, output: Output, version: str
     throw new CommanderError(0, "repo-apy.xmlhelp", "(xmlhelp)");
   });
   if (!isGroup(command)) return;
+  if (command.parent !== null) command.addHelpText("after", () => groupExamples(command));
   command.addOption(new Option("--commands", "Print all commands of this group and exit"));
   command.on("option:commands", () => {
     output.writeOut(commandList(command));

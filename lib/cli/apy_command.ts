@@ -18,6 +18,68 @@ export interface ApyOptions {
   instance?: string | undefined;
   /** `-V/--verbose`: verbosity. */
   verbose: Verbosity;
+  /** `-q/--quiet`: print nothing but errors (and data asked for, such as `-p` ids). */
+  quiet?: true | undefined;
+  /** `--progress`: report transfer progress as plain lines when stderr is not a terminal. */
+  progress?: true | undefined;
+}
+
+const dryManagers = new WeakSet<CLIRepoManager>();
+
+/**
+ * Adds `--dry-run` to a command that sends, writes or deletes something. With it,
+ * {@linkcode dryRun} tells the action to print what it would do and stop before it changes
+ * anything (it may still read from the server to say exactly what it would do).
+ *
+ * @example Usage
+ * ```ts ignore
+ * const command = dryRunOption(recordOptions(new Command("delete")));
+ * apyCommand(command, async (manager, options) => {
+ *   const record = await openRecord(manager, options);
+ *   if (dryRun(manager, `delete the ${record}`)) return;
+ *   await record.delete();
+ * });
+ * ```
+ *
+ * @param command The command.
+ * @returns The command.
+ */
+export function dryRunOption<C extends CommandUnknownOpts>(command: C): C {
+  command.addOption(
+    new Option("--dry-run", "Print what would be sent, written or deleted, and change nothing"),
+  );
+  return command;
+}
+
+/**
+ * Whether the command runs with `--dry-run`; if so, prints `Dry run: would <what>` on stdout.
+ *
+ * @param manager The action's manager.
+ * @param what What the command would do, e.g. `delete the record 'x' (id: 3)`.
+ * @returns `true` when the action must stop here (nothing may be changed).
+ */
+export function dryRun(manager: CLIRepoManager, what: string): boolean {
+  if (!isDryRun(manager)) return false;
+  manager.echo(`Dry run: would ${what}`);
+  return true;
+}
+
+/**
+ * Whether the command runs with `--dry-run` (for actions that list several things they would do).
+ *
+ * @example Usage
+ * ```ts ignore
+ * if (isDryRun(manager)) {
+ *   for (const name of names) dryRun(manager, `delete '${name}'`);
+ *   return;
+ * }
+ * ```
+ *
+ * @param manager The action's manager.
+ * @returns `true` with `--dry-run`.
+ */
+export function isDryRun(manager: CLIRepoManager): boolean {
+  return dryManagers.has(manager);
 }
 
 /** The action of an {@linkcode apyCommand}. */
@@ -66,13 +128,26 @@ export function apyCommand<
     .default("info" as Verbosity);
   setOptionType(verbose, "choice");
   target.addOption(verbose);
+  // The reference client's own flags win: `-q` stays `--query` where a command has one.
+  const quietShort = target.options.some((option) => option.short === "-q") ? "" : "-q, ";
+  target.addOption(
+    new Option(`${quietShort}--quiet`, "Print nothing but errors (and the data asked for)"),
+  );
+  target.addOption(
+    new Option(
+      "--progress",
+      "Report transfer progress as a plain line every few seconds when stderr is not a terminal",
+    ),
+  );
   target.action(async (...all: unknown[]) => {
     const self = all[all.length - 1] as CommandUnknownOpts;
     const options = self.opts() as Opts & ApyOptions;
     const args = all.slice(0, -2) as Args;
     const context = contextOf(self);
     const { output } = context;
-    output.verbosity = options.verbose;
+    output.verbosity = options.quiet === true ? "error" : options.verbose;
+    output.plainProgress = options.progress === true;
+    const dry = options["dryRun"] === true;
     // Imported here, not at the top: building the command tree (help, start-up) needs no library.
     const { CLIRepoManager } = await import("./cli_manager.ts");
     const manager = new CLIRepoManager({
@@ -80,12 +155,14 @@ export function apyCommand<
       ...(options.instance === undefined ? {} : { instance: options.instance }),
       output,
     });
+    if (dry) dryManagers.add(manager);
+    let instance = options.instance;
     try {
-      await manager.settings();
+      instance = (await manager.settings()).instance ?? instance;
       await action(manager, options, ...args);
     } catch (error) {
       if (error instanceof ExitError) throw error;
-      throw new ExitError(reportError(error, output, manager.signal));
+      throw new ExitError(reportError(error, output, { signal: manager.signal, instance }));
     } finally {
       await manager.close();
     }

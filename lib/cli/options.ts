@@ -14,7 +14,7 @@ import {
   Option,
   type OptionValues,
 } from "@commander-js/extra-typings";
-import { InputError } from "../http/errors.ts";
+import { UsageError } from "./_errors.ts";
 import { MAX_PER_PAGE } from "../http/protocol.ts";
 import { setOptionType } from "./_tree.ts";
 
@@ -170,13 +170,13 @@ export function idIdentifierValue(
   const ids = values[camel(flags.ids)];
   const given = [id, identifier, ids].filter((value) => value !== undefined).length;
   if (given > 1) {
-    throw new InputError(`Please specify either the id or the identifier of the ${type}, not both`);
+    throw new UsageError(`Please specify either the id or the identifier of the ${type}, not both`);
   }
   if (typeof id === "number") return { id };
   if (typeof identifier === "string") return { identifier };
   if (Array.isArray(ids)) return { ids: ids.filter((entry) => typeof entry === "number") };
   if (options.required === true) {
-    throw new InputError(
+    throw new UsageError(
       `Please specify either the id or the identifier of the ${type} (${flags.id} or ${flags.identifier})`,
     );
   }
@@ -240,7 +240,7 @@ export function userIdValue(
   if (typeof user === "number") return { id: user };
   if (typeof username === "string") {
     if (typeof identityType !== "string") {
-      throw new InputError(
+      throw new UsageError(
         `Please specify the identity type of the user '${username}' with -D/--identity-type (${
           CLI_IDENTITY_TYPES.join(", ")
         })`,
@@ -249,7 +249,7 @@ export function userIdValue(
     return { username, identityType };
   }
   if (options.required === true) {
-    throw new InputError(
+    throw new UsageError(
       "Please specify either the id (-u) or the username (-U with -D) of the user",
     );
   }
@@ -317,12 +317,12 @@ export function fileIdValue(
   const fileName = values[camel(`--${prefix}-name`)];
   const fileId = values[camel(`--${prefix}-id`)];
   if (fileName !== undefined && fileId !== undefined) {
-    throw new InputError(`Please specify either the name or the id of the ${prefix}, not both`);
+    throw new UsageError(`Please specify either the name or the id of the ${prefix}, not both`);
   }
   if (typeof fileId === "string") return { fileId };
   if (typeof fileName === "string") return { fileName };
   if (options.required === true) {
-    throw new InputError(
+    throw new UsageError(
       `Please specify either the name or the id of the ${prefix} (--${prefix}-name or --${prefix}-id)`,
     );
   }

@@ -38,6 +38,11 @@ export interface OutputStreams {
 export class Output {
   /** Current verbosity; messages above it are dropped. */
   verbosity: Verbosity = "info";
+  /**
+   * Whether progress is reported as plain lines when stderr is not a terminal (`--progress`);
+   * on a terminal the bar is drawn either way.
+   */
+  plainProgress = false;
   #stdout: (text: string) => void;
   #stderr: (text: string) => void;
   #stderrIsTerminal: boolean | undefined;
@@ -194,7 +199,7 @@ export class Output {
   }
 }
 
-/** A progress bar; every method is a no-op when stderr is not a terminal. */
+/** A progress bar; every method is a no-op when nothing is shown. */
 export interface Progress {
   /** Adds `amount` to the done count and redraws. */
   advance(amount: number): void;
@@ -203,73 +208,130 @@ export interface Progress {
    * not toward the rate.
    */
   skip(amount: number): void;
-  /** Clears the bar's line. */
+  /** Clears the bar's line (on a terminal) or prints a last line (plain progress). */
   done(): void;
 }
 
+/** Options of {@linkcode createProgress}. */
+export interface ProgressOptions {
+  /** Clock in milliseconds. @default {performance.now} */
+  now?: () => number;
+  /** Milliseconds between two plain progress lines. @default {5000} */
+  interval?: number;
+}
+
 /**
- * Creates a progress bar on stderr, drawn only when stderr is a terminal and the verbosity is
- * at least `info`.
+ * Creates a progress display on stderr. On a terminal it is a bar with rate and ETA, redrawn at
+ * most every 100 ms; when stderr is not a terminal and {@linkcode Output.plainProgress} is set
+ * (`--progress`), it prints a plain line (bytes, rate, ETA) every `interval` ms, so job logs show
+ * that a transfer is alive. Nothing is shown below the `info` verbosity (`-q`).
  *
  * @example Usage
  * ```ts
  * import { createProgress, Output } from "./output.ts";
  * const progress = createProgress(100, "upload", new Output({ stderrIsTerminal: false }));
- * progress.advance(50); // prints nothing: stderr is not a terminal
+ * progress.advance(50); // prints nothing: stderr is not a terminal and --progress is off
  * progress.done();
  * ```
  *
- * @param total Total amount (for example bytes); 0 or less draws no percentage.
+ * @param total Total amount (for example bytes); 0 or less draws no percentage and no ETA.
  * @param label Text in front of the bar.
  * @param output The output to draw on; default: a new process output.
- * @param now Clock in milliseconds (for the rate); default `performance.now`.
+ * @param options Clock and interval of plain lines (or just the clock).
  * @returns The progress bar.
  */
 export function createProgress(
   total: number,
   label: string,
   output: Output = new Output(),
-  now: () => number = () => performance.now(),
+  options: ProgressOptions | (() => number) = {},
 ): Progress {
-  if (!output.stderrIsTerminal() || !output.isVerbose("info")) {
+  const { now = () => performance.now(), interval = 5000 } = typeof options === "function"
+    ? { now: options }
+    : options;
+  const terminal = output.stderrIsTerminal();
+  if ((!terminal && !output.plainProgress) || !output.isVerbose("info")) {
     return { advance() {}, skip() {}, done() {} };
   }
   let current = 0;
   let skipped = 0;
-  let lastDraw = Number.NEGATIVE_INFINITY;
-  const width = 30;
   const started = now();
-  const draw = (force = false) => {
-    const time = now();
-    if (!force && time - lastDraw < 100) return;
-    lastDraw = time;
-    const ratio = total > 0 ? Math.min(1, current / total) : 0;
-    const filled = Math.round(ratio * width);
-    const percent = total > 0 ? `${Math.floor(ratio * 100)}%`.padStart(4) : "";
+  let lastDraw = terminal ? Number.NEGATIVE_INFINITY : started;
+  const width = 30;
+  const stats = (time: number) => {
     const seconds = (time - started) / 1000;
-    const rate = seconds > 0 ? `${formatBytes((current - skipped) / seconds)}/s` : "";
+    const rate = seconds > 0 ? (current - skipped) / seconds : 0;
     const amount = total > 0
       ? `${formatBytes(current)}/${formatBytes(total)}`
       : formatBytes(current);
+    const eta = total > 0 && rate > 0 && current < total
+      ? `ETA ${formatDuration((total - current) / rate)}`
+      : "";
+    return { amount, rate: rate > 0 ? `${formatBytes(rate)}/s` : "", eta, seconds };
+  };
+  const percentOf = () => total > 0 ? Math.floor(Math.min(1, current / total) * 100) : undefined;
+  const draw = (force = false) => {
+    const time = now();
+    if (!force && time - lastDraw < (terminal ? 100 : interval)) return;
+    lastDraw = time;
+    const { amount, rate, eta } = stats(time);
+    const percent = percentOf();
+    if (!terminal) {
+      const share = percent === undefined ? "" : ` (${percent}%)`;
+      const details = [rate, eta].filter((part) => part !== "").map((part) => `, ${part}`);
+      output.writeErr(`${label}: ${amount}${share}${details.join("")}\n`);
+      return;
+    }
+    const filled = Math.round(((percent ?? 0) / 100) * width);
+    const shown = percent === undefined ? "" : `${percent}%`.padStart(4);
     output.writeErr(
-      `\r${label} [${"#".repeat(filled)}${
-        "-".repeat(width - filled)
-      }] ${percent} ${amount} ${rate}\x1b[K`,
+      `\r${label} [${"#".repeat(filled)}${"-".repeat(width - filled)}] ${shown} ${amount} ${rate}${
+        eta === "" ? "" : ` ${eta}`
+      }\x1b[K`,
     );
   };
   return {
     advance(amount) {
       current += amount;
-      draw(current >= total);
+      draw(terminal && current >= total);
     },
     skip(amount) {
       current += amount;
       skipped += amount;
     },
     done() {
-      output.writeErr("\r\x1b[2K");
+      if (terminal) {
+        output.writeErr("\r\x1b[2K");
+        return;
+      }
+      const { rate, seconds } = stats(now());
+      output.writeErr(
+        `${label}: done, ${formatBytes(current)} in ${formatDuration(seconds)}${
+          rate === "" ? "" : ` (${rate})`
+        }\n`,
+      );
     },
   };
+}
+
+/**
+ * Formats seconds as `45s`, `3m 05s` or `2h 03m`.
+ *
+ * @example Usage
+ * ```ts
+ * import { formatDuration } from "./output.ts";
+ * console.log(formatDuration(185)); // "3m 05s"
+ * ```
+ *
+ * @param seconds The duration.
+ * @returns The text.
+ */
+export function formatDuration(seconds: number): string {
+  const whole = Math.max(0, Math.round(seconds));
+  if (whole < 60) return `${whole}s`;
+  const minutes = Math.floor(whole / 60);
+  if (minutes < 60) return `${minutes}m ${String(whole % 60).padStart(2, "0")}s`;
+  return `${Math.floor(minutes / 60)}h ${String(minutes % 60).padStart(2, "0")}m`;
 }
 
 const encoder = new TextEncoder();

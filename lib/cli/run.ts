@@ -5,9 +5,11 @@
  * @module
  */
 
+import type { CommandUnknownOpts } from "@commander-js/extra-typings";
 import type { RepoManagerOptions } from "../manager/repo_manager.ts";
 import { normalizeUnderscoreFlags } from "./_argv.ts";
 import { reportError } from "./_errors.ts";
+import { firstUnknownFlag } from "./_typos.ts";
 import { Output } from "./output.ts";
 import { loadProgram } from "./_load.ts";
 
@@ -54,7 +56,9 @@ export async function runCli(args: readonly string[], options: RunCliOptions): P
     ...(options.stdout === undefined ? {} : { stdout: options.stdout }),
     ...(options.stderr === undefined ? {} : { stderr: options.stderr }),
   });
-  const program = await loadProgram(args, {
+  // `help records create` is `records create --help`: the tree is loaded for the named group.
+  const helpPath = args[0] === "help" ? args.slice(1) : undefined;
+  const program = await loadProgram(helpPath ?? args, {
     version: options.version,
     output,
     ...(options.input === undefined ? {} : { input: options.input }),
@@ -64,9 +68,34 @@ export async function runCli(args: readonly string[], options: RunCliOptions): P
     },
   });
   try {
-    await program.parseAsync(normalizeUnderscoreFlags(program, args), { from: "user" });
+    const line = helpPath === undefined ? args : helpArgs(program, helpPath);
+    const normalized = normalizeUnderscoreFlags(program, line);
+    const unknown = firstUnknownFlag(program, normalized);
+    if (unknown !== undefined) {
+      // Commander would report a missing required option first; the typo is the real mistake.
+      (unknown.command as unknown as { unknownOption(flag: string): never }).unknownOption(
+        unknown.flag,
+      );
+    }
+    await program.parseAsync(normalized, { from: "user" });
     return 0;
   } catch (error) {
-    return reportError(error, output, options.signal);
+    return reportError(error, output, { signal: options.signal });
   }
+}
+
+/**
+ * The arguments of `help <path…>`: `<path…> --help`; a name that is no command is left for
+ * Commander to report as an unknown command (exit 2).
+ */
+function helpArgs(root: CommandUnknownOpts, path: readonly string[]): readonly string[] {
+  let command = root;
+  for (const name of path) {
+    const sub = command.commands.find((candidate) =>
+      candidate.name() === name || candidate.aliases().includes(name)
+    );
+    if (sub === undefined) return path;
+    command = sub;
+  }
+  return [...path, "--help"];
 }

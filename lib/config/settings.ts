@@ -5,13 +5,23 @@
  */
 
 import { ConfigurationError } from "../http/errors.ts";
-import { configPath as defaultConfigPath } from "./path.ts";
+import { CONFIG_PATH_ENV, configPath as defaultConfigPath } from "./path.ts";
 import { readConfig } from "./read.ts";
 import { selectInstance } from "./select.ts";
 import type { InstanceSection, RepoConfig } from "./types.ts";
 
 /** Default request timeout in seconds. */
 export const DEFAULT_TIMEOUT = 60;
+
+/**
+ * Environment variables with connection settings, as `GH_TOKEN` for gh: they beat the config
+ * file and lose to explicit options. Read only when Deno grants `--allow-env` for them.
+ */
+export const SETTINGS_ENV = {
+  host: "REPO_APY_HOST",
+  pat: "REPO_APY_PAT",
+  instance: "REPO_APY_INSTANCE",
+} as const;
 
 /** Fully resolved settings of one connection. */
 export interface ConnectionSettings {
@@ -55,16 +65,41 @@ export interface SettingsOptions {
   configPath?: string | undefined;
   /** Called with warnings (for example a config file others may read). */
   warn?: ((message: string) => void) | undefined;
+  /**
+   * Reads an environment variable ({@linkcode SETTINGS_ENV}); `undefined` for an unset one.
+   * Default: `Deno.env.get` for the variables Deno grants access to, without prompting.
+   */
+  env?: ((name: string) => string | undefined) | undefined;
+}
+
+/** `Deno.env.get` for granted variables; unset (not an error) for the others. */
+function grantedEnv(name: string): string | undefined {
+  return envGranted(name) ? Deno.env.get(name) : undefined;
+}
+
+function envGranted(name: string): boolean {
+  return Deno.permissions.querySync({ name: "env", variable: name }).state === "granted";
+}
+
+function fromEnv(
+  env: (name: string) => string | undefined,
+  name: string,
+): string | undefined {
+  const value = env(name)?.trim();
+  return value === undefined || value === "" ? undefined : value;
 }
 
 /**
- * Resolves connection settings: explicit option > instance table > `[global]` > default.
+ * Resolves connection settings: explicit option > environment (`REPO_APY_HOST`, `REPO_APY_PAT`,
+ * `REPO_APY_INSTANCE`) > instance table > `[global]` > default.
  *
- * The config file is read only when something is missing: an `instance` is given, or `host` or
- * `pat` is not. With both `host` and `pat` given, no file (and no environment) is touched.
+ * With both `host` and `pat` given (and no `instance`), no environment and no file is touched.
+ * Otherwise the three variables are read where Deno grants access to them
+ * (`--allow-env=REPO_APY_HOST,REPO_APY_PAT,REPO_APY_INSTANCE`); the config file is read only
+ * when the host or PAT is still missing or an instance is named.
  *
  * Permissions when the file is read: `--allow-env=REPO_APY_CONFIG,HOME` (unless `configPath`
- * is given) and `--allow-read=<config file>`.
+ * is given) and `--allow-read=<config file>`. Without them, the error names what is missing.
  *
  * @example Usage
  * ```ts
@@ -80,17 +115,56 @@ export interface SettingsOptions {
  */
 export async function resolveSettings(options: SettingsOptions): Promise<ConnectionSettings> {
   checkOptions(options);
-  const needsFile = options.instance !== undefined || options.host === undefined ||
-    options.pat === undefined;
-  if (!needsFile) {
-    return settingsFrom(options, undefined, undefined, options.host ?? "", options.pat ?? "");
+  if (options.instance === undefined && options.host !== undefined && options.pat !== undefined) {
+    return settingsFrom(options, undefined, undefined, options.host, options.pat);
+  }
+  const env = options.env ?? grantedEnv;
+  const host = options.host ?? fromEnv(env, SETTINGS_ENV.host);
+  const pat = options.pat ?? fromEnv(env, SETTINGS_ENV.pat);
+  const instance = options.instance ?? fromEnv(env, SETTINGS_ENV.instance);
+  if (instance === undefined && host !== undefined && pat !== undefined) {
+    return settingsFrom(options, undefined, undefined, host, pat);
+  }
+  if (options.configPath === undefined && options.env === undefined) {
+    checkConfigAccess({ host, pat });
   }
   const path = options.configPath ?? defaultConfigPath();
   const config = await readConfig(path, { warn: options.warn });
-  const { name, section } = selectInstance(config, path, options.instance);
-  const host = options.host ?? requireKey(section, "host", name, path);
-  const pat = options.pat ?? requireKey(section, "pat", name, path);
-  return settingsFrom(options, config, name, host, pat);
+  const { name, section } = selectInstance(config, path, instance);
+  return settingsFrom(
+    options,
+    config,
+    name,
+    host ?? requireKey(section, "host", name, path),
+    pat ?? requireKey(section, "pat", name, path),
+  );
+}
+
+/**
+ * Without access to the variables that locate the config file, says which setting is missing
+ * instead of failing on a permission the caller never meant to use.
+ */
+function checkConfigAccess(found: { host: string | undefined; pat: string | undefined }): void {
+  const home = Deno.build.os === "windows" ? "USERPROFILE" : "HOME";
+  const blocked = [CONFIG_PATH_ENV, home].filter((name) => !envGranted(name));
+  if (blocked.length === 0) return;
+  const missing = [
+    ...(found.host === undefined ? ["host"] : []),
+    ...(found.pat === undefined ? ["pat"] : []),
+  ];
+  const what = missing.length === 0
+    ? "An instance was named, so the config file is needed"
+    : `No ${missing.join(" and no ")} was given`;
+  throw new ConfigurationError(
+    `${what}: pass ${missing.length === 0 ? "host and pat" : missing.join(" and ")} ` +
+      `to RepoManager, set ${
+        (missing.length === 0 ? ["host", "pat"] : missing).map((key) =>
+          SETTINGS_ENV[key as "host" | "pat"]
+        ).join(" and ")
+      } (with --allow-env for ${
+        missing.length === 1 ? "it" : "them"
+      }), or allow reading the config file (--allow-env=${blocked.join(",")} and --allow-read)`,
+  );
 }
 
 function settingsFrom(

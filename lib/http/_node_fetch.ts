@@ -1,5 +1,6 @@
 // A fetch over node:https, used only when TLS verification is switched off (`verify = false`):
 // Deno's fetch has no per-client switch for that, node:https's `rejectUnauthorized` does.
+import type http from "node:http";
 import https from "node:https";
 import { Readable } from "node:stream";
 import type { IncomingMessage } from "node:http";
@@ -20,12 +21,20 @@ export function insecureFetch(): { fetch: FetchFn; close(): void } {
   // `ca: []` keeps node:tls from loading the system roots (which needs --allow-sys=ca); with
   // verification off they are not used anyway.
   const agent = new https.Agent({ rejectUnauthorized: false, keepAlive: true, ca: [] });
-  const fetchFn: FetchFn = (url, init) =>
+  return { fetch: nodeFetch(https.request, agent), close: () => agent.destroy() };
+}
+
+type RequestFn = typeof https.request;
+
+function nodeFetch(requestFn: RequestFn, agent: http.Agent): FetchFn {
+  return (url, init) =>
     new Promise<Response>((resolve, reject) => {
       if (init.signal.aborted) return reject(init.signal.reason);
       const headers: Record<string, string> = {};
       init.headers.forEach((value, name) => headers[name] = value);
-      const request = https.request(url, { method: init.method, headers, agent });
+      const fixed = fixedBody(init.body);
+      if (fixed) headers["content-length"] = String(fixed.byteLength);
+      const request = requestFn(url, { method: init.method, headers, agent });
       const onAbort = () => request.destroy(init.signal.reason);
       init.signal.addEventListener("abort", onAbort, { once: true });
       request.on("close", () => init.signal.removeEventListener("abort", onAbort));
@@ -44,12 +53,19 @@ export function insecureFetch(): { fetch: FetchFn; close(): void } {
         if (nullBody) message.resume();
         resolve(new Response(body, { status, headers: responseHeaders }));
       });
-      writeBody(request, init.body).catch((error) => request.destroy(error));
+      if (fixed) request.end(fixed);
+      else writeBody(request, init.body).catch((error) => request.destroy(error));
     });
-  return { fetch: fetchFn, close: () => agent.destroy() };
 }
 
-async function writeBody(request: ReturnType<typeof https.request>, body: BodyInit | null) {
+/** A body of known length, sent as it is with a `Content-Length` (no copy, no chunked framing). */
+function fixedBody(body: BodyInit | null): Uint8Array | undefined {
+  if (body instanceof Uint8Array) return body;
+  if (typeof body === "string") return new TextEncoder().encode(body);
+  return undefined;
+}
+
+async function writeBody(request: http.ClientRequest, body: BodyInit | null) {
   if (body === null) return void request.end();
   const stream = new Response(body).body;
   if (!stream) return void request.end();

@@ -19,6 +19,7 @@
  * @module
  */
 
+import { RepoApyError } from "./errors.ts";
 import type { PageJson } from "./protocol.ts";
 import type { RequestOptions, Transport } from "./transport.ts";
 import type { QueryParams } from "./url.ts";
@@ -43,6 +44,7 @@ export interface PaginateOptions extends Pick<RequestOptions, "signal"> {
  * @param query Query parameters of the first page (`per_page`, filters).
  * @param options Signal and page limit.
  * @returns An async iterator over the pages.
+ * @throws {RepoApyError} When the server links back to a page it sent already (a loop).
  */
 export async function* paginate<T>(
   transport: Transport,
@@ -52,6 +54,7 @@ export async function* paginate<T>(
 ): AsyncGenerator<PageJson<T>, void, undefined> {
   let next: string | undefined = endpoint;
   let first = true;
+  const followed = new Set<string>();
   for (let count = 0; next !== undefined; count++) {
     if (options.maxPages !== undefined && count >= options.maxPages) return;
     const page: PageJson<T> = await transport.json<PageJson<T>>("GET", next, {
@@ -61,6 +64,15 @@ export async function* paginate<T>(
     first = false;
     yield page;
     next = page._pagination?._links?.next;
+    if (next !== undefined) {
+      // A hostile or broken server could link back to a page it sent: stop instead of looping.
+      if (followed.has(next)) {
+        throw new RepoApyError(
+          `The server's page links loop: page ${count + 1} links back to an earlier page`,
+        );
+      }
+      followed.add(next);
+    }
   }
 }
 

@@ -26,6 +26,7 @@ import {
   TlsError,
 } from "./errors.ts";
 import { type FetchFn, type FetchInit, insecureFetch } from "./_node_fetch.ts";
+import { proxyMayBeSet, rawFetch } from "./_raw_fetch.ts";
 import { type Logger, silentLogger } from "./log.ts";
 import { HEADER } from "./protocol.ts";
 import {
@@ -232,12 +233,17 @@ export class Transport implements AsyncDisposable {
       const fetchFn: FetchFn = (url, init) => custom(url, { ...init, redirect: "manual" });
       return { base, settings, fetch: fetchFn, close() {} };
     }
-    const client = await httpClient(settings.caBundle);
+    const { client, caCerts } = await httpClient(settings.caBundle);
     const insecure = settings.verify === false ? insecureFetch() : undefined;
-    const fetchFn: FetchFn = (url, init) =>
-      insecure && url.protocol === "https:"
-        ? insecure.fetch(url, init)
-        : fetch(url, { ...init, client, redirect: "manual" });
+    // Large byte bodies (upload chunks) go through a small HTTP/1.1 client that sends the
+    // caller's buffer without copying it (see docs/decisions.md, "Transfer performance"). Only
+    // Deno's fetch honours a proxy, so it keeps every request when one may be configured.
+    const bulk = proxyMayBeSet() ? undefined : rawFetch({ caCerts });
+    const fetchFn: FetchFn = (url, init) => {
+      if (insecure && url.protocol === "https:") return insecure.fetch(url, init);
+      if (bulk && isLargeBytes(init.body)) return bulk(url, init);
+      return fetch(url, { ...init, client, redirect: "manual" });
+    };
     return {
       base,
       settings,
@@ -338,8 +344,10 @@ export class Transport implements AsyncDisposable {
   }
 }
 
-async function httpClient(caBundle: string | undefined): Promise<Deno.HttpClient> {
-  if (!caBundle) return Deno.createHttpClient({});
+async function httpClient(
+  caBundle: string | undefined,
+): Promise<{ client: Deno.HttpClient; caCerts?: string[] }> {
+  if (!caBundle) return { client: Deno.createHttpClient({}) };
   let pem: string;
   try {
     pem = await Deno.readTextFile(caBundle);
@@ -360,7 +368,7 @@ async function httpClient(caBundle: string | undefined): Promise<Deno.HttpClient
     );
   if (!pem.includes("-----BEGIN CERTIFICATE-----")) throw invalid("no certificate in it");
   try {
-    return Deno.createHttpClient({ caCerts: [pem] });
+    return { client: Deno.createHttpClient({ caCerts: [pem] }), caCerts: [pem] };
   } catch (error) {
     throw invalid(describe(error), error);
   }
@@ -480,6 +488,13 @@ function guardBody(
 }
 
 const READ_SIZE = 65_536;
+
+/** Byte bodies from this size on are sent without a copy (when no proxy may be set). */
+const LARGE_BODY_BYTES = 1 << 20;
+
+function isLargeBytes(body: BodyInit | null): boolean {
+  return body instanceof Uint8Array && body.byteLength >= LARGE_BODY_BYTES;
+}
 
 type BodyReader =
   | { byob: ReadableStreamBYOBReader; plain?: undefined }

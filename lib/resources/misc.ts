@@ -27,7 +27,7 @@ import type {
   TrashItemJson,
 } from "../http/protocol.ts";
 import type { Transport } from "../http/transport.ts";
-import { getPage } from "./capabilities/context.ts";
+import { allItems, getPage } from "./capabilities/context.ts";
 import * as trash from "./capabilities/trash.ts";
 import { searchQuery } from "./search.ts";
 
@@ -117,6 +117,21 @@ export class RepoMisc {
   }
 
   /**
+   * Every license, by title, page after page as the iterator advances.
+   *
+   * @example Usage
+   * ```ts ignore
+   * const names = (await Array.fromAsync(manager.misc.licenses())).map((license) => license.name);
+   * ```
+   *
+   * @param params `filter` (name or title); `perPage` sets the page size (default 100).
+   * @returns An async iterator over the licenses.
+   */
+  licenses(params: FilterParams = {}): AsyncGenerator<LicenseJson, void, undefined> {
+    return allItems(this.transport, LICENSES_PATH, searchQuery(params));
+  }
+
+  /**
    * The roles of each resource type and their permissions (`GET /roles`).
    *
    * @returns The roles, keyed by resource type.
@@ -135,6 +150,23 @@ export class RepoMisc {
     params: FilterParams & { type?: "record" | "collection" } = {},
   ): Promise<PageJson<TagJson>> {
     return getPage(this.transport, TAGS_PATH, searchQuery(params));
+  }
+
+  /**
+   * Every tag of the resources you can read, by name, page after page as the iterator advances.
+   *
+   * @example Usage
+   * ```ts ignore
+   * for await (const tag of manager.misc.tags({ type: "record" })) console.log(tag.name);
+   * ```
+   *
+   * @param params `filter`, `type` (`record` or `collection`); `perPage` (default 100).
+   * @returns An async iterator over the tags.
+   */
+  tags(
+    params: FilterParams & { type?: "record" | "collection" } = {},
+  ): AsyncGenerator<TagJson, void, undefined> {
+    return allItems(this.transport, TAGS_PATH, searchQuery(params));
   }
 
   /**

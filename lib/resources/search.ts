@@ -242,6 +242,28 @@ export class RepoSearch {
   }
 
   /**
+   * Every resource a user created (that you can read), page after page as the iterator advances;
+   * with `shared: true`, the resources you created that are shared with that user.
+   *
+   * @example Usage
+   * ```ts ignore
+   * for await (const record of manager.search.userResources("record", 2)) console.log(record.id);
+   * ```
+   *
+   * @param type `record`, `collection`, `template` or `group`.
+   * @param user Id of the user.
+   * @param params `filter`, `sort`, `shared`; `perPage` sets the page size (default 100).
+   * @returns An async iterator over the resources.
+   */
+  userResources<T extends SearchType>(
+    type: T,
+    user: number,
+    params: { filter?: string; sort?: string; shared?: boolean; perPage?: number } = {},
+  ): AsyncGenerator<SearchResultJson[T], void, undefined> {
+    return allItems(this.transport, userResourcesPath(user, type), searchQuery(params));
+  }
+
+  /**
    * The ids of every resource matching the parameters (`page` and `perPage` are ignored).
    *
    * @example Usage

@@ -16,8 +16,11 @@ export interface WriteAtomicOptions {
    * Runs after all data is written and synced, before the rename; throwing cancels the write.
    */
   verify?: () => void | Promise<void>;
-  /** Called with each piece before it is written; the piece's buffer is reused afterwards. */
-  onChunk?: (chunk: Uint8Array) => void;
+  /**
+   * Called with each piece before it is written, and awaited after the write; the piece's
+   * buffer is reused once the returned promise settled.
+   */
+  onChunk?: (chunk: Uint8Array) => void | Promise<void>;
   /** The temporary file (default: a fresh one from {@linkcode tempPathFor}). */
   temp?: string;
   /** Append to the data already in `temp` (a resumed download) instead of creating it anew. */
@@ -56,8 +59,9 @@ export async function writeAtomic(
   let open = true;
   try {
     for await (const chunk of readChunks(body)) {
-      options.onChunk?.(chunk);
+      const handled = options.onChunk?.(chunk);
       await writeAll(file, chunk);
+      await handled;
       written += chunk.byteLength;
     }
     await file.sync();

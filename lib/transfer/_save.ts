@@ -13,6 +13,8 @@ import type { Transport } from "../http/transport.ts";
 import type { QueryParams } from "../http/url.ts";
 import { Checksum, checksumKind } from "./_chunks.ts";
 import { tempPathFor, writeAtomic } from "./_atomic_file.ts";
+import { parallelHashing } from "./_hash_pool.ts";
+import { PartChecksum } from "./_part_checksum.ts";
 import { cleanStaleParts, type PartListings } from "./_parts.ts";
 import { IncompleteDownloadError, IntegrityError } from "./errors.ts";
 import { type ProgressCallback, ProgressStream } from "./progress.ts";
@@ -103,7 +105,13 @@ export async function saveResponse(
   const kind = options.size === undefined
     ? undefined
     : checksumKind(options.checksum, options.size);
-  const checksum = kind ? new Checksum(kind) : undefined;
+  // The per-part form is hashed by workers in parallel where that pays; otherwise (and for the
+  // plain MD5, one sequence) in place.
+  using checksum = kind === "composite" && parallelHashing()
+    ? new PartChecksum()
+    : kind
+    ? inPlaceChecksum(kind)
+    : undefined;
   if (checksum && offset > 0) await hashFile(temp, (chunk) => checksum.update(chunk));
   const body = response.body ?? ReadableStream.from<Uint8Array>([]);
   let written = offset;
@@ -115,21 +123,21 @@ export async function saveResponse(
       temp,
       append: offset > 0,
       keepOnError: keep,
-      verify: () => {
+      verify: async () => {
         const facts = { expectedSize: options.size, expectedChecksum: options.checksum };
         if (options.size !== undefined && written !== options.size) {
           throw new IntegrityError(path, { ...facts, size: written });
         }
         if (!checksum) return;
-        const { candidates } = checksum.result();
+        const { candidates } = await checksum.result();
         if (!candidates.includes(options.checksum?.toLowerCase() ?? "")) {
           throw new IntegrityError(path, { ...facts, size: written, checksum: candidates[0] });
         }
       },
       onChunk: (chunk) => {
-        checksum?.update(chunk);
         written += chunk.byteLength;
         options.onProgress?.({ bytes: written, total: options.size });
+        return checksum?.update(chunk);
       },
     });
   } catch (error) {
@@ -177,4 +185,14 @@ async function hashFile(
   // The stream closes the file when it ends or fails; each piece is a fresh buffer.
   const file = await Deno.open(path, { read: true });
   for await (const chunk of file.readable) await update(chunk);
+}
+
+/** A checksum computed in place, with the same shape as {@linkcode PartChecksum}. */
+function inPlaceChecksum(kind: "md5" | "composite") {
+  const checksum = new Checksum(kind);
+  return {
+    update: (chunk: Uint8Array) => checksum.update(chunk),
+    result: () => Promise.resolve(checksum.result()),
+    [Symbol.dispose]() {},
+  };
 }

@@ -17,8 +17,13 @@ export type UploadSource = string | ReadableStream<Uint8Array> | Uint8Array<Arra
 export interface SourceChunk {
   /** Index from 0. */
   index: number;
-  /** The chunk's bytes. */
+  /**
+   * The chunk's bytes. When `owned`, the consumer may move the buffer (to a hash worker) and
+   * put the view it gets back here before calling `release`.
+   */
   bytes: Uint8Array<ArrayBuffer>;
+  /** Whether the buffer belongs to the source (it may be transferred), not to the caller. */
+  owned: boolean;
   /** Hands the buffer back for the next chunk; call once the chunk was sent (or failed). */
   release(): void;
 }
@@ -85,15 +90,23 @@ async function fileSource(path: string): Promise<ResolvedSource> {
       const count = Math.max(1, Math.ceil(size / chunkSize));
       // Buffers are reused once their chunk was sent, so memory stays at the chunks in flight
       // plus one, independent of the file size and of the garbage collector's timing.
-      const free: Uint8Array<ArrayBuffer>[] = [];
+      const free: ArrayBuffer[] = [];
       for (let index = 0; index < count; index++) {
         if (!wanted(index)) continue;
         await file.seek(index * chunkSize, Deno.SeekMode.Start);
         const length = Math.min(chunkSize, size - index * chunkSize);
-        const buffer = free.pop() ?? new Uint8Array(chunkSize);
-        const bytes = buffer.subarray(0, length);
+        const bytes = new Uint8Array(free.pop() ?? new ArrayBuffer(chunkSize), 0, length);
         await readInto(file, bytes, path);
-        yield { index, bytes, release: () => void free.push(buffer) };
+        const chunk: SourceChunk = {
+          index,
+          bytes,
+          owned: true,
+          // The view may have been replaced (the buffer went to a hash worker and back).
+          release: () => {
+            if (chunk.bytes.buffer.byteLength === chunkSize) free.push(chunk.bytes.buffer);
+          },
+        };
+        yield chunk;
       }
       // Reached only when every chunk was pulled: the data sent must be one version of the file.
       await checkUnchanged(file, info, path);
@@ -113,7 +126,7 @@ function bytesSource(bytes: Uint8Array<ArrayBuffer>): ResolvedSource {
       for (let index = 0; index < count; index++) {
         if (wanted(index)) {
           const chunk = bytes.subarray(index * chunkSize, (index + 1) * chunkSize);
-          yield { index, bytes: chunk, release: () => {} };
+          yield { index, bytes: chunk, owned: false, release: () => {} };
         }
       }
     },
@@ -150,11 +163,13 @@ function streamSource(stream: ReadableStream<Uint8Array>, size: number): Resolve
       for await (const bytes of take().pipeThrough(new FixedChunkStream(chunkSize))) {
         total += bytes.byteLength;
         if (index >= count || total > size) throw sizeMismatch(size, "more");
-        if (wanted(index)) yield { index, bytes, release: () => {} };
+        if (wanted(index)) yield { index, bytes, owned: true, release: () => {} };
         index++;
       }
       if (total !== size) throw sizeMismatch(size, "fewer");
-      if (size === 0 && wanted(0)) yield { index: 0, bytes: new Uint8Array(0), release: () => {} };
+      if (size === 0 && wanted(0)) {
+        yield { index: 0, bytes: new Uint8Array(0), owned: true, release: () => {} };
+      }
     },
     async close() {
       if (!used) await stream.cancel().catch(() => {});

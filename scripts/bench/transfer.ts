@@ -1,267 +1,188 @@
 // deno-lint-ignore-file no-console -- a benchmark script prints its results
 /**
- * Transfer benchmark: upload and download throughput and peak memory of repo-apy against the
- * local server, for 100 MB and 1 GB files with 1 and 4 chunks in flight, next to `curl` running
- * the same protocol steps one after another. Each client case runs in its own process so its
- * peak RSS (VmHWM, or `/usr/bin/time` for curl) is its own. Prints a markdown table.
+ * Transfer benchmark: repo-apy's CLI next to `curl` doing the same protocol steps, and next to
+ * the Python client (`kadi-apy`) when it is on `PATH`, all against the local server: upload and
+ * download of big files, 200 small files in one `add-files`, and start-up. Every client run is
+ * its own process; the table gives the median wall time of several runs, the median client CPU
+ * seconds (user + system) and the highest peak RSS (`/usr/bin/time`). repo-apy verifies every
+ * byte (MD5 per chunk up, size and MD5 down); curl and the Python client verify nothing.
  *
- * Run: `deno run --allow-all scripts/bench/transfer.ts [--sizes 100,1000]` (sizes in MB).
+ * Run: `deno task bench [--sizes 100,500] [--runs 3] [--only big,small,startup] [--tls]` (sizes
+ * in MB; `--tls` serves HTTPS with a throwaway CA, made with `openssl`).
  *
  * @module
  */
 
-import type { FileJson, UploadJson } from "../../lib/http/protocol.ts";
+import type { FileJson } from "../../lib/http/protocol.ts";
 import { Transport } from "../../lib/http/transport.ts";
 import { startServer } from "../../lib/testing/mod.ts";
+import { makeCertificates } from "../../tests/_tls.ts";
 import { RepoRecord } from "../../lib/transfer/record.ts";
-import { peakRssKb, runChild } from "./_child.ts";
+import { type Client, curlClient, pythonClient, repoApyClient } from "./_clients.ts";
+import { onPath, type Sample, summarize } from "./_measure.ts";
 
 const MB = 1_000_000;
 
-interface ChildResult {
-  seconds: number;
-  rssKb: number;
-  fileId?: string;
-}
-
 interface Row {
-  size: number;
+  task: string;
   client: string;
-  concurrency: string;
-  upload: ChildResult;
-  download: ChildResult;
+  result: Sample;
 }
 
-/** Runs one client case inside the child process and prints its result as JSON. */
-async function child(args: string[]): Promise<void> {
-  const [op, host, pat, recordId, arg, extra] = args as [
-    string,
-    string,
-    string,
-    string,
-    string,
-    string,
-  ];
-  await using transport = new Transport({ settings: { host, pat, timeout: 600 } });
-  const record = new RepoRecord(transport, Number(recordId));
-  const started = performance.now();
-  let fileId: string | undefined;
-  if (op === "upload") {
-    const [name, concurrency] = extra.split(":") as [string, string];
-    fileId =
-      (await record.uploadFile(arg, { fileName: name, concurrency: Number(concurrency) })).id;
-  } else {
-    await record.downloadFile(extra, arg, { force: true });
-  }
-  const seconds = (performance.now() - started) / 1000;
-  const result: ChildResult = { seconds, rssKb: await peakRssKb(), ...(fileId ? { fileId } : {}) };
-  console.log(JSON.stringify(result));
-}
-
-function runCase(args: string[]): Promise<ChildResult> {
-  return runChild<ChildResult>(import.meta.filename ?? new URL(import.meta.url).pathname, args);
-}
-
-/** Runs a command under `/usr/bin/time` and returns its stdout and peak RSS in kB. */
-async function timed(cmd: string[], hasTime: boolean): Promise<{ stdout: string; rssKb: number }> {
-  const marker = "__MAXRSS__";
-  const args = hasTime ? ["-f", `${marker}%M`, ...cmd] : cmd.slice(1);
-  const output = await new Deno.Command(hasTime ? "/usr/bin/time" : cmd[0] as string, {
-    args,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const stderr = new TextDecoder().decode(output.stderr);
-  if (!output.success) throw new Error(`${cmd.join(" ")} failed: ${stderr}`);
-  const rssKb = Number(new RegExp(`${marker}(\\d+)`).exec(stderr)?.[1] ?? 0);
-  return { stdout: new TextDecoder().decode(output.stdout), rssKb };
-}
-
-/** The upload protocol with one curl process per step, sequentially, as a shell script would. */
-async function curlUpload(
-  base: string,
-  pat: string,
-  recordId: number,
-  path: string,
-  name: string,
-  hasTime: boolean,
-): Promise<ChildResult> {
-  const auth = `Authorization: Bearer ${pat}`;
-  const size = (await Deno.stat(path)).size;
-  let rssKb = 0;
-  const curl = async (args: string[]) => {
-    const result = await timed(["curl", "-sS", "--fail", "-H", auth, ...args], hasTime);
-    rssKb = Math.max(rssKb, result.rssKb);
-    return result.stdout;
-  };
-  const started = performance.now();
-  const upload: UploadJson = JSON.parse(
-    await curl([
-      "-X",
-      "POST",
-      "-H",
-      "Content-Type: application/json",
-      "--data",
-      JSON.stringify({ name, size }),
-      `${base}/records/${recordId}/uploads`,
-    ]),
-  );
-  const target = upload._actions.upload_data as string;
-  let file: FileJson;
-  if (upload.upload_type === "direct") {
-    file = JSON.parse(await curl(["-X", "PUT", "--data-binary", `@${path}`, target]));
-  } else {
-    const chunk = upload._meta.chunk_size;
-    for (let index = 0; index < upload.chunk_count; index++) {
-      const length = Math.min(chunk, size - index * chunk);
-      const script =
-        `dd if='${path}' bs=${chunk} skip=${index} count=1 iflag=fullblock status=none | ` +
-        `curl -sS --fail -o /dev/null -X PUT -H '${auth}' -H 'Kadi-Chunk-Index: ${index}' ` +
-        `-H 'Kadi-Chunk-Size: ${length}' -H 'Content-Type: application/octet-stream' ` +
-        `--data-binary @- '${target}'`;
-      const result = await timed(["sh", "-c", script], hasTime);
-      rssKb = Math.max(rssKb, result.rssKb);
-    }
-    let current: UploadJson = JSON.parse(
-      await curl(["-X", "POST", upload._actions.finish as string]),
-    );
-    let delay = 100;
-    while (!current._meta.task?.file) {
-      if (current._meta.task?.error) throw new Error(current._meta.task.error);
-      await new Promise((resolve) => setTimeout(resolve, delay));
-      delay = Math.min(2000, delay * 2);
-      current = JSON.parse(await curl([upload._links.self as string]));
-    }
-    file = current._meta.task.file;
-  }
-  return { seconds: (performance.now() - started) / 1000, rssKb, fileId: file.id };
-}
-
-async function curlDownload(
-  base: string,
-  pat: string,
-  recordId: number,
-  fileId: string,
-  out: string,
-  hasTime: boolean,
-): Promise<ChildResult> {
-  const started = performance.now();
-  const { rssKb } = await timed([
-    "curl",
-    "-sS",
-    "--fail",
-    "-H",
-    `Authorization: Bearer ${pat}`,
-    "-o",
-    out,
-    `${base}/records/${recordId}/files/${fileId}/download`,
-  ], hasTime);
-  return { seconds: (performance.now() - started) / 1000, rssKb };
+function option(name: string, fallback: string): string {
+  const index = Deno.args.indexOf(`--${name}`);
+  return index >= 0 ? Deno.args[index + 1] ?? fallback : fallback;
 }
 
 async function writeTestFile(path: string, size: number): Promise<void> {
   using file = await Deno.open(path, { write: true, create: true, truncate: true });
-  const block = crypto.getRandomValues(new Uint8Array(1 << 16));
-  const piece = new Uint8Array(1 << 20);
-  for (let i = 0; i < piece.length; i += block.length) piece.set(block, i);
-  const view = new DataView(piece.buffer);
+  const piece = crypto.getRandomValues(new Uint8Array(1 << 16));
+  const block = new Uint8Array(1 << 20);
+  for (let i = 0; i < block.length; i += piece.length) block.set(piece, i);
+  const view = new DataView(block.buffer);
   for (let written = 0, n = 0; written < size; n++) {
-    view.setUint32(0, n);
-    const part = piece.subarray(0, Math.min(piece.length, size - written));
+    view.setUint32(0, n); // no two MiB alike
+    const part = block.subarray(0, Math.min(block.length, size - written));
     for (let offset = 0; offset < part.length;) offset += await file.write(part.subarray(offset));
     written += part.length;
   }
 }
 
-function mbps(size: number, seconds: number): string {
-  return (size / MB / seconds).toFixed(0);
-}
-
-function mib(kb: number): string {
-  return kb > 0 ? (kb / 1024).toFixed(0) : "n/a";
-}
-
 async function main(): Promise<void> {
-  const sizesArg = Deno.args.indexOf("--sizes");
-  const sizes = (sizesArg >= 0 ? Deno.args[sizesArg + 1] ?? "" : "100,1000")
-    .split(",").map((s) => Number(s) * MB);
-  const hasTime = await Deno.stat("/usr/bin/time").then(() => true, () => false);
-  const work = await Deno.makeTempDir({ prefix: "repo-apy-bench-" });
-  await using server = await startServer({ storageDir: `${work}/server` });
-  const base = `${server.url}/api/v1`;
-  await using transport = new Transport({ settings: { host: server.url, pat: server.pat } });
-  const record = await RepoRecord.load(transport, { identifier: "bench", create: true });
+  const sizes = option("sizes", "100,500").split(",").map((s) => Number(s) * MB);
+  const runs = Math.max(1, Number(option("runs", "3")));
+  const only = option("only", "big,small,startup").split(",");
+  const work = await Deno.realPath(await Deno.makeTempDir({ prefix: "repo-apy-bench-" }));
+  const certs = Deno.args.includes("--tls") ? await makeCertificates(work) : undefined;
+  await using started = await startServer({
+    storageDir: `${work}/server`,
+    ...(certs ? { tls: { cert: certs.cert, key: certs.key } } : {}),
+  });
+  const server = { url: started.url, pat: started.pat, caPath: certs?.caPath };
+  await using transport = new Transport({
+    settings: { host: server.url, pat: server.pat, caBundle: certs?.caPath },
+  });
+  await Deno.mkdir(`${work}/home`);
+  const clients: Client[] = [await repoApyClient(server, `${work}/home`), curlClient(server)];
+  const python = await onPath("kadi-apy");
+  if (python) clients.push(await pythonClient(server, `${work}/home`, python));
+  else console.log("Note: no Python client (`kadi-apy`) on PATH; its rows are skipped.");
+  const binary = await compiledCli();
+  let records = 0;
+  const newRecord = () =>
+    RepoRecord.load(transport, { identifier: `bench-${++records}`, create: true });
   const rows: Row[] = [];
+  const report = (task: string, client: Client, samples: Sample[]) => {
+    const row = { task, client: client.name, result: summarize(samples) };
+    rows.push(row);
+    const { seconds, cpu, rssKb } = row.result;
+    console.error(
+      `${task} ${client.name}: ${seconds.toFixed(2)} s, CPU ${cpu.toFixed(2)} s, ` +
+        `${(rssKb / 1024).toFixed(0)} MiB`,
+    );
+  };
   try {
-    for (const size of sizes) {
-      const source = `${work}/source-${size}.bin`;
-      const out = `${work}/out.bin`;
-      await writeTestFile(source, size);
-      for (const concurrency of [1, 4]) {
-        const name = `repo-apy-${size}-c${concurrency}.bin`;
-        const upload = await runCase([
-          "upload",
-          server.url,
-          server.pat,
-          String(record.id),
-          source,
-          `${name}:${concurrency}`,
-        ]);
-        const download = await runCase([
-          "download",
-          server.url,
-          server.pat,
-          String(record.id),
-          out,
-          upload.fileId as string,
-        ]);
-        await Deno.remove(out);
-        rows.push({ size, client: "repo-apy", concurrency: String(concurrency), upload, download });
+    if (only.includes("big")) {
+      for (const size of sizes) {
+        const source = `${work}/data-${size / MB}MB.bin`;
+        await writeTestFile(source, size);
+        for (const client of clients) {
+          const up: Sample[] = [];
+          const down: Sample[] = [];
+          for (let run = 0; run < runs; run++) {
+            const record = await newRecord();
+            up.push(await client.upload(record.id, source));
+            const file = await fileNamed(transport, record.id, source.split("/").at(-1)!);
+            if (file.size !== size) throw new Error(`${client.name} stored ${file.size} bytes`);
+            const dir = await Deno.makeTempDir({ dir: work });
+            down.push(await client.download(record.id, file, dir));
+            const got = (await Deno.stat(`${dir}/${file.name}`)).size;
+            if (got !== size) throw new Error(`${client.name} downloaded ${got} bytes`);
+            await Deno.remove(dir, { recursive: true });
+            await transport.request("DELETE", `/records/${record.id}/files/${file.id}`);
+          }
+          report(`upload ${size / MB} MB`, client, up);
+          report(`download ${size / MB} MB`, client, down);
+        }
+        await Deno.remove(source);
       }
-      const upload = await curlUpload(
-        base,
-        server.pat,
-        record.id,
-        source,
-        `curl-${size}.bin`,
-        hasTime,
-      );
-      const download = await curlDownload(
-        base,
-        server.pat,
-        record.id,
-        upload.fileId as string,
-        out,
-        hasTime,
-      );
-      await Deno.remove(out);
-      rows.push({ size, client: "curl (sequential)", concurrency: "1", upload, download });
-      await Deno.remove(source);
+    }
+    if (only.includes("small")) {
+      const folder = `${work}/small`;
+      await Deno.mkdir(folder);
+      for (let i = 0; i < 200; i++) {
+        await Deno.writeFile(`${folder}/f${i}.bin`, crypto.getRandomValues(new Uint8Array(4096)));
+      }
+      for (const client of clients) {
+        const samples: Sample[] = [];
+        for (let run = 0; run < runs; run++) {
+          samples.push(await client.addFolder((await newRecord()).id, folder));
+        }
+        report("200 × 4 KB, one add-files", client, samples);
+      }
+    }
+    if (only.includes("startup")) {
+      const starters = [...clients];
+      if (binary) starters.push(await repoApyClient(server, `${work}/home`, binary));
+      for (const args of [["--version"], ["records", "--help"]]) {
+        for (const client of starters) {
+          if (!client.start) continue;
+          const samples: Sample[] = [];
+          for (let run = 0; run < Math.max(5, runs); run++) samples.push(await client.start(args));
+          report(`start-up: ${args.join(" ")}`, client, samples);
+        }
+      }
     }
   } finally {
-    await server.close();
+    await started.close();
     await Deno.remove(work, { recursive: true }).catch(() => {});
   }
-  const lines = [
-    "| size | client | chunks in flight | upload MB/s | upload peak RSS (MiB) | download MB/s | download peak RSS (MiB) |",
-    "| ---: | --- | ---: | ---: | ---: | ---: | ---: |",
-    ...rows.map((row) =>
-      `| ${row.size / MB} MB | ${row.client} | ${row.concurrency} | ${
-        mbps(row.size, row.upload.seconds)
-      } | ${mib(row.upload.rssKb)} | ${mbps(row.size, row.download.seconds)} | ${
-        mib(row.download.rssKb)
-      } |`
-    ),
-  ];
-  console.log(lines.join("\n"));
+  console.log(table(rows));
   console.log(
-    `\nLocal server in the benchmark process on 127.0.0.1; ${navigator.hardwareConcurrency} CPUs. ` +
-      "repo-apy sends a Kadi-MD5-Checksum per chunk (curl does not). " +
-      "Peak RSS: VmHWM of the repo-apy process; for curl the largest single process (/usr/bin/time).",
+    `\n${runs} runs per case (start-up: ${Math.max(5, runs)}); local server in the benchmark ` +
+      `process on 127.0.0.1 (${
+        certs ? "HTTPS" : "HTTP"
+      }); ${navigator.hardwareConcurrency} CPUs. Time and CPU: medians; ` +
+      "RSS: the highest peak of one client process. curl runs each step as its own process " +
+      "(chunks one after another) and verifies nothing; repo-apy verifies every byte.",
   );
 }
 
-if (import.meta.main) {
-  if (Deno.args[0] === "--child") await child(Deno.args.slice(1));
-  else await main();
+async function fileNamed(transport: Transport, recordId: number, name: string): Promise<FileJson> {
+  const { items } = await transport.json<{ items: FileJson[] }>(
+    "GET",
+    `/records/${recordId}/files`,
+    { query: { filter: name } },
+  );
+  const file = items.find((item) => item.name === name);
+  if (!file) throw new Error(`no file ${name} in record ${recordId}`);
+  return file;
 }
+
+/** A compiled CLI for this machine in `dist/`, when `deno task compile` made one. */
+async function compiledCli(): Promise<string | undefined> {
+  const dist = new URL("../../dist/", import.meta.url).pathname;
+  const target = `${Deno.build.arch}-unknown-linux-gnu`;
+  const path = `${dist}repo-apy-${target}`;
+  return await Deno.stat(path).then(() => path, () => undefined);
+}
+
+function table(rows: Row[]): string {
+  const curl = (task: string) => rows.find((r) => r.task === task && r.client.startsWith("curl"));
+  const python = (task: string) => rows.find((r) => r.task === task && r.client.includes("Python"));
+  const ratio = (row: Row, base: Row | undefined) =>
+    base && base !== row ? `${(row.result.seconds / base.result.seconds).toFixed(2)}×` : "";
+  return [
+    "| task | client | median s | vs curl | vs Python | CPU s | peak RSS MiB |",
+    "| --- | --- | ---: | ---: | ---: | ---: | ---: |",
+    ...rows.map((row) =>
+      `| ${row.task} | ${row.client} | ${row.result.seconds.toFixed(2)} | ${
+        ratio(row, curl(row.task))
+      } | ${ratio(row, python(row.task))} | ${
+        Number.isNaN(row.result.cpu) ? "n/a" : row.result.cpu.toFixed(2)
+      } | ${row.result.rssKb > 0 ? (row.result.rssKb / 1024).toFixed(0) : "n/a"} |`
+    ),
+  ].join("\n");
+}
+
+if (import.meta.main) await main();

@@ -13,14 +13,18 @@ export interface Run {
 }
 
 /** Runs `repo-apy <args>` in-process against `server` (host and PAT passed directly). */
-export async function repo(server: TestServer, args: string[]): Promise<Run> {
+export async function repo(
+  server: TestServer,
+  args: string[],
+  options: { pat?: string } = {},
+): Promise<Run> {
   let stdout = "";
   let stderr = "";
   const code = await runCli(args, {
     version: "0.0.0-test",
     stdout: (text) => stdout += text,
     stderr: (text) => stderr += text,
-    managerOptions: { host: server.url, pat: server.pat, retry: { maxAttempts: 1 } },
+    managerOptions: { host: server.url, pat: options.pat ?? server.pat, retry: { maxAttempts: 1 } },
   });
   return { code, stdout, stderr };
 }

@@ -94,7 +94,7 @@ Deno.test("collections create/edit/delete: get-or-create, one change per attribu
   const missing = await repo(server, ["collections", "show-info", "-C", "c1"]);
   assertEquals(missing.code, 1);
   const usage = await repo(server, ["collections", "edit", "-t", "x"]);
-  assertEquals(usage.code, 1);
+  assertEquals(usage.code, 2); // a usage error since issue 9
   assertStringIncludes(usage.stderr, "--collection-id or --collection-identifier");
 });
 
@@ -146,7 +146,18 @@ Deno.test("collections tags, search by tag, get-collection-ids with a custom sep
   ]);
   assertStringIncludes(none.stderr, "has no tag 'calibrated'");
   const mine = await must(server, ["collections", "get-collections", "-i", "-n", "2", "--json"]);
-  assertEquals(JSON.parse(mine.stdout)._pagination.total_items, 3);
+  assertEquals(JSON.parse(mine.stdout).length, 3);
+  const minePage = await must(server, [
+    "collections",
+    "get-collections",
+    "-i",
+    "-n",
+    "2",
+    "-p",
+    "1",
+    "--json",
+  ]);
+  assertEquals(JSON.parse(minePage.stdout)._pagination.total_items, 3);
   const excluded = await repo(server, ["collections", "get-collections", "-i", "-q", "x"]);
   assertEquals(excluded.code, 2);
 });
@@ -213,7 +224,7 @@ Deno.test("collections export: json to stdout, rdf to a folder named after the i
   const piped = await must(server, ["collections", "export", "-C", "exported", "-P"]);
   assertEquals(JSON.parse(piped.stdout).identifier, "exported");
   const refused = await repo(server, ["collections", "export", "-C", "exported", "-e", "qr", "-P"]);
-  assertEquals(refused.code, 1);
+  assertEquals(refused.code, 2); // a usage error since issue 9
   await using dir = await tempDir();
   const written = await must(server, [
     "collections",

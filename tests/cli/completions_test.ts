@@ -60,6 +60,8 @@ Deno.test("completionScript() bash completes groups, commands, options and choic
     [
       "--commands",
       "--help",
+      "--json",
+      "--jsonl",
       "--version",
       "--xmlhelp",
       "-h",

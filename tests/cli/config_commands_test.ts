@@ -98,7 +98,7 @@ Deno.test("config commands explain a missing config file with exit 1", async () 
     assertEquals(result.code, 1);
     assertEquals(
       result.stderr,
-      `Error: No config file at ${home.configPath}: run 'repo-apy config create' and then 'repo-apy config set-host' / 'set-pat', or pass host and pat directly\n`,
+      `Error: No config file at ${home.configPath}: run 'repo-apy config create' and then 'repo-apy config set-host' / 'set-pat', or set REPO_APY_HOST and REPO_APY_PAT\n`,
     );
   }
 });

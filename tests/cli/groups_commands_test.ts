@@ -52,7 +52,7 @@ Deno.test("groups: members added, changed and removed with a second user", async
   ]);
   assertEquals(badRole.code, 2);
   const noType = await repo(server, ["groups", "add-user", "-G", "lab-a", "-U", "jdoe"]);
-  assertEquals(noType.code, 1);
+  assertEquals(noType.code, 2); // a usage error since issue 9
   assertStringIncludes(noType.stderr, "-D/--identity-type");
 });
 
@@ -69,7 +69,7 @@ Deno.test("groups create/edit/show-info/delete and get-groups with -i/--my_user_
     assertStringIncludes(mine.stdout, "identifier: 'mine'");
   }
   const theirs = await must(server, ["groups", "get-groups", "-u", "2", "--json"]);
-  assertEquals(JSON.parse(theirs.stdout).items.map((g: { identifier: string }) => g.identifier), [
+  assertEquals(JSON.parse(theirs.stdout).map((g: { identifier: string }) => g.identifier), [
     "theirs",
   ]);
   const conflict = await repo(server, ["groups", "get-groups", "-i", "-u", "2"]);

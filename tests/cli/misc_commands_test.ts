@@ -9,7 +9,7 @@ Deno.test("misc restore-resource brings a deleted record back; purge-resource re
   await must(server, ["records", "delete", "-r", String(id), "--i-am-sure"]);
   assertEquals((await repo(server, ["records", "show-info", "-r", String(id)])).code, 1);
   const trash = await must(server, ["misc", "get-deleted-resources", "--json"]);
-  assertEquals(JSON.parse(trash.stdout).items.map((item: { id: number }) => item.id), [id]);
+  assertEquals(JSON.parse(trash.stdout).map((item: { id: number }) => item.id), [id]);
   const restored = await must(server, [
     "misc",
     "restore-resource",
@@ -60,7 +60,7 @@ Deno.test("misc get-licenses, get-roles and get-tags", async () => {
   assertStringIncludes(tags.stdout, "Found 2 tag(s)");
   assertStringIncludes(tags.stdout, "  alpha\n  beta\n");
   const filtered = await must(server, ["misc", "get-tags", "-f", "gam", "--json"]);
-  assertEquals(JSON.parse(filtered.stdout).items.map((tag: { name: string }) => tag.name), [
+  assertEquals(JSON.parse(filtered.stdout).map((tag: { name: string }) => tag.name), [
     "gamma",
   ]);
 });

@@ -108,13 +108,13 @@ Deno.test("records delete needs --i-am-sure (exit 1), then moves the record to t
   assertNotIncludes(gone.stderr, "    at ");
 });
 
-Deno.test("records commands need a record: none or both of -r/-R exit 1", async () => {
+Deno.test("records commands need a record: none or both of -r/-R are usage errors (exit 2)", async () => {
   await using server = await startServer();
   const none = await repo(server, ["records", "show-info"]);
-  assertEquals(none.code, 1);
+  assertEquals(none.code, 2);
   assertStringIncludes(none.stderr, "Please specify either the id or the identifier of the record");
   const both = await repo(server, ["records", "show-info", "-r", "1", "-R", "x"]);
-  assertEquals(both.code, 1);
+  assertEquals(both.code, 2);
 });
 
 Deno.test("records --xmlhelp and --commands come from the frame", async () => {

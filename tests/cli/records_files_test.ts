@@ -94,7 +94,7 @@ Deno.test("records add-files uploads a folder's files (not subfolders) by patter
     "-d",
     "x",
   ]);
-  assertEquals(described.code, 1);
+  assertEquals(described.code, 2); // a usage error since issue 9
 });
 
 Deno.test("records add-files on a folder with a clash uploads nothing without -f", async () => {
@@ -193,7 +193,7 @@ Deno.test("records get-file downloads by pattern, into a record folder, and pipe
   assertStringIncludes(plain.stdout, `Downloaded '${dir.path}/x.csv'`);
 });
 
-Deno.test("records get-file -T downloads from several records; a missing folder exits 1", async () => {
+Deno.test("records get-file -T downloads from several records; a missing folder is created", async () => {
   await using server = await startServer();
   await using dir = await tempDir();
   const a = await createRecord(server, "rec-a");
@@ -216,7 +216,9 @@ Deno.test("records get-file -T downloads from several records; a missing folder 
     "-p",
     `${dir.path}/no`,
   ]);
-  assertEquals(missing.code, 1);
+  // Issue 9: get-file creates its target folder, as export does.
+  assertEquals(missing.code, 0, missing.stderr);
+  assertEquals((await Deno.stat(`${dir.path}/no/same.txt`)).isFile, true);
   const nothing = await repo(server, [
     "records",
     "get-file",
@@ -269,7 +271,7 @@ Deno.test("records edit-file, delete-file and delete-files (--i-am-sure)", async
   assertStringIncludes(done.stdout, "Deleted 2 file(s)");
   assertEquals(await fileNames(server, id), []);
   const noFile = await repo(server, ["records", "delete-file", "-r", String(id)]);
-  assertEquals(noFile.code, 1);
+  assertEquals(noFile.code, 2); // a usage error since issue 9
 });
 
 Deno.test("transferProgress() draws a bar on a terminal only and clears it when done", () => {

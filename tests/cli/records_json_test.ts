@@ -57,12 +57,12 @@ Deno.test("records get-metadatum --json prints the entry; an absent one with -d 
   }
 });
 
-Deno.test("records show-record-links-to --json prints the server's page of links", async () => {
+Deno.test("records show-record-links-to --json -p prints the server's page; without -p all links", async () => {
   await using server = await startServer();
   const a = await createRecord(server, "json-from");
   const b = await createRecord(server, "json-to");
   await ok(server, ["add-record-link", "-r", String(a), "-l", String(b), "-n", "cites"]);
-  const out = await ok(server, ["show-record-links-to", "-r", String(a), "--json"]);
+  const out = await ok(server, ["show-record-links-to", "-r", String(a), "--json", "-p", "1"]);
   const page = JSON.parse(out.stdout) as PageJson<RecordLinkJson>;
   assertEquals(page._pagination.total_items, 1);
   assertEquals(page.items.map((link) => [link.name, link.record_to?.id]), [["cites", b]]);
@@ -74,23 +74,27 @@ Deno.test("records show-record-links-to --json prints the server's page of links
     "in",
     "--json",
   ]);
-  const inPage = JSON.parse(incoming.stdout) as PageJson<RecordLinkJson>;
-  assertEquals(inPage.items.map((link) => link.record_from?.id), [a]);
+  const inLinks = JSON.parse(incoming.stdout) as RecordLinkJson[];
+  assertEquals(inLinks.map((link) => link.record_from?.id), [a]);
 });
 
-Deno.test("records get-records --json prints the server's page; get-record-ids --json an id array", async () => {
+Deno.test("records get-records --json -p prints the server's page, without -p every record; get-record-ids --json an id array", async () => {
   await using server = await startServer();
   const a = await createRecord(server, "json-a");
   const b = await createRecord(server, "json-b");
   await ok(server, ["add-tag", "-r", String(a), "-t", "keep"]);
   const page = JSON.parse(
-    (await ok(server, ["get-records", "-n", "1", "--json"])).stdout,
+    (await ok(server, ["get-records", "-n", "1", "-p", "1", "--json"])).stdout,
   ) as PageJson<RecordJson>;
   assertEquals([page.items.length, page._pagination.total_items], [1, 2]);
-  const mine = JSON.parse((await ok(server, ["get-records", "-i", "--json"])).stdout) as PageJson<
-    RecordJson
-  >;
-  assertEquals(mine.items.map((record) => record.id).sort(), [a, b].sort());
+  const all = JSON.parse(
+    (await ok(server, ["get-records", "-n", "1", "--json"])).stdout,
+  ) as RecordJson[];
+  assertEquals(all.map((record) => record.id).sort(), [a, b].sort());
+  const mine = JSON.parse(
+    (await ok(server, ["get-records", "-i", "--json"])).stdout,
+  ) as RecordJson[];
+  assertEquals(mine.map((record) => record.id).sort(), [a, b].sort());
   const ids = await ok(server, ["get-record-ids", "--json"]);
   assertEquals((JSON.parse(ids.stdout) as number[]).sort(), [a, b].sort());
   assertEquals(JSON.parse((await ok(server, ["get-record-ids", "-t", "keep", "--json"])).stdout), [

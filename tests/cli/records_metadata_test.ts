@@ -7,11 +7,25 @@ async function extras(server: TestServer, id: number) {
   return (await (await manager.record({ id })).refresh()).extras ?? [];
 }
 
-Deno.test("records add-metadatum converts values by -t and keeps units for numbers only", async () => {
+Deno.test("records add-metadatum converts values by -t and takes units for numbers only", async () => {
   await using server = await startServer();
   const id = await createRecord(server, "meta");
   const r = String(id);
-  await ok(server, ["add-metadatum", "-r", r, "-m", "s", "-v", "42", "-u", "ignored"]);
+  // Issue 9: a unit for a string is refused (usage error), not silently dropped.
+  const unitForString = await repo(server, [
+    "records",
+    "add-metadatum",
+    "-r",
+    r,
+    "-m",
+    "s",
+    "-v",
+    "42",
+    "-u",
+    "ignored",
+  ]);
+  assertEquals(unitForString.code, 2);
+  await ok(server, ["add-metadatum", "-r", r, "-m", "s", "-v", "42"]);
   await ok(server, [
     "add-metadatum",
     "-r",
@@ -93,9 +107,9 @@ Deno.test("records add-metadata takes a JSON string or file; a wrong format prin
     assertStringIncludes(bad.stderr, 'for example:\n[{"key":"temperature","type":"float"');
   }
   const both = await repo(server, ["records", "add-metadata", "-r", r, "-m", "[]", "-p", file]);
-  assertEquals(both.code, 1);
+  assertEquals(both.code, 2); // a usage error since issue 9
   const neither = await repo(server, ["records", "add-metadata", "-r", r]);
-  assertEquals(neither.code, 1);
+  assertEquals(neither.code, 2); // a usage error since issue 9
 });
 
 Deno.test("records add-metadata converts plain JSON with jsonToRepo and its two flags", async () => {

@@ -115,7 +115,7 @@ Deno.test("records export writes json and ro-crate files, names them, and pipes 
   const piped = await ok(server, ["export", "-r", String(id), "-P"]);
   assertEquals(JSON.parse(piped.stdout).identifier, "exp");
   const notJson = await repo(server, ["records", "export", "-r", String(id), "-P", "-e", "pdf"]);
-  assertEquals(notJson.code, 1);
+  assertEquals(notJson.code, 2); // a usage error since issue 9
   const badType = await repo(server, ["records", "export", "-r", String(id), "-e", "zip"]);
   assertEquals(badType.code, 2);
 });

@@ -1,23 +1,29 @@
 // `misc get-licenses`, `get-roles` and `get-tags`.
 
 import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
+import { jsonMode, readingCommand } from "../_command_kind.ts";
+import { printJson } from "../_json_output.ts";
 import { apyCommand } from "../apy_command.ts";
 import { searchPaginationOptions } from "../options.ts";
-import { pageParams, printable, printPage } from "./_resources_common.ts";
+import { printList } from "./_list_output.ts";
+import { printable } from "./_resources_common.ts";
 
-/** `misc get-licenses`: one page of the licenses the server offers. */
+/** `misc get-licenses`: one page of the licenses the server offers, or all with `--json`. */
 export function getLicensesCommand(): CommandUnknownOpts {
-  const command = searchPaginationOptions(
-    new Command("get-licenses")
-      .description("List the licenses resources can have (one page)")
-      .option("-f, --filter <text>", "Filter by title or name", "")
-      .option("--json", "Print the page as the server sends it (JSON) on stdout"),
+  const command = readingCommand(
+    searchPaginationOptions(
+      new Command("get-licenses")
+        .description("List the licenses resources can have (one page)")
+        .option("-f, --filter <text>", "Filter by title or name", ""),
+    ),
+    { list: true, what: "the licenses" },
   );
   apyCommand(command, async (manager, options) => {
-    const query = { ...pageParams(options), ...(options.filter ? { filter: options.filter } : {}) };
-    printPage(manager, await manager.misc.getLicenses(query), {
+    const filter = options.filter ? { filter: options.filter } : {};
+    await printList(manager, options, {
       what: "license(s)",
-      json: options.json,
+      page: (paging) => manager.misc.getLicenses({ ...paging, ...filter }),
+      all: (perPage) => manager.misc.licenses({ perPage, ...filter }),
       line: (license) => `${printable(license.name)}: ${printable(license.title)}`,
     });
   });
@@ -26,18 +32,25 @@ export function getLicensesCommand(): CommandUnknownOpts {
 
 /** `misc get-roles`: the roles of each resource type and what they allow. */
 export function getRolesCommand(): CommandUnknownOpts {
-  const command = new Command("get-roles")
-    .description("List the roles of each resource type and their permissions")
-    .addOption(
-      new Option("-t, --item-type <type>", "Only this resource type")
-        .choices(["record", "collection", "template", "group"] as const),
-    )
-    .option("--json", "Print the roles as the server sends them (JSON) on stdout");
+  const command = readingCommand(
+    new Command("get-roles")
+      .description("List the roles of each resource type and their permissions")
+      .addOption(
+        new Option("-t, --item-type <type>", "Only this resource type")
+          .choices(["record", "collection", "template", "group"] as const),
+      ),
+    { what: "the roles, keyed by resource type, as the server sends them," },
+  );
   apyCommand(command, async (manager, options) => {
     const roles = await manager.misc.getRoles();
     const types = options.itemType === undefined ? Object.keys(roles) : [options.itemType];
-    if (options.json === true) {
-      manager.output.json(Object.fromEntries(types.map((type) => [type, roles[type] ?? []])));
+    const mode = jsonMode(options);
+    if (mode !== undefined) {
+      printJson(
+        manager.output,
+        Object.fromEntries(types.map((type) => [type, roles[type] ?? []])),
+        mode,
+      );
       return;
     }
     for (const type of types) {
@@ -51,27 +64,29 @@ export function getRolesCommand(): CommandUnknownOpts {
   return command;
 }
 
-/** `misc get-tags`: one page of the tags of resources you can read. */
+/** `misc get-tags`: one page of the tags of resources you can read, or all with `--json`. */
 export function getTagsCommand(): CommandUnknownOpts {
-  const command = searchPaginationOptions(
-    new Command("get-tags")
-      .description("List the tags of the records and collections you can read (one page)")
-      .option("-f, --filter <text>", "Filter by name", "")
-      .addOption(
-        new Option("-t, --type <type>", "Only tags of this resource type")
-          .choices(["record", "collection"] as const),
-      )
-      .option("--json", "Print the page as the server sends it (JSON) on stdout"),
+  const command = readingCommand(
+    searchPaginationOptions(
+      new Command("get-tags")
+        .description("List the tags of the records and collections you can read (one page)")
+        .option("-f, --filter <text>", "Filter by name", "")
+        .addOption(
+          new Option("-t, --type <type>", "Only tags of this resource type")
+            .choices(["record", "collection"] as const),
+        ),
+    ),
+    { list: true, what: "the tags" },
   );
   apyCommand(command, async (manager, options) => {
-    const query = {
-      ...pageParams(options),
+    const params = {
       ...(options.filter ? { filter: options.filter } : {}),
       ...(options.type === undefined ? {} : { type: options.type }),
     };
-    printPage(manager, await manager.misc.getTags(query), {
+    await printList(manager, options, {
       what: "tag(s)",
-      json: options.json,
+      page: (paging) => manager.misc.getTags({ ...paging, ...params }),
+      all: (perPage) => manager.misc.tags({ perPage, ...params }),
       line: (tag) => printable(tag.name),
     });
   });

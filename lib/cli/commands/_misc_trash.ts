@@ -1,27 +1,32 @@
 // `misc get-deleted-resources`, `restore-resource` and `purge-resource`.
 
 import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
-import { apyCommand } from "../apy_command.ts";
+import { apyCommand, dryRun, dryRunOption } from "../apy_command.ts";
 import { parseInteger, searchPaginationOptions } from "../options.ts";
 import { setOptionType } from "../_tree.ts";
-import { pageParams, printable, printPage } from "./_resources_common.ts";
+import { readingCommand } from "../_command_kind.ts";
+import { printList } from "./_list_output.ts";
+import { printable } from "./_resources_common.ts";
 
 /** Resource types with a trash. */
 const TRASH_TYPES = ["record", "collection", "template", "group"] as const;
 
-/** `misc get-deleted-resources`: one page of your deleted resources. */
+/** `misc get-deleted-resources`: one page of your deleted resources, or all with `--json`. */
 export function getDeletedResourcesCommand(): CommandUnknownOpts {
-  const command = searchPaginationOptions(
-    new Command("get-deleted-resources")
-      .description("List your deleted resources (the trash), newest deletion first")
-      .option("-f, --filter <text>", "Filter by identifier", "")
-      .option("--json", "Print the page as the server sends it (JSON) on stdout"),
+  const command = readingCommand(
+    searchPaginationOptions(
+      new Command("get-deleted-resources")
+        .description("List your deleted resources (the trash), newest deletion first")
+        .option("-f, --filter <text>", "Filter by identifier", ""),
+    ),
+    { list: true, what: "the deleted resources" },
   );
   apyCommand(command, async (manager, options) => {
-    const query = { ...pageParams(options), ...(options.filter ? { filter: options.filter } : {}) };
-    printPage(manager, await manager.misc.getDeletedResources(query), {
+    const filter = options.filter ? { filter: options.filter } : {};
+    await printList(manager, options, {
       what: "deleted resource(s)",
-      json: options.json,
+      page: (paging) => manager.misc.getDeletedResources({ ...paging, ...filter }),
+      all: (perPage) => manager.misc.deletedResources({ perPage, ...filter }),
       line: (item) =>
         `${printable(item.type)} id: ${item.id}, identifier: '${printable(item.identifier)}'` +
         (item.deleted_at === undefined ? "" : `, deleted at ${printable(item.deleted_at)}`),
@@ -63,8 +68,11 @@ export function purgeResourceCommand(): CommandUnknownOpts {
     new Command("purge-resource")
       .description("Delete a resource in the trash for good (it cannot be restored afterwards)"),
   );
+  dryRunOption(command);
   apyCommand(command, async (manager, options) => {
     const values = options as typeof options & { itemType: string; itemId: number };
+    const what = `purge the ${values.itemType} with id ${values.itemId} from the trash for good`;
+    if (dryRun(manager, what)) return;
     await manager.misc.purge(values.itemType, values.itemId);
     manager.printInfo(`Purged the ${values.itemType} with id ${values.itemId}`);
   });

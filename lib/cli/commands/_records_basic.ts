@@ -3,7 +3,10 @@
 import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
 import { RepoApyError } from "../../http/errors.ts";
 import type { RecordJson } from "../../http/protocol.ts";
-import { apyCommand } from "../apy_command.ts";
+import { jsonMode, readingCommand } from "../_command_kind.ts";
+import { printJson } from "../_json_output.ts";
+import { apyCommand, dryRun, dryRunOption } from "../apy_command.ts";
+import { generateIdentifier } from "../../utils/identifier.ts";
 import { searchPaginationOptions } from "../options.ts";
 import {
   asValues,
@@ -21,7 +24,7 @@ export function createRecordCommand(): CommandUnknownOpts {
   const command = new Command("create")
     .description("Create a record, or open it when the identifier exists already")
     .requiredOption("-i, --identifier <identifier>", "Identifier of the record")
-    .option("-t, --title <title>", "Title of the record (default: the identifier)")
+    .option("-t, --title <title>", "Title of the record (default: the identifier as typed)")
     .addOption(
       new Option("-v, --visibility <visibility>", "Visibility of a new record")
         .choices(VISIBILITIES).default("private" as const),
@@ -29,11 +32,22 @@ export function createRecordCommand(): CommandUnknownOpts {
     .option("-p, --pipe", "Print only the id of the record on stdout")
     .option("-e, --exit-not-created", "Exit with code 1 when the record existed already");
   apyCommand(command, async (manager, options) => {
+    const typed = options.identifier.trim();
+    const normalized = generateIdentifier(typed);
+    if (normalized !== typed && normalized !== "") {
+      status(
+        manager,
+        options.pipe,
+        `The identifier '${typed}' is stored as '${normalized}' (identifiers keep only a-z, 0-9, ` +
+          "- and _)",
+      );
+    }
     const record = await manager.record({
       identifier: options.identifier,
       create: true,
       visibility: options.visibility,
-      ...(options.title === undefined ? {} : { title: options.title }),
+      // The title is what the user typed, not the normalised identifier.
+      title: options.title ?? typed,
     });
     if (record.created) {
       status(manager, options.pipe, `Created ${describe(record)}`);
@@ -108,22 +122,22 @@ export function showInfoCommand(): CommandUnknownOpts {
         .option("-d, --description", "Show the description")
         .option("-l, --filelist", "Show one page of the files")
         .option("-m, --metadata", "Show the extra metadata")
-        .option("-v, --visibility", "Show the visibility")
-        .option(
-          "--json",
-          "Print the record as the server sends it (JSON) on stdout; with -l it gets a files list",
-        ),
+        .option("-v, --visibility", "Show the visibility"),
     ),
     { pageDescription: "Page for filelist" },
   );
+  readingCommand(command, {
+    what: "the record as the server sends it (with -l: plus a files list of that page)",
+  });
   apyCommand(command, async (manager, options) => {
     const record = await openRecord(manager, options);
     const meta = await record.refresh();
     const { page = 1, perPage = 10 } = asValues(options);
     const query = { page: Number(page), per_page: Number(perPage) };
-    if (options.json === true) {
+    const mode = jsonMode(options);
+    if (mode !== undefined) {
       const files = options.filelist === true ? (await record.getFiles(query)).items : undefined;
-      manager.output.json(files === undefined ? meta : { ...meta, files });
+      printJson(manager.output, files === undefined ? meta : { ...meta, files }, mode);
       return;
     }
     manager.printInfo(`Record '${meta.title}' (id: ${meta.id}, identifier: '${meta.identifier}')`);
@@ -151,16 +165,19 @@ export function showInfoCommand(): CommandUnknownOpts {
 
 /** `records delete`: moves the record to the trash (needs `--i-am-sure`). */
 export function deleteRecordCommand(): CommandUnknownOpts {
-  const command = recordOptions(
+  const command = dryRunOption(recordOptions(
     new Command("delete")
       .description("Delete a record (it goes to the trash)")
       .option("--i-am-sure", "Confirm the deletion"),
-  );
+  ));
   apyCommand(command, async (manager, options) => {
-    requireSure(options.iAmSure, "delete the record");
     const record = await openRecord(manager, options);
+    await record.meta();
+    const label = describe(record);
+    if (dryRun(manager, `delete the ${label} (it would go to the trash)`)) return;
+    requireSure(options.iAmSure, "delete the record");
     await record.delete();
-    manager.printInfo(`Deleted the ${describe(record)}`);
+    manager.printInfo(`Deleted the ${label}`);
   });
   return command;
 }

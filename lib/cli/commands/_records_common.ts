@@ -8,6 +8,7 @@ import { ResourceNotFoundError } from "../../resources/errors.ts";
 import type { IdentityType, RepoUser } from "../../resources/user.ts";
 import type { RepoRecord } from "../../transfer/record.ts";
 import type { CLIRepoManager } from "../cli_manager.ts";
+import { UsageError } from "../_errors.ts";
 import { idIdentifierOptions, idIdentifierValue, userIdValue } from "../options.ts";
 import { createProgress, type Output } from "../output.ts";
 import { setOptionType } from "../_tree.ts";
@@ -30,7 +31,7 @@ export async function openRecord(manager: CLIRepoManager, values: object): Promi
   const { recordIds: _ignored, ...own } = asValues(values);
   const selected = idIdentifierValue(own, "record", { required: true });
   if (selected === undefined || "ids" in selected) {
-    throw new InputError("Please specify the record with -r/--record-id or -R/--record-identifier");
+    throw new UsageError("Please specify the record with -r/--record-id or -R/--record-identifier");
   }
   return await manager.record(selected);
 }
@@ -44,7 +45,7 @@ export async function openRecords(
   if (selected === undefined) return [];
   if (!("ids" in selected)) return [await manager.record(selected)];
   if (selected.ids.length === 0) {
-    throw new InputError("-T/--record-ids holds no record id: give comma-separated ids");
+    throw new UsageError("-T/--record-ids holds no record id: give comma-separated ids");
   }
   const records: RepoRecord[] = [];
   for (const id of selected.ids) records.push(await manager.record({ id }));
@@ -59,7 +60,7 @@ export async function resolveResourceId(
 ): Promise<{ id: number; label: string }> {
   const selected = idIdentifierValue(asValues(values), type, { required: true });
   if (selected === undefined || "ids" in selected) {
-    throw new InputError(`Please specify the ${type} by id or identifier`);
+    throw new UsageError(`Please specify the ${type} by id or identifier`);
   }
   if ("id" in selected) return { id: selected.id, label: `${type} ${selected.id}` };
   try {
@@ -80,7 +81,7 @@ export async function resolveResourceId(
 /** Resolves the user selector (`-u`, or `-U` with `-D`). */
 export async function resolveUser(manager: CLIRepoManager, values: object): Promise<RepoUser> {
   const selected = userIdValue(asValues(values), { required: true });
-  if (selected === undefined) throw new InputError("Please specify the user");
+  if (selected === undefined) throw new UsageError("Please specify the user");
   if ("id" in selected) return await manager.user(selected);
   return await manager.user({
     username: selected.username,

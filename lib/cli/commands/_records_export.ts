@@ -2,10 +2,10 @@
 // record) or, for JSON, to stdout.
 
 import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
-import { InputError } from "../../http/errors.ts";
 import { EXPORT_TYPES } from "../../http/protocol.ts";
 import type { RecordExportType } from "../../transfer/record.ts";
 import { apyCommand } from "../apy_command.ts";
+import { UsageError } from "../_errors.ts";
 import type { CLIRepoManager } from "../cli_manager.ts";
 import {
   describe,
@@ -91,7 +91,7 @@ export function exportRecordCommand(): CommandUnknownOpts {
     const values = options as unknown as ExportValues & { exportType: RecordExportType };
     const type = values.exportType;
     if (values.pipe === true && type !== "json") {
-      throw new InputError(`-P/--pipe only works with the json export, not '${type}'`);
+      throw new UsageError(`-P/--pipe only works with the json export, not '${type}'`);
     }
     for (const record of await openRecords(manager, options)) {
       if (values.pipe === true) {

@@ -9,7 +9,9 @@ import { FilesExistError, type UploadFilesDone, UploadFilesError } from "../../t
 import type { RepoRecord } from "../../transfer/record.ts";
 import type { UploadFilesProgress } from "../../transfer/upload_files.ts";
 import { formatBytes } from "../output.ts";
-import { apyCommand } from "../apy_command.ts";
+import { apyCommand, dryRun, dryRunOption, isDryRun } from "../apy_command.ts";
+import { globFilter } from "../../utils/glob.ts";
+import { UsageError } from "../_errors.ts";
 import type { CLIRepoManager } from "../cli_manager.ts";
 import { fileIdOptions, fileIdValue } from "../options.ts";
 import {
@@ -72,6 +74,36 @@ function uploadProgress(manager: CLIRepoManager, label: string, total: number) {
   };
 }
 
+/** `add-files --dry-run`: lists the files that would be sent (a folder's files, not recursive). */
+async function planUpload(
+  manager: CLIRepoManager,
+  record: RepoRecord,
+  path: string,
+  options: { folder: boolean; pattern: string; exclude_pattern?: string | undefined },
+): Promise<void> {
+  const files: { path: string; name: string; size: number }[] = [];
+  if (options.folder) {
+    const wanted = globFilter(options.pattern, options.exclude_pattern);
+    for await (const entry of Deno.readDir(path)) {
+      if (!entry.isFile || !wanted(entry.name)) continue;
+      const file = `${path.replace(/\/+$/, "")}/${entry.name}`;
+      files.push({ path: file, name: entry.name, size: (await Deno.stat(file)).size });
+    }
+    files.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  } else {
+    files.push({ path, name: basename(path), size: (await Deno.stat(path)).size });
+  }
+  for (const file of files) {
+    dryRun(
+      manager,
+      `upload '${file.path}' (${formatBytes(file.size)}) as '${file.name}' to the ${
+        describe(record)
+      }`,
+    );
+  }
+  if (files.length === 0) manager.printWarning(`No file in the folder '${path}' matches`);
+}
+
 /** `records add-files`: uploads a file, or the files of a folder (not recursive). */
 export function addFilesCommand(): CommandUnknownOpts {
   const command = recordOptions(
@@ -98,6 +130,7 @@ export function addFilesCommand(): CommandUnknownOpts {
       )
       .option("--concurrency <n>", "Small files uploaded at once", positiveInt, 4),
   );
+  dryRunOption(command);
   apyCommand(command, async (manager, options) => {
     const record = await openRecord(manager, options);
     await record.meta();
@@ -106,7 +139,11 @@ export function addFilesCommand(): CommandUnknownOpts {
     const info = await statPath(path);
     const folder = info.isDirectory;
     if (folder && options.fileDescription !== undefined) {
-      throw new InputError("-d/--file-description only works with a single file, not a folder");
+      throw new UsageError("-d/--file-description only works with a single file, not a folder");
+    }
+    if (isDryRun(manager)) {
+      await planUpload(manager, record, path, { folder, ...options });
+      return;
     }
     const progress = uploadProgress(manager, `Uploading ${basename(path)}`, folder ? 0 : info.size);
     let result: UploadFilesDone;
@@ -155,7 +192,7 @@ export function addFilesCommand(): CommandUnknownOpts {
 function positiveInt(value: string): number {
   const number = Number(value);
   if (!/^\d+$/.test(value.trim()) || number < 1) {
-    throw new InputError(`--concurrency takes a positive whole number, got '${value}'`);
+    throw new UsageError(`--concurrency takes a positive whole number, got '${value}'`);
   }
   return number;
 }
@@ -232,7 +269,8 @@ export function getFileCommand(): CommandUnknownOpts {
     new Command("get-file")
       .description("Download one file, or all files matching a pattern, of records")
       .addOption(
-        pathOption("-p, --filepath <folder>", "Existing folder to download into").default("."),
+        pathOption("-p, --filepath <folder>", "Folder to download into (created if missing)")
+          .default("."),
       )
       .option("-P, --pattern <pattern>", "Download only files matching this pattern", "*")
       .option("-e, --exclude_pattern <pattern>", "Leave out files matching this pattern")
@@ -241,13 +279,16 @@ export function getFileCommand(): CommandUnknownOpts {
       .option("-E, --pipe", "Print the written paths as a comma-separated list on stdout"),
     { allowTokenlist: true },
   ));
+  dryRunOption(command);
   apyCommand(command, async (manager, options) => {
     const dir = options.filepath;
-    if (!(await statPath(dir)).isDirectory) {
-      throw new InputError(`'${dir}' is not a folder: -p/--filepath takes an existing folder`);
-    }
     const selected = fileIdValue(asValues(options));
     const records = await openRecords(manager, options);
+    if (isDryRun(manager)) {
+      for (const record of records) await planDownload(manager, record, dir, options, selected);
+      return;
+    }
+    await ensureFolder(dir);
     const common = {
       keepPartial: true,
       onWarning: (message: string) => manager.printWarning(message),
@@ -302,9 +343,59 @@ export function getFileCommand(): CommandUnknownOpts {
   return command;
 }
 
+/** Creates the download folder (and its parents) like `export` does; a file there is an error. */
+async function ensureFolder(dir: string): Promise<void> {
+  try {
+    await Deno.mkdir(dir, { recursive: true });
+  } catch (error) {
+    if (
+      !(error instanceof Deno.errors.AlreadyExists || error instanceof Deno.errors.NotADirectory)
+    ) {
+      throw error;
+    }
+  }
+  let info: Deno.FileInfo | undefined;
+  try {
+    info = await Deno.stat(dir);
+  } catch {
+    info = undefined;
+  }
+  if (info?.isDirectory !== true) {
+    throw new InputError(
+      `'${dir}' is not a folder: give a folder (or a new folder's path) with -p/--filepath`,
+    );
+  }
+}
+
+/** `get-file --dry-run`: lists what would be downloaded, and where. */
+async function planDownload(
+  manager: CLIRepoManager,
+  record: RepoRecord,
+  dir: string,
+  options: { pattern: string; exclude_pattern?: string | undefined; useFolder?: true | undefined },
+  selected: ReturnType<typeof fileIdValue>,
+): Promise<void> {
+  const target = options.useFolder === true
+    ? `${dir}/${(await record.meta()).identifier}/`
+    : `${dir}/`;
+  const wanted = globFilter(options.pattern, options.exclude_pattern);
+  const files = selected === undefined
+    ? (await Array.fromAsync(record.files())).filter((file) => wanted(file.name))
+    : [await fileOf(record, selected)];
+  for (const file of files) {
+    dryRun(
+      manager,
+      `download '${file.name}' (${formatBytes(file.size)}) of the ${
+        describe(record)
+      } into '${target}'`,
+    );
+  }
+  if (files.length === 0) manager.printWarning(`No file of the ${describe(record)} matches`);
+}
+
 async function fileOf(record: RepoRecord, options: object): Promise<FileJson> {
   const selected = fileIdValue(asValues(options), { required: true });
-  if (selected === undefined) throw new InputError("Please specify the file with -n or -i");
+  if (selected === undefined) throw new UsageError("Please specify the file with -n or -i");
   return "fileId" in selected
     ? await record.getFileInfo(selected.fileId)
     : await record.getFileByName(selected.fileName);
@@ -315,9 +406,11 @@ export function deleteFileCommand(): CommandUnknownOpts {
   const command = fileIdOptions(recordOptions(
     new Command("delete-file").description("Delete a file of a record"),
   ));
+  dryRunOption(command);
   apyCommand(command, async (manager, options) => {
     const record = await openRecord(manager, options);
     const file = await fileOf(record, options);
+    if (dryRun(manager, `delete the file '${file.name}' of the ${describe(record)}`)) return;
     await record.deleteFile(file.id);
     manager.printInfo(`Deleted the file '${file.name}' of the ${describe(record)}`);
   });
@@ -331,9 +424,16 @@ export function deleteFilesCommand(): CommandUnknownOpts {
       .description("Delete all files of a record")
       .option("--i-am-sure", "Confirm deleting every file"),
   );
+  dryRunOption(command);
   apyCommand(command, async (manager, options) => {
-    requireSure(options.iAmSure, "delete all files of the record");
     const record = await openRecord(manager, options);
+    if (isDryRun(manager)) {
+      for await (const file of record.files()) {
+        dryRun(manager, `delete the file '${file.name}' of the ${describe(record)}`);
+      }
+      return;
+    }
+    requireSure(options.iAmSure, "delete all files of the record");
     const count = await record.deleteAllFiles();
     manager.printInfo(`Deleted ${count} file(s) of the ${describe(record)}`);
   });

@@ -2,9 +2,10 @@
 // `add-collection-link` and `remove-collection-link`.
 
 import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
-import { InputError } from "../../http/errors.ts";
 import type { RecordLinkJson } from "../../http/protocol.ts";
+import { jsonMode, readingCommand } from "../_command_kind.ts";
 import { apyCommand } from "../apy_command.ts";
+import { UsageError } from "../_errors.ts";
 import {
   idIdentifierOptions,
   idIdentifierValue,
@@ -12,6 +13,7 @@ import {
   searchPaginationOptions,
 } from "../options.ts";
 import { setOptionType } from "../_tree.ts";
+import { printList } from "./_list_output.ts";
 import {
   asValues,
   describe,
@@ -52,7 +54,7 @@ export function addRecordLinkCommand(): CommandUnknownOpts {
     else if ("ids" in target) targets = target.ids;
     else if ("id" in target) targets = [target.id];
     else targets = [(await manager.record({ identifier: target.identifier })).id];
-    if (targets.length === 0) throw new InputError("Please specify the records to link to");
+    if (targets.length === 0) throw new UsageError("Please specify the records to link to");
     for (const id of targets) {
       await onConflict(async () => {
         const link = await record.linkRecord(
@@ -113,27 +115,35 @@ function linkLine(link: RecordLinkJson, direction: "in" | "out"): string {
 
 /** `records show-record-links-to`: lists the links from (`out`) or to (`in`) a record. */
 export function showRecordLinksCommand(): CommandUnknownOpts {
-  const command = searchPaginationOptions(recordOptions(
-    new Command("show-record-links-to")
-      .description("Show the links from (out) or to (in) a record")
-      .addOption(
-        new Option("-d, --direction <direction>", "Links from the record (out) or to it (in)")
-          .choices(["in", "out"] as const).default("out" as const),
-      )
-      .option("--json", "Print the page of links as the server sends it (JSON) on stdout"),
-  ));
+  const command = readingCommand(
+    searchPaginationOptions(recordOptions(
+      new Command("show-record-links-to")
+        .description("Show the links from (out) or to (in) a record")
+        .addOption(
+          new Option("-d, --direction <direction>", "Links from the record (out) or to it (in)")
+            .choices(["in", "out"] as const).default("out" as const),
+        ),
+    )),
+    { list: true, what: "the links" },
+  );
   apyCommand(command, async (manager, options) => {
     const record = await openRecord(manager, options);
+    const { direction } = options;
+    if (jsonMode(options) !== undefined) {
+      await printList(manager, options, {
+        what: "link(s)",
+        page: ({ page, perPage }) => record.getRecordLinks({ direction, page, per_page: perPage }),
+        all: (perPage) => record.recordLinks({ direction, per_page: perPage }),
+        line: (link) => linkLine(link, direction),
+      });
+      return;
+    }
     const { page: wanted = 1, perPage = 10 } = asValues(options);
     const page = await record.getRecordLinks({
-      direction: options.direction,
+      direction,
       page: Number(wanted),
       per_page: Number(perPage),
     });
-    if (options.json === true) {
-      manager.output.json(page);
-      return;
-    }
     const { total_items: items, total_pages: pages, page: current } = page._pagination;
     manager.printInfo(
       `Found ${items} link(s) ${options.direction === "out" ? "from" : "to"} the ${

@@ -7,7 +7,10 @@ import type { Extra } from "../../http/protocol.ts";
 import { jsonToRepo } from "../../convert/json_to_repo.ts";
 import { type JsonValue, jsonValueToPlain, parseJson } from "../../convert/parse_json.ts";
 import { validateExtras } from "../../resources/metadata.ts";
-import { apyCommand } from "../apy_command.ts";
+import { jsonMode, readingCommand } from "../_command_kind.ts";
+import { printJson } from "../_json_output.ts";
+import { apyCommand, dryRun, dryRunOption, isDryRun } from "../apy_command.ts";
+import { UsageError } from "../_errors.ts";
 import {
   describe,
   openRecord,
@@ -61,6 +64,12 @@ function toMetadatum(key: string, raw: string, type: ValueType, unit: string | u
     value = raw === "true";
   }
   const withUnit = type === "integer" || type === "float";
+  if (!withUnit && unit !== undefined && unit.trim() !== "") {
+    throw new UsageError(
+      `-u/--unit only applies to -t integer or float, not to a ${type}: leave out -u, or give ` +
+        "the value's type with -t",
+    );
+  }
   const [checked] = validateExtras([{
     key,
     type: VALUE_TYPES[type],
@@ -185,7 +194,7 @@ export function addMetadataCommand(): CommandUnknownOpts {
   );
   apyCommand(command, async (manager, options) => {
     if ((options.metadata === undefined) === (options.file === undefined)) {
-      throw new InputError("Give the metadata either with -m/--metadata or with -p/--file");
+      throw new UsageError("Give the metadata either with -m/--metadata or with -p/--file");
     }
     let text = options.metadata;
     if (options.file !== undefined) {
@@ -232,15 +241,13 @@ export function getMetadatumCommand(): CommandUnknownOpts {
           .choices(["value", "unit", "type"] as const).default("value" as const),
       )
       .option("-p, --pipe", "Print only the requested information")
-      .option("-d, --default <value>", "Print this value when the metadatum is absent")
-      .addOption(
-        new Option(
-          "--json",
-          "Print the whole entry as the server stores it (JSON) on stdout; an absent one with " +
-            "-d prints the default as a JSON string",
-        ).conflicts(["pipe", "information"]),
-      ),
+      .option("-d, --default <value>", "Print this value when the metadatum is absent"),
   );
+  readingCommand(command, {
+    what: "the whole entry as the server stores it (an absent one with -d: the default as a " +
+      "JSON string)",
+    conflicts: ["pipe", "information"],
+  });
   apyCommand(command, async (manager, options) => {
     const record = await openRecord(manager, options);
     const metadatum = await record.getMetadatum(options.name);
@@ -257,13 +264,15 @@ export function getMetadatumCommand(): CommandUnknownOpts {
         true,
         `The ${describe(record)} has no metadatum '${options.name}': printing the default`,
       );
-      if (options.json === true) manager.output.json(options.default);
+      const mode = jsonMode(options);
+      if (mode !== undefined) printJson(manager.output, options.default, mode);
       else if (options.pipe === true) manager.echo(options.default);
       else manager.printInfo(options.default);
       return;
     }
-    if (options.json === true) {
-      manager.output.json(metadatum);
+    const mode = jsonMode(options);
+    if (mode !== undefined) {
+      printJson(manager.output, metadatum, mode);
       return;
     }
     const value = show(metadatum[what]);
@@ -280,6 +289,7 @@ export function deleteMetadatumCommand(): CommandUnknownOpts {
       .description("Delete a top-level metadatum of a record")
       .requiredOption("-m, --metadatum <key>", "Key of the metadatum"),
   );
+  dryRunOption(command);
   apyCommand(command, async (manager, options) => {
     const record = await openRecord(manager, options);
     if (!await record.checkMetadatum(options.metadatum)) {
@@ -288,6 +298,8 @@ export function deleteMetadatumCommand(): CommandUnknownOpts {
       );
       return;
     }
+    const what = `delete the metadatum '${options.metadatum}' of the ${describe(record)}`;
+    if (dryRun(manager, what)) return;
     await record.removeMetadatum(options.metadatum);
     manager.printInfo(`Deleted the metadatum '${options.metadatum}' of the ${describe(record)}`);
   });
@@ -301,9 +313,16 @@ export function deleteAllMetadataCommand(): CommandUnknownOpts {
       .description("Delete all metadata of a record")
       .option("--i-am-sure", "Confirm deleting all metadata"),
   );
+  dryRunOption(command);
   apyCommand(command, async (manager, options) => {
-    requireSure(options.iAmSure, "delete all metadata of the record");
     const record = await openRecord(manager, options);
+    if (isDryRun(manager)) {
+      for (const extra of (await record.meta()).extras ?? []) {
+        dryRun(manager, `delete the metadatum '${extra.key}' of the ${describe(record)}`);
+      }
+      return;
+    }
+    requireSure(options.iAmSure, "delete all metadata of the record");
     await record.removeAllMetadata();
     manager.printInfo(`Deleted all metadata of the ${describe(record)}`);
   });

@@ -3,7 +3,7 @@
 
 import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
 import { RESOURCE_ROLES } from "../../http/protocol.ts";
-import { apyCommand } from "../apy_command.ts";
+import { apyCommand, dryRun, dryRunOption } from "../apy_command.ts";
 import { idIdentifierOptions, parseTokenList, userIdOptions } from "../options.ts";
 import { setOptionType } from "../_tree.ts";
 import {
@@ -32,8 +32,13 @@ export function addTagCommand(): CommandUnknownOpts {
   apyCommand(command, async (manager, options) => {
     const record = await openRecord(manager, options);
     for (const tag of options.tag) {
+      const name = tag.toLowerCase();
+      if (await record.checkTag(name)) {
+        manager.printInfo(`The ${describe(record)} has the tag '${name}' already`);
+        continue;
+      }
       await record.addTag(tag);
-      manager.printInfo(`Added the tag '${tag.toLowerCase()}' to the ${describe(record)}`);
+      manager.printInfo(`Added the tag '${name}' to the ${describe(record)}`);
     }
   });
   return command;
@@ -46,12 +51,14 @@ export function removeTagCommand(): CommandUnknownOpts {
       .description("Remove a tag from a record")
       .requiredOption("-t, --tag <tag>", "The tag to remove"),
   );
+  dryRunOption(command);
   apyCommand(command, async (manager, options) => {
     const record = await openRecord(manager, options);
     if (!await record.checkTag(options.tag)) {
       manager.printWarning(`The ${describe(record)} has no tag '${options.tag}': nothing changed`);
       return;
     }
+    if (dryRun(manager, `remove the tag '${options.tag}' from the ${describe(record)}`)) return;
     await record.removeTag(options.tag);
     manager.printInfo(`Removed the tag '${options.tag}' from the ${describe(record)}`);
   });

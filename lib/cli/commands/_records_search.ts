@@ -2,8 +2,8 @@
 // user's records).
 
 import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
-import type { PageJson, RecordJson } from "../../http/protocol.ts";
 import type { SearchParams } from "../../resources/search.ts";
+import { readingCommand } from "../_command_kind.ts";
 import { apyCommand } from "../apy_command.ts";
 import type { CLIRepoManager } from "../cli_manager.ts";
 import {
@@ -15,8 +15,14 @@ import {
 } from "../options.ts";
 import { setOptionType } from "../_tree.ts";
 import { resolveUser } from "./_records_common.ts";
-import { printPage, resourceLine } from "./_resources_common.ts";
-import { extrasOption, idsOutputOptions, type IdsValues, printIds } from "./_resources_search.ts";
+import { printList } from "./_list_output.ts";
+import {
+  extrasOption,
+  idsOutputOptions,
+  type IdsValues,
+  printIds,
+  resourceListSource,
+} from "./_resources_search.ts";
 
 const USER_OPTIONS = ["user", "username", "useMyUserId"];
 
@@ -116,20 +122,20 @@ export function getRecordsCommand(): CommandUnknownOpts {
           .addOption(
             new Option("-i, --use-my-user-id", "List the records you created")
               .conflicts(["user", "username"]),
-          )
-          .option("--json", "Print the page as the server sends it (JSON) on stdout"),
+          ),
       ),
     ),
     USER_OPTIONS,
   );
+  readingCommand(command, { list: true, what: "the records" });
   apyCommand(command, async (manager, options) => {
     const values = options as unknown as FilterValues & { [key: string]: unknown };
     const user = await listedUser(manager, values);
-    const paging = { page: Number(values.page ?? 1), perPage: Number(values.perPage ?? 10) };
-    const page: PageJson<RecordJson> = user === undefined
-      ? await manager.search.searchResourcesPage("record", { ...searchParams(values), ...paging })
-      : await manager.search.searchUserResources("record", user, paging);
-    printPage(manager, page, { what: "record(s)", json: options.json, line: resourceLine });
+    await printList(
+      manager,
+      options,
+      resourceListSource(manager, "record", searchParams(values), user),
+    );
   });
   return command;
 }

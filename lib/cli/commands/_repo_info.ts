@@ -1,18 +1,33 @@
 // `get-repo-info` (in `config` and in `misc`): instance, host, server version, masked token, token user.
 
 import { Command } from "@commander-js/extra-typings";
+import { jsonMode, readingCommand } from "../_command_kind.ts";
+import { printJson } from "../_json_output.ts";
 import { apyCommand } from "../apy_command.ts";
 import { maskPat } from "./_config_edit.ts";
 
 /** A new `get-repo-info` command. */
 export function getRepoInfoCommand(): Command {
-  const command = new Command("get-repo-info").description(
-    "Show the instance, host, server version, masked personal access token and its user",
+  const command = readingCommand(
+    new Command("get-repo-info").description(
+      "Show the instance, host, server version, masked personal access token and its user",
+    ),
+    {
+      what: '{"instance", "host", "info" (the server\'s /info answer), "pat" (masked), "user" ' +
+        "(the token's user as the server sends it)}",
+    },
   );
-  apyCommand(command, async (manager) => {
+  apyCommand(command, async (manager, options) => {
     const settings = await manager.settings();
     const info = await manager.info();
     const user = await manager.patUser();
+    const mode = jsonMode(options);
+    if (mode !== undefined) {
+      const pat = maskPat(settings.pat, 10, "***");
+      const instance = settings.instance ?? null;
+      printJson(manager.output, { instance, host: settings.host, info, pat, user }, mode);
+      return;
+    }
     manager.printInfo(`Instance: ${settings.instance ?? "(none: host and pat given directly)"}`);
     manager.printInfo(`Host: ${settings.host}`);
     manager.printInfo(`Server version: ${info.version}`);

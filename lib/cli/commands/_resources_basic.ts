@@ -3,7 +3,7 @@
 
 import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
 import { RepoApyError } from "../../http/errors.ts";
-import { apyCommand } from "../apy_command.ts";
+import { apyCommand, dryRun, dryRunOption } from "../apy_command.ts";
 import type { CLIRepoManager } from "../cli_manager.ts";
 import { requireSure, status } from "./_records_common.ts";
 import {
@@ -149,11 +149,13 @@ export function deleteResourceCommand(type: ManagedType): CommandUnknownOpts {
       .option("--i-am-sure", "Confirm the deletion"),
     type,
   );
+  dryRunOption(command);
   apyCommand(command, async (manager, options) => {
-    requireSure(options.iAmSure, `delete the ${type}`);
     const resource = await openResource(manager, type, options);
     await resource.meta();
     const label = String(resource);
+    if (dryRun(manager, `delete the ${label} (it would go to the trash)`)) return;
+    requireSure(options.iAmSure, `delete the ${type}`);
     await resource.delete();
     manager.printInfo(`Deleted the ${label}`);
   });

@@ -3,7 +3,6 @@
 // commands use.
 
 import type { CommandUnknownOpts } from "@commander-js/extra-typings";
-import { InputError } from "../../http/errors.ts";
 import type { PageJson, ResourceJson } from "../../http/protocol.ts";
 import type { RepoGroup } from "../../resources/group.ts";
 import type { RepoCollection } from "../../transfer/collection.ts";
@@ -11,6 +10,7 @@ import type { RepoTemplate } from "../../transfer/template.ts";
 import type { CLIRepoManager } from "../cli_manager.ts";
 import { idIdentifierOptions, idIdentifierValue } from "../options.ts";
 import { asValues } from "./_records_common.ts";
+import { UsageError } from "../_errors.ts";
 
 /** The resource types these groups manage. */
 export type ManagedType = "collection" | "template" | "group";
@@ -42,7 +42,7 @@ export function selectedResource(
 ): { id: number } | { identifier: string } {
   const selected = idIdentifierValue(asValues(values), type, { ...options, required: true });
   if (selected === undefined || "ids" in selected) {
-    throw new InputError(`Please specify the ${type} by id or identifier`);
+    throw new UsageError(`Please specify the ${type} by id or identifier`);
   }
   return selected;
 }
@@ -89,18 +89,14 @@ export function resourceLine(item: Pick<ResourceJson, "id" | "identifier" | "tit
 }
 
 /**
- * Prints one page of a list: as the server sent it with `json`, else the reference client's
- * header and one indented `line` per item.
+ * Prints one page of a list as text: the reference client's header and one indented `line` per
+ * item (JSON output: `printList` in `_list_output.ts`).
  */
 export function printPage<T>(
   manager: CLIRepoManager,
   page: PageJson<T>,
-  options: { what: string; json: boolean | undefined; line: (item: T) => string },
+  options: { what: string; line: (item: T) => string },
 ): void {
-  if (options.json === true) {
-    manager.output.json(page);
-    return;
-  }
   printPageHeader(manager, page, options.what);
   for (const item of page.items) manager.printInfo(`  ${options.line(item)}`);
 }

@@ -2,13 +2,13 @@
 // identifier) or, for the JSON types, to stdout.
 
 import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
-import { InputError } from "../../http/errors.ts";
 import { EXPORT_TYPES } from "../../http/protocol.ts";
 import type { ResourceExportOptions } from "../../transfer/export.ts";
 import { apyCommand } from "../apy_command.ts";
 import { fileOptions, pipeStream } from "./_records_export.ts";
 import { pathOption, transferProgress } from "./_records_common.ts";
 import { openResource, resourceOptions } from "./_resources_common.ts";
+import { UsageError } from "../_errors.ts";
 
 /** The export methods collections and templates share, with the type as the user gave it. */
 interface Exportable {
@@ -57,7 +57,7 @@ export function exportResourceCommand(type: "collection" | "template"): CommandU
     };
     const exportType = values.exportType ?? values.export_type ?? "json";
     if (values.pipe === true && !pipeable.includes(exportType)) {
-      throw new InputError(
+      throw new UsageError(
         `-P/--pipe only works with the ${pipeable.join(" and ")} exports, not '${exportType}'`,
       );
     }

@@ -9,13 +9,16 @@ import {
 } from "@commander-js/extra-typings";
 import { InputError } from "../../http/errors.ts";
 import { TooManyResultsError } from "../../resources/errors.ts";
-import type { SearchParams, SearchType } from "../../resources/search.ts";
+import type { SearchParams, SearchResultJson, SearchType } from "../../resources/search.ts";
+import { jsonMode, readingCommand } from "../_command_kind.ts";
+import { printJson, streamJson } from "../_json_output.ts";
 import { apyCommand } from "../apy_command.ts";
 import type { CLIRepoManager } from "../cli_manager.ts";
 import { parseTokenList, searchPaginationOptions, userIdOptions, userIdValue } from "../options.ts";
 import { setOptionType } from "../_tree.ts";
 import { resolveUser } from "./_records_common.ts";
-import { pageParams, printPage, resourceLine } from "./_resources_common.ts";
+import { type ListSource, printList } from "./_list_output.ts";
+import { resourceLine } from "./_resources_common.ts";
 
 /** Hits an ids command fetches at most without `--i-am-sure`. */
 export const MAX_IDS_UNSURE = 1000;
@@ -86,38 +89,63 @@ export function getResourcesCommand(
         .addOption(
           new Option("-q, --query <text>", "Search text (title and identifier)")
             .conflicts(userOptions),
-        )
-        .option("--json", "Print the page as the server sends it (JSON) on stdout"),
+        ),
     ),
   );
+  readingCommand(command, { list: true, what: `the ${plural}` });
   if (type === "collection") tagOptions(command, userOptions);
   apyCommand(command, async (manager, options) => {
     const values = options as unknown as FilterValues & { [key: string]: unknown };
-    const paging = pageParams(options);
     let user: number | undefined;
     if (values[mine.attributeName()] === true) user = (await manager.patUser()).id;
     else if (userIdValue(values) !== undefined) user = (await resolveUser(manager, values)).id;
-    const page = user === undefined
-      ? await manager.search.searchResourcesPage(type, { ...filterParams(values), ...paging })
-      : await manager.search.searchUserResources(type, user, paging);
-    printPage(manager, page, { what: `${type}(s)`, json: options.json, line: resourceLine });
+    await printList(
+      manager,
+      options,
+      resourceListSource(manager, type, filterParams(values), user),
+    );
   });
   return command;
 }
 
+/**
+ * The list of a search (`user` undefined) or of the resources a user created, for
+ * {@linkcode printList}.
+ */
+export function resourceListSource<T extends SearchType>(
+  manager: CLIRepoManager,
+  type: T,
+  params: SearchParams,
+  user: number | undefined,
+): ListSource<SearchResultJson[T]> {
+  return {
+    what: `${type}(s)`,
+    page: (paging) =>
+      user === undefined
+        ? manager.search.searchResourcesPage(type, { ...params, ...paging })
+        : manager.search.searchUserResources(type, user, paging),
+    all: (perPage) =>
+      user === undefined
+        ? manager.search.searchResources(type, { ...params, perPage })
+        : manager.search.userResources(type, user, { perPage }),
+    line: resourceLine,
+  };
+}
+
 /** `templates get-templates`: one page of templates. */
 export function getTemplatesCommand(): CommandUnknownOpts {
-  const command = searchPaginationOptions(
-    new Command("get-templates")
-      .description("Search templates (one page)")
-      .option("-q, --query <text>", "Search text (title and identifier)")
-      .option("--json", "Print the page as the server sends it (JSON) on stdout"),
+  const command = readingCommand(
+    searchPaginationOptions(
+      new Command("get-templates")
+        .description("Search templates (one page)")
+        .option("-q, --query <text>", "Search text (title and identifier)"),
+    ),
+    { list: true, what: "the templates" },
   );
   apyCommand(command, async (manager, options) => {
-    const params: SearchParams = { ...pageParams(options) };
+    const params: SearchParams = {};
     if (options.query !== undefined) params.query = options.query;
-    const page = await manager.search.searchResourcesPage("template", params);
-    printPage(manager, page, { what: "template(s)", json: options.json, line: resourceLine });
+    await printList(manager, options, resourceListSource(manager, "template", params, undefined));
   });
   return command;
 }
@@ -177,21 +205,25 @@ export function idsOutputOptions<C extends CommandUnknownOpts>(command: C): C {
       new Option("-s, --separator <text>", "Separator of the ids printed with -p/--pipe")
         .default(","),
     )
-    .addOption(new Option("--json", "Print the ids as a JSON array on stdout").conflicts("pipe"))
     .addOption(new Option("--i-am-sure", `Allow fetching more than ${MAX_IDS_UNSURE} ids`));
-  return command;
+  return readingCommand(command, {
+    what: "the ids as one JSON array of numbers (--jsonl: one id per line)",
+    conflicts: ["pipe"],
+  });
 }
 
 /** The values of {@linkcode idsOutputOptions}. */
 export interface IdsValues {
   json?: true;
+  jsonl?: true;
   pipe?: true;
   iAmSure?: true;
   separator: string;
 }
 
 /**
- * Prints the ids of every resource the search finds: `--json` as a list, `-p` joined with the
+ * Prints the ids of every resource the search finds: `--json` as a list (`--jsonl` one id per
+ * line), `-p` joined with the
  * separator, else a sentence. More than {@linkcode MAX_IDS_UNSURE} need `--i-am-sure`.
  */
 export async function printIds(
@@ -214,7 +246,9 @@ export async function printIds(
     return;
   }
   const ids = await idsOrHint(manager.search.resourceIds(type, params, { limit }), type);
-  if (options.json === true) manager.output.json(ids);
+  const mode = jsonMode(options);
+  if (mode === "json") printJson(manager.output, ids, mode);
+  else if (mode === "jsonl") await streamJson(manager.output, ids, mode);
   else manager.printInfo(`Found ${ids.length} ${type}(s): ${ids.join(", ")}`);
 }
 

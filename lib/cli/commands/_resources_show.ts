@@ -2,6 +2,8 @@
 
 import { Command, type CommandUnknownOpts } from "@commander-js/extra-typings";
 import type { CollectionInfo, RepoCollection } from "../../transfer/collection.ts";
+import { jsonMode, readingCommand } from "../_command_kind.ts";
+import { printJson } from "../_json_output.ts";
 import { apyCommand } from "../apy_command.ts";
 import type { CLIRepoManager } from "../cli_manager.ts";
 import { searchPaginationOptions } from "../options.ts";
@@ -38,7 +40,9 @@ export function showResourceCommand(type: ManagedType): CommandUnknownOpts {
     );
   }
   if (type === "template") command.option("-a, --data", "Show the type and content");
-  command.option("--json", "Print the resource as the server sends it (JSON) on stdout");
+  readingCommand(command, {
+    what: "the resource as the server sends it, with the lists asked for,",
+  });
   resourceOptions(command, type);
   apyCommand(command, async (manager, options) => {
     const values = options as typeof options & ShowValues;
@@ -47,8 +51,9 @@ export function showResourceCommand(type: ManagedType): CommandUnknownOpts {
     const lists = type === "collection"
       ? await collectionLists(manager, resource as RepoCollection, values)
       : {};
-    if (values.json === true) {
-      manager.output.json({ ...meta, ...lists });
+    const mode = jsonMode(values);
+    if (mode !== undefined) {
+      printJson(manager.output, { ...meta, ...lists }, mode);
       return;
     }
     manager.printInfo(printable(capitalized(String(resource))));
@@ -63,7 +68,6 @@ export function showResourceCommand(type: ManagedType): CommandUnknownOpts {
     if (lists.records !== undefined) {
       printPage(manager, lists.records, {
         what: "record(s) in the collection",
-        json: false,
         line: resourceLine,
       });
     }

@@ -2,10 +2,13 @@
 
 import { Command, type CommandUnknownOpts } from "@commander-js/extra-typings";
 import type { UserJson } from "../../http/protocol.ts";
+import { jsonMode, readingCommand } from "../_command_kind.ts";
+import { printJson } from "../_json_output.ts";
 import { apyCommand } from "../apy_command.ts";
 import { searchPaginationOptions, userIdOptions } from "../options.ts";
 import { resolveUser } from "./_records_common.ts";
-import { pageParams, printable, printPage } from "./_resources_common.ts";
+import { printList } from "./_list_output.ts";
+import { printable } from "./_resources_common.ts";
 
 function describeUser(user: UserJson): string {
   const identity = user.identity;
@@ -16,15 +19,18 @@ function describeUser(user: UserJson): string {
 
 /** `users show-info`: display name, id, username and identity type of a user. */
 export function showUserCommand(): CommandUnknownOpts {
-  const command = userIdOptions(
-    new Command("show-info")
-      .description("Show a user: display name, id, username and identity type")
-      .option("--json", "Print the user as the server sends it (JSON) on stdout"),
+  const command = readingCommand(
+    userIdOptions(
+      new Command("show-info")
+        .description("Show a user: display name, id, username and identity type"),
+    ),
+    { what: "the user as the server sends it" },
   );
   apyCommand(command, async (manager, options) => {
     const user = await (await resolveUser(manager, options)).meta();
-    if (options.json === true) {
-      manager.output.json(user);
+    const mode = jsonMode(options);
+    if (mode !== undefined) {
+      printJson(manager.output, user, mode);
       return;
     }
     manager.printInfo(`Display name: ${printable(user.displayname)}`);
@@ -35,19 +41,22 @@ export function showUserCommand(): CommandUnknownOpts {
   return command;
 }
 
-/** `users get-users`: one page of users, with their usernames. */
+/** `users get-users`: one page of users, with their usernames, or all with `--json`. */
 export function getUsersCommand(): CommandUnknownOpts {
-  const command = searchPaginationOptions(
-    new Command("get-users")
-      .description("Search users by display name or username (one page)")
-      .option("-f, --filter <text>", "Filter by display name or username", "")
-      .option("--json", "Print the page as the server sends it (JSON) on stdout"),
+  const command = readingCommand(
+    searchPaginationOptions(
+      new Command("get-users")
+        .description("Search users by display name or username (one page)")
+        .option("-f, --filter <text>", "Filter by display name or username", ""),
+    ),
+    { list: true, what: "the users" },
   );
   apyCommand(command, async (manager, options) => {
-    const query = { ...pageParams(options), ...(options.filter ? { filter: options.filter } : {}) };
-    printPage(manager, await manager.search.searchUsers(query), {
+    const filter = options.filter ? { filter: options.filter } : {};
+    await printList(manager, options, {
       what: "user(s)",
-      json: options.json,
+      page: (paging) => manager.search.searchUsers({ ...paging, ...filter }),
+      all: (perPage) => manager.search.users({ perPage, ...filter }),
       line: describeUser,
     });
   });

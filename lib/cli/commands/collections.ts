@@ -6,6 +6,7 @@
  */
 
 import type { Command } from "@commander-js/extra-typings";
+import { changing } from "../_command_kind.ts";
 import { addCommands, topGroup } from "../_groups.ts";
 import { collectionLinkCommand, recordLinkCommand } from "./_collections_links.ts";
 import {
@@ -40,20 +41,24 @@ import { showResourceCommand } from "./_resources_show.ts";
  */
 export function collectionsCommand(): Command {
   return addCommands(topGroup("collections"), [
-    () => createResourceCommand("collection"),
-    () => editResourceCommand("collection"),
+    ...changing(
+      () => createResourceCommand("collection"),
+      () => editResourceCommand("collection"),
+    ),
     () => showResourceCommand("collection"),
-    () => addUserCommand("collection"),
-    () => removeUserCommand("collection"),
-    () => addGroupRoleCommand("collection"),
-    () => removeGroupRoleCommand("collection"),
-    () => deleteResourceCommand("collection"),
-    () => recordLinkCommand("add"),
-    () => recordLinkCommand("remove"),
-    () => collectionLinkCommand("add"),
-    () => collectionLinkCommand("remove"),
-    () => addTagCommand("collection"),
-    () => removeTagCommand("collection"),
+    ...changing(
+      () => addUserCommand("collection"),
+      () => removeUserCommand("collection"),
+      () => addGroupRoleCommand("collection"),
+      () => removeGroupRoleCommand("collection"),
+      () => deleteResourceCommand("collection"),
+      () => recordLinkCommand("add"),
+      () => recordLinkCommand("remove"),
+      () => collectionLinkCommand("add"),
+      () => collectionLinkCommand("remove"),
+      () => addTagCommand("collection"),
+      () => removeTagCommand("collection"),
+    ),
     () =>
       getResourcesCommand(
         "collection",
@@ -61,7 +66,9 @@ export function collectionsCommand(): Command {
         "List the collections you created",
       ),
     () => getResourceIdsCommand("collection"),
-    () => exportResourceCommand("collection"),
+    ...changing(
+      () => exportResourceCommand("collection"),
+    ),
   ], EXAMPLES);
 }
 

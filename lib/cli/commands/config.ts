@@ -10,6 +10,8 @@ import { readConfig } from "../../config/read.ts";
 import { selectInstance } from "../../config/select.ts";
 import { writeConfig } from "../../config/write.ts";
 import { ConfigurationError, InputError } from "../../http/errors.ts";
+import { changingCommand, jsonMode, readingCommand } from "../_command_kind.ts";
+import { printJson } from "../_json_output.ts";
 import { contextOf } from "../_context.ts";
 import { activateAutocompletionCommand } from "./_autocompletion.ts";
 import {
@@ -41,14 +43,14 @@ const PAT_QUESTION = "Personal access token";
  */
 export function configCommand(): Command {
   const group = topGroup("config");
-  group.addCommand(createCommand());
-  group.addCommand(setHostCommand());
-  group.addCommand(setPatCommand());
-  group.addCommand(addInstanceCommand());
-  group.addCommand(changeDefaultInstanceCommand());
-  group.addCommand(renameInstanceCommand());
+  group.addCommand(changingCommand(createCommand()));
+  group.addCommand(changingCommand(setHostCommand()));
+  group.addCommand(changingCommand(setPatCommand()));
+  group.addCommand(changingCommand(addInstanceCommand()));
+  group.addCommand(changingCommand(changeDefaultInstanceCommand()));
+  group.addCommand(changingCommand(renameInstanceCommand()));
   group.addCommand(showInstancesCommand());
-  group.addCommand(activateAutocompletionCommand());
+  group.addCommand(changingCommand(activateAutocompletionCommand()));
   group.addCommand(getRepoInfoCommand());
   return group;
 }
@@ -210,14 +212,30 @@ function renameInstanceCommand(): Command {
 }
 
 function showInstancesCommand(): Command {
-  const command = new Command("show-instances").description(
-    "List the instances of the config file and the default one",
+  const command = readingCommand(
+    new Command("show-instances").description(
+      "List the instances of the config file and the default one",
+    ),
+    {
+      what: '{"path", "default" (name or null), "instances": [{"name", "host", "default"}]} ' +
+        "(never a token)",
+    },
   );
-  command.action(async (_options, cmd) => {
+  command.action(async (options, cmd) => {
     const { output } = contextOf(self(cmd));
     const path = configPath();
     const config = await readConfig(path, { warn: (message) => output.warning(message) });
     const fallback = config.global.default;
+    const mode = jsonMode(options);
+    if (mode !== undefined) {
+      const instances = [...config.instances].map(([name, section]) => ({
+        name,
+        host: section.host ?? null,
+        default: name === fallback,
+      }));
+      printJson(output, { path, default: fallback ?? null, instances }, mode);
+      return;
+    }
     output.info(`Instances in ${path}:`);
     const width = Math.max(0, ...[...config.instances.keys()].map((name) => name.length));
     for (const [name, section] of config.instances) {

@@ -5,6 +5,7 @@
  */
 
 import type { Command } from "@commander-js/extra-typings";
+import { changing } from "../_command_kind.ts";
 import { addCommands, topGroup } from "../_groups.ts";
 import {
   createResourceCommand,
@@ -30,12 +31,16 @@ import { showResourceCommand } from "./_resources_show.ts";
  */
 export function groupsCommand(): Command {
   return addCommands(topGroup("groups"), [
-    () => createResourceCommand("group"),
-    () => editResourceCommand("group"),
+    ...changing(
+      () => createResourceCommand("group"),
+      () => editResourceCommand("group"),
+    ),
     () => showResourceCommand("group"),
-    () => deleteResourceCommand("group"),
-    () => addUserCommand("group"),
-    () => removeUserCommand("group"),
+    ...changing(
+      () => deleteResourceCommand("group"),
+      () => addUserCommand("group"),
+      () => removeUserCommand("group"),
+    ),
     () =>
       getResourcesCommand(
         "group",

@@ -6,6 +6,7 @@
  */
 
 import type { Command, CommandUnknownOpts } from "@commander-js/extra-typings";
+import { changing } from "../_command_kind.ts";
 import { addCommands, topGroup } from "../_groups.ts";
 import { getLicensesCommand, getRolesCommand, getTagsCommand } from "./_misc_lists.ts";
 import {
@@ -42,12 +43,16 @@ export function miscCommand(): Command {
   return addCommands(topGroup("misc"), [
     getRepoInfoCommand,
     getDeletedResourcesCommand,
-    restoreResourceCommand,
-    purgeResourceCommand,
+    ...changing(
+      restoreResourceCommand,
+      purgeResourceCommand,
+    ),
     getLicensesCommand,
     getRolesCommand,
     getTagsCommand,
-    ...IMPORT_COMMANDS,
+    ...changing(
+      ...IMPORT_COMMANDS,
+    ),
   ], EXAMPLES);
 }
 

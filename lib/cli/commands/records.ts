@@ -10,6 +10,7 @@
  */
 
 import type { Command } from "@commander-js/extra-typings";
+import { changing } from "../_command_kind.ts";
 import { addCommands, topGroup } from "../_groups.ts";
 import {
   createRecordCommand,
@@ -66,37 +67,47 @@ import { getRecordIdsCommand, getRecordsCommand } from "./_records_search.ts";
  */
 export function recordsCommand(): Command {
   return addCommands(topGroup("records"), [
-    createRecordCommand,
-    editRecordCommand,
+    ...changing(
+      createRecordCommand,
+      editRecordCommand,
+    ),
     showInfoCommand,
-    addFilesCommand,
-    addStringAsFileCommand,
-    getFileCommand,
-    deleteFileCommand,
-    deleteFilesCommand,
-    editFileCommand,
-    addMetadatumCommand,
-    addMetadataCommand,
+    ...changing(
+      addFilesCommand,
+      addStringAsFileCommand,
+      getFileCommand,
+      deleteFileCommand,
+      deleteFilesCommand,
+      editFileCommand,
+      addMetadatumCommand,
+      addMetadataCommand,
+    ),
     getMetadatumCommand,
-    deleteMetadatumCommand,
-    deleteAllMetadataCommand,
-    addRecordLinkCommand,
-    deleteRecordLinkCommand,
-    updateRecordLinkCommand,
+    ...changing(
+      deleteMetadatumCommand,
+      deleteAllMetadataCommand,
+      addRecordLinkCommand,
+      deleteRecordLinkCommand,
+      updateRecordLinkCommand,
+    ),
     showRecordLinksCommand,
-    addCollectionLinkCommand,
-    removeCollectionLinkCommand,
-    addTagCommand,
-    removeTagCommand,
-    addUserCommand,
-    removeUserCommand,
-    addGroupRoleCommand,
-    removeGroupRoleCommand,
-    deleteRecordCommand,
+    ...changing(
+      addCollectionLinkCommand,
+      removeCollectionLinkCommand,
+      addTagCommand,
+      removeTagCommand,
+      addUserCommand,
+      removeUserCommand,
+      addGroupRoleCommand,
+      removeGroupRoleCommand,
+      deleteRecordCommand,
+    ),
     getRecordsCommand,
     getRecordIdsCommand,
-    exportRecordCommand,
-    exportMetadataCommand,
+    ...changing(
+      exportRecordCommand,
+      exportMetadataCommand,
+    ),
   ], EXAMPLES);
 }
 

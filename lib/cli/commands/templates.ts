@@ -6,6 +6,7 @@
  */
 
 import type { Command } from "@commander-js/extra-typings";
+import { changing } from "../_command_kind.ts";
 import { addCommands, topGroup } from "../_groups.ts";
 import {
   createResourceCommand,
@@ -37,16 +38,22 @@ import { showResourceCommand } from "./_resources_show.ts";
  */
 export function templatesCommand(): Command {
   return addCommands(topGroup("templates"), [
-    () => createResourceCommand("template"),
-    () => editResourceCommand("template"),
+    ...changing(
+      () => createResourceCommand("template"),
+      () => editResourceCommand("template"),
+    ),
     () => showResourceCommand("template"),
-    () => deleteResourceCommand("template"),
-    () => addUserCommand("template"),
-    () => removeUserCommand("template"),
-    () => addGroupRoleCommand("template"),
-    () => removeGroupRoleCommand("template"),
+    ...changing(
+      () => deleteResourceCommand("template"),
+      () => addUserCommand("template"),
+      () => removeUserCommand("template"),
+      () => addGroupRoleCommand("template"),
+      () => removeGroupRoleCommand("template"),
+    ),
     getTemplatesCommand,
-    () => exportResourceCommand("template"),
+    ...changing(
+      () => exportResourceCommand("template"),
+    ),
   ], EXAMPLES);
 }
 

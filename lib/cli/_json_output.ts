@@ -1,0 +1,39 @@
+// The JSON writers of reading commands: one value, or a stream of items written as they arrive
+// from a library iterator (one JSON array, or one object per line), never holding all pages.
+
+import type { JsonMode } from "./_command_kind.ts";
+import type { Output } from "./output.ts";
+
+/**
+ * Prints one value: indented JSON (`json`) or compact on one line (`jsonl`).
+ */
+export function printJson(output: Output, value: unknown, mode: JsonMode): void {
+  output.data(mode === "jsonl" ? JSON.stringify(value) : JSON.stringify(value, null, 2));
+}
+
+/**
+ * Streams `items` as they arrive: `json` writes one JSON array (the same text as
+ * `JSON.stringify(array, null, 2)`, item by item), `jsonl` one compact object per line. Each item
+ * is written before the next is asked for, so an iterator over pages fetches the next page only
+ * when the current one is printed; a closed stdout ends the iteration (and the requests).
+ *
+ * @returns How many items were written.
+ */
+export async function streamJson(
+  output: Output,
+  items: AsyncIterable<unknown> | Iterable<unknown>,
+  mode: JsonMode,
+): Promise<number> {
+  let count = 0;
+  for await (const item of items) {
+    if (mode === "jsonl") {
+      output.writeOut(`${JSON.stringify(item)}\n`);
+    } else {
+      const text = JSON.stringify(item, null, 2).replaceAll("\n", "\n  ");
+      output.writeOut(`${count === 0 ? "[\n" : ",\n"}  ${text}`);
+    }
+    count++;
+  }
+  if (mode === "json") output.writeOut(count === 0 ? "[]\n" : "\n]\n");
+  return count;
+}

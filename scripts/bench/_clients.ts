@@ -1,0 +1,182 @@
+/**
+ * The clients the transfer benchmark compares, each doing the same protocol steps: repo-apy's
+ * CLI, `curl` (one process per step, as a shell script would run them), and the Python client
+ * `kadi-apy` when it is on `PATH`. Every run is one or more measured processes.
+ *
+ * @module
+ */
+
+import { basename } from "node:path";
+import type { FileJson, UploadJson } from "../../lib/http/protocol.ts";
+import { CLI_PERMISSIONS } from "../compile.ts";
+import { combine, measure, type Sample } from "./_measure.ts";
+
+/** Where the clients send their requests. */
+export interface Server {
+  /** Host (`http://127.0.0.1:<port>`). */
+  url: string;
+  /** Token. */
+  pat: string;
+  /** CA certificate (PEM file) of an HTTPS server. */
+  caPath?: string | undefined;
+}
+
+/** One client of the benchmark. */
+export interface Client {
+  /** Name in the table. */
+  name: string;
+  /** Uploads a file (named after its base name) to a record. */
+  upload(recordId: number, path: string): Promise<Sample>;
+  /** Downloads the record's file `name` (id `fileId`) into `dir`. */
+  download(recordId: number, file: FileJson, dir: string): Promise<Sample>;
+  /** Uploads every file of a folder to a record. */
+  addFolder(recordId: number, dir: string): Promise<Sample>;
+  /** Runs the program with `args` (start-up cases); undefined when not applicable. */
+  start?(args: string[]): Promise<Sample>;
+}
+
+const CLI = new URL("../../cli.ts", import.meta.url).pathname;
+
+/**
+ * repo-apy's CLI, run with `deno run` (or a compiled binary) and a config file for the server.
+ *
+ * @param server The server.
+ * @param home A directory for the config file.
+ * @param binary A compiled CLI to use instead of `deno run cli.ts`.
+ * @returns The client.
+ */
+export async function repoApyClient(
+  server: Server,
+  home: string,
+  binary?: string,
+): Promise<Client> {
+  const config = `${home}/.repoconfig`;
+  await Deno.writeTextFile(
+    config,
+    `[global]\ndefault = "bench"\n\n[bench]\nhost = "${server.url}"\npat = "${server.pat}"\n` +
+      (server.caPath ? `ca_bundle = "${server.caPath}"\n` : ""),
+  );
+  // The permissions the compiled binary has, so `deno run` behaves as the shipped CLI does.
+  const command = binary ? [binary] : [Deno.execPath(), "run", "--quiet", ...CLI_PERMISSIONS, CLI];
+  const env = { REPO_APY_CONFIG: config, HOME: home, NO_COLOR: "1" };
+  const run = async (args: string[]) => (await measure([...command, ...args], { env })).sample;
+  return {
+    name: binary ? "repo-apy (compiled)" : "repo-apy",
+    upload: (id, path) => run(["records", "add-files", "-r", String(id), "-n", path]),
+    download: (id, file, dir) =>
+      run(["records", "get-file", "-r", String(id), "-n", file.name, "-p", dir, "-f"]),
+    addFolder: (id, dir) => run(["records", "add-files", "-r", String(id), "-n", dir]),
+    start: run,
+  };
+}
+
+/**
+ * The Python client, when `kadi-apy` is on `PATH`, with a `.kadiconfig` in a temporary HOME.
+ *
+ * @param server The server.
+ * @param home A directory for the config file.
+ * @param program Path of `kadi-apy`.
+ * @returns The client.
+ */
+export async function pythonClient(server: Server, home: string, program: string): Promise<Client> {
+  await Deno.writeTextFile(
+    `${home}/.kadiconfig`,
+    `[global]\ndefault = bench\ntimeout = 600\nverify = True\n\n[bench]\nhost = ${server.url}\npat = ${server.pat}\n` +
+      (server.caPath ? `ca_bundle = ${server.caPath}\n` : ""),
+  );
+  const env = { HOME: home };
+  const run = async (args: string[]) => (await measure([program, ...args], { env })).sample;
+  return {
+    name: "kadi-apy (Python)",
+    upload: (id, path) => run(["records", "add-files", "-r", String(id), "-n", path]),
+    download: (id, file, dir) =>
+      run(["records", "get-file", "-r", String(id), "-n", file.name, "-p", dir, "-f"]),
+    addFolder: (id, dir) => run(["records", "add-files", "-r", String(id), "-n", dir]),
+    start: run,
+  };
+}
+
+/**
+ * `curl` running the protocol steps one process after another: initiate, PUT (direct) or the
+ * chunk PUTs (`dd | curl`), finish and polling; for downloads the file's metadata, then the data.
+ *
+ * @param server The server.
+ * @returns The client.
+ */
+export function curlClient(server: Server): Client {
+  const base = `${server.url}/api/v1`;
+  const auth = `Authorization: Bearer ${server.pat}`;
+  const tls = server.caPath ? ["--cacert", server.caPath] : [];
+  const curlCommand = (...args: string[]) => ["curl", "-sS", "--fail", ...tls, "-H", auth, ...args];
+  const upload = async (recordId: number, path: string, samples: Sample[]): Promise<void> => {
+    const curl = async (args: string[]) => {
+      const { stdout, sample } = await measure(curlCommand(...args));
+      samples.push(sample);
+      return stdout;
+    };
+    const size = (await Deno.stat(path)).size;
+    const init = JSON.stringify({ name: basename(path), size });
+    const upload: UploadJson = JSON.parse(
+      await curl([
+        "-X",
+        "POST",
+        "-H",
+        "Content-Type: application/json",
+        "--data",
+        init,
+        `${base}/records/${recordId}/uploads`,
+      ]),
+    );
+    const target = upload._actions.upload_data as string;
+    if (upload.upload_type === "direct") {
+      await curl(["-o", "/dev/null", "-X", "PUT", "--data-binary", `@${path}`, target]);
+      return;
+    }
+    const chunk = upload._meta.chunk_size;
+    for (let index = 0; index < upload.chunk_count; index++) {
+      const length = Math.min(chunk, size - index * chunk);
+      const script =
+        `dd if='${path}' bs=${chunk} skip=${index} count=1 iflag=fullblock status=none | ` +
+        `curl -sS --fail ${
+          tls.join(" ")
+        } -o /dev/null -X PUT -H '${auth}' -H 'Kadi-Chunk-Index: ${index}' ` +
+        `-H 'Kadi-Chunk-Size: ${length}' -H 'Content-Type: application/octet-stream' ` +
+        `--data-binary @- '${target}'`;
+      samples.push((await measure(["sh", "-c", script])).sample);
+    }
+    let current: UploadJson = JSON.parse(await curl(["-X", "POST", upload._actions.finish!]));
+    let delay = 100;
+    while (!current._meta.task?.file) {
+      if (current._meta.task?.error) throw new Error(current._meta.task.error);
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      delay = Math.min(2000, delay * 2);
+      current = JSON.parse(await curl([upload._links.self as string]));
+    }
+  };
+  return {
+    name: "curl (one step at a time)",
+    async upload(recordId, path) {
+      const samples: Sample[] = [];
+      const started = performance.now();
+      await upload(recordId, path, samples);
+      return combine(samples, (performance.now() - started) / 1000);
+    },
+    async download(recordId, file, dir) {
+      const started = performance.now();
+      const url = `${base}/records/${recordId}/files/${file.id}`;
+      const steps = [
+        await measure(curlCommand("-o", "/dev/null", url)),
+        await measure(curlCommand("-o", `${dir}/${file.name}`, `${url}/download`)),
+      ];
+      return combine(steps.map((s) => s.sample), (performance.now() - started) / 1000);
+    },
+    async addFolder(recordId, dir) {
+      const samples: Sample[] = [];
+      const started = performance.now();
+      for await (const entry of Deno.readDir(dir)) {
+        if (entry.isFile) await upload(recordId, `${dir}/${entry.name}`, samples);
+      }
+      return combine(samples, (performance.now() - started) / 1000);
+    },
+  };
+}

@@ -1,0 +1,88 @@
+// --dry-run (issue 9): says what would be sent, written or deleted, and changes nothing.
+
+import { assertEquals, assertStringIncludes } from "../_assert.ts";
+import { startServer, type TestServer } from "../../lib/testing/mod.ts";
+import { createRecord, listDir, managerFor, ok, repo, tempDir } from "./_records.ts";
+
+/** Requests that could change something, logged from `from` on. */
+function changes(server: TestServer, from: number) {
+  return server.log.slice(from).filter((entry) => !["GET", "HEAD"].includes(entry.method))
+    .map((entry) => `${entry.method} ${entry.path}`);
+}
+
+Deno.test("add-files --dry-run lists the files it would send and sends nothing", async () => {
+  await using server = await startServer();
+  await using dir = await tempDir();
+  const id = String(await createRecord(server, "dry-up"));
+  await Deno.writeTextFile(`${dir.path}/a.h5`, "aaaa");
+  await Deno.writeTextFile(`${dir.path}/b.txt`, "b");
+  const from = server.log.length;
+  const run = await ok(server, ["add-files", "-r", id, "-n", dir.path, "-p", "*.h5", "--dry-run"]);
+  assertStringIncludes(run.stdout, `Dry run: would upload '${dir.path}/a.h5' (4 B) as 'a.h5'`);
+  assertEquals(run.stdout.includes("b.txt"), false);
+  assertEquals(changes(server, from), []);
+  await using manager = managerFor(server);
+  assertEquals(await Array.fromAsync((await manager.record({ id: Number(id) })).files()), []);
+});
+
+Deno.test("get-file --dry-run says what it would write and writes nothing", async () => {
+  await using server = await startServer();
+  await using dir = await tempDir();
+  const id = String(await createRecord(server, "dry-down"));
+  await ok(server, ["add-string-as-file", "-r", id, "-s", "hello", "-n", "a.txt"]);
+  const from = server.log.length;
+  const run = await ok(server, ["get-file", "-r", id, "-p", `${dir.path}/out`, "--dry-run"]);
+  assertStringIncludes(run.stdout, `Dry run: would download 'a.txt' (5 B)`);
+  assertStringIncludes(run.stdout, `into '${dir.path}/out/'`);
+  assertEquals(await listDir(dir.path), []);
+  assertEquals(changes(server, from), []);
+});
+
+Deno.test("delete-type commands with --dry-run delete nothing (and need no --i-am-sure)", async () => {
+  await using server = await startServer();
+  const id = String(await createRecord(server, "dry-delete"));
+  await ok(server, ["add-string-as-file", "-r", id, "-s", "x", "-n", "keep.txt"]);
+  await ok(server, ["add-metadatum", "-r", id, "-m", "temperature", "-v", "20", "-t", "float"]);
+  const expected: [string[], string][] = [
+    [["delete", "-r", id], "Dry run: would delete the record 'dry-delete'"],
+    [["delete-file", "-r", id, "-n", "keep.txt"], "would delete the file 'keep.txt'"],
+    [["delete-files", "-r", id], "would delete the file 'keep.txt'"],
+    [
+      ["delete-metadatum", "-r", id, "-m", "temperature"],
+      "would delete the metadatum 'temperature'",
+    ],
+    [["delete-all-metadata", "-r", id], "would delete the metadatum 'temperature'"],
+    [["remove-tag", "-r", id, "-t", "keep"], "would remove the tag 'keep'"],
+  ];
+  await ok(server, ["add-tag", "-r", id, "-t", "keep"]);
+  await repo(server, ["collections", "create", "-i", "dry-collection"]);
+  const from = server.log.length;
+  for (const [args, text] of expected) {
+    const run = await ok(server, [...args, "--dry-run"]);
+    assertStringIncludes(run.stdout, text);
+  }
+  const collection = await repo(server, [
+    "collections",
+    "delete",
+    "-C",
+    "dry-collection",
+    "--dry-run",
+  ]);
+  assertStringIncludes(collection.stdout, "Dry run: would delete the collection");
+  const purge = await repo(server, [
+    "misc",
+    "purge-resource",
+    "-t",
+    "record",
+    "-i",
+    id,
+    "--dry-run",
+  ]);
+  assertStringIncludes(purge.stdout, "Dry run: would purge the record");
+  assertEquals(changes(server, from), []);
+  await using manager = managerFor(server);
+  const record = await manager.record({ id: Number(id) });
+  assertEquals((await record.meta()).state, "active");
+  assertEquals((await Array.fromAsync(record.files())).map((file) => file.name), ["keep.txt"]);
+  assertEquals((await record.meta()).extras?.length, 1);
+});
