@@ -58,12 +58,21 @@ export function showResourceCommand(type: ManagedType): CommandUnknownOpts {
     }
     manager.printInfo(printable(capitalized(String(resource))));
     if (values.description === true) {
-      manager.printInfo(`Description: ${printable(meta.plain_description ?? meta.description)}`);
+      // A description's own lines stay lines, indented so they cannot pass for other fields.
+      const [first, ...rest] = String(meta.plain_description ?? meta.description ?? "").split(
+        /\r?\n/,
+      );
+      manager.printInfo(`Description: ${first}`);
+      for (const line of rest) manager.printInfo(`  ${line}`);
     }
     if (values.visibility === true) manager.printInfo(`Visibility: ${printable(meta.visibility)}`);
     if (values.data === true) {
       manager.printInfo(`Type: ${printable(meta.type)}`);
-      manager.printInfo(`Data:\n${printable(JSON.stringify(meta.data ?? null, null, 2))}`);
+      manager.printInfo("Data:");
+      // JSON escapes line breaks inside strings: each printed line is one line of the JSON.
+      for (const line of JSON.stringify(meta.data ?? null, null, 2).split("\n")) {
+        manager.printInfo(line);
+      }
     }
     if (lists.records !== undefined) {
       printPage(manager, lists.records, {
