@@ -72,7 +72,7 @@ export function reportError(error: unknown, output: Output, options: ReportOptio
     const raw = /\(os error \d+\)|NotCapable/.test(error.message);
     output.error(`Error: ${(raw ? osLine : undefined) ?? line}`);
     // Each line is printed (and made safe) on its own.
-    if (rest !== "") for (const restLine of rest.split("\n")) output.error(restLine);
+    if (rest !== "") { for (const restLine of rest.split("\n")) output.error(restLine); }
     if (error instanceof RequestError && output.isVerbose("debug") && error.body !== undefined) {
       output.debug(`Response body: ${JSON.stringify(error.body, null, 2)}`);
     }

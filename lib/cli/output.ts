@@ -290,9 +290,9 @@ export function createProgress(
     const filled = Math.round(((percent ?? 0) / 100) * width);
     const shown = percent === undefined ? "" : `${percent}%`.padStart(4);
     output.writeErr(
-      `\r${terminalLine(label)} [${"#".repeat(filled)}${"-".repeat(width - filled)}] ${shown} ${amount} ${rate}${
-        eta === "" ? "" : ` ${eta}`
-      }\x1b[K`,
+      `\r${terminalLine(label)} [${"#".repeat(filled)}${
+        "-".repeat(width - filled)
+      }] ${shown} ${amount} ${rate}${eta === "" ? "" : ` ${eta}`}\x1b[K`,
     );
   };
   return {

@@ -1,5 +1,6 @@
 // `records create`, `edit`, `show-info` and `delete`.
 
+import { printDescription, printJsonLines } from "./_text_blocks.ts";
 import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
 import { RepoApyError } from "../../http/errors.ts";
 import type { RecordJson } from "../../http/protocol.ts";
@@ -142,7 +143,7 @@ export function showInfoCommand(): CommandUnknownOpts {
     }
     manager.printInfo(`Record '${meta.title}' (id: ${meta.id}, identifier: '${meta.identifier}')`);
     if (options.description === true) {
-      manager.printInfo(`Description: ${meta.plain_description ?? meta.description ?? ""}`);
+      printDescription(manager, meta.plain_description ?? meta.description);
     }
     if (options.visibility === true) manager.printInfo(`Visibility: ${meta.visibility}`);
     if (options.filelist === true) {
@@ -157,7 +158,7 @@ export function showInfoCommand(): CommandUnknownOpts {
     }
     if (options.metadata === true) {
       manager.printInfo("Metadata:");
-      manager.printInfo(JSON.stringify(sortKeys(meta.extras ?? []), null, 2));
+      printJsonLines(manager, sortKeys(meta.extras ?? []));
     }
   });
   return command;

@@ -1,5 +1,6 @@
 // `show-info` of collections, templates and groups.
 
+import { printDescription, printJsonLines } from "./_text_blocks.ts";
 import { Command, type CommandUnknownOpts } from "@commander-js/extra-typings";
 import type { CollectionInfo, RepoCollection } from "../../transfer/collection.ts";
 import { jsonMode, readingCommand } from "../_command_kind.ts";
@@ -58,21 +59,13 @@ export function showResourceCommand(type: ManagedType): CommandUnknownOpts {
     }
     manager.printInfo(printable(capitalized(String(resource))));
     if (values.description === true) {
-      // A description's own lines stay lines, indented so they cannot pass for other fields.
-      const [first, ...rest] = String(meta.plain_description ?? meta.description ?? "").split(
-        /\r?\n/,
-      );
-      manager.printInfo(`Description: ${first}`);
-      for (const line of rest) manager.printInfo(`  ${line}`);
+      printDescription(manager, meta.plain_description ?? meta.description);
     }
     if (values.visibility === true) manager.printInfo(`Visibility: ${printable(meta.visibility)}`);
     if (values.data === true) {
       manager.printInfo(`Type: ${printable(meta.type)}`);
       manager.printInfo("Data:");
-      // JSON escapes line breaks inside strings: each printed line is one line of the JSON.
-      for (const line of JSON.stringify(meta.data ?? null, null, 2).split("\n")) {
-        manager.printInfo(line);
-      }
+      printJsonLines(manager, meta.data);
     }
     if (lists.records !== undefined) {
       printPage(manager, lists.records, {
