@@ -102,13 +102,15 @@ export function editRecordCommand(): CommandUnknownOpts {
       return;
     }
     const meta = await record.refresh();
+    // Named as it was before the edit: after a title change it would carry the new title.
+    const label = describe(record);
     for (const [field, value] of given) {
       if ((meta[field] ?? "") === value) {
-        manager.printInfo(`The ${field} of the ${describe(record)} is already '${value}'`);
+        manager.printInfo(`The ${field} of the ${label} is already '${value}'`);
         continue;
       }
       await record.edit({ [field]: value } as Partial<RecordJson>);
-      manager.printInfo(`Changed the ${field} of the ${describe(record)} to '${value}'`);
+      manager.printInfo(`Changed the ${field} of the ${label} to '${value}'`);
     }
   });
   return command;
