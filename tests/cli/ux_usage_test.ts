@@ -20,6 +20,8 @@ Deno.test("usage errors found by the commands exit 2 like Commander's own", asyn
       ["records", "create", "--identifer", "x"],
       ["records", "nonsense"],
       ["help", "records", "nonsense"],
+      ["templates", "create", "-i", "t", "-d", "{nope"],
+      ["templates", "create", "-i", "t", "-y", "extras", "-d", "{}"],
     ]
   ) {
     const run = await repo(server, args);

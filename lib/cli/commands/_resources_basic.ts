@@ -31,7 +31,8 @@ export function createResourceCommand(type: ManagedType): CommandUnknownOpts {
       )
       .option(
         "-d, --data <json>",
-        "Content of a new template as JSON (default: {} for record, [] for extras templates)",
+        "Content of a new template as JSON (default: {} for record, [] for extras templates); " +
+          "malformed JSON is a usage error (exit 2)",
       );
   } else {
     command.addOption(
