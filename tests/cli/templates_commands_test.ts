@@ -86,7 +86,8 @@ Deno.test("templates: created, exported as json-schema and shacl, deleted, in th
     "-i",
     String(id),
   ]);
-  assertStringIncludes(restored.stdout, `Restored the template with id ${id}`);
+  assertStringIncludes(restored.stdout, `Restored the template '`);
+  assertStringIncludes(restored.stdout, `(id: ${id}, identifier: 'sample-extras')`);
   const back = await must(server, ["templates", "show-info", "-T", "sample-extras"]);
   assertStringIncludes(back.stdout, "Template 'Sample extras'");
   const empty = await must(server, ["misc", "get-deleted-resources", "--json"]);
