@@ -80,5 +80,8 @@ Deno.test("the help of every group has examples", async () => {
     const run = await repo(server, ["help", ...path]);
     assertEquals(run.code, 0, run.stderr);
     assertStringIncludes(run.stdout, "Examples:\n  $ repo-apy ");
+    // A real use of a command comes first, not only pointers to more help.
+    const first = run.stdout.split("Examples:\n")[1]!.split("\n")[0]!;
+    assertEquals(first.includes("repo-apy help "), false, `${path.join(" ")}: ${first}`);
   }
 });
