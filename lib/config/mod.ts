@@ -19,3 +19,4 @@ export * from "./read.ts";
 export * from "./write.ts";
 export * from "./select.ts";
 export * from "./settings.ts";
+export * from "./mask.ts";

@@ -6,6 +6,7 @@
 
 import { parse, TomlError, type TomlValue } from "smol-toml";
 import { ConfigurationError } from "../http/errors.ts";
+import { looksLikeToken } from "./mask.ts";
 import type {
   ConfigValue,
   GlobalSection,
@@ -53,6 +54,23 @@ export function parseConfig(text: string, path: string): RepoConfig {
         `and run 'repo-apy config create'`,
     );
   }
+  try {
+    return parseTables(table, path);
+  } catch (error) {
+    // A token pasted into the wrong key must not reach the message.
+    const pats = Object.values(table).flatMap((value) =>
+      isTable(value) && typeof value.pat === "string" && value.pat.length >= 4 ? [value.pat] : []
+    );
+    if (!(error instanceof ConfigurationError) || !pats.some((p) => error.message.includes(p))) {
+      throw error;
+    }
+    let message = error.message;
+    for (const pat of pats) message = message.replaceAll(pat, "<the token, not shown>");
+    throw new ConfigurationError(message);
+  }
+}
+
+function parseTables(table: { [key: string]: TomlValue }, path: string): RepoConfig {
   const config: RepoConfig = { global: { extra: {} }, instances: new Map() };
   for (const [name, value] of Object.entries(table)) {
     if (!isTable(value)) {
@@ -197,7 +215,11 @@ function typeError(
 
 function describe(key: string, value: TomlValue): string {
   if (key === "pat") return `a ${Array.isArray(value) ? "list" : typeof value}`;
-  if (typeof value === "string") return JSON.stringify(value);
+  if (typeof value === "string") {
+    return looksLikeToken(value)
+      ? "a text that looks like a token (not shown)"
+      : JSON.stringify(value);
+  }
   if (typeof value === "number" || typeof value === "boolean") return String(value);
   if (Array.isArray(value)) return "a list";
   return `a ${typeof value}`;

@@ -5,6 +5,7 @@
  */
 
 import { ConfigurationError } from "../http/errors.ts";
+import { looksLikeToken } from "./mask.ts";
 import { GLOBAL_SECTION } from "./parse.ts";
 import type { InstanceSection, RepoConfig } from "./types.ts";
 
@@ -43,6 +44,14 @@ export function selectInstance(config: RepoConfig, path: string, name?: string):
     );
   }
   const section = config.instances.get(selected);
+  const pats = [...config.instances.values()].flatMap((entry) => entry.pat ? [entry.pat] : []);
+  if (section === undefined && looksLikeToken(selected, pats)) {
+    throw new ConfigurationError(
+      `The ${name === undefined ? "default instance" : "instance name"} in ${path} looks like a ` +
+        `token (not shown): write an instance name there, for example 'default = "my_instance"' ` +
+        `under [${GLOBAL_SECTION}], and the token as 'pat' in the instance's table`,
+    );
+  }
   if (section === undefined) {
     const known = [...config.instances.keys()];
     const list = known.length === 0 ? "none" : known.map((entry) => `'${entry}'`).join(", ");

@@ -2,6 +2,8 @@
 // Deno's fetch has no per-client switch for that, node:https's `rejectUnauthorized` does.
 import type http from "node:http";
 import https from "node:https";
+import net from "node:net";
+import tls from "node:tls";
 import { Readable } from "node:stream";
 import type { IncomingMessage } from "node:http";
 
@@ -11,30 +13,50 @@ export interface FetchInit {
   headers: Headers;
   body: BodyInit | null;
   signal: AbortSignal;
+  /** Called whenever a piece of the body was handed on (the transport's idle timer). */
+  activity?: () => void;
 }
 
 /** A fetch function as the transport uses it. */
 export type FetchFn = (url: URL, init: FetchInit) => Promise<Response>;
 
-/** Creates a fetch that skips certificate verification, with one keep-alive agent (one pool). */
-export function insecureFetch(): { fetch: FetchFn; close(): void } {
+/**
+ * Creates a fetch that skips certificate verification, with one keep-alive agent (one pool).
+ * With a `proxy` (an `http://` proxy URL), every request goes through a CONNECT tunnel instead.
+ */
+export function insecureFetch(options: { proxy?: URL | undefined } = {}): {
+  fetch: FetchFn;
+  close(): void;
+} {
   // `ca: []` keeps node:tls from loading the system roots (which needs --allow-sys=ca); with
   // verification off they are not used anyway.
   const agent = new https.Agent({ rejectUnauthorized: false, keepAlive: true, ca: [] });
-  return { fetch: nodeFetch(https.request, agent), close: () => agent.destroy() };
-}
-
-type RequestFn = typeof https.request;
-
-function nodeFetch(requestFn: RequestFn, agent: http.Agent): FetchFn {
-  return (url, init) =>
-    new Promise<Response>((resolve, reject) => {
+  const fetchFn: FetchFn = async (url, init) => {
+    const proxy = options.proxy && !bypassesProxy(url) ? options.proxy : undefined;
+    const socket = proxy ? await tunnel(proxy, url, init.signal) : undefined;
+    return await new Promise<Response>((resolve, reject) => {
       if (init.signal.aborted) return reject(init.signal.reason);
       const headers: Record<string, string> = {};
       init.headers.forEach((value, name) => headers[name] = value);
       const fixed = fixedBody(init.body);
       if (fixed) headers["content-length"] = String(fixed.byteLength);
-      const request = requestFn(url, { method: init.method, headers, agent });
+      const secure = socket &&
+        tls.connect({
+          socket,
+          rejectUnauthorized: false,
+          ca: [],
+          ...(net.isIP(url.hostname) ? {} : { servername: url.hostname }),
+        });
+      const request = https.request({
+        hostname: url.hostname.replace(/^\[|\]$/g, ""),
+        port: url.port === "" ? 443 : Number(url.port),
+        path: `${url.pathname}${url.search}`,
+        method: init.method,
+        headers,
+        ...(secure
+          ? { agent: false, createConnection: () => secure, rejectUnauthorized: false, ca: [] }
+          : { agent }),
+      });
       const onAbort = () => request.destroy(init.signal.reason);
       init.signal.addEventListener("abort", onAbort, { once: true });
       request.on("close", () => init.signal.removeEventListener("abort", onAbort));
@@ -49,13 +71,92 @@ function nodeFetch(requestFn: RequestFn, agent: http.Agent): FetchFn {
         }
         const status = message.statusCode ?? 500;
         const nullBody = [101, 204, 205, 304].includes(status) || init.method === "HEAD";
+        // A tunnel serves one request: it closes with the answer.
+        if (secure) message.once("close", () => secure.destroy());
         const body = nullBody ? null : Readable.toWeb(message) as ReadableStream<Uint8Array>;
         if (nullBody) message.resume();
         resolve(new Response(body, { status, headers: responseHeaders }));
       });
-      if (fixed) request.end(fixed);
-      else writeBody(request, init.body).catch((error) => request.destroy(error));
+      writeBody(request, fixed ?? init.body, init.activity).catch((error) =>
+        request.destroy(error)
+      );
     });
+  };
+  return { fetch: fetchFn, close: () => agent.destroy() };
+}
+
+/**
+ * The proxy for `https://` requests from the environment (`HTTPS_PROXY`, `https_proxy`), if
+ * Deno may read it; `undefined` without one.
+ */
+export function proxyFromEnv(): URL | undefined {
+  for (const name of ["HTTPS_PROXY", "https_proxy"]) {
+    const value = readEnv(name);
+    if (value) {
+      return URL.parse(/^[a-z]+:\/\//i.test(value) ? value : `http://${value}`) ?? undefined;
+    }
+  }
+  return undefined;
+}
+
+function readEnv(name: string): string | undefined {
+  try {
+    if (Deno.permissions.querySync({ name: "env", variable: name }).state !== "granted") {
+      return undefined;
+    }
+    return Deno.env.get(name)?.trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+// NO_PROXY: comma-separated host names (a leading dot or `*.` matches subdomains), or `*`.
+function bypassesProxy(url: URL): boolean {
+  const list = readEnv("NO_PROXY") ?? readEnv("no_proxy");
+  if (!list) return false;
+  const host = url.hostname.toLowerCase();
+  return list.split(",").map((entry) => entry.trim().toLowerCase().replace(/^\*?\./, ".")).some(
+    (entry) =>
+      entry === "*" || entry === host || entry === url.host ||
+      (entry.startsWith(".") && (host.endsWith(entry) || host === entry.slice(1))),
+  );
+}
+
+// Opens a CONNECT tunnel through an http:// proxy to the target's host and port.
+function tunnel(proxy: URL, target: URL, signal: AbortSignal): Promise<net.Socket> {
+  const authority = `${target.hostname}:${target.port === "" ? 443 : target.port}`;
+  const auth = proxy.username
+    ? `Proxy-Authorization: Basic ${
+      btoa(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`)
+    }\r\n`
+    : "";
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(
+      proxy.port === "" ? 80 : Number(proxy.port),
+      proxy.hostname.replace(/^\[|\]$/g, ""),
+      () => socket.write(`CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\n${auth}\r\n`),
+    );
+    const onAbort = () => socket.destroy(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    let head = "";
+    const onData = (data: Uint8Array) => {
+      head += new TextDecoder().decode(data);
+      if (head.length > 16_384) return fail(new Error("the proxy's answer to CONNECT is too long"));
+      if (!head.includes("\r\n\r\n")) return;
+      socket.off("data", onData);
+      signal.removeEventListener("abort", onAbort);
+      const status = /^HTTP\/1\.[01] (\d{3})/.exec(head)?.[1];
+      if (status === "200") resolve(socket);
+      else fail(new Error(`the proxy ${proxy.host} answered CONNECT with ${status ?? "garbage"}`));
+    };
+    const fail = (error: Error) => {
+      socket.destroy();
+      signal.removeEventListener("abort", onAbort);
+      reject(new TypeError(`proxy tunnel failed: ${error.message}`, { cause: error }));
+    };
+    socket.on("data", onData);
+    socket.on("error", fail);
+  });
 }
 
 /** A body of known length, sent as it is with a `Content-Length` (no copy, no chunked framing). */
@@ -65,14 +166,27 @@ function fixedBody(body: BodyInit | null): Uint8Array | undefined {
   return undefined;
 }
 
-async function writeBody(request: http.ClientRequest, body: BodyInit | null) {
+const WRITE_PIECE = 262_144;
+
+// Writes the body piece by piece, waiting for `drain`, and reports each piece as activity.
+async function writeBody(
+  request: http.ClientRequest,
+  body: BodyInit | Uint8Array | null,
+  activity: (() => void) | undefined,
+) {
   if (body === null) return void request.end();
+  const write = async (piece: Uint8Array) => {
+    if (!request.write(piece)) await new Promise((resolve) => request.once("drain", resolve));
+    activity?.();
+  };
+  if (body instanceof Uint8Array) {
+    for (let at = 0; at < body.byteLength; at += WRITE_PIECE) {
+      await write(body.subarray(at, at + WRITE_PIECE));
+    }
+    return void request.end();
+  }
   const stream = new Response(body).body;
   if (!stream) return void request.end();
-  for await (const chunk of stream) {
-    if (!request.write(chunk)) {
-      await new Promise((resolve) => request.once("drain", resolve));
-    }
-  }
+  for await (const chunk of stream) await write(chunk);
   request.end();
 }

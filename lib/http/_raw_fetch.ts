@@ -78,7 +78,7 @@ export function rawFetch(options: RawFetchOptions = {}): FetchFn {
       lines.push(`content-length: ${body.byteLength}`, "connection: close", "", "");
       try {
         await writeAll(conn, new TextEncoder().encode(lines.join("\r\n")));
-        await writeAll(conn, body);
+        await writeAll(conn, body, init.activity);
       } catch (error) {
         // A server may answer (413, 401) and close before it read the whole body: prefer its
         // answer to the broken pipe.
@@ -96,9 +96,17 @@ export function rawFetch(options: RawFetchOptions = {}): FetchFn {
   };
 }
 
-async function writeAll(conn: Deno.Conn, data: Uint8Array): Promise<void> {
+/** Bytes written at most per write, so the idle timer hears of progress. */
+const WRITE_PIECE = 262_144;
+
+async function writeAll(
+  conn: Deno.Conn,
+  data: Uint8Array,
+  activity?: () => void,
+): Promise<void> {
   for (let offset = 0; offset < data.byteLength;) {
-    offset += await conn.write(data.subarray(offset));
+    offset += await conn.write(data.subarray(offset, offset + WRITE_PIECE));
+    activity?.();
   }
 }
 

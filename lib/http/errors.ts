@@ -14,6 +14,7 @@
  */
 
 import { HEADER } from "./protocol.ts";
+import { readBoundedText, redactHeaders, redactSecrets } from "./_body.ts";
 
 /** Base class of every error raised by repo-apy. */
 export class RepoApyError extends Error {
@@ -53,21 +54,30 @@ export class MissingSchemaError extends ConfigurationError {
   }
 }
 
+/** Options of a {@linkcode ConnectionError}. */
+export interface ConnectionErrorOptions extends ErrorOptions {
+  /** No connection was made at all (refused, unknown host): nothing reached the server. */
+  unreachable?: boolean;
+}
+
 /** The server could not be reached, or the connection broke before a full answer arrived. */
 export class ConnectionError extends RepoApyError {
   /** Host (scheme, name and port) that could not be reached. */
   readonly host: string;
+  /** Whether no connection was made at all (refused, unknown host), so nothing was sent. */
+  readonly unreachable: boolean;
 
   /**
    * Creates the error.
    *
    * @param host Host that could not be reached.
    * @param message What happened.
-   * @param options `cause`: the underlying network error.
+   * @param options `cause`: the underlying network error; `unreachable`.
    */
-  constructor(host: string, message: string, options?: ErrorOptions) {
+  constructor(host: string, message: string, options?: ConnectionErrorOptions) {
     super(message, options);
     this.host = host;
+    this.unreachable = options?.unreachable ?? false;
   }
 }
 
@@ -111,6 +121,41 @@ export class RedirectError extends RepoApyError {
     super(message);
     this.location = location;
   }
+}
+
+/**
+ * A JSON answer was larger than the transport's limit (`maxJsonBytes`); reading stopped there.
+ * File downloads have no such limit.
+ */
+export class ResponseTooLargeError extends RepoApyError {
+  /** The limit in bytes. */
+  readonly limit: number;
+  /** URL of the request (token-free). */
+  readonly url: string;
+
+  /**
+   * Creates the error.
+   *
+   * @param method HTTP method of the request.
+   * @param url URL of the request.
+   * @param limit The limit in bytes.
+   */
+  constructor(method: string, url: string, limit: number) {
+    const shown = redactUrl(url);
+    super(
+      `The answer to ${method} ${shown} is larger than ${formatBytes(limit)}, the limit for ` +
+        `JSON answers: no API answer is that big; check 'host' and 'base_path' (or raise ` +
+        `maxJsonBytes if the server really sends that much)`,
+    );
+    this.limit = limit;
+    this.url = shown;
+  }
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes >= 1_000_000) return `${Math.round(bytes / 100_000) / 10} MB`;
+  if (bytes >= 1_000) return `${Math.round(bytes / 100) / 10} kB`;
+  return `${bytes} bytes`;
 }
 
 /** Data a {@linkcode RequestError} is built from. */
@@ -219,6 +264,17 @@ export function redactUrl(url: string): string {
   return parsed.toString();
 }
 
+/** Options of {@linkcode requestErrorFrom} and {@linkcode raiseRequestError}. */
+export interface RequestErrorFromOptions {
+  /** URL of the request. @default {response.url} */
+  url?: string;
+  /** Texts (the token) replaced by `REDACTED` wherever the answer repeats them. */
+  secrets?: readonly string[];
+}
+
+/** Bytes of an error answer that are read at most; the rest is dropped. */
+export const MAX_ERROR_BODY_BYTES = 1_048_576;
+
 /**
  * Reads a failed response and throws it as a {@linkcode RequestError}. The body is consumed.
  *
@@ -235,36 +291,48 @@ export function redactUrl(url: string): string {
  *
  * @param response The failed response.
  * @param method The request's method.
+ * @param options URL and secrets to redact.
  * @returns Never; always throws.
  * @throws {RequestError} Always.
  */
-export async function raiseRequestError(response: Response, method: string): Promise<never> {
-  throw await requestErrorFrom(response, method);
+export async function raiseRequestError(
+  response: Response,
+  method: string,
+  options: RequestErrorFromOptions = {},
+): Promise<never> {
+  throw await requestErrorFrom(response, method, options);
 }
 
 /**
- * Reads a failed response into a {@linkcode RequestError} without throwing it.
+ * Reads a failed response into a {@linkcode RequestError} without throwing it. At most
+ * {@linkcode MAX_ERROR_BODY_BYTES} of the body are read, and every secret the server echoes
+ * (say, the `Authorization` header) is replaced by `REDACTED` in the body and the headers.
  *
  * @example Usage
  * ```ts
  * import { requestErrorFrom } from "./errors.ts";
- * const error = await requestErrorFrom(new Response("oops", { status: 500 }), "POST");
- * console.log(error.status, error.description); // 500 "oops"
+ * const echo = new Response("Bearer pat_secret rejected", { status: 401 });
+ * const error = await requestErrorFrom(echo, "POST", { secrets: ["pat_secret"] });
+ * console.log(error.status, error.description); // 401 "Bearer REDACTED rejected"
  * ```
  *
  * @param response The failed response; its body is consumed.
  * @param method The request's method.
+ * @param options URL and secrets to redact.
  * @returns The error.
  */
 export async function requestErrorFrom(
   response: Response,
   method: string,
-  url: string = response.url,
+  options: RequestErrorFromOptions = {},
 ): Promise<RequestError> {
-  const text = await response.text().catch(() => "");
-  let body: unknown = text;
+  const secrets = options.secrets ?? [];
+  const read = await readBoundedText(response.body, MAX_ERROR_BODY_BYTES)
+    .catch(() => ({ text: "", truncated: false }));
+  const text = redactSecrets(read.text, secrets);
+  let body: unknown = read.truncated ? `${text}…` : text;
   try {
-    body = text === "" ? undefined : JSON.parse(text);
+    if (!read.truncated) body = text === "" ? undefined : JSON.parse(text);
   } catch {
     // Not JSON: keep the text.
   }
@@ -272,9 +340,9 @@ export async function requestErrorFrom(
   return new RequestError({
     status: response.status,
     method,
-    url,
+    url: options.url ?? response.url,
     body,
-    headers: response.headers,
+    headers: redactHeaders(response.headers, secrets),
     ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
   });
 }

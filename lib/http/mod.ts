@@ -14,6 +14,7 @@
 export * from "./errors.ts";
 export * from "./log.ts";
 export * from "./paginate.ts";
+export * from "./pacer.ts";
 export * from "./protocol.ts";
 export * from "./retry.ts";
 export * from "./transport.ts";

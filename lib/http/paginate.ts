@@ -26,12 +26,24 @@ import type { QueryParams } from "./url.ts";
 
 /** Options of {@linkcode paginate}. */
 export interface PaginateOptions extends Pick<RequestOptions, "signal"> {
-  /** Stop after this many pages. */
+  /**
+   * Stop after this many pages.
+   *
+   * @default {MAX_PAGES}
+   */
   maxPages?: number;
 }
 
+/** Pages read at most by {@linkcode paginate} (a million items at 100 per page). */
+export const MAX_PAGES = 10_000;
+
 /**
  * Yields every page of a paginated endpoint, starting at `query.page` (default 1).
+ *
+ * The server's links are not trusted to end: reading stops when there is no `next` link, when
+ * `total_pages` is reached, and after `maxPages` pages; it fails with {@linkcode RepoApyError}
+ * (no page is yielded twice) when a `next` link was visited before or is the page's own, when the
+ * page number does not advance, or when an item id repeats.
  *
  * @example Usage
  * ```ts ignore
@@ -52,26 +64,38 @@ export async function* paginate<T>(
   query: QueryParams = {},
   options: PaginateOptions = {},
 ): AsyncGenerator<PageJson<T>, void, undefined> {
+  const maxPages = options.maxPages ?? MAX_PAGES;
+  const visited = new Set<string>();
+  const seen = new Set<unknown>();
   let next: string | undefined = endpoint;
-  let first = true;
-  const followed = new Set<string>();
-  for (let count = 0; next !== undefined; count++) {
-    if (options.maxPages !== undefined && count >= options.maxPages) return;
-    const page: PageJson<T> = await transport.json<PageJson<T>>("GET", next, {
-      ...(first ? { query } : {}),
+  let lastPage = 0;
+  const loop = (count: number, what: string) =>
+    new RepoApyError(`The server's page links loop: page ${count + 1} ${what}`);
+  for (let count = 0; next !== undefined && count < maxPages; count++) {
+    visited.add(next);
+    const page: PageJson<T> = await transport.jsonObject<PageJson<T>>("GET", next, {
+      ...(count === 0 ? { query } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
+      shape: { items: "array" },
     });
-    first = false;
+    const info = page._pagination;
+    const number = typeof info?.page === "number" ? info.page : undefined;
+    if (number !== undefined && number <= lastPage) {
+      throw loop(count, "links back to an earlier page");
+    }
+    lastPage = number ?? lastPage + 1;
+    for (const item of page.items) {
+      const id = (item as { id?: unknown } | null)?.id;
+      if (typeof id !== "number" && typeof id !== "string") continue;
+      if (seen.has(id)) throw loop(count, "repeats items of an earlier page");
+      seen.add(id);
+    }
     yield page;
-    next = page._pagination?._links?.next;
-    if (next !== undefined) {
-      // A hostile or broken server could link back to a page it sent: stop instead of looping.
-      if (followed.has(next)) {
-        throw new RepoApyError(
-          `The server's page links loop: page ${count + 1} links back to an earlier page`,
-        );
-      }
-      followed.add(next);
+    const total = info?.total_pages;
+    if (typeof total === "number" && lastPage >= total) return;
+    next = typeof info?._links?.next === "string" ? info._links.next : undefined;
+    if (next !== undefined && (visited.has(next) || next === info?._links?.self)) {
+      throw loop(count, "links back to an earlier page");
     }
   }
 }

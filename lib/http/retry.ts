@@ -13,12 +13,14 @@
  * @module
  */
 
-import { ConnectionError, RequestError, TimeoutError } from "./errors.ts";
+import { ConnectionError, RequestError, TimeoutError, TlsError } from "./errors.ts";
 
 /** Options of the retry policy. */
 export interface RetryOptions {
   /**
-   * Attempts at most, the first one included.
+   * Attempts at most, the first one included. A 429 answer is retried for as long as the total
+   * wait allows, whatever this says (unless it is 1: no retries at all); a host that refuses
+   * connections or has no address is tried twice at most.
    *
    * @default {5}
    */
@@ -60,9 +62,10 @@ export const RETRIABLE_STATUS: readonly number[] = [429, 502, 503, 504];
 /**
  * Tells whether a failure may succeed when the same request is sent again.
  *
- * A 429 is always retriable (the server did not process the request). Gateway errors (502, 503,
- * 504) and broken connections are retriable only for requests that are safe to repeat (`GET`, or
- * the `PUT` of an upload chunk by index). Timeouts are not retried.
+ * A 429 is always retriable (the server did not process the request), and so is a connection
+ * that was never made (refused, unknown host: nothing was sent). Gateway errors (502, 503, 504)
+ * and broken connections are retriable only for requests that are safe to repeat (`GET`, or the
+ * `PUT` of an upload chunk by index). Timeouts and TLS failures are not retried: they won't change.
  *
  * @example Usage
  * ```ts
@@ -81,8 +84,38 @@ export function isRetriable(error: unknown, options: { idempotent: boolean }): b
     if (error.status === 429) return true;
     return options.idempotent && RETRIABLE_STATUS.includes(error.status);
   }
-  if (error instanceof TimeoutError) return false;
+  if (error instanceof TimeoutError || error instanceof TlsError) return false;
+  if (error instanceof ConnectionError && error.unreachable) return true;
   return options.idempotent && error instanceof ConnectionError;
+}
+
+/** Attempts of a host that refuses connections or has no address: one quick retry. */
+export const UNREACHABLE_ATTEMPTS = 2;
+
+/**
+ * How many attempts a failure allows, the first one included: unbounded for 429 (only the total
+ * wait bounds it), {@linkcode UNREACHABLE_ATTEMPTS} for an unreachable host, else `maxAttempts`;
+ * a `maxAttempts` of 1 switches retries off for every failure.
+ *
+ * @example Usage
+ * ```ts
+ * import { attemptLimit } from "./retry.ts";
+ * import { RequestError } from "./errors.ts";
+ * const error = new RequestError({ status: 429, method: "PUT", url: "https://repo.example" });
+ * console.log(attemptLimit(error, { maxAttempts: 5 })); // Infinity
+ * ```
+ *
+ * @param error The failure.
+ * @param options `maxAttempts`.
+ * @returns The number of attempts.
+ */
+export function attemptLimit(error: unknown, options: RetryOptions = {}): number {
+  const maxAttempts = options.maxAttempts ?? DEFAULT_RETRY.maxAttempts;
+  // One attempt means no retries at all.
+  if (maxAttempts <= 1) return maxAttempts;
+  if (error instanceof RequestError && error.status === 429) return Infinity;
+  if (error instanceof ConnectionError && error.unreachable) return UNREACHABLE_ATTEMPTS;
+  return maxAttempts;
 }
 
 /**
@@ -103,8 +136,11 @@ export function isRetriable(error: unknown, options: { idempotent: boolean }): b
  */
 export function retryDelay(error: unknown, attempt: number, options: RetryOptions = {}): number {
   if (error instanceof RequestError && error.retryAfterMs !== undefined) return error.retryAfterMs;
-  if (error instanceof RequestError && error.status === 429) return 1000;
   const { minDelayMs, maxDelayMs } = { ...DEFAULT_RETRY, ...options };
+  if (error instanceof RequestError && error.status === 429) {
+    // No Retry-After: back off from one second, doubling (the pacer adds the jitter).
+    return Math.min(Math.max(maxDelayMs, 1000), 1000 * 2 ** Math.min(attempt - 1, 10));
+  }
   const exponential = Math.min(maxDelayMs, minDelayMs * 2 ** (attempt - 1));
   return Math.round(exponential / 2 + Math.random() * exponential / 2);
 }

@@ -22,14 +22,20 @@ import {
   RedirectError,
   RequestError,
   requestErrorFrom,
+  ResponseTooLargeError,
   TimeoutError,
-  TlsError,
 } from "./errors.ts";
-import { type FetchFn, type FetchInit, insecureFetch } from "./_node_fetch.ts";
+import { type FetchFn, type FetchInit, insecureFetch, proxyFromEnv } from "./_node_fetch.ts";
+import { describe, httpClient, networkError } from "./_connect.ts";
+import { guardBody, IdleTimer, sendWatched } from "./_idle.ts";
+import { isWhitelisted, redirectNotFollowed, redirectRefused } from "./_redirect.ts";
+import { readBoundedText, redactSecrets } from "./_body.ts";
 import { proxyMayBeSet, rawFetch } from "./_raw_fetch.ts";
 import { type Logger, silentLogger } from "./log.ts";
+import { hostPacer, type Pacer } from "./pacer.ts";
 import { HEADER } from "./protocol.ts";
 import {
+  attemptLimit,
   DEFAULT_RETRY,
   isRetriable,
   type ResolvedRetryOptions,
@@ -48,7 +54,7 @@ export interface TransportSettings {
   pat: string;
   /** Subpath the API is served under. */
   basePath?: string;
-  /** Seconds to wait for an answer, and for each piece of a streamed body. */
+  /** Seconds without any byte moving (sent or received) before a request fails. */
   timeout?: number;
   /** Whether TLS certificates are verified. */
   verify?: boolean;
@@ -56,6 +62,11 @@ export interface TransportSettings {
   caBundle?: string | undefined;
   /** Hosts redirects may lead to; the request is replayed there without the token. */
   whitelist?: readonly string[];
+  /**
+   * `http://` proxy for `https://` requests with `verify: false` (with verification on, Deno's
+   * fetch reads the proxy variables itself). @default {HTTPS_PROXY from the environment}
+   */
+  proxy?: string;
 }
 
 /** Options of a {@linkcode Transport}. */
@@ -68,8 +79,29 @@ export interface TransportOptions {
   log?: Logger;
   /** Bounds of the retry policy. */
   retry?: RetryOptions;
+  /**
+   * Largest JSON answer read, in bytes; a longer one fails with
+   * {@linkcode ResponseTooLargeError}. File downloads are not limited.
+   *
+   * @default {67108864}
+   */
+  maxJsonBytes?: number;
+  /** Paces requests after 429 answers. @default {hostPacer(origin) (one per host and process)} */
+  pacer?: Pacer;
   /** Cancels every request of this transport (the CLI's Ctrl-C), besides each request's own. */
   signal?: AbortSignal;
+}
+
+/** Default bound of a JSON answer: 64 MiB, far above any API answer (a page holds 100 items). */
+export const MAX_JSON_BYTES = 67_108_864;
+
+/** Expected type of a key in {@linkcode Transport.jsonObject}'s answer. */
+export type JsonKeyType = "number" | "string" | "array" | "object";
+
+/** Options of {@linkcode Transport.jsonObject}. */
+export interface JsonObjectOptions extends RequestOptions {
+  /** Keys the answer must have, with their types. */
+  shape?: Readonly<Record<string, JsonKeyType>>;
 }
 
 /** A request body, or a function making a fresh body for each attempt (makes streams retriable). */
@@ -109,6 +141,8 @@ export class Transport implements AsyncDisposable {
   #state: Promise<State> | undefined;
   #retry: ResolvedRetryOptions;
   #log: Logger;
+  #pacer: Pacer | undefined;
+  #maxJsonBytes: number;
 
   /**
    * Creates the transport; nothing is read or sent before the first request.
@@ -119,6 +153,13 @@ export class Transport implements AsyncDisposable {
     this.#options = options;
     this.#retry = { ...DEFAULT_RETRY, ...options.retry };
     this.#log = options.log ?? silentLogger;
+    this.#pacer = options.pacer;
+    this.#maxJsonBytes = options.maxJsonBytes ?? MAX_JSON_BYTES;
+    if (!(this.#maxJsonBytes > 0)) {
+      throw new RangeError(
+        `Cannot read answers as 'maxJsonBytes' must be positive: current value is ${this.#maxJsonBytes}`,
+      );
+    }
   }
 
   /**
@@ -146,13 +187,19 @@ export class Transport implements AsyncDisposable {
     const url = endpointUrl(state.base, endpoint, options.query);
     const idempotent = options.idempotent ?? (method === "GET" || method === "HEAD");
     const replayable = !(options.body instanceof ReadableStream);
+    const pacer = this.#pacer ?? hostPacer(state.base.origin);
     let waited = 0;
     for (let attempt = 1;; attempt++) {
+      waited += await pacer.wait(options.signal);
       let error: unknown;
       try {
         const response = await this.#send(state, method, url, options);
+        if (response.status !== 429) pacer.succeeded();
         if (response.ok || options.expect?.includes(response.status)) return response;
-        const failure = await requestErrorFrom(response, method, url.href);
+        const failure = await requestErrorFrom(response, method, {
+          url: url.href,
+          secrets: [state.settings.pat],
+        });
         error = response.status >= 300 && response.status < 400
           ? redirectNotFollowed(failure)
           : failure;
@@ -160,23 +207,35 @@ export class Transport implements AsyncDisposable {
         if (options.signal?.aborted) throw options.signal.reason;
         error = caught;
       }
-      const delay = retryDelay(error, attempt, this.#retry);
-      const retry = replayable && attempt < this.#retry.maxAttempts &&
+      const limited = error instanceof RequestError && error.status === 429;
+      // A 429 pauses every request of the process (the pacer adds jitter); other failures wait
+      // only here.
+      const computed = retryDelay(error, attempt, this.#retry);
+      const delay = limited ? pacer.jittered(computed) : computed;
+      const retry = replayable && attempt < attemptLimit(error, this.#retry) &&
         isRetriable(error, { idempotent }) && waited + delay <= this.#retry.maxTotalWaitMs;
       if (!retry) throw error;
-      this.#log.debug(
-        `${method} ${redactUrl(url.href)} failed (${
-          describe(error)
-        }); retry ${attempt} in ${delay} ms`,
-      );
-      waited += delay;
-      await sleep(delay, options.signal);
+      if (limited) pacer.limited(delay);
+      if (error instanceof ConnectionError && error.unreachable) {
+        this.#log.info(`Could not connect to ${error.host}; trying once more in ${delay} ms`);
+      } else {
+        this.#log.debug(
+          `${method} ${redactUrl(url.href)} failed (${describe(error)}); retry ${attempt} in ` +
+            `${delay} ms`,
+        );
+      }
+      if (!limited) {
+        await sleep(delay, options.signal);
+        waited += delay;
+      }
     }
   }
 
   /**
    * Sends a request and parses the JSON answer; an empty body gives `{}`. A body that is not
-   * JSON (an HTML page from a proxy) throws {@linkcode RequestError} with the text as `body`.
+   * JSON (an HTML page from a proxy), or JSON that is neither an object nor an array, throws
+   * {@linkcode RequestError} with the text as `body`; one larger than `maxJsonBytes` throws
+   * {@linkcode ResponseTooLargeError}.
    *
    * @typeParam T Expected shape of the answer.
    * @param method HTTP method.
@@ -185,14 +244,68 @@ export class Transport implements AsyncDisposable {
    * @returns The parsed body.
    */
   async json<T>(method: string, endpoint: string, options: RequestOptions = {}): Promise<T> {
+    const { value } = await this.#json(method, endpoint, options, "a JSON object or list");
+    return value as T;
+  }
+
+  /**
+   * Like {@linkcode Transport.json}, for answers that must be one JSON object (a resource, a
+   * page): anything else, or an object without the keys of `shape`, throws
+   * {@linkcode RequestError} before a caller can build a path like `/records/undefined` from it.
+   *
+   * @typeParam T Expected shape of the answer.
+   * @param method HTTP method.
+   * @param endpoint Path below the API base or an absolute server link.
+   * @param options Query, body, headers, signal, and the keys the object must have.
+   * @returns The parsed object.
+   */
+  async jsonObject<T extends object>(
+    method: string,
+    endpoint: string,
+    options: JsonObjectOptions = {},
+  ): Promise<T> {
+    const { shape, ...request } = options;
+    const { value, fail } = await this.#json(method, endpoint, request, "a JSON object");
+    if (Array.isArray(value)) throw fail("a JSON list", "a JSON object");
+    const object = value as Record<string, unknown>;
+    for (const [key, type] of Object.entries(shape ?? {})) {
+      const found = object[key];
+      const ok = type === "array"
+        ? Array.isArray(found)
+        : type === "object"
+        ? typeof found === "object" && found !== null && !Array.isArray(found)
+        : type === "number"
+        ? typeof found === "number"
+        : typeof found === "string";
+      if (!ok) throw fail(`a JSON object without '${key}' (${type})`, "a JSON object");
+    }
+    return value as T;
+  }
+
+  async #json(
+    method: string,
+    endpoint: string,
+    options: RequestOptions,
+    expected: string,
+  ): Promise<{ value: object; fail: (found: string, wanted: string) => RequestError }> {
     const response = await this.request(method, endpoint, options);
-    const text = await response.text();
-    if (text.trim() === "") return {} as T;
+    const url = redactUrl(endpointUrl(await this.baseUrl(), endpoint, options.query).href);
+    const read = await readBoundedText(response.body, this.#maxJsonBytes);
+    if (read.truncated) throw new ResponseTooLargeError(method, url, this.#maxJsonBytes);
+    const text = redactSecrets(read.text, [(await this.#ready()).settings.pat]);
+    const init = { status: response.status, method, url, body: text, headers: response.headers };
+    const fail = (found: string, wanted: string) =>
+      new RequestError({
+        ...init,
+        message: `${method} ${url} answered ${response.status} with ${found} where ${wanted} ` +
+          `was expected: check 'host' and 'base_path', or whether a proxy answers in the ` +
+          `server's place`,
+      });
+    if (read.text.trim() === "") return { value: {}, fail };
+    let value: unknown;
     try {
-      return JSON.parse(text) as T;
+      value = JSON.parse(read.text);
     } catch {
-      const url = redactUrl(endpointUrl(await this.baseUrl(), endpoint, options.query).href);
-      const init = { status: response.status, method, url, body: text, headers: response.headers };
       const { description } = new RequestError(init);
       throw new RequestError({
         ...init,
@@ -200,6 +313,10 @@ export class Transport implements AsyncDisposable {
           `(${description})`,
       });
     }
+    if (typeof value !== "object" || value === null) {
+      throw fail(`the JSON value ${text.trim().slice(0, 40)}`, expected);
+    }
+    return { value, fail };
   }
 
   /** Closes the connection pool. */
@@ -230,19 +347,41 @@ export class Transport implements AsyncDisposable {
     const custom = this.#options.fetch;
     if (custom) {
       // Redirects are handled (and refused) by #send, never followed by the fetch itself.
-      const fetchFn: FetchFn = (url, init) => custom(url, { ...init, redirect: "manual" });
+      const fetchFn: FetchFn = (url, { activity, ...init }) => {
+        const send = (body: BodyInit | null) => custom(url, { ...init, body, redirect: "manual" });
+        return activity ? sendWatched(send, init.body, activity) : send(init.body);
+      };
       return { base, settings, fetch: fetchFn, close() {} };
     }
     const { client, caCerts } = await httpClient(settings.caBundle);
-    const insecure = settings.verify === false ? insecureFetch() : undefined;
+    // Only the node:https path needs it: Deno's fetch reads the proxy variables itself.
+    const proxy = settings.verify !== false
+      ? undefined
+      : settings.proxy !== undefined
+      ? URL.parse(settings.proxy)
+      : proxyFromEnv();
+    if (proxy === null || (proxy !== undefined && proxy.protocol !== "http:")) {
+      throw new ConfigurationError(
+        `The proxy '${redactUrl(settings.proxy ?? "")}' is not an http:// URL: write it like ` +
+          `'http://proxy.example:3128'`,
+      );
+    }
+    const insecure = settings.verify === false
+      ? insecureFetch({ proxy: proxy ?? undefined })
+      : undefined;
     // Large byte bodies (upload chunks) go through a small HTTP/1.1 client that sends the
-    // caller's buffer without copying it (see docs/decisions.md, "Transfer performance"). Only
-    // Deno's fetch honours a proxy, so it keeps every request when one may be configured.
+    // caller's buffer without copying it, with a Content-Length, reporting every piece written
+    // to the idle timer (see docs/decisions.md, "Transfer performance"). Only Deno's fetch
+    // honours a proxy, so it keeps every request when one may be configured; it gets bodies as
+    // a stream whose reads count as activity.
     const bulk = proxyMayBeSet() ? undefined : rawFetch({ caCerts });
     const fetchFn: FetchFn = (url, init) => {
       if (insecure && url.protocol === "https:") return insecure.fetch(url, init);
       if (bulk && isLargeBytes(init.body)) return bulk(url, init);
-      return fetch(url, { ...init, client, redirect: "manual" });
+      const { activity, ...rest } = init;
+      const send = (body: BodyInit | null) =>
+        fetch(url, { ...rest, body, client, redirect: "manual" });
+      return activity ? sendWatched(send, init.body, activity) : send(init.body);
     };
     return {
       base,
@@ -313,181 +452,32 @@ export class Transport implements AsyncDisposable {
     url: URL,
     init: { method: string; headers: Headers; body: BodyInit | null; signal?: AbortSignal },
   ): Promise<Response> {
-    const timeoutMs = (state.settings.timeout ?? 60) * 1000;
-    const controller = new AbortController();
+    // Idle time only: every piece of the body sent, and every piece of the answer read, starts
+    // the timeout again.
+    const timer = new IdleTimer((state.settings.timeout ?? 60) * 1000);
     const signal = init.signal
-      ? AbortSignal.any([controller.signal, init.signal])
-      : controller.signal;
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, timeoutMs);
+      ? AbortSignal.any([timer.controller.signal, init.signal])
+      : timer.controller.signal;
     const fetchInit: FetchInit = {
       method: init.method,
       headers: init.headers,
       body: init.body,
       signal,
+      activity: () => timer.touch(),
     };
     this.#log.debug(`${init.method} ${redactUrl(url.href)}`);
     let response: Response;
     try {
       response = await state.fetch(url, fetchInit);
     } catch (error) {
+      timer.pause();
       if (init.signal?.aborted) throw init.signal.reason;
-      if (timedOut) throw new TimeoutError(url.origin, timeoutMs);
+      if (timer.fired) throw new TimeoutError(url.origin, timer.timeoutMs);
       throw networkError(url, error);
-    } finally {
-      clearTimeout(timer);
     }
-    return guardBody(response, { controller, timeoutMs, host: url.origin });
+    return guardBody(response, timer, url.origin);
   }
 }
-
-async function httpClient(
-  caBundle: string | undefined,
-): Promise<{ client: Deno.HttpClient; caCerts?: string[] }> {
-  if (!caBundle) return { client: Deno.createHttpClient({}) };
-  let pem: string;
-  try {
-    pem = await Deno.readTextFile(caBundle);
-  } catch (error) {
-    const reason = error instanceof Deno.errors.NotCapable
-      ? `run Deno with --allow-read=${caBundle}`
-      : "fix 'ca_bundle' in the config file (or the caBundle option)";
-    throw new ConfigurationError(
-      `Cannot read the CA bundle ${caBundle} (${describe(error)}): ${reason}`,
-      { cause: error },
-    );
-  }
-  const invalid = (reason: string, cause?: unknown) =>
-    new ConfigurationError(
-      `The CA bundle ${caBundle} is not a valid PEM file (${reason}): point 'ca_bundle' at a ` +
-        `file with '-----BEGIN CERTIFICATE-----' blocks`,
-      cause === undefined ? undefined : { cause },
-    );
-  if (!pem.includes("-----BEGIN CERTIFICATE-----")) throw invalid("no certificate in it");
-  try {
-    return { client: Deno.createHttpClient({ caCerts: [pem] }), caCerts: [pem] };
-  } catch (error) {
-    throw invalid(describe(error), error);
-  }
-}
-
-function redirectNotFollowed(error: RequestError): RequestError {
-  return new RequestError({
-    status: error.status,
-    method: error.method,
-    url: error.url,
-    body: error.body,
-    headers: error.headers,
-    message: `The server answered ${error.method} ${error.url} with ${error.status} but no ` +
-      `redirect target (Location): check 'host' and 'base_path' in the config file`,
-  });
-}
-
-function isWhitelisted(target: URL, whitelist: readonly string[]): boolean {
-  return whitelist.some((entry) => {
-    const trimmed = entry.trim().replace(/\/+$/, "");
-    if (/^https?:\/\//i.test(trimmed)) return URL.parse(trimmed)?.origin === target.origin;
-    return trimmed.toLowerCase() === target.host || trimmed.toLowerCase() === target.hostname;
-  });
-}
-
-function redirectRefused(method: string, from: URL, to: URL): RedirectError {
-  return new RedirectError(
-    redactUrl(to.href),
-    `The server redirected ${method} ${redactUrl(from.href)} to ${redactUrl(to.href)}; ` +
-      `redirects are not followed because the token must not go to another address: ` +
-      `set 'host' to ${to.origin} if the repository moved (repo-apy config set-host), or add ` +
-      `'${to.origin}' to 'whitelist' in the config file to follow it without the token`,
-  );
-}
-
-function networkError(url: URL, error: unknown): ConnectionError {
-  const message = causeMessages(error);
-  if (/certificate|UnknownIssuer|tls|ssl|self.signed/i.test(message)) {
-    return new TlsError(
-      url.origin,
-      `TLS verification of ${url.origin} failed (${message}): set 'ca_bundle' to your CA's PEM file, or 'verify = false' (unsafe) in the config file`,
-      { cause: error },
-    );
-  }
-  return new ConnectionError(
-    url.origin,
-    `Could not connect to ${url.origin} (${message}): check the host and your network`,
-    { cause: error },
-  );
-}
-
-function causeMessages(error: unknown): string {
-  const messages: string[] = [];
-  for (let current = error; current !== undefined && messages.length < 5;) {
-    messages.push(current instanceof Error ? current.message : String(current));
-    current = current instanceof Error ? current.cause : undefined;
-  }
-  return messages.join(": ");
-}
-
-function guardBody(
-  response: Response,
-  guard: { controller: AbortController; timeoutMs: number; host: string },
-): Response {
-  const source = response.body;
-  if (source === null) return response;
-  const reader = openReader(source);
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let timedOut = false;
-  // A byte stream, so consumers can read into their own reused buffer (BYOB) and a multi-GB
-  // download creates no garbage per chunk; a pause longer than the timeout aborts the body.
-  const body = new ReadableStream({
-    type: "bytes",
-    async pull(controller) {
-      timer = setTimeout(() => {
-        timedOut = true;
-        guard.controller.abort();
-      }, guard.timeoutMs);
-      try {
-        const request = controller.byobRequest;
-        const view = request?.view;
-        if (request && view && reader.byob) {
-          const target = new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
-          const { done, value } = await reader.byob.read(target);
-          if (done) controller.close();
-          if (value) request.respondWithNewView(value);
-          else request.respond(0);
-          return;
-        }
-        const { done, value } = reader.byob
-          ? await reader.byob.read(new Uint8Array(READ_SIZE))
-          : await reader.plain.read();
-        if (done) controller.close();
-        else if (value.byteLength > 0) controller.enqueue(value);
-      } catch (error) {
-        controller.error(
-          timedOut ? new TimeoutError(guard.host, guard.timeoutMs) : new ConnectionError(
-            guard.host,
-            `The connection to ${guard.host} broke while reading the answer: try again`,
-            { cause: error },
-          ),
-        );
-      } finally {
-        clearTimeout(timer);
-      }
-    },
-    cancel(reason) {
-      clearTimeout(timer);
-      return (reader.byob ?? reader.plain).cancel(reason);
-    },
-  });
-  return new Response(body, {
-    status: response.status,
-    statusText: response.statusText,
-    headers: response.headers,
-  });
-}
-
-const READ_SIZE = 65_536;
 
 /** Byte bodies from this size on are sent without a copy (when no proxy may be set). */
 const LARGE_BODY_BYTES = 1 << 20;
@@ -495,23 +485,6 @@ const LARGE_BODY_BYTES = 1 << 20;
 function isLargeBytes(body: BodyInit | null): boolean {
   return body instanceof Uint8Array && body.byteLength >= LARGE_BODY_BYTES;
 }
-
-type BodyReader =
-  | { byob: ReadableStreamBYOBReader; plain?: undefined }
-  | { byob?: undefined; plain: ReadableStreamDefaultReader<Uint8Array> };
-
-function openReader(source: ReadableStream<Uint8Array>): BodyReader {
-  try {
-    return { byob: source.getReader({ mode: "byob" }) };
-  } catch {
-    return { plain: source.getReader() };
-  }
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 /** The request's options with `signal` (the transport's) joined to the request's own signal. */
 function withSignal(options: RequestOptions, signal: AbortSignal | undefined): RequestOptions {
   if (signal === undefined) return options;

@@ -40,6 +40,9 @@ export type ResourceSelector =
   | { id: number }
   | { identifier: string; create?: boolean; [field: string]: unknown };
 
+// Every resource answer must be an object with a numeric id: paths are built from it.
+const HAS_ID = { shape: { id: "number" } } as const;
+
 /**
  * A record, collection, template or group on the server, with its metadata cached for five
  * minutes.
@@ -124,7 +127,7 @@ export class Resource<J extends ResourceJson = ResourceJson> {
    * @returns The metadata.
    */
   async refresh(): Promise<J> {
-    return this.#meta.set(await this.transport.json<J>("GET", this.endpoint));
+    return this.#meta.set(await this.transport.jsonObject<J>("GET", this.endpoint, HAS_ID));
   }
 
   /**
@@ -145,7 +148,12 @@ export class Resource<J extends ResourceJson = ResourceJson> {
    * @returns The updated metadata.
    */
   async patch(changes: ResourceChanges<J>): Promise<J> {
-    return this.#meta.set(await this.transport.json<J>("PATCH", this.endpoint, { json: changes }));
+    return this.#meta.set(
+      await this.transport.jsonObject<J>("PATCH", this.endpoint, {
+        json: changes,
+        ...HAS_ID,
+      }),
+    );
   }
 
   /** Moves the resource to the trash. */
@@ -231,7 +239,7 @@ export async function lookup<J extends ResourceJson>(
   if ("id" in selector && typeof selector.id === "number") {
     try {
       return {
-        meta: await transport.json<J>("GET", resourcePath(type, selector.id)),
+        meta: await transport.jsonObject<J>("GET", resourcePath(type, selector.id), HAS_ID),
         created: false,
       };
     } catch (error) {
@@ -256,7 +264,7 @@ export async function lookup<J extends ResourceJson>(
     throw new InputError(`The identifier '${raw}' has no valid characters (a-z, 0-9, - and _)`);
   }
   try {
-    const meta = await transport.json<J>("GET", identifierPath(type, identifier));
+    const meta = await transport.jsonObject<J>("GET", identifierPath(type, identifier), HAS_ID);
     return { meta, created: false };
   } catch (error) {
     if (!(error instanceof RequestError)) throw error;
@@ -269,7 +277,7 @@ export async function lookup<J extends ResourceJson>(
   }
   if (!create) throw new ResourceNotFoundError(type, identifier);
   const body = { title: identifier, ...metadata, identifier };
-  const meta = await transport.json<J>("POST", listPath(type), { json: body });
+  const meta = await transport.jsonObject<J>("POST", listPath(type), { json: body, ...HAS_ID });
   return { meta, created: true };
 }
 

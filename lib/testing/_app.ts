@@ -77,7 +77,7 @@ export function createApp(state: State, routes: readonly Route[]): Handler {
       const response = await withFaults(
         state.faults,
         request,
-        () => dispatch(state, routes, request),
+        (faulted) => dispatch(state, routes, faulted),
       );
       entry.status = response.status;
       if (meta.bodyBytes > 0) entry.bodyBytes = meta.bodyBytes;

@@ -1,7 +1,8 @@
 /**
  * Fault injection: a middleware that matches requests against {@linkcode Fault} rules and answers
  * with an error status, a redirect, a dropped connection, a delay, a slow or cut body, or a failing
- * merge task.
+ * merge task; hostile answers (echoed headers, endless or odd JSON bodies, a self-pointing `next`),
+ * slow request reading and a token-bucket rate limit.
  *
  * @module
  */
@@ -44,6 +45,18 @@ export interface Fault {
   redirect?: string;
   /** For an upload finish: the merge task fails with this text. */
   taskError?: string;
+  /** With `status`: the error body echoes the request headers, `Authorization` included. */
+  echoHeaders?: boolean;
+  /** Answer `status` (default 200) with a JSON body that never ends. */
+  endlessBody?: boolean;
+  /** Answer 200 with this JSON value instead of the real answer. */
+  jsonBody?: unknown;
+  /** Paginated answers: the `next` link points back at the page itself. */
+  selfNext?: boolean;
+  /** Read the request body at this rate (bytes per second). */
+  slowRequestBytesPerSecond?: number;
+  /** Token bucket: at most this many requests per second (burst of one second); others get 429. */
+  rateLimit?: number;
   /** For a file download: ignore a `Range` header and send the whole file with 200. */
   ignoreRange?: boolean;
   /**
@@ -63,6 +76,40 @@ export const taskErrors: WeakMap<Request, string> = new WeakMap();
 export const rangeIgnored: WeakSet<Request> = new WeakSet();
 
 const counters: WeakMap<Fault, { seen: number; fired: number }> = new WeakMap();
+const buckets: WeakMap<Fault, { tokens: number; at: number }> = new WeakMap();
+
+// Takes a token of the fault's bucket; returns the seconds to wait when there is none.
+function rateLimited(fault: Fault, rate: number): number | undefined {
+  const now = performance.now();
+  const bucket = buckets.get(fault) ?? { tokens: Math.max(1, rate), at: now };
+  buckets.set(fault, bucket);
+  bucket.tokens = Math.min(Math.max(1, rate), bucket.tokens + (now - bucket.at) / 1000 * rate);
+  bucket.at = now;
+  if (bucket.tokens >= 1) {
+    bucket.tokens -= 1;
+    return undefined;
+  }
+  return Math.max(1, Math.ceil((1 - bucket.tokens) / rate));
+}
+
+function endlessBody(): ReadableStream<Uint8Array> {
+  const filler = new TextEncoder().encode(`"${"x".repeat(65_530)}",`);
+  let started = false;
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      controller.enqueue(started ? filler : new TextEncoder().encode('{"items":['));
+      started = true;
+    },
+  });
+}
+
+async function pointNextAtSelf(response: Response, url: URL): Promise<Response> {
+  if (!response.ok || !response.headers.get("content-type")?.includes("json")) return response;
+  const body = await response.json();
+  const links = body?._pagination?._links;
+  if (links) links.next = url.href;
+  return jsonResponse(body, response.status);
+}
 
 function matches(fault: Fault, request: Request, url: URL): boolean {
   if (fault.method !== undefined && fault.method.toUpperCase() !== request.method) return false;
@@ -115,6 +162,15 @@ function slowBody(body: ReadableStream<Uint8Array>, bytesPerSecond: number) {
   });
 }
 
+function requestWithSlowBody(request: Request, bytesPerSecond: number): Request {
+  if (request.body === null) return request;
+  const init: RequestInit & { duplex: string } = {
+    body: slowBody(request.body, bytesPerSecond),
+    duplex: "half",
+  };
+  return new Request(request, init);
+}
+
 /** The JSON answer with `fields` set on the object and its `items` (where present). */
 async function withFields(
   response: Response,
@@ -150,7 +206,7 @@ async function withFields(
 export async function withFaults(
   faults: readonly Fault[],
   request: Request,
-  next: () => Promise<Response>,
+  next: (request: Request) => Promise<Response>,
 ): Promise<Response> {
   const url = new URL(request.url);
   const firing = faults.filter((f) => matches(f, request, url)).filter(fires);
@@ -158,6 +214,8 @@ export async function withFaults(
     if (fault.delayMs !== undefined) await new Promise((r) => setTimeout(r, fault.delayMs));
   }
   for (const fault of firing) {
+    const wait = fault.rateLimit === undefined ? undefined : rateLimited(fault, fault.rateLimit);
+    if (wait !== undefined) return errorResponse(429, undefined, {}, { "retry-after": `${wait}` });
     if (fault.drop) throw new DropConnection();
     if (fault.redirect !== undefined) {
       const status = fault.status !== undefined && fault.status >= 300 && fault.status < 400
@@ -166,18 +224,36 @@ export async function withFaults(
       const location = fault.redirect.replace(/\/$/, "") + url.pathname + url.search;
       return jsonResponse({}, status, { [HEADER.location.toLowerCase()]: location });
     }
+    if (fault.endlessBody) return new Response(endlessBody(), { status: fault.status ?? 200 });
     if (fault.status !== undefined) {
       const headers: Record<string, string> = {};
       if (fault.retryAfter !== undefined) headers["retry-after"] = fault.retryAfter;
-      return errorResponse(fault.status, undefined, {}, headers);
+      if (!fault.echoHeaders) return errorResponse(fault.status, undefined, {}, headers);
+      const echoed = Object.fromEntries(request.headers);
+      const lines = Object.entries(echoed).map(([name, value]) => `${name}: ${value}`);
+      return errorResponse(fault.status, `Bad request headers: ${lines.join("; ")}`, {
+        headers: echoed,
+      }, headers);
     }
+    if (fault.jsonBody !== undefined) return jsonResponse(fault.jsonBody);
   }
   if (firing.some((f) => f.corruptStorage)) corruptedRequests.add(request);
 
   const taskError = firing.find((f) => f.taskError !== undefined)?.taskError;
   if (taskError !== undefined) taskErrors.set(request, taskError);
   if (firing.some((f) => f.ignoreRange)) rangeIgnored.add(request);
-  let response = await next();
+  const slowRead = firing.find((f) => f.slowRequestBytesPerSecond !== undefined);
+  const faulted = slowRead
+    ? requestWithSlowBody(request, slowRead.slowRequestBytesPerSecond!)
+    : request;
+  if (faulted !== request) {
+    // The handler sees the wrapped request: it keeps the marks set on the original.
+    if (corruptedRequests.has(request)) corruptedRequests.add(faulted);
+    if (rangeIgnored.has(request)) rangeIgnored.add(faulted);
+    if (taskError !== undefined) taskErrors.set(faulted, taskError);
+  }
+  let response = await next(faulted);
+  if (firing.some((f) => f.selfNext)) response = await pointNextAtSelf(response, url);
   for (const fault of firing) {
     if (fault.jsonFields !== undefined) response = await withFields(response, fault.jsonFields);
   }

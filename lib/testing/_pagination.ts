@@ -8,6 +8,8 @@ import { MAX_PER_PAGE } from "../http/protocol.ts";
 import { type Ctx, intQuery } from "./_context.ts";
 import { jsonResponse } from "./_errors.ts";
 
+const SEARCH_PAGE_CAP = 100;
+
 /** Options of {@linkcode paginate}. */
 export interface PaginateOptions {
   /** Query parameters to repeat in page links. */
@@ -30,7 +32,7 @@ export function pageParams(query: URLSearchParams, search = false): {
   perPage: number;
 } {
   let page = Math.max(1, intQuery(query, "page", 1));
-  if (search) page = Math.min(page, 100);
+  if (search) page = Math.min(page, SEARCH_PAGE_CAP);
   const perPage = Math.min(MAX_PER_PAGE, Math.max(1, intQuery(query, "per_page", 10)));
   return { page, perPage };
 }
@@ -60,7 +62,9 @@ export function paginate<T>(
   };
   const links: Record<string, string> = { self: link(page) };
   if (page > 1) links.prev = link(page - 1);
-  if (total > page * perPage) links.next = link(page + 1);
+  // Never a `next` beyond the page cap: it would be clamped back to this page, a loop.
+  const capped = options.search === true && page >= SEARCH_PAGE_CAP;
+  if (total > page * perPage && !capped) links.next = link(page + 1);
   const body: Record<string, unknown> = {
     items: items.slice((page - 1) * perPage, page * perPage).map(render),
     _pagination: {

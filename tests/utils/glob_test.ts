@@ -47,3 +47,36 @@ Deno.test("globToRegExp() handles **, dots and brackets like fnmatch, and reject
   const error = assertThrows(() => globToRegExp("[z-a]"), InputError);
   assertEquals(error.message.includes("[z-a]"), true);
 });
+
+Deno.test("globToRegExp() matches '*a*a*a*a*b' against a 250-character name without backtracking", () => {
+  // A backtracking regex needs hours here (the test never ends); a linear matcher microseconds.
+  const name = "a".repeat(250);
+  assertEquals(globToRegExp("*a*a*a*a*a*a*b").test(name), false);
+  assertEquals(globFilter("*a?a*[a]*a*a*a")(name), true);
+  assertEquals(globFilter("*", "*a*a*a*a*a*a*b")(name), true);
+});
+
+Deno.test("globToRegExp() keeps fnmatch semantics for patterns with several stars", () => {
+  const cases: [string, string, boolean][] = [
+    ["*a*b", "xaxb", true],
+    ["*a*b", "xbxa", false],
+    ["a*b*c", "abc", true],
+    ["a*b*c", "abcc", true],
+    ["a*b*c", "ab", false],
+    ["*ab*ab", "abab", true],
+    ["*ab*ab", "ababa", false],
+    ["*?*?", "ab", true],
+    ["*?*?", "a", false],
+    ["a**b", "ab", true],
+    ["*[0-9]*.txt", "run12.txt", true],
+    ["*[!0-9]*.txt", "12.txt", false],
+    ["*.*", "a.b.c", true],
+    ["x*", "x", true],
+    ["a**b*c*d", "aXbYcZd", true],
+    ["a**b*c*d", "aXcYbZd", false],
+    ["*x", "x", true],
+  ];
+  for (const [glob, name, expected] of cases) {
+    assertEquals(globToRegExp(glob).test(name), expected, `${glob} vs ${name}`);
+  }
+});

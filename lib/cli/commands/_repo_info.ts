@@ -4,6 +4,7 @@ import { Command } from "@commander-js/extra-typings";
 import { jsonMode, readingCommand } from "../_command_kind.ts";
 import { printJson } from "../_json_output.ts";
 import { apyCommand } from "../apy_command.ts";
+import { maskHost } from "../../config/mask.ts";
 import { maskPat } from "./_config_edit.ts";
 
 /** A new `get-repo-info` command. */
@@ -29,7 +30,7 @@ export function getRepoInfoCommand(): Command {
       return;
     }
     manager.printInfo(`Instance: ${settings.instance ?? "(none: host and pat given directly)"}`);
-    manager.printInfo(`Host: ${settings.host}`);
+    manager.printInfo(`Host: ${maskHost(settings.host)}`);
     manager.printInfo(`Server version: ${info.version}`);
     manager.printInfo(`Personal access token: ${maskPat(settings.pat, 10, "***")}`);
     manager.printInfo(`Token user: ${user.displayname} (id ${user.id})`);

@@ -5,6 +5,7 @@
  */
 
 import { Command, type CommandUnknownOpts } from "@commander-js/extra-typings";
+import { maskHost } from "../../config/mask.ts";
 import { configPath } from "../../config/path.ts";
 import { readConfig } from "../../config/read.ts";
 import { selectInstance } from "../../config/select.ts";
@@ -127,7 +128,7 @@ function setHostCommand(): Command {
       async () =>
         hostOption(options.host) ?? await ask(context, HOST_QUESTION, { check: hostProblem }),
     );
-    context.output.info(`Set the host of instance '${name}' to ${value}`);
+    context.output.info(`Set the host of instance '${name}' to ${maskHost(value)}`);
   });
   return command as unknown as Command;
 }
@@ -239,7 +240,9 @@ function showInstancesCommand(): Command {
     output.info(`Instances in ${path}:`);
     const width = Math.max(0, ...[...config.instances.keys()].map((name) => name.length));
     for (const [name, section] of config.instances) {
-      const host = section.host === undefined || section.host === "" ? "(no host)" : section.host;
+      const host = section.host === undefined || section.host === ""
+        ? "(no host)"
+        : maskHost(section.host);
       output.data(`${name === fallback ? "*" : " "} ${name.padEnd(width)}  ${host}`);
     }
     output.info(

@@ -1,0 +1,96 @@
+// Opening the connection pool (CA bundle) and naming what went wrong when no answer came.
+import { ConfigurationError, ConnectionError, TlsError } from "./errors.ts";
+
+/**
+ * One Deno HTTP client (one connection pool), trusting the CA bundle when one is given; the
+ * bundle's certificates are returned too, for the raw client of large bodies.
+ */
+export async function httpClient(
+  caBundle: string | undefined,
+): Promise<{ client: Deno.HttpClient; caCerts?: string[] }> {
+  if (!caBundle) return { client: Deno.createHttpClient({}) };
+  let pem: string;
+  try {
+    pem = await Deno.readTextFile(caBundle);
+  } catch (error) {
+    const reason = error instanceof Deno.errors.NotCapable
+      ? `run Deno with --allow-read=${caBundle}`
+      : "fix 'ca_bundle' in the config file (or the caBundle option)";
+    throw new ConfigurationError(
+      `Cannot read the CA bundle ${caBundle} (${describe(error)}): ${reason}`,
+      { cause: error },
+    );
+  }
+  const invalid = (reason: string, cause?: unknown) =>
+    new ConfigurationError(
+      `The CA bundle ${caBundle} is not a valid PEM file (${reason}): point 'ca_bundle' at a ` +
+        `file with '-----BEGIN CERTIFICATE-----' blocks`,
+      cause === undefined ? undefined : { cause },
+    );
+  if (!pem.includes("-----BEGIN CERTIFICATE-----")) throw invalid("no certificate in it");
+  try {
+    return { client: Deno.createHttpClient({ caCerts: [pem] }), caCerts: [pem] };
+  } catch (error) {
+    throw invalid(describe(error), error);
+  }
+}
+
+// rustls (fetch) and OpenSSL-style (node:https) texts for a TLS handshake answered in plain HTTP.
+const PLAIN_HTTP = /InvalidContentType|wrong version number|packet length too long|http request/i;
+const TLS = /certificate|UnknownIssuer|tls|ssl|self.signed|handshake|corrupt message/i;
+const REFUSED = /connection refused|ECONNREFUSED|os error 111/i;
+const DNS =
+  /dns error|failed to lookup|ENOTFOUND|EAI_AGAIN|name or service not known|no such host/i;
+
+/** Turns a failed fetch into the error that names the host and what to do. */
+export function networkError(url: URL, error: unknown): ConnectionError {
+  const message = causeMessages(error);
+  // Test the texts without the URL they quote: a host name like 'ssl.example' is no TLS error.
+  const text = message.replace(/\(?(https?:\/\/|url)[^)\s]*\)?/gi, "");
+  if (url.protocol === "https:" && PLAIN_HTTP.test(text)) {
+    const plain = new URL(url.origin);
+    plain.protocol = "http:";
+    return new TlsError(
+      url.origin,
+      `${url.origin} answered in plain HTTP, not HTTPS (${message}): if the repository is ` +
+        `served without TLS, set 'host' to ${plain.origin} in the config file`,
+      { cause: error },
+    );
+  }
+  if (TLS.test(text)) {
+    return new TlsError(
+      url.origin,
+      `TLS verification of ${url.origin} failed (${message}): set 'ca_bundle' to your CA's PEM ` +
+        `file, or 'verify = false' (unsafe) in the config file`,
+      { cause: error },
+    );
+  }
+  if (REFUSED.test(text) || DNS.test(text)) {
+    const what = REFUSED.test(text) ? "it refused the connection" : "no address found (DNS)";
+    return new ConnectionError(
+      url.origin,
+      `Could not connect to ${url.origin}, ${what} (${message}): check 'host' in the config ` +
+        `file and your network`,
+      { cause: error, unreachable: true },
+    );
+  }
+  return new ConnectionError(
+    url.origin,
+    `Could not connect to ${url.origin} (${message}): check the host and your network`,
+    { cause: error },
+  );
+}
+
+function causeMessages(error: unknown): string {
+  const messages: string[] = [];
+  for (let current = error; current !== undefined && messages.length < 5;) {
+    messages.push(current instanceof Error ? current.message : String(current));
+    current = current instanceof Error ? current.cause : undefined;
+  }
+  return messages.join(": ");
+}
+
+/** The message of an error, or the value as text. */
+export function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

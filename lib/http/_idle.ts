@@ -1,0 +1,161 @@
+// The transport's idle timeout: it fires only when no bytes moved in either direction for the
+// whole timeout, so a long upload or download never fails while data flows.
+import { ConnectionError, TimeoutError } from "./errors.ts";
+
+/** A timer that aborts a request after `timeoutMs` without activity. */
+export class IdleTimer implements Disposable {
+  readonly controller: AbortController = new AbortController();
+  readonly timeoutMs: number;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #fired = false;
+
+  constructor(timeoutMs: number) {
+    this.timeoutMs = timeoutMs;
+    this.touch();
+  }
+
+  /** Whether the timeout passed (and the request was aborted). */
+  get fired(): boolean {
+    return this.#fired;
+  }
+
+  /** Bytes moved: the timeout starts again. */
+  touch(): void {
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => {
+      this.#fired = true;
+      this.controller.abort();
+    }, this.timeoutMs);
+  }
+
+  /** Stops the timer (nothing is pending). */
+  pause(): void {
+    clearTimeout(this.#timer);
+  }
+
+  [Symbol.dispose](): void {
+    this.pause();
+  }
+}
+
+/** Assumed slowest sending rate of a byte body whose progress fetch does not show (bytes/s). */
+export const MIN_SEND_RATE = 65_536;
+
+/**
+ * Sends with Deno's fetch while counting the body as activity: a stream's reads touch the timer;
+ * a byte body keeps its Content-Length, so its progress is invisible, and it counts as moving
+ * for as long as sending it at {@linkcode MIN_SEND_RATE} takes.
+ */
+export async function sendWatched(
+  send: (body: BodyInit | null) => Promise<Response>,
+  body: BodyInit | null,
+  touch: () => void,
+): Promise<Response> {
+  if (body instanceof ReadableStream) return await send(touchingStream(body, touch));
+  const size = body instanceof Blob
+    ? body.size
+    : ArrayBuffer.isView(body) || body instanceof ArrayBuffer
+    ? body.byteLength
+    : 0;
+  if (size < 1_048_576) return await send(body);
+  const until = performance.now() + size / MIN_SEND_RATE * 1000;
+  const ticker = setInterval(() => {
+    if (performance.now() < until) touch();
+  }, 500);
+  try {
+    return await send(body);
+  } finally {
+    clearInterval(ticker);
+  }
+}
+
+function touchingStream(
+  source: ReadableStream<Uint8Array>,
+  touch: () => void,
+): ReadableStream<Uint8Array> {
+  const reader = source.getReader();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      touch();
+      const { done, value } = await reader.read();
+      touch();
+      if (done) controller.close();
+      else controller.enqueue(value);
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  }, { highWaterMark: 0 });
+}
+
+const READ_SIZE = 65_536;
+
+type BodyReader =
+  | { byob: ReadableStreamBYOBReader; plain?: undefined }
+  | { byob?: undefined; plain: ReadableStreamDefaultReader<Uint8Array> };
+
+function openReader(source: ReadableStream<Uint8Array>): BodyReader {
+  try {
+    return { byob: source.getReader({ mode: "byob" }) };
+  } catch {
+    return { plain: source.getReader() };
+  }
+}
+
+/**
+ * Wraps a response so that every read of its body counts as activity, and a pause longer than
+ * the timeout aborts it with {@linkcode TimeoutError}.
+ */
+export function guardBody(response: Response, timer: IdleTimer, host: string): Response {
+  const source = response.body;
+  if (source === null) {
+    timer.pause();
+    return response;
+  }
+  const reader = openReader(source);
+  // A byte stream, so consumers can read into their own reused buffer (BYOB) and a multi-GB
+  // download creates no garbage per chunk; the timer runs only while a read waits.
+  timer.pause();
+  const body = new ReadableStream({
+    type: "bytes",
+    async pull(controller) {
+      timer.touch();
+      try {
+        const request = controller.byobRequest;
+        const view = request?.view;
+        if (request && view && reader.byob) {
+          const target = new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
+          const { done, value } = await reader.byob.read(target);
+          if (done) controller.close();
+          if (value) request.respondWithNewView(value);
+          else request.respond(0);
+          return;
+        }
+        const { done, value } = reader.byob
+          ? await reader.byob.read(new Uint8Array(READ_SIZE))
+          : await reader.plain.read();
+        if (done) controller.close();
+        else if (value.byteLength > 0) controller.enqueue(value);
+      } catch (error) {
+        controller.error(
+          timer.fired ? new TimeoutError(host, timer.timeoutMs) : new ConnectionError(
+            host,
+            `The connection to ${host} broke while reading the answer: try again`,
+            { cause: error },
+          ),
+        );
+      } finally {
+        timer.pause();
+      }
+    },
+    cancel(reason) {
+      timer.pause();
+      return (reader.byob ?? reader.plain).cancel(reason);
+    },
+  });
+  return new Response(body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
+}

@@ -1,0 +1,66 @@
+// Pagination against servers whose links never end.
+import { assertEquals, assertRejects, assertStringIncludes } from "../_assert.ts";
+import { RepoApyError } from "../../lib/http/errors.ts";
+import { startServer } from "../../lib/testing/mod.ts";
+import { Transport } from "../../lib/http/transport.ts";
+import { paginate, paginateItems } from "../../lib/http/paginate.ts";
+import { createRecord, listDir, managerFor, ok, tempDir } from "../cli/_records.ts";
+
+Deno.test("paginateItems() fails clearly when 'next' points back at the same page", async () => {
+  await using server = await startServer();
+  await using transport = new Transport({ settings: { host: server.url, pat: server.pat } });
+  for (const identifier of ["a", "b", "c"]) {
+    await transport.json("POST", "/records", { json: { identifier, title: identifier } });
+  }
+  server.addFault({ method: "GET", path: /\/records$/, selfNext: true });
+  const seen: unknown[] = [];
+  const error = await assertRejects(async () => {
+    for await (const item of paginateItems(transport, "/records", { per_page: 2 })) seen.push(item);
+  }, RepoApyError);
+  assertStringIncludes(error.message, "page links loop");
+  assertEquals(seen.length, 2);
+  assertEquals(
+    server.log.filter((e) => e.method === "GET" && e.path === "/api/v1/records").length,
+    2,
+  );
+});
+
+Deno.test("paginate() stops at total_pages and never yields an item twice", async () => {
+  await using server = await startServer();
+  await using transport = new Transport({ settings: { host: server.url, pat: server.pat } });
+  for (const identifier of ["a", "b", "c"]) {
+    await transport.json("POST", "/records", { json: { identifier, title: identifier } });
+  }
+  const pages = await Array.fromAsync(paginate(transport, "/records", { per_page: 2 }));
+  assertEquals(pages.map((page) => page.items.length), [2, 1]);
+});
+
+Deno.test("records get-file -P '*' against a self-pointing 'next' writes each file once", async () => {
+  await using server = await startServer();
+  await using dir = await tempDir();
+  const id = await createRecord(server, "looping");
+  await using manager = managerFor(server);
+  const record = await manager.record({ id });
+  for (const name of ["one.txt", "two.txt", "three.txt"]) await record.uploadString(name, name);
+  server.addFault({ method: "GET", path: /\/files$/, selfNext: true });
+  await ok(server, ["get-file", "-r", String(id), "-P", "*", "-p", dir.path]);
+  const written = await listDir(dir.path);
+  assertEquals(written.length >= 1 && written.length <= 3, true);
+  assertEquals(new Set(written).size, written.length);
+  const listings = server.log.filter((entry) => entry.path.endsWith(`/records/${id}/files`));
+  assertEquals(listings.length <= 2, true, `${listings.length} listing requests`);
+});
+
+Deno.test("the local server offers no 'next' link beyond its search page cap", async () => {
+  await using server = await startServer();
+  await using transport = new Transport({ settings: { host: server.url, pat: server.pat } });
+  for (const identifier of ["a", "b"]) {
+    await transport.json("POST", "/records", { json: { identifier, title: identifier } });
+  }
+  const page = await transport.json<{ _pagination: { _links: { next?: string } } }>(
+    "GET",
+    "/records",
+    { query: { page: 150, per_page: 1 } },
+  );
+  assertEquals(page._pagination._links.next, undefined);
+});
