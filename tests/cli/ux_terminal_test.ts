@@ -54,6 +54,9 @@ Deno.test("hostile titles are printed without control characters by every group"
     ["templates", "get-templates"],
     ["groups", "show-info", "-G", "evil-g", "-d"],
     ["groups", "get-groups"],
+    ["records", "remove-tag", "-r", record, "-t", "tag", "--dry-run"],
+    ["collections", "remove-record-link", "-c", collection, "-r", record, "--dry-run"],
+    ["records", "delete", "-r", record, "--dry-run"],
     ["records", "delete", "-r", record, "--i-am-sure"],
     ["misc", "get-deleted-resources"],
   ];
