@@ -85,3 +85,14 @@ Deno.test("the help of every group has examples", async () => {
     assertEquals(first.includes("repo-apy help "), false, `${path.join(" ")}: ${first}`);
   }
 });
+
+Deno.test("the ids commands' --json and --jsonl help say one thing each", async () => {
+  await using server = await startServer();
+  for (const group of ["records", "collections"]) {
+    const command = group === "records" ? "get-record-ids" : "get-collection-ids";
+    const run = await repo(server, ["help", group, command]);
+    const jsonl = run.stdout.split("\n").find((line) => line.trimStart().startsWith("--jsonl"));
+    assertStringIncludes(jsonl ?? "", "each id as a JSON number on its own line");
+    assertNotIncludes(jsonl ?? "", "array");
+  }
+});
