@@ -8,6 +8,7 @@
 import { type Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
 import { contextOf } from "./_context.ts";
 import { ExitError, reportError } from "./_errors.ts";
+import { terminalLine } from "./_terminal_text.ts";
 import { setOptionType } from "./_tree.ts";
 import type { CLIRepoManager } from "./cli_manager.ts";
 import { type Verbosity, VERBOSITY_LEVELS } from "./output.ts";
@@ -60,7 +61,8 @@ export function dryRunOption<C extends CommandUnknownOpts>(command: C): C {
  */
 export function dryRun(manager: CLIRepoManager, what: string): boolean {
   if (!isDryRun(manager)) return false;
-  manager.echo(`Dry run: would ${what}`);
+  // Printed whatever the verbosity (like data), but it is a message: one safe line.
+  manager.echo(terminalLine(`Dry run: would ${what}`));
   return true;
 }
 
@@ -89,6 +91,16 @@ export type ApyAction<Args extends unknown[], Opts> = (
   ...args: Args
 ) => void | Promise<void>;
 
+/** Options of {@linkcode apyCommand}. */
+export interface ApyCommandOptions<Opts> {
+  /**
+   * Whether this run talks to the server. When it returns `false` (e.g. a dry run that only
+   * reads a local file) the settings are not resolved, so no config file, host or PAT is needed;
+   * the action must then not use the manager's transport. @default {() => true}
+   */
+  needsServer?: (options: Opts & ApyOptions) => boolean;
+}
+
 /**
  * Adds `-I/--instance` and `-V/--verbose` to `command` and sets its action: the action receives
  * a manager whose settings are already resolved (config errors surface before any work), the
@@ -106,6 +118,7 @@ export type ApyAction<Args extends unknown[], Opts> = (
  *
  * @param command The command (with its own options and arguments already declared).
  * @param action What the command does.
+ * @param apyOptions Whether a run needs the server (see {@linkcode ApyCommandOptions}).
  * @returns The command, with the two options added.
  */
 export function apyCommand<
@@ -115,6 +128,7 @@ export function apyCommand<
 >(
   command: Command<Args, Opts, Global>,
   action: ApyAction<Args, Opts>,
+  apyOptions: ApyCommandOptions<Opts> = {},
 ): Command<Args, Opts & ApyOptions, Global> {
   const target = command as unknown as CommandUnknownOpts;
   target.addOption(
@@ -158,7 +172,9 @@ export function apyCommand<
     if (dry) dryManagers.add(manager);
     let instance = options.instance;
     try {
-      instance = (await manager.settings()).instance ?? instance;
+      if (apyOptions.needsServer?.(options) ?? true) {
+        instance = (await manager.settings()).instance ?? instance;
+      }
       await action(manager, options, ...args);
     } catch (error) {
       if (error instanceof ExitError) throw error;

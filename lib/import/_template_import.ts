@@ -1,7 +1,6 @@
 // The thin half of the template importers: read the file (bounded), convert it with a pure
 // converter, create the template through the library.
 
-import { InputError } from "../http/errors.ts";
 import type { Transport } from "../http/transport.ts";
 import { RepoTemplate } from "../transfer/template.ts";
 import { createUnique } from "./_unique.ts";
@@ -9,24 +8,6 @@ import { templateData, type TemplateDraft, type TemplateKind } from "./template_
 
 /** Largest schema or shapes file read. */
 export const MAX_TEMPLATE_FILE_BYTES = 16 * 1024 * 1024;
-
-/** Reads a text file after checking that it exists, is a file and is not too large. */
-export async function readBoundedText(path: string, maxBytes: number): Promise<string> {
-  let info: Deno.FileInfo;
-  try {
-    info = await Deno.stat(path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) {
-      throw new InputError(`No file at '${path}': check the path`);
-    }
-    throw error;
-  }
-  if (!info.isFile) throw new InputError(`'${path}' is not a file: give the path of a file`);
-  if (info.size > maxBytes) {
-    throw new InputError(`'${path}' has ${info.size} bytes, more than the ${maxBytes} read`);
-  }
-  return await Deno.readTextFile(path);
-}
 
 /** Creates a template from a draft under a free identifier generated from its title. */
 export function createTemplate(

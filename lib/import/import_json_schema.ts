@@ -20,7 +20,8 @@
 
 import type { Transport } from "../http/transport.ts";
 import type { RepoTemplate } from "../transfer/template.ts";
-import { createTemplate, MAX_TEMPLATE_FILE_BYTES, readBoundedText } from "./_template_import.ts";
+import { createTemplate, MAX_TEMPLATE_FILE_BYTES } from "./_template_import.ts";
+import { readBoundedText } from "./read_bounded_text.ts";
 import { jsonSchemaToTemplate } from "./json_schema_template.ts";
 import type { TemplateKind } from "./template_draft.ts";
 

@@ -21,7 +21,8 @@
 
 import type { Transport } from "../http/transport.ts";
 import type { RepoTemplate } from "../transfer/template.ts";
-import { createTemplate, MAX_TEMPLATE_FILE_BYTES, readBoundedText } from "./_template_import.ts";
+import { createTemplate, MAX_TEMPLATE_FILE_BYTES } from "./_template_import.ts";
+import { readBoundedText } from "./read_bounded_text.ts";
 import type { TemplateImportOptions } from "./import_json_schema.ts";
 import { shaclToTemplate } from "./shacl_template.ts";
 

@@ -20,13 +20,15 @@
  * @module
  */
 
-import { InputError, RepoApyError } from "../http/errors.ts";
+import { InputError, RepoApyError, RequestError } from "../http/errors.ts";
 import { type Extra, MAX_PER_PAGE, type RecordJson } from "../http/protocol.ts";
 import type { Transport } from "../http/transport.ts";
+import { deletedResources } from "../resources/capabilities/trash.ts";
 import { ResourceNotFoundError } from "../resources/errors.ts";
 import { appendIdentifierSuffix } from "../utils/identifier.ts";
 import { RepoCollection } from "../transfer/collection.ts";
 import { RepoRecord } from "../transfer/record.ts";
+import { isIdentifierTaken } from "./_unique.ts";
 
 /** Options of {@link reuseCollection}. */
 export interface ReuseCollectionOptions {
@@ -105,6 +107,7 @@ export async function reuseCollection(
   }
 
   const created: { delete(): Promise<void> }[] = [];
+  let creating: ["record" | "collection", string] = ["collection", collectionIdentifier];
   try {
     const collection = await RepoCollection.load(transport, {
       identifier: collectionIdentifier,
@@ -120,6 +123,7 @@ export async function reuseCollection(
     for (const record of selected) {
       let newId = record.id;
       if (!reused.has(record.id)) {
+        creating = ["record", appendIdentifierSuffix(record.identifier, suffix)];
         const copy = await copyRecord(transport, record, suffix, keepExtrasValues);
         created.push(copy);
         newId = copy.id;
@@ -146,6 +150,7 @@ export async function reuseCollection(
     for (const resource of created.reverse()) {
       await resource.delete().catch(() => {});
     }
+    if (isIdentifierTaken(error)) throw trashedError(...creating, error);
     throw new RepoApyError(
       `Reusing the collection ${collectionId} failed, what this run created was deleted again: ${
         error instanceof Error ? error.message : error
@@ -160,11 +165,40 @@ async function ensureFree(transport: Transport, type: "record" | "collection", i
     if (type === "record") await RepoRecord.load(transport, { identifier });
     else await RepoCollection.load(transport, { identifier });
   } catch (error) {
-    if (error instanceof ResourceNotFoundError) return;
-    throw error;
+    if (!(error instanceof ResourceNotFoundError)) throw error;
+    // A 404 also answers for a resource in the trash, whose identifier stays taken.
+    if (await inTrash(transport, type, identifier)) throw trashedError(type, identifier);
+    return;
   }
   throw new InputError(
     `A ${type} with the identifier '${identifier}' exists already: choose another suffix`,
+  );
+}
+
+/**
+ * Whether the trash listing holds a `type` with exactly this identifier. A token without the
+ * trash scope cannot list it: then only the create's structured 400 tells (see below).
+ */
+async function inTrash(transport: Transport, type: string, identifier: string) {
+  try {
+    for await (const item of deletedResources(transport, { filter: identifier })) {
+      if (item.type === type && item.identifier === identifier) return true;
+    }
+  } catch (error) {
+    if (error instanceof RequestError && (error.status === 401 || error.status === 403)) {
+      return false;
+    }
+    throw error;
+  }
+  return false;
+}
+
+/** The identifier is held by a resource in the trash (the listing or the create's 400 told). */
+function trashedError(type: string, identifier: string, cause?: unknown): InputError {
+  return new InputError(
+    `A ${type} with the identifier '${identifier}' is in the trash: restore it (misc ` +
+      "restore-resource) or delete it for good (misc purge-resource), or choose another suffix",
+    ...(cause === undefined ? [] : [{ cause }]),
   );
 }
 

@@ -92,8 +92,8 @@ interface Walk {
  * @param text The file's text.
  * @param options File name, limits.
  * @returns The template's title, description and extras.
- * @throws {InputError} For invalid RDF, an unsupported syntax, no `sh:NodeShape`, or a file
- *   beyond the limits.
+ * @throws {InputError} For invalid RDF, an unsupported syntax, no `sh:NodeShape`, recursive
+ *   shapes (a shape that contains itself), or a file beyond the limits.
  */
 export function shaclToTemplate(text: string, options: ShaclToTemplateOptions = {}): TemplateDraft {
   const { fileName = "shapes.ttl", maxExtras = 10_000, maxDepth = 64 } = options;
@@ -174,7 +174,13 @@ function shapeExtras(shape: Term, walk: Walk, visited: Set<string>, depth: numbe
     throw new InputError(`The shapes nest deeper than ${walk.maxDepth} levels`);
   }
   const key = termKey(shape);
-  if (visited.has(key)) return [];
+  // `visited` holds the shapes on the path from the root: one seen again nests without end.
+  if (visited.has(key)) {
+    throw new InputError(
+      `The shapes are recursive (the shape '${key}' contains itself through sh:node or ` +
+        "sh:qualifiedValueShape): a template cannot nest without end; remove the cycle",
+    );
+  }
   const seen = new Set(visited).add(key);
   const { graph } = walk;
   const extras = graph.objects(shape, `${SH}node`).flatMap((node) =>

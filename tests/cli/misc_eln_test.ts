@@ -4,6 +4,7 @@ import { assertEquals, assertNotIncludes, assertStringIncludes } from "../_asser
 import { startServer } from "../../lib/testing/mod.ts";
 import { ELN_CORPUS, simpleCrate, tempEln, zipBytes } from "../import/_eln.ts";
 import { repo } from "./_records.ts";
+import { runCli, tempHome } from "./_run.ts";
 
 const SAMPLEDB = `${ELN_CORPUS}SampleDB/sampledb_export.eln`;
 
@@ -49,4 +50,31 @@ Deno.test("misc import-eln without -p is a usage error", async () => {
   await using server = await startServer();
   const run = await repo(server, ["misc", "import-eln"]);
   assertEquals(run.code, 2);
+});
+
+Deno.test("misc import-eln --dry-run reads every declared SHA-256 and refuses a mismatch", async () => {
+  await using server = await startServer();
+  const path = await tempEln(await zipBytes(simpleCrate("crate", { sha256: "0".repeat(64) })));
+  try {
+    const run = await repo(server, ["misc", "import-eln", "-p", path, "--dry-run"]);
+    assertEquals(run.code, 1, run.stdout);
+    assertStringIncludes(run.stderr, "SHA-256 checksum mismatch for 'exp/data.txt'");
+    assertNotIncludes(run.stdout, "verified");
+    assertEquals(server.log.length, 0);
+  } finally {
+    await Deno.remove(path);
+  }
+});
+
+Deno.test("misc import-eln --dry-run needs no config file (it sends nothing)", async () => {
+  await using home = await tempHome();
+  const path = `${home.dir}/crate.eln`;
+  await Deno.writeFile(path, await zipBytes(simpleCrate()));
+  const run = await runCli(home.dir, ["misc", "import-eln", "-p", path, "--dry-run"]);
+  assertEquals(run.code, 0, run.stderr);
+  assertStringIncludes(run.stdout, "file 'data.txt' (5 bytes, SHA-256 verified)");
+  assertStringIncludes(run.stdout, "Would import 1 record, 1 file (5 bytes), 0 links");
+  // Without --dry-run the missing config is still the error.
+  const real = await runCli(home.dir, ["misc", "import-eln", "-p", path]);
+  assertEquals(real.code, 1);
 });

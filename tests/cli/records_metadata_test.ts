@@ -203,3 +203,48 @@ Deno.test("records delete-metadatum removes one key; delete-all-metadata needs -
   await ok(server, ["delete-all-metadata", "-r", r, "--i-am-sure"]);
   assertEquals(await extras(server, id), []);
 });
+
+Deno.test("records add-metadata: entries without a type are a usage error, not plain JSON", async () => {
+  await using server = await startServer();
+  const id = await createRecord(server, "typeless");
+  const r = String(id);
+  for (
+    const text of [
+      '[{"key":"x","value":1}]',
+      '{"key":"x","value":1,"unit":"g"}',
+      '[{"key":"a","type":"int","value":1},{"key":"x","value":1}]',
+    ]
+  ) {
+    const run = await repo(server, ["records", "add-metadata", "-r", r, "-m", text]);
+    assertEquals(run.code, 2, `${text}: ${run.stderr}`);
+    assertStringIncludes(run.stderr, "the entry with the key 'x' has no 'type'");
+    assertStringIncludes(run.stderr, '[{"key":"x","type":"int","value":1}]');
+    assertStringIncludes(run.stderr, "--plain");
+  }
+  assertEquals(await extras(server, id), []);
+  // With --plain the same JSON is data: the keys "key" and "value".
+  await ok(server, ["add-metadata", "-r", r, "-m", '[{"key":"x","value":1}]', "--plain"]);
+  assertEquals((await extras(server, id)).length, 1);
+});
+
+Deno.test("records add-metadata: empty metadata say so; the file is read with a size cap", async () => {
+  await using server = await startServer();
+  await using dir = await tempDir();
+  const id = await createRecord(server, "empty");
+  const r = String(id);
+  for (const text of ["[]", "{}", "null", '"x"']) {
+    const run = await repo(server, ["records", "add-metadata", "-r", r, "-m", text]);
+    assertEquals(run.code, 0, run.stderr);
+    assertStringIncludes(run.stderr, "Nothing changed: the metadata given are empty");
+    assertNotIncludes(run.stderr, "has these keys already");
+  }
+  const big = `${dir.path}/big.json`;
+  await Deno.writeTextFile(big, `{"a": "${"x".repeat(16 * 1024 * 1024)}"}`);
+  const run = await repo(server, ["records", "add-metadata", "-r", r, "-p", big]);
+  assertEquals(run.code, 1);
+  assertStringIncludes(run.stderr, "more than the 16777216 read");
+  const folder = await repo(server, ["records", "add-metadata", "-r", r, "-p", dir.path]);
+  assertEquals(folder.code, 1);
+  assertStringIncludes(folder.stderr, "is not a file");
+  assertEquals(await extras(server, id), []);
+});

@@ -1,6 +1,7 @@
 // Hostile archives against importEln(): each is refused before anything is sent to the server
-// (no request at all, nothing in the trash); a wrong checksum, found while streaming, rolls back
-// what the import had created (nothing active is left; the trash holds it).
+// (no request at all, nothing in the trash), a wrong checksum too (found by the pre-pass that
+// hashes every file with a declared SHA-256); an abort rolls back what the import had created
+// (nothing active is left; the trash holds it).
 import { assertEquals, assertRejects, assertStringIncludes } from "../_assert.ts";
 import { InputError } from "../../lib/http/errors.ts";
 import { ElnImportError, importEln } from "../../lib/import/mod.ts";
@@ -117,10 +118,12 @@ Deno.test("importEln() refuses an entry expanding beyond the size in its header"
   assertEquals(patched, 1);
   const path = await tempEln(bytes);
   try {
-    const error = await assertRejects(() => importEln(manager, path), ElnImportError);
-    assertStringIncludes(error.message, "the file 'exp/data.txt' of the record 'Experiment'");
+    // Found by the checksum pre-pass (the crate declares a SHA-256): nothing is created.
+    const error = await assertRejects(() => importEln(manager, path), InputError);
+    assertStringIncludes(error.message, "'exp/data.txt' cannot be read");
     assertStringIncludes(error.message, "uncompressed size");
-    await assertNothingLeft(server, manager, 1);
+    assertEquals(server.log.length, 0, "nothing was sent");
+    await assertNothingLeft(server, manager, 0);
   } finally {
     await Deno.remove(path);
   }
@@ -138,7 +141,7 @@ Deno.test("importEln() refuses a metadata file over the limit, a missing one, an
   await assertRefused(await zipBytes([]), "empty");
 });
 
-Deno.test("importEln() with a wrong checksum deletes what it created and names the file", async () => {
+Deno.test("importEln() with a wrong checksum is refused before anything is created", async () => {
   await using server = await startServer();
   await using manager = new RepoManager({ host: server.url, pat: server.pat });
   const first: TestEntry[] = simpleCrate().slice(1);
@@ -156,13 +159,12 @@ Deno.test("importEln() with a wrong checksum deletes what it created and names t
     ]),
   );
   try {
-    const error = await assertRejects(() => importEln(manager, path), ElnImportError);
-    assertStringIncludes(error.message, "the file 'exp2/b.txt' of the record 'Second'");
-    assertStringIncludes(error.message, "SHA-256 checksum mismatch");
-    assertStringIncludes(error.message, "moved to the trash");
-    assertEquals(error.entity, "the file 'exp2/b.txt' of the record 'Second'");
-    // The collection and both records were created, then deleted again.
-    await assertNothingLeft(server, manager, 3);
+    for (const dryRun of [false, true]) {
+      const error = await assertRejects(() => importEln(manager, path, { dryRun }), InputError);
+      assertStringIncludes(error.message, "SHA-256 checksum mismatch for 'exp2/b.txt'");
+    }
+    assertEquals(server.log.length, 0, "nothing was sent");
+    await assertNothingLeft(server, manager, 0);
   } finally {
     await Deno.remove(path);
   }

@@ -194,3 +194,31 @@ Deno.test("parseCrate() refuses pre-specification layouts with a clear reason", 
     InputError,
   );
 });
+
+Deno.test("planEln() numbers equal file names and caps the numbering with a clear error", () => {
+  const graph = (names: string[]) => [
+    descriptor(),
+    { "@id": "./", "@type": "Dataset", hasPart: [{ "@id": "./a/" }] },
+    {
+      "@id": "./a/",
+      "@type": "Dataset",
+      name: "A",
+      hasPart: names.map((_, i) => ({ "@id": `./a/${i}/f` })),
+    },
+    ...names.map((name, i) => ({ "@id": `./a/${i}/f`, "@type": "File", name })),
+  ];
+  const sizes = (names: string[]) => Object.fromEntries(names.map((_, i) => [`a/${i}/f`, 1]));
+  const few = ["x.txt", "x.txt", "x_2.txt", "x.txt", "README", "README"];
+  assertEquals(
+    plan(graph(few), sizes(few)).records[0]!.files.map((f) => f.name),
+    ["x.txt", "x_2.txt", "x_2_2.txt", "x_3.txt", "README", "README_2"],
+  );
+  // `x.txt`, `x_2.txt` … `x_10000.txt` are all taken: one more `x.txt` has no number left.
+  const many = ["x.txt", ...Array.from({ length: 9_999 }, (_, i) => `x_${i + 2}.txt`), "x.txt"];
+  const error = assertThrows(() => plan(graph(many), sizes(many)), InputError);
+  assertEquals(
+    error.message,
+    "The record 'A' has more than 10000 files named 'x.txt' (or named like its numbered copies): " +
+      "rename them in the crate",
+  );
+});

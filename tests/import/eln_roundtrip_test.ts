@@ -123,3 +123,28 @@ Deno.test("importEln() of a collection's ro-crate export re-creates records, fil
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("importEln() of a collection's ro-crate export without records creates the collection", async () => {
+  await using server = await startServer();
+  await using manager = new RepoManager({ host: server.url, pat: server.pat });
+  const empty = await manager.collection({
+    identifier: "empty",
+    create: true,
+    title: "Empty one",
+    description: "Nothing yet",
+  });
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = await empty.export(dir, "ro-crate");
+    const planned = await importEln(manager, path, { dryRun: true });
+    assertEquals(planned.plan.collection?.title, "Empty one");
+    const result = await importEln(manager, path);
+    assertEquals(result.records, []);
+    assertEquals(result.totals, { records: 0, files: 0, bytes: 0, links: 0 });
+    assertEquals(result.collection?.identifier, "empty-one");
+    const copy = await manager.collection({ id: result.collection!.id });
+    assertEquals((await copy.meta()).title, "Empty one");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -57,16 +57,42 @@ ex:root a sh:NodeShape ; sh:node ex:base ;
   sh:property [ sh:name "dict" ; sh:order 1 ; sh:qualifiedValueShape ex:inner ] ,
               [ sh:name "list" ; sh:order 2 ; sh:node [ a sh:NodeShape ;
                   sh:property [ sh:name "0" ; sh:order 0 ; sh:datatype xsd:integer ] ,
-                              [ sh:name "1" ; sh:order 1 ; sh:datatype xsd:string ] ] ] ,
-              [ sh:name "loop" ; sh:order 3 ; sh:node ex:root ] .
+                              [ sh:name "1" ; sh:order 1 ; sh:datatype xsd:string ] ] ] .
 ex:base a sh:NodeShape ; sh:property [ sh:name "inherited" ] .
 ex:inner a sh:NodeShape ; sh:property [ sh:name "x" ; sh:datatype xsd:boolean ] .
 `);
   assertEquals(
     shape(draft.extras),
-    "inherited:str,dict:dict(x:bool),list:list(:int,:str),loop:dict()",
+    "inherited:str,dict:dict(x:bool),list:list(:int,:str)",
   );
   validateExtras(draft.extras);
+});
+
+Deno.test("shaclToTemplate() refuses recursive shapes, naming the shape (as JSON Schema does)", () => {
+  const cycles = [
+    // A property nesting the shape it belongs to.
+    `ex:root a sh:NodeShape ; sh:property [ sh:name "a" ] ,
+       [ sh:name "loop" ; sh:node ex:root ] .`,
+    // Through a second shape and sh:qualifiedValueShape.
+    `ex:root a sh:NodeShape ; sh:property [ sh:name "child" ; sh:qualifiedValueShape ex:child ] .
+     ex:child a sh:NodeShape ; sh:property [ sh:name "parent" ; sh:node ex:root ] .`,
+    // sh:node inheritance in a circle.
+    `ex:root a sh:NodeShape ; sh:node ex:base ; sh:property [ sh:name "a" ] .
+     ex:base a sh:NodeShape ; sh:node ex:root ; sh:property [ sh:name "b" ] .`,
+  ];
+  for (const cycle of cycles) {
+    const error = assertThrows(() => shaclToTemplate(`${PREFIXES}${cycle}`), InputError);
+    assertStringIncludes(error.message, "The shapes are recursive");
+    assertStringIncludes(error.message, "https://example.org/");
+    assertStringIncludes(error.message, "remove the cycle");
+  }
+  // The same shape used twice side by side is no cycle.
+  const draft = shaclToTemplate(`${PREFIXES}
+ex:root a sh:NodeShape ; sh:property [ sh:name "p" ; sh:node ex:point ] ,
+                                     [ sh:name "q" ; sh:node ex:point ] .
+ex:point a sh:NodeShape ; sh:property [ sh:name "x" ; sh:datatype xsd:integer ] .
+`);
+  assertEquals(shape(draft.extras), "p:dict(x:int),q:dict(x:int)");
 });
 
 Deno.test("shaclToTemplate() makes one dict per root shape when several are unreferenced", () => {

@@ -40,9 +40,13 @@ export function importElnCommand(): CommandUnknownOpts {
       progress.onProgress({ bytes: update.bytes });
     };
     try {
+      // A dry run reads the archive only (the transport is not touched): no settings needed.
       const result = await importEln(manager, options.path, { dryRun, onProgress });
       if (dryRun) {
-        for (const line of formatElnPlan(result.plan)) manager.printInfo(line);
+        // importEln() hashed every file with a declared SHA-256 before it returned.
+        for (const line of formatElnPlan(result.plan, { checksumsVerified: true })) {
+          manager.printInfo(line);
+        }
         return;
       }
       for (const warning of result.plan.warnings) manager.printWarning(warning);
@@ -53,6 +57,6 @@ export function importElnCommand(): CommandUnknownOpts {
     } finally {
       progress?.done();
     }
-  });
+  }, { needsServer: (options) => options.dryRun !== true });
   return command;
 }

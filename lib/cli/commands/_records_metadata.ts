@@ -6,6 +6,7 @@ import { InputError, RepoApyError } from "../../http/errors.ts";
 import type { Extra } from "../../http/protocol.ts";
 import { jsonToRepo } from "../../convert/json_to_repo.ts";
 import { type JsonValue, jsonValueToPlain, parseJson } from "../../convert/parse_json.ts";
+import { readBoundedText } from "../../import/read_bounded_text.ts";
 import { validateExtras } from "../../resources/metadata.ts";
 import { jsonMode, readingCommand } from "../_command_kind.ts";
 import { printJson } from "../_json_output.ts";
@@ -119,10 +120,33 @@ function wrongFormat(reason: string): InputError {
 
 const ENTRY_KEYS = new Set(["key", "type", "value", "unit", "description", "term", "validation"]);
 
-/** An object with a `type` and only the keys of a metadata entry: the repository's own form. */
-function looksLikeEntry(value: JsonValue): boolean {
-  return value instanceof Map && value.has("type") &&
+/** Largest `-p` file read (as the template importers). */
+const MAX_METADATA_FILE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * An object with only the keys of a metadata entry and a `type` or a `key`: the repository's
+ * own form (an entry missing its `type` is still one, and is reported, not taken as data).
+ */
+function looksLikeEntry(value: JsonValue): value is Map<string, JsonValue> {
+  return value instanceof Map && (value.has("type") || value.has("key")) &&
     [...value.keys()].every((key) => ENTRY_KEYS.has(key));
+}
+
+/** An entry without a `type`: a usage error with an example of the right form. */
+function checkTypes(entries: readonly JsonValue[]): void {
+  const typeless = entries.find((entry) => entry instanceof Map && !entry.has("type"));
+  if (!(typeless instanceof Map)) return;
+  const key = typeless.get("key");
+  const example = JSON.stringify([{
+    key: typeof key === "string" ? key : "x",
+    type: "int",
+    value: 1,
+  }]);
+  throw new UsageError(
+    `The metadata look like entries, but the entry with the key '${key}' has no 'type': give ` +
+      `each entry one of str, int, float, bool, date, dict, list, for example ${example} ` +
+      "(or add --plain to store the JSON as plain data)",
+  );
 }
 
 interface MetadataFlags {
@@ -144,7 +168,12 @@ function parseMetadata(text: string, flags: MetadataFlags): Extra[] {
   } catch (error) {
     throw wrongFormat(`not valid JSON (${error instanceof Error ? error.message : error})`);
   }
-  const entries = Array.isArray(data) ? data.every(looksLikeEntry) : looksLikeEntry(data);
+  // A lone value (null, a string, a number) has no key: no metadata, not a key "1".
+  if (!(data instanceof Map) && !Array.isArray(data)) return [];
+  // Entries when any element looks like one (a list mixing entries and data is refused by the
+  // entry check below); plain data only with --plain or when nothing looks like an entry.
+  const entries = Array.isArray(data) ? data.some(looksLikeEntry) : looksLikeEntry(data);
+  if (flags.plain !== true && entries) checkTypes(Array.isArray(data) ? data : [data]);
   try {
     if (flags.plain === true || !entries) {
       const fallback = flags.fallbackValue;
@@ -196,18 +225,17 @@ export function addMetadataCommand(): CommandUnknownOpts {
     if ((options.metadata === undefined) === (options.file === undefined)) {
       throw new UsageError("Give the metadata either with -m/--metadata or with -p/--file");
     }
-    let text = options.metadata;
-    if (options.file !== undefined) {
-      try {
-        text = await Deno.readTextFile(options.file);
-      } catch (error) {
-        if (error instanceof Deno.errors.NotFound) {
-          throw new InputError(`No file at '${options.file}': check the path`);
-        }
-        throw error;
-      }
-    }
+    const text = options.file === undefined
+      ? options.metadata
+      : await readBoundedText(options.file, MAX_METADATA_FILE_BYTES);
     const metadata = parseMetadata(text ?? "", options);
+    if (metadata.length === 0) {
+      manager.printWarning(
+        "Nothing changed: the metadata given are empty (give a JSON object or a list of " +
+          "metadata entries)",
+      );
+      return;
+    }
     const record = await openRecord(manager, options);
     const before = JSON.stringify((await record.refresh()).extras ?? []);
     const after = await record.addMetadata(metadata, options.force === true ? { force: true } : {});

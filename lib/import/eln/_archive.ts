@@ -176,12 +176,7 @@ function entryStream(
     ...(options.signal ? { signal: options.signal } : {}),
   }).catch((error) => {
     try {
-      control?.error(
-        error instanceof InputError || signal?.aborted ? error : refuse(
-          `'${file.path}' cannot be read (${errorText(error)})`,
-          error,
-        ),
-      );
+      control?.error(entryError(file, error, signal));
     } catch { /* already errored */ }
   });
   return check.readable;
@@ -256,6 +251,15 @@ function entrySegments(name: string, maxDepth: number): string[] {
     throw refuse(`the entry ${shown} is nested deeper than ${maxDepth} levels`);
   }
   return segments;
+}
+
+/**
+ * The error of a failed read of an entry as the import reports it: refusals, checksum mismatches
+ * and aborts unchanged, anything the ZIP reader throws as a refusal naming the entry.
+ */
+export function entryError(file: ArchiveFile, error: unknown, signal?: AbortSignal): unknown {
+  if (error instanceof InputError || signal?.aborted) return error;
+  return refuse(`'${file.path}' cannot be read (${errorText(error)})`, error);
 }
 
 function refuse(reason: string, cause?: unknown): InputError {

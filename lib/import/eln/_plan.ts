@@ -1,6 +1,7 @@
 // The planner: a pure function from the parsed metadata and the archive's file list to the
 // records, files, links and collection an import creates.
 
+import { InputError } from "../../http/errors.ts";
 import type { Extra } from "../../http/protocol.ts";
 import { propertyValueExtras } from "./_extras.ts";
 import { asList, type Crate, type CrateNode, hasType, isNode, text } from "./_crate.ts";
@@ -64,6 +65,7 @@ export function planEln(input: ElnPlanInput): ElnPlan {
       files: [],
     };
     const identifier = datasetIdentifier(dataset);
+    const uniqueName = nameAllocator(record.title);
     const addFile = (file: CrateNode) => {
       const name = fileName(file);
       const path = archivePath(String(file["@id"]));
@@ -75,7 +77,7 @@ export function planEln(input: ElnPlanInput): ElnPlan {
       const planned = plannedFile(file, files, warnings);
       if (planned === undefined || record.files.some((f) => f.path === planned.path)) return;
       claimed.add(planned.path);
-      record.files.push({ ...planned, name: uniqueName(planned.name, record.files) });
+      record.files.push({ ...planned, name: uniqueName(planned.name) });
     };
     walkParts(crate, dataset, imported, addFile, (child) => {
       links.push({
@@ -114,9 +116,10 @@ export function planEln(input: ElnPlanInput): ElnPlan {
       extras: [],
       files: [],
     };
+    const uniqueName = nameAllocator(record.title);
     for (const file of looseFiles) {
       if (!record.files.some((f) => f.path === file.path)) {
-        record.files.push({ ...file, name: uniqueName(file.name, record.files) });
+        record.files.push({ ...file, name: uniqueName(file.name) });
       }
     }
     records.unshift(record);
@@ -247,14 +250,36 @@ function fileName(file: CrateNode): string {
   return decoded.slice(0, 256);
 }
 
-function uniqueName(name: string, taken: readonly ElnPlannedFile[]): string {
-  if (!taken.some((f) => f.name === name)) return name;
-  const dot = name.lastIndexOf(".");
-  const [stem, ext] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ""];
-  for (let n = 2;; n++) {
-    const candidate = `${stem}_${n}${ext}`;
-    if (!taken.some((f) => f.name === candidate)) return candidate;
-  }
+/** The highest suffix tried for a file name taken in a record (`stem_2.ext` … `stem_10000.ext`). */
+export const MAX_NAME_SUFFIX = 10_000;
+
+/**
+ * Gives each file of a record a name no earlier file of it has: the name, else `stem_2.ext`,
+ * `stem_3.ext`, … up to {@linkcode MAX_NAME_SUFFIX} (then the crate is refused). Remembers the
+ * next suffix per name, so many equal names cost no quadratic search.
+ */
+function nameAllocator(recordTitle: string): (name: string) => string {
+  const taken = new Set<string>();
+  const next = new Map<string, number>();
+  return (name) => {
+    let candidate = name;
+    if (taken.has(name)) {
+      const dot = name.lastIndexOf(".");
+      const [stem, ext] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ""];
+      let n = next.get(name) ?? 2;
+      for (; taken.has(candidate = `${stem}_${n}${ext}`); n++) {
+        if (n >= MAX_NAME_SUFFIX) {
+          throw new InputError(
+            `The record '${recordTitle}' has more than ${MAX_NAME_SUFFIX} files named '${name}' ` +
+              "(or named like its numbered copies): rename them in the crate",
+          );
+        }
+      }
+      next.set(name, n + 1);
+    }
+    taken.add(candidate);
+    return candidate;
+  };
 }
 
 function datasetIdentifier(dataset: CrateNode): string {

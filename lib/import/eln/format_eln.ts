@@ -13,9 +13,19 @@
 
 import type { ElnPlan } from "./plan.ts";
 
+/** Options of {@linkcode formatElnPlan}. */
+export interface FormatElnPlanOptions {
+  /**
+   * Whether the declared SHA-256 sums were checked against the archive's bytes (as
+   * {@linkcode importEln} does before it returns, also in a dry run). Without it a declared sum
+   * is shown as "SHA-256 declared, not checked". @default {false}
+   */
+  checksumsVerified?: boolean;
+}
+
 /**
  * The plan as lines: the collection, each record with its tags, extras and files (with sizes and
- * whether a SHA-256 is verified), the links, the warnings, and the summary.
+ * whether their SHA-256 was verified), the links, the warnings, and the summary.
  *
  * @example Usage
  * ```ts
@@ -29,9 +39,10 @@ import type { ElnPlan } from "./plan.ts";
  * ```
  *
  * @param plan The plan of {@linkcode importEln} with `dryRun`.
+ * @param options Whether the checksums were verified.
  * @returns The lines, without line ends.
  */
-export function formatElnPlan(plan: ElnPlan): string[] {
+export function formatElnPlan(plan: ElnPlan, options: FormatElnPlanOptions = {}): string[] {
   const lines: string[] = [];
   if (plan.collection) lines.push(`Collection '${plan.collection.title}'`);
   const titles = new Map(plan.records.map((r) => [r.key, r.title]));
@@ -44,7 +55,11 @@ export function formatElnPlan(plan: ElnPlan): string[] {
     ].filter((part) => part !== "");
     lines.push(`Record '${record.title}'${details.length ? ` (${details.join("; ")})` : ""}`);
     for (const file of record.files) {
-      const checked = file.sha256 ? ", SHA-256 verified" : "";
+      const checked = file.sha256 === undefined
+        ? ""
+        : options.checksumsVerified === true
+        ? ", SHA-256 verified"
+        : ", SHA-256 declared, not checked";
       lines.push(`  file '${file.name}' (${file.size} bytes${checked})`);
     }
   }

@@ -27,6 +27,7 @@ import { type ElnCreated, executePlan } from "./_execute.ts";
 import type { ElnProgress } from "./errors.ts";
 import { DEFAULT_ELN_LIMITS, type ElnLimits } from "./limits.ts";
 import { planEln, repositoryExportPaths } from "./_plan.ts";
+import { verifyChecksums } from "./_verify.ts";
 import type { ElnPlan } from "./plan.ts";
 
 export type { ElnCreated } from "./_execute.ts";
@@ -60,6 +61,11 @@ export interface ElnImportResult {
   records: ElnCreated[];
   /** Counts of what was created (with `dryRun`: what would be). */
   totals: { records: number; files: number; bytes: number; links: number };
+  /**
+   * Files whose bytes were hashed and matched the SHA-256 the crate declares, before anything
+   * was sent (also with `dryRun`). Files without a declared SHA-256 are not counted.
+   */
+  checksumsVerified: number;
 }
 
 /**
@@ -68,11 +74,14 @@ export interface ElnImportResult {
  * letters, backslashes), no symbolic links, decompressed sizes and ratios within `limits` (also
  * enforced while reading). Each dataset listed in the root's `hasPart` becomes a record (title,
  * description, `keywords` as tags, `variableMeasured` as extras); its files are streamed from
- * the archive into the upload (never held whole in memory, never extracted), with their SHA-256
- * verified when the crate gives one. The repository's own exports are recognised: their JSON
- * export sets extras, license, type and links and is not uploaded, nor is the RDF export. Links
- * follow `hasPart` between records, `mentions`, and the export's links; a collection is made for
- * `genre: "collection"` or several records. If any step fails, everything this import created is
+ * the archive into the upload (never held whole in memory, never extracted). Every file with a
+ * SHA-256 in the crate is hashed in a pre-pass before anything is created, so a mismatch is
+ * refused with nothing created (also in a dry run), and hashed again while it is uploaded.
+ * The repository's own exports are recognised: their JSON export sets extras, license, type and
+ * links and is not uploaded, nor is the RDF export. Links follow `hasPart` between records,
+ * `mentions`, and the export's links; a collection is made for `genre: "collection"` (also
+ * without records: a collection's export with no record gives just the collection) or several
+ * records. If any step fails, everything this import created is
  * deleted again (to the trash) and an {@linkcode ElnImportError} names the failing entity.
  *
  * Permissions: read access to the file, network access to the server.
@@ -122,16 +131,22 @@ export async function importEln(
     }
   }
   const plan = planEln({ crate, root: archive.root, files: archive.files, exports });
-  if (plan.records.length === 0) {
+  // A collection without records (genre `collection`) is imported as just the collection.
+  if (plan.records.length === 0 && plan.collection === undefined) {
     throw new InputError(
       `The crate in '${path}' describes nothing to import: its root dataset lists no dataset and no file of the archive`,
     );
   }
-  if (dryRun) return { plan, dryRun, collection: undefined, records: [], totals: plan.totals };
+  // Before the first request that creates anything (and in a dry run, which sends nothing).
+  const checksumsVerified = await verifyChecksums(plan, archive, signal);
+  const { totals } = plan;
+  if (dryRun) {
+    return { plan, dryRun, collection: undefined, records: [], totals, checksumsVerified };
+  }
   const created = await executePlan(target.transport, plan, archive, {
     signal,
     onProgress,
     concurrency,
   });
-  return { plan, dryRun, ...created, totals: plan.totals };
+  return { plan, dryRun, ...created, totals, checksumsVerified };
 }

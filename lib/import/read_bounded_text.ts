@@ -1,0 +1,47 @@
+/**
+ * `readBoundedText`: reads a text file given on the command line or to an importer, refusing a
+ * missing path, a folder or a file larger than a cap before reading it.
+ *
+ * @example Usage
+ * ```ts
+ * import { readBoundedText } from "./read_bounded_text.ts";
+ * const path = await Deno.makeTempFile();
+ * await Deno.writeTextFile(path, '{"a": 1}');
+ * console.log(await readBoundedText(path, 1024)); // '{"a": 1}'
+ * await Deno.remove(path);
+ * ```
+ *
+ * @module
+ */
+
+import { InputError } from "../http/errors.ts";
+
+/**
+ * Reads a text file after checking that it exists, is a file and is not larger than `maxBytes`.
+ *
+ * @example Usage
+ * ```ts ignore
+ * const text = await readBoundedText("schema.json", 16 * 1024 * 1024);
+ * ```
+ *
+ * @param path Path of the file.
+ * @param maxBytes The most bytes read.
+ * @returns The file's text.
+ * @throws {InputError} For a missing path, a path that is not a file, or a file too large.
+ */
+export async function readBoundedText(path: string, maxBytes: number): Promise<string> {
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.stat(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) {
+      throw new InputError(`No file at '${path}': check the path`);
+    }
+    throw error;
+  }
+  if (!info.isFile) throw new InputError(`'${path}' is not a file: give the path of a file`);
+  if (info.size > maxBytes) {
+    throw new InputError(`'${path}' has ${info.size} bytes, more than the ${maxBytes} read`);
+  }
+  return await Deno.readTextFile(path);
+}
