@@ -252,6 +252,7 @@ export async function lookup<J extends ResourceJson>(
         headers: error.headers,
         message: `Could not access the ${type} with id ${selector.id}: ${error.message}`,
         ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
+        cause: error,
       });
     }
   }
