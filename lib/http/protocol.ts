@@ -47,6 +47,21 @@ export const MAX_PER_PAGE = 100;
 /** Longest resource identifier. */
 export const IDENTIFIER_MAX_LENGTH = 50;
 
+/**
+ * Query parameters whose library name differs from the wire name (library name → wire name);
+ * every other parameter is sent under its own name.
+ */
+export const QUERY_WIRE_NAMES: { readonly [libraryName: string]: string } = {
+  perPage: "per_page",
+  explicitPermissions: "explicit_permissions",
+  tags: "tag",
+  tagOperator: "tag_operator",
+  collections: "collection",
+  childCollections: "child_collections",
+  mimetypes: "mimetype",
+  memberOnly: "member_only",
+};
+
 /** Resource types with their URL base segment. */
 export const RESOURCE_BASE = {
   record: "records",

@@ -111,7 +111,7 @@ async function interactiveChoices(
   given: { suffix?: string | undefined },
 ): Promise<ReuseCollectionOptions> {
   const collection = await manager.collection({ id: collectionId });
-  const records = (await Array.fromAsync(collection.records({ per_page: 100 })))
+  const records = (await Array.fromAsync(collection.records({ perPage: 100 })))
     .sort((a, b) => a.id - b.id);
   if (records.length === 0) throw new InputError("The collection has no records to reuse");
   manager.printInfo(`Records of the collection ${collectionId}:`);
