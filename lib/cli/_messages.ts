@@ -2,6 +2,7 @@
 // 403, flags instead of option names, and no internal temporary file names.
 
 import { type RepoApyError, RequestError } from "../http/errors.ts";
+import { ResourceNotFoundError } from "../resources/errors.ts";
 
 /** What the CLI knows about the run when it reports an error. */
 export interface MessageContext {
@@ -11,12 +12,6 @@ export interface MessageContext {
 
 /** Library phrases and what the CLI says instead. */
 const REWRITES: [RegExp, (...groups: string[]) => string][] = [
-  [
-    /The (record|collection|template|group) with identifier '([^']*)' is not present: create it first \(create: true\)/,
-    (type, identifier) =>
-      `No ${type} with identifier '${identifier}' exists: check the identifier, or create it ` +
-      `with 'repo-apy ${type}s create -i ${identifier}'`,
-  ],
   [/\bnothing is not a metadata type; use one of/, () => "the type is missing: give one of"],
   [/,? ?or pass host and pat directly/, () => ", or set REPO_APY_HOST and REPO_APY_PAT"],
   [
@@ -110,6 +105,12 @@ function setPat(context: MessageContext): string {
  * @returns The line without the `Error: ` prefix.
  */
 export function errorLine(error: RepoApyError): string {
+  if (error instanceof ResourceNotFoundError) {
+    // Decided by the error's class and fields, never by the library's wording.
+    const { type, identifier } = error;
+    return `No ${type} with identifier '${identifier}' exists: check the identifier, or create it ` +
+      `with 'repo-apy ${type}s create -i ${identifier}'`;
+  }
   if (error instanceof RequestError) {
     const fields = fieldErrors(error.body);
     if (fields.length > 0) {
@@ -149,7 +150,7 @@ export function nextStep(error: RepoApyError, context: MessageContext): string |
 }
 
 /** OS error classes and what they mean for a user. */
-const OS_ERRORS: [new (...args: never[]) => Error, (path: string) => string][] = [
+const OS_ERRORS: [new (...args: never[]) => Error, (path: string, message: string) => string][] = [
   [Deno.errors.NotFound, (path) => `No file or folder at ${path}: check the path`],
   [
     Deno.errors.NotADirectory,
@@ -166,9 +167,13 @@ const OS_ERRORS: [new (...args: never[]) => Error, (path: string) => string][] =
   ],
   [
     Deno.errors.NotCapable,
-    (path) =>
-      `repo-apy was not allowed to access ${path}: run it with the Deno permission this needs ` +
-      "(--allow-read, --allow-write or --allow-env)",
+    (path, message) =>
+      // Deno lets only --allow-all reach special files (/dev/…, /proc/…): no flag to suggest.
+      /--allow-all/.test(message)
+        ? `${path} is a special file that repo-apy does not read or write: give a regular file ` +
+          "or folder"
+        : `repo-apy was not allowed to access ${path}: run it with the Deno permission this ` +
+          "needs (--allow-read, --allow-write or --allow-env)",
   ],
 ];
 
@@ -185,7 +190,10 @@ export function osErrorLine(error: unknown): string | undefined {
       if (current instanceof type) {
         const match = [...current.message.matchAll(/'([^']+)'|"([^"]+)"/g)].at(-1);
         const quoted = match?.[1] ?? match?.[2];
-        return say(quoted === undefined ? "the given path" : `'${inCliTerms(quoted)}'`);
+        return say(
+          quoted === undefined ? "the given path" : `'${inCliTerms(quoted)}'`,
+          current.message,
+        );
       }
     }
     current = current.cause;
