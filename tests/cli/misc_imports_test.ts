@@ -75,7 +75,7 @@ Deno.test("misc reuse-collection non-interactive: suffix required, ids of -l reu
   await using server = await startServer();
   const { collectionId, ids } = await collectionWithRecords(server);
   const missing = await misc(server, ["reuse-collection", "-c", String(collectionId)]);
-  assertEquals(missing.code, 1);
+  assertEquals(missing.code, 2); // wrong usage (issue 9: every usage error exits 2)
   assertStringIncludes(missing.stderr, "-s/--suffix");
   const run = await misc(server, [
     "reuse-collection",
@@ -104,7 +104,7 @@ Deno.test("misc reuse-collection non-interactive: suffix required, ids of -l reu
     "-r",
     "x",
   ]);
-  assertEquals(kebab.code, 1);
+  assertEquals(kebab.code, 2);
   assertStringIncludes(kebab.stderr, "is not a record id");
 });
 

@@ -3,6 +3,7 @@
 
 import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
 import { InputError } from "../../http/errors.ts";
+import { UsageError } from "../_errors.ts";
 // The importers load the transfer layer: imported when a command runs, so building the help stays
 // light (tests/cli/startup_test.ts).
 import type { TemplateImportOptions } from "../../import/import_json_schema.ts";
@@ -90,7 +91,7 @@ export function parseRanges(text: string, count: number): number[] {
 function parseIds(text: string, flag: string): number[] {
   return parseTokenList(text).map((token) => {
     if (!/^\d+$/.test(token) || Number(token) < 1) {
-      throw new InputError(`'${token}' in ${flag} is not a record id: give ids such as 3,7`);
+      throw new UsageError(`'${token}' in ${flag} is not a record id: give ids such as 3,7`);
     }
     return Number(token);
   });
@@ -168,7 +169,7 @@ export function reuseCollectionCommand(): CommandUnknownOpts {
       if (options.extras_value === true) choices.keepExtrasValues = true;
     } else {
       if (options.suffix === undefined || options.suffix.trim() === "") {
-        throw new InputError("Give the suffix with -s/--suffix (or choose at prompts with -i)");
+        throw new UsageError("Give the suffix with -s/--suffix (or choose at prompts with -i)");
       }
       const records = options.records.trim().toLowerCase() === "all"
         ? "all" as const
