@@ -27,7 +27,7 @@ import type {
 } from "../http/protocol.ts";
 import { groupResourcesPath } from "../http/paths.ts";
 import type { Transport } from "../http/transport.ts";
-import type { QueryParams } from "../http/url.ts";
+import type { ListOptions } from "../http/list_options.ts";
 import { getPage } from "./capabilities/context.ts";
 import * as members from "./capabilities/members.ts";
 import { lookup, Resource, type ResourceSelector } from "./resource.ts";
@@ -107,20 +107,20 @@ export class RepoGroup extends Resource<GroupJson> {
   /**
    * One page of the members and their roles, the creator first.
    *
-   * @param query `filter`, `exclude`, `page`, `per_page`.
+   * @param query `filter`, `exclude`, `page`, `perPage`.
    * @returns The page.
    */
-  getMembers(query: QueryParams = {}): Promise<PageJson<UserRoleJson>> {
+  getMembers(query: ListOptions = {}): Promise<PageJson<UserRoleJson>> {
     return members.getMembers(this, query);
   }
 
   /**
    * One page of the members (the reference client's name for {@linkcode RepoGroup.getMembers}).
    *
-   * @param query `filter`, `exclude`, `page`, `per_page`.
+   * @param query `filter`, `exclude`, `page`, `perPage`.
    * @returns The page.
    */
-  getUsers(query: QueryParams = {}): Promise<PageJson<UserRoleJson>> {
+  getUsers(query: ListOptions = {}): Promise<PageJson<UserRoleJson>> {
     return members.getMembers(this, query);
   }
 
@@ -130,37 +130,37 @@ export class RepoGroup extends Resource<GroupJson> {
    * @param query `filter`, `exclude`.
    * @returns An async iterator over the members.
    */
-  members(query: QueryParams = {}): AsyncGenerator<UserRoleJson, void, undefined> {
+  members(query: ListOptions = {}): AsyncGenerator<UserRoleJson, void, undefined> {
     return members.members(this, query);
   }
 
   /**
    * One page of the records shared with the group (that you can read).
    *
-   * @param query `filter`, `sort`, `page`, `per_page`.
+   * @param query `filter`, `sort`, `page`, `perPage`.
    * @returns The page.
    */
-  getRecords(query: QueryParams = {}): Promise<PageJson<RecordJson>> {
+  getRecords(query: ListOptions = {}): Promise<PageJson<RecordJson>> {
     return getPage(this.transport, groupResourcesPath(this.id, "record"), query);
   }
 
   /**
    * One page of the collections shared with the group.
    *
-   * @param query `filter`, `sort`, `page`, `per_page`.
+   * @param query `filter`, `sort`, `page`, `perPage`.
    * @returns The page.
    */
-  getCollections(query: QueryParams = {}): Promise<PageJson<CollectionJson>> {
+  getCollections(query: ListOptions = {}): Promise<PageJson<CollectionJson>> {
     return getPage(this.transport, groupResourcesPath(this.id, "collection"), query);
   }
 
   /**
    * One page of the templates shared with the group.
    *
-   * @param query `filter`, `sort`, `page`, `per_page`.
+   * @param query `filter`, `sort`, `page`, `perPage`.
    * @returns The page.
    */
-  getTemplates(query: QueryParams = {}): Promise<PageJson<TemplateJson>> {
+  getTemplates(query: ListOptions = {}): Promise<PageJson<TemplateJson>> {
     return getPage(this.transport, groupResourcesPath(this.id, "template"), query);
   }
 }

@@ -20,7 +20,7 @@
 
 import type { CollectionJson, PageJson, RecordJson } from "../http/protocol.ts";
 import type { Transport } from "../http/transport.ts";
-import type { QueryParams } from "../http/url.ts";
+import type { ListOptions } from "../http/list_options.ts";
 import { addLink, getLinked, linked, removeLink } from "../resources/capabilities/links.ts";
 import { ROLE_METHODS, type RoleMethods } from "../resources/capabilities/roles.ts";
 import { TAG_METHODS, type TagMethods } from "../resources/capabilities/tags.ts";
@@ -97,7 +97,7 @@ export class RepoCollection extends Resource<CollectionJson> {
    */
   async info(): Promise<CollectionInfo> {
     const collection = await this.refresh();
-    const records = await this.getRecords({ per_page: 1 });
+    const records = await this.getRecords({ perPage: 1 });
     const children = await Array.fromAsync(this.collections());
     return {
       collection,
@@ -130,10 +130,10 @@ export class RepoCollection extends Resource<CollectionJson> {
   /**
    * One page of the collection's records.
    *
-   * @param query `filter`, `sort`, `children` (include records of descendants), `page`, `per_page`.
+   * @param query `filter`, `sort`, `children` (include records of descendants), `page`, `perPage`.
    * @returns The page.
    */
-  getRecords(query: QueryParams = {}): Promise<PageJson<RecordJson>> {
+  getRecords(query: ListOptions = {}): Promise<PageJson<RecordJson>> {
     return getLinked(this, "collectionRecords", query);
   }
 
@@ -143,7 +143,7 @@ export class RepoCollection extends Resource<CollectionJson> {
    * @param query `filter`, `sort`, `children`.
    * @returns An async iterator over the records.
    */
-  records(query: QueryParams = {}): AsyncGenerator<RecordJson, void, undefined> {
+  records(query: ListOptions = {}): AsyncGenerator<RecordJson, void, undefined> {
     return linked(this, "collectionRecords", query);
   }
 
@@ -170,10 +170,10 @@ export class RepoCollection extends Resource<CollectionJson> {
   /**
    * One page of the child collections.
    *
-   * @param query `filter`, `sort`, `page`, `per_page`.
+   * @param query `filter`, `sort`, `page`, `perPage`.
    * @returns The page.
    */
-  getCollections(query: QueryParams = {}): Promise<PageJson<CollectionJson>> {
+  getCollections(query: ListOptions = {}): Promise<PageJson<CollectionJson>> {
     return getLinked(this, "childCollections", query);
   }
 
@@ -183,7 +183,7 @@ export class RepoCollection extends Resource<CollectionJson> {
    * @param query `filter`, `sort`.
    * @returns An async iterator over the children.
    */
-  collections(query: QueryParams = {}): AsyncGenerator<CollectionJson, void, undefined> {
+  collections(query: ListOptions = {}): AsyncGenerator<CollectionJson, void, undefined> {
     return linked(this, "childCollections", query);
   }
 }
