@@ -184,7 +184,7 @@ export async function uploadFiles(
 
 async function localFiles(source: string | string[], options: UploadFilesOptions) {
   const files: LocalUploadFile[] = [];
-  if (typeof source === "string" && (await statOf(source)).isDirectory) {
+  if (typeof source === "string" && (await statUploadPath(source)).isDirectory) {
     const wanted = globFilter(options.pattern ?? "*", options.excludePattern);
     for await (const entry of Deno.readDir(source)) {
       if (!wanted(entry.name)) continue;
@@ -194,7 +194,7 @@ async function localFiles(source: string | string[], options: UploadFilesOptions
     }
   } else {
     for (const path of typeof source === "string" ? [source] : source) {
-      const info = await statOf(path);
+      const info = await statUploadPath(path);
       if (!info.isFile) throw new InputError(`'${path}' is not a regular file: pass files`);
       files.push({ path, name: basename(path), size: info.size });
     }
@@ -202,7 +202,24 @@ async function localFiles(source: string | string[], options: UploadFilesOptions
   return files.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 }
 
-async function statOf(path: string): Promise<Deno.FileInfo> {
+/**
+ * Stats a local file or folder to upload, with an error in the user's terms when nothing is there.
+ *
+ * Needs `--allow-read` for `path`.
+ *
+ * @example Usage
+ * ```ts
+ * import { statUploadPath } from "@repo/apy";
+ *
+ * const info = await statUploadPath(".");
+ * if (!info.isDirectory) throw new Error("expected a folder");
+ * ```
+ *
+ * @param path A file or folder.
+ * @returns Its file information.
+ * @throws {InputError} When nothing exists at `path`.
+ */
+export async function statUploadPath(path: string): Promise<Deno.FileInfo> {
   try {
     return await Deno.stat(path);
   } catch (error) {
