@@ -7,7 +7,7 @@ import { InputError, RepoApyError } from "../../http/errors.ts";
 import type { FileJson } from "../../http/protocol.ts";
 import { FilesExistError, type UploadFilesDone, UploadFilesError } from "../../transfer/errors.ts";
 import type { RepoRecord } from "../../transfer/record.ts";
-import { statUploadPath, type UploadFilesProgress } from "../../transfer/upload_files.ts";
+import type { UploadFilesProgress } from "../../transfer/upload_files.ts";
 import { formatBytes } from "../output.ts";
 import { apyCommand, dryRun, dryRunOption, isDryRun } from "../apy_command.ts";
 import { globFilter } from "../../utils/glob.ts";
@@ -125,6 +125,8 @@ export function addFilesCommand(): CommandUnknownOpts {
     await record.meta();
     const label = describe(record);
     const path = options.fileName;
+    // Loaded when the command runs: building the help loads no transfer code (fast start-up).
+    const { statUploadPath } = await import("../../transfer/upload_files.ts");
     const info = await statUploadPath(path);
     const folder = info.isDirectory;
     if (folder && options.fileDescription !== undefined) {
