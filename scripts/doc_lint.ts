@@ -17,7 +17,8 @@
  * Symbols that still lack an example are listed in `scripts/doc_lint_baseline.json`, a ratchet: a
  * symbol not listed there fails, and a listed symbol that now has its example fails too until it
  * is removed from the list (`deno run --allow-run=deno scripts/doc_lint.ts --print-baseline >
- * scripts/doc_lint_baseline.json` rewrites it; review that the diff only removes lines).
+ * /tmp/baseline.json` prints the new list, to copy over the old one once the diff only removes
+ * lines; not redirected straight onto the list, which this script imports).
  *
  * @module
  */
