@@ -22,6 +22,8 @@ export interface ReadingOptions {
   list?: boolean;
   /** What `--json` prints, for the help (default: "the result as the server sends it"). */
   what?: string;
+  /** The help of `--jsonl` (default: `Print <what> as JSON on one line`). */
+  jsonlHelp?: string;
   /** Options the JSON flags exclude (attribute names, e.g. `pipe`). */
   conflicts?: string[];
 }
@@ -42,15 +44,14 @@ export function readingCommand<C extends CommandUnknownOpts>(
   options: ReadingOptions = {},
 ): C {
   const { list = false, what = "the result as the server sends it", conflicts = [] } = options;
+  const jsonlHelp = options.jsonlHelp ??
+    (list ? "Print one JSON object per line on stdout" : `Print ${what} as JSON on one line`);
   kinds.set(command, "reads");
   command.addOption(
     new Option("--json", `Print ${what} as JSON on stdout`).conflicts(["jsonl", ...conflicts]),
   );
   command.addOption(
-    new Option(
-      "--jsonl",
-      list ? "Print one JSON object per line on stdout" : `Print ${what} as JSON on one line`,
-    ).conflicts(conflicts),
+    new Option("--jsonl", jsonlHelp).conflicts(conflicts),
   );
   if (list) {
     lists.add(command);

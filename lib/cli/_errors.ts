@@ -70,7 +70,9 @@ export function reportError(error: unknown, output: Output, options: ReportOptio
     // Multi-line messages (an example after the reason) keep their lines, in CLI terms.
     const rest = error.message.trim().split("\n").slice(1).join("\n");
     const raw = /\(os error \d+\)|NotCapable/.test(error.message);
-    output.error(`Error: ${(raw ? osLine : undefined) ?? line}${rest === "" ? "" : `\n${rest}`}`);
+    output.error(`Error: ${(raw ? osLine : undefined) ?? line}`);
+    // Each line is printed (and made safe) on its own.
+    if (rest !== "") { for (const restLine of rest.split("\n")) output.error(restLine); }
     if (error instanceof RequestError && output.isVerbose("debug") && error.body !== undefined) {
       output.debug(`Response body: ${JSON.stringify(error.body, null, 2)}`);
     }

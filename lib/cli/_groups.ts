@@ -71,16 +71,24 @@ export function topGroup(name: string): Command {
   return group;
 }
 
+const examples: WeakMap<object, readonly string[]> = new WeakMap();
+
+/** The usage examples `addCommands` gave `command` (none: an empty list). */
+export function commandExamples(command: CommandUnknownOpts): readonly string[] {
+  return examples.get(command) ?? [];
+}
+
 /** Adds the commands `builders` make to `group`, each with its usage examples at the end of its help. */
 export function addCommands(
   group: Command,
   builders: readonly (() => CommandUnknownOpts)[],
-  examples: { readonly [command: string]: readonly string[] },
+  examplesByName: { readonly [command: string]: readonly string[] },
 ): Command {
   for (const build of builders) {
     const command = build();
-    const lines = examples[command.name()];
+    const lines = examplesByName[command.name()];
     if (lines) {
+      examples.set(command, lines);
       command.addHelpText("after", `\nExamples:\n${lines.map((line) => `  $ ${line}`).join("\n")}`);
     }
     group.addCommand(command);

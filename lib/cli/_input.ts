@@ -2,16 +2,24 @@
 
 import { InputError } from "../http/errors.ts";
 
+/**
+ * The longest line a prompt accepts from a pipe, in bytes (64 KiB: far more than a host or a
+ * token); a longer line is an error instead of a buffer that grows without limit.
+ */
+export const MAX_LINE_BYTES = 64 * 1024;
+
 /** Reads answers to prompts. */
 export interface LineInput {
   /** Next line without its line break, or `null` at end of input. `hidden` hides typing on a terminal. */
   readLine(options?: { hidden?: boolean }): Promise<string | null>;
+  /** Whether a person types the answers (a terminal): only then are the questions printed. */
+  isTerminal(): boolean;
 }
 
-/** Input answering prompts from a list of lines, then end of input. */
+/** Input answering prompts from a list of lines (like a pipe), then end of input. */
 export function linesInput(lines: readonly string[]): LineInput {
   const queue = [...lines];
-  return { readLine: () => Promise.resolve(queue.shift() ?? null) };
+  return { readLine: () => Promise.resolve(queue.shift() ?? null), isTerminal: () => false };
 }
 
 /** Input reading stdin; works with a terminal and with a pipe. */
@@ -27,6 +35,11 @@ export function stdinInput(): LineInput {
         const line = decoder.decode(buffer.subarray(0, newline));
         buffer = buffer.slice(newline + 1);
         return line.endsWith("\r") ? line.slice(0, -1) : line;
+      }
+      if (newline < 0 && buffer.length > MAX_LINE_BYTES) {
+        throw new InputError(
+          `A line of the input is longer than ${MAX_LINE_BYTES} bytes: pipe one answer per line`,
+        );
       }
       if (ended) {
         if (buffer.length === 0) return null;
@@ -49,6 +62,9 @@ export function stdinInput(): LineInput {
       while (true) {
         const read = await Deno.stdin.read(chunk);
         if (read === null) return bytes.length === 0 ? null : decoder.decode(new Uint8Array(bytes));
+        if (bytes.length > MAX_LINE_BYTES) {
+          throw new InputError(`The answer is longer than ${MAX_LINE_BYTES} bytes`);
+        }
         for (const byte of chunk.subarray(0, read)) {
           if (byte === 0x0d || byte === 0x0a) return decoder.decode(new Uint8Array(bytes));
           if (byte === 0x03) throw new InputError("Aborted by Ctrl-C: nothing was changed");
@@ -63,6 +79,7 @@ export function stdinInput(): LineInput {
   }
 
   return {
+    isTerminal: () => Deno.stdin.isTerminal(),
     readLine(options = {}) {
       if (options.hidden === true && Deno.stdin.isTerminal()) return readHidden();
       return readPiped();

@@ -149,7 +149,7 @@ export function nextStep(error: RepoApyError, context: MessageContext): string |
 }
 
 /** OS error classes and what they mean for a user. */
-const OS_ERRORS: [new (...args: never[]) => Error, (path: string) => string][] = [
+const OS_ERRORS: [new (...args: never[]) => Error, (path: string, message: string) => string][] = [
   [Deno.errors.NotFound, (path) => `No file or folder at ${path}: check the path`],
   [
     Deno.errors.NotADirectory,
@@ -166,9 +166,13 @@ const OS_ERRORS: [new (...args: never[]) => Error, (path: string) => string][] =
   ],
   [
     Deno.errors.NotCapable,
-    (path) =>
-      `repo-apy was not allowed to access ${path}: run it with the Deno permission this needs ` +
-      "(--allow-read, --allow-write or --allow-env)",
+    (path, message) =>
+      // Deno lets only --allow-all reach special files (/dev/…, /proc/…): no flag to suggest.
+      /--allow-all/.test(message)
+        ? `${path} is a special file that repo-apy does not read or write: give a regular file ` +
+          "or folder"
+        : `repo-apy was not allowed to access ${path}: run it with the Deno permission this ` +
+          "needs (--allow-read, --allow-write or --allow-env)",
   ],
 ];
 
@@ -185,7 +189,10 @@ export function osErrorLine(error: unknown): string | undefined {
       if (current instanceof type) {
         const match = [...current.message.matchAll(/'([^']+)'|"([^"]+)"/g)].at(-1);
         const quoted = match?.[1] ?? match?.[2];
-        return say(quoted === undefined ? "the given path" : `'${inCliTerms(quoted)}'`);
+        return say(
+          quoted === undefined ? "the given path" : `'${inCliTerms(quoted)}'`,
+          current.message,
+        );
       }
     }
     current = current.cause;

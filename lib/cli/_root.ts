@@ -11,6 +11,7 @@ import {
   Option,
 } from "@commander-js/extra-typings";
 import { setContext } from "./_context.ts";
+import { commandExamples } from "./_groups.ts";
 import { type LineInput, linesInput, stdinInput } from "./_input.ts";
 import { commandPath, isGroup, shortDescription, walkCommands } from "./_tree.ts";
 import { createGroup } from "./commands/_group.ts";
@@ -42,7 +43,10 @@ export function buildRoot(groups: readonly Command[], options: ProgramOptions): 
   return root;
 }
 
-/** Hand-picked examples of the groups' help; every group also gets two from its tree. */
+/**
+ * Hand-picked examples of the groups' help; a group without them shows the first example of its
+ * first commands that have one. Every group also gets two from its tree.
+ */
 const GROUP_EXAMPLES: { [group: string]: string[] } = {
   config: [
     "repo-apy config create && repo-apy config set-host && repo-apy config set-pat",
@@ -57,8 +61,10 @@ const GROUP_EXAMPLES: { [group: string]: string[] } = {
 
 function groupExamples(group: CommandUnknownOpts): string {
   const first = group.commands.find((command) => !isGroup(command));
+  const picked = GROUP_EXAMPLES[group.name()] ??
+    group.commands.flatMap((command) => commandExamples(command).slice(0, 1)).slice(0, 3);
   const lines = [
-    ...(GROUP_EXAMPLES[group.name()] ?? []),
+    ...picked,
     ...(first === undefined
       ? []
       : [`repo-apy help ${commandPath(first).split(" ").slice(1).join(" ")}`]),

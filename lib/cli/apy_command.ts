@@ -8,6 +8,7 @@
 import { type Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
 import { contextOf } from "./_context.ts";
 import { ExitError, reportError } from "./_errors.ts";
+import { terminalLine } from "./_terminal_text.ts";
 import { setOptionType } from "./_tree.ts";
 import type { CLIRepoManager } from "./cli_manager.ts";
 import { type Verbosity, VERBOSITY_LEVELS } from "./output.ts";
@@ -60,7 +61,8 @@ export function dryRunOption<C extends CommandUnknownOpts>(command: C): C {
  */
 export function dryRun(manager: CLIRepoManager, what: string): boolean {
   if (!isDryRun(manager)) return false;
-  manager.echo(`Dry run: would ${what}`);
+  // Printed whatever the verbosity (like data), but it is a message: one safe line.
+  manager.echo(terminalLine(`Dry run: would ${what}`));
   return true;
 }
 

@@ -17,6 +17,7 @@
 
 import { LOG_LEVELS, type Logger, type LogLevel } from "../http/log.ts";
 import { EXIT, ExitError } from "./_errors.ts";
+import { terminalLine } from "./_terminal_text.ts";
 
 /** Verbosity levels of the CLI (`-V/--verbose`), from quietest to loudest. */
 export const VERBOSITY_LEVELS: typeof LOG_LEVELS = LOG_LEVELS;
@@ -105,39 +106,43 @@ export class Output {
   }
 
   /**
-   * Prints a result message on stdout unless the verbosity is `warning` or `error`.
+   * Prints a result message on stdout unless the verbosity is `warning` or `error`. The message
+   * is one line: control characters and line breaks in it (from server text) are printed as `?`.
    *
    * @param message The message.
    */
   info(message: string): void {
-    if (this.isVerbose("info")) this.data(message);
+    if (this.isVerbose("info")) this.data(terminalLine(message));
   }
 
   /**
-   * Prints an error on stderr (always).
+   * Prints an error on stderr (always), as one safe line (see {@linkcode Output.info}).
    *
    * @param message The message.
    */
   error(message: string): void {
-    this.writeErr(`${message}\n`);
+    this.writeErr(`${terminalLine(message)}\n`);
   }
 
   /**
-   * Prints a warning on stderr unless the verbosity is `error`.
+   * Prints a warning on stderr unless the verbosity is `error`, as one safe line (see
+   * {@linkcode Output.info}).
    *
    * @param message The message.
    */
   warning(message: string): void {
-    if (this.isVerbose("warning")) this.writeErr(`Warning: ${message}\n`);
+    if (this.isVerbose("warning")) this.writeErr(`Warning: ${terminalLine(message)}\n`);
   }
 
   /**
-   * Prints a debug message on stderr at `debug` verbosity.
+   * Prints a debug message on stderr at `debug` verbosity; each of its lines is made safe (see
+   * {@linkcode Output.info}), the line breaks are kept (indented JSON bodies).
    *
    * @param message The message.
    */
   debug(message: string): void {
-    if (this.isVerbose("debug")) this.writeErr(`${message}\n`);
+    if (!this.isVerbose("debug")) return;
+    this.writeErr(`${message.split("\n").map(terminalLine).join("\n")}\n`);
   }
 
   /**
@@ -176,7 +181,7 @@ export class Output {
     return {
       debug: (message) => this.debug(message),
       info: (message) => {
-        if (this.isVerbose("info")) this.writeErr(`${message}\n`);
+        if (this.isVerbose("info")) this.writeErr(`${terminalLine(message)}\n`);
       },
       warning: (message) => this.warning(message),
       error: (message) => this.error(message),
@@ -279,15 +284,15 @@ export function createProgress(
     if (!terminal) {
       const share = percent === undefined ? "" : ` (${percent}%)`;
       const details = [rate, eta].filter((part) => part !== "").map((part) => `, ${part}`);
-      output.writeErr(`${label}: ${amount}${share}${details.join("")}\n`);
+      output.writeErr(`${terminalLine(label)}: ${amount}${share}${details.join("")}\n`);
       return;
     }
     const filled = Math.round(((percent ?? 0) / 100) * width);
     const shown = percent === undefined ? "" : `${percent}%`.padStart(4);
     output.writeErr(
-      `\r${label} [${"#".repeat(filled)}${"-".repeat(width - filled)}] ${shown} ${amount} ${rate}${
-        eta === "" ? "" : ` ${eta}`
-      }\x1b[K`,
+      `\r${terminalLine(label)} [${"#".repeat(filled)}${
+        "-".repeat(width - filled)
+      }] ${shown} ${amount} ${rate}${eta === "" ? "" : ` ${eta}`}\x1b[K`,
     );
   };
   return {
@@ -306,7 +311,7 @@ export function createProgress(
       }
       const { rate, seconds } = stats(now());
       output.writeErr(
-        `${label}: done, ${formatBytes(current)} in ${formatDuration(seconds)}${
+        `${terminalLine(label)}: done, ${formatBytes(current)} in ${formatDuration(seconds)}${
           rate === "" ? "" : ` (${rate})`
         }\n`,
       );

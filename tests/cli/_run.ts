@@ -41,11 +41,11 @@ export function cliPermissions(home: string): string[] {
 export async function runCli(
   home: string,
   args: string[],
-  options: { stdin?: string; env?: Record<string, string> } = {},
+  options: { stdin?: string; env?: Record<string, string>; permissions?: string[] } = {},
 ): Promise<RunResult> {
   const denoDir = Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME")}/.cache/deno`;
   const child = new Deno.Command("deno", {
-    args: ["run", "--quiet", ...cliPermissions(home), CLI, ...args],
+    args: ["run", "--quiet", ...(options.permissions ?? cliPermissions(home)), CLI, ...args],
     clearEnv: true,
     env: { HOME: home, DENO_DIR: denoDir, NO_COLOR: "1", ...options.env },
     stdin: "piped",

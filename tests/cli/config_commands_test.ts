@@ -211,3 +211,20 @@ Deno.test("config activate-autocompletion writes the script and sources it once"
   assertEquals(other.code, 2);
   assertStringIncludes(other.stderr, "Allowed choices are bash, zsh, fish");
 });
+
+Deno.test("config set-pat with a piped token prints no prompt", async () => {
+  await using home = await tempHome();
+  await runCli(home.dir, ["config", "create"]);
+  const result = await runCli(home.dir, ["config", "set-pat"], { stdin: "pat_abcdefghijklmnop\n" });
+  assertEquals(result.code, 0, result.stderr);
+  assertEquals(result.stderr, "");
+});
+
+Deno.test("a piped answer longer than the line limit is refused with one clear line", async () => {
+  await using home = await tempHome();
+  await runCli(home.dir, ["config", "create"]);
+  const result = await runCli(home.dir, ["config", "set-host"], { stdin: "h".repeat(70_000) });
+  assertEquals(result.code, 1);
+  assertMatch(result.stderr, /^Error: A line of the input is longer than 65536 bytes/);
+  assertEquals(result.stderr.trim().split("\n").length, 1, result.stderr);
+});

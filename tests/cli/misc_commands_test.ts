@@ -18,7 +18,10 @@ Deno.test("misc restore-resource brings a deleted record back; purge-resource re
     "-i",
     String(id),
   ]);
-  assertStringIncludes(restored.stdout, `Restored the record with id ${id}`);
+  assertStringIncludes(
+    restored.stdout,
+    `Restored the record 'precious' (id: ${id}, identifier: 'precious')`,
+  );
   const info = await must(server, ["records", "show-info", "-R", "precious"]);
   assertStringIncludes(info.stdout, "Record 'precious'");
   const notDeleted = await repo(server, [

@@ -84,3 +84,23 @@ Deno.test("createProgress() counts skipped (resumed) amounts in the total, not i
   assertEquals(tty.err.at(-1)?.includes("1.5 MB/2.0 MB"), true);
   assertEquals(tty.err.at(-1)?.includes(" 500.0 kB/s"), true, tty.err.at(-1));
 });
+
+Deno.test("messages are one safe line each; data and JSON stay exact", () => {
+  const { output, out, err } = capture("debug");
+  const hostile = "A\x1b]0;t\x07\x1b[31m\r\nB\u009b\u202e\tC";
+  output.info(`title '${hostile}'`);
+  output.warning(hostile);
+  output.error(hostile);
+  output.debug(`${hostile}\nsecond`);
+  output.data(hostile);
+  output.json({ title: hostile });
+  assertEquals(out[0], "title 'A?]0;t??[31m??B??\tC'\n");
+  assertEquals(out[1], `${hostile}\n`);
+  assertEquals(JSON.parse(out[2]!).title, hostile);
+  assertEquals(err, [
+    "Warning: A?]0;t??[31m??B??\tC\n",
+    "A?]0;t??[31m??B??\tC\n",
+    // debug keeps line breaks (indented response bodies); the CR before one is still replaced.
+    "A?]0;t??[31m?\nB??\tC\nsecond\n",
+  ]);
+});

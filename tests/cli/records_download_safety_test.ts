@@ -1,6 +1,7 @@
 // `records get-file` and `records export` against a hostile server: identifiers and names that
 // try to leave the target folder, and names too long for the file system.
-import { assertEquals, assertStringIncludes } from "../_assert.ts";
+import { assertEquals, assertNotIncludes, assertStringIncludes } from "../_assert.ts";
+import { runCli, tempHome } from "./_run.ts";
 import { startServer } from "../../lib/testing/mod.ts";
 import { createRecord, listDir, ok, tempDir } from "./_records.ts";
 
@@ -53,4 +54,28 @@ Deno.test("records get-file shortens a name too long for the file system with a 
   const names = await listDir(dir.path);
   assertEquals(names.length, 2);
   assertEquals(names.includes("b.txt"), true);
+});
+
+Deno.test("get-file to a special file says so in CLI terms, not Deno's --allow-all advice", async () => {
+  await using server = await startServer();
+  await using home = await tempHome();
+  const id = String(await createRecord(server, "special"));
+  await ok(server, ["add-string-as-file", "-r", id, "-s", "x", "-n", "a.txt"]);
+  await Deno.writeTextFile(
+    home.configPath,
+    `[global]\ndefault = "t"\n[t]\nhost = "${server.url}"\npat = "${server.pat}"\n`,
+    { mode: 0o600 },
+  );
+  const run = await runCli(home.dir, ["records", "get-file", "-r", id, "-p", "/dev/full"], {
+    permissions: [
+      "--allow-net=127.0.0.1",
+      "--allow-read",
+      "--allow-write",
+      "--allow-env=REPO_APY_CONFIG,HOME",
+    ],
+  });
+  assertEquals(run.code, 1);
+  assertStringIncludes(run.stderr, "'/dev/full' is a special file");
+  assertNotIncludes(run.stderr, "--allow-all");
+  assertEquals(run.stderr.trim().split("\n").length, 1, run.stderr);
 });

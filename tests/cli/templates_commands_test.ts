@@ -86,7 +86,8 @@ Deno.test("templates: created, exported as json-schema and shacl, deleted, in th
     "-i",
     String(id),
   ]);
-  assertStringIncludes(restored.stdout, `Restored the template with id ${id}`);
+  assertStringIncludes(restored.stdout, `Restored the template '`);
+  assertStringIncludes(restored.stdout, `(id: ${id}, identifier: 'sample-extras')`);
   const back = await must(server, ["templates", "show-info", "-T", "sample-extras"]);
   assertStringIncludes(back.stdout, "Template 'Sample extras'");
   const empty = await must(server, ["misc", "get-deleted-resources", "--json"]);
@@ -114,7 +115,8 @@ Deno.test("templates create: record type by default with {} data; bad -d is an e
   assertStringIncludes(info.stdout, '"title": "Sample"');
   assertStringIncludes(info.stdout, "Visibility: private");
   const bad = await repo(server, ["templates", "create", "-i", "bad", "-d", "{nope"]);
-  assertEquals(bad.code, 1);
+  // A malformed argument is a usage error (issue 9), unlike the reference client's exit 1.
+  assertEquals(bad.code, 2);
   assertStringIncludes(bad.stderr, "-d/--data is not valid JSON");
   const wrongShape = await repo(server, [
     "templates",
@@ -126,7 +128,7 @@ Deno.test("templates create: record type by default with {} data; bad -d is an e
     "-d",
     "{}",
   ]);
-  assertEquals(wrongShape.code, 1);
+  assertEquals(wrongShape.code, 2);
   assertStringIncludes(wrongShape.stderr, "must be a JSON list");
   const edited = await must(server, [
     "templates",

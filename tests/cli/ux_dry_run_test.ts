@@ -86,3 +86,57 @@ Deno.test("delete-type commands with --dry-run delete nothing (and need no --i-a
   assertEquals((await Array.fromAsync(record.files())).map((file) => file.name), ["keep.txt"]);
   assertEquals((await record.meta()).extras?.length, 1);
 });
+
+Deno.test("removing commands of every group take --dry-run and change nothing", async () => {
+  await using server = await startServer({ users: [{ username: "jdoe", displayname: "J. Doe" }] });
+  const id = String(await createRecord(server, "dry-rm"));
+  const target = String(await createRecord(server, "dry-target"));
+  await repo(server, ["collections", "create", "-i", "dry-c"]);
+  await repo(server, ["collections", "create", "-i", "dry-child"]);
+  await repo(server, ["templates", "create", "-i", "dry-t", "-y", "record"]);
+  await repo(server, ["groups", "create", "-i", "dry-g"]);
+  const link = await ok(server, ["add-record-link", "-r", id, "-n", "uses", "-l", target]);
+  const linkId = /link id: (\d+)/.exec(link.stdout)![1]!;
+  const setup: string[][] = [
+    ["records", "add-collection-link", "-r", id, "-C", "dry-c"],
+    ["records", "add-user", "-r", id, "-u", "2", "-p", "member"],
+    ["records", "add-group-role", "-r", id, "-G", "dry-g", "-p", "member"],
+    ["collections", "add-collection-link", "-C", "dry-c", "-L", "dry-child"],
+    ["collections", "add-tag", "-C", "dry-c", "-t", "keep"],
+    ["groups", "add-user", "-G", "dry-g", "-u", "2", "-p", "member"],
+  ];
+  for (const type of ["collections", "templates"]) {
+    const flag = type === "collections" ? "-C" : "-T";
+    const name = type === "collections" ? "dry-c" : "dry-t";
+    setup.push([type, "add-user", flag, name, "-u", "2", "-p", "member"]);
+    setup.push([type, "add-group-role", flag, name, "-G", "dry-g", "-p", "member"]);
+  }
+  for (const args of setup) {
+    const run = await repo(server, args);
+    assertEquals(run.code, 0, `${args.join(" ")}: ${run.stderr}`);
+  }
+  const expected: [string[], string][] = [
+    [["records", "delete-record-link", "-r", id, "-l", linkId], `would delete the link ${linkId}`],
+    [["records", "remove-collection-link", "-r", id, "-C", "dry-c"], "would remove the record"],
+    [["records", "remove-user", "-r", id, "-u", "2"], "would remove J. Doe"],
+    [["records", "remove-group-role", "-r", id, "-G", "dry-g"], "would remove the group"],
+    [["collections", "remove-record-link", "-C", "dry-c", "-r", id], "would remove the record"],
+    [
+      ["collections", "remove-collection-link", "-C", "dry-c", "-L", "dry-child"],
+      "would remove the child",
+    ],
+    [["collections", "remove-tag", "-C", "dry-c", "-t", "keep"], "would remove the tag 'keep'"],
+    [["collections", "remove-user", "-C", "dry-c", "-u", "2"], "would remove J. Doe"],
+    [["collections", "remove-group-role", "-C", "dry-c", "-G", "dry-g"], "would remove the group"],
+    [["templates", "remove-user", "-T", "dry-t", "-u", "2"], "would remove J. Doe"],
+    [["templates", "remove-group-role", "-T", "dry-t", "-G", "dry-g"], "would remove the group"],
+    [["groups", "remove-user", "-G", "dry-g", "-u", "2"], "would remove J. Doe"],
+  ];
+  const from = server.log.length;
+  for (const [args, text] of expected) {
+    const run = await repo(server, [...args, "--dry-run"]);
+    assertEquals(run.code, 0, `${args.join(" ")}: ${run.stderr}`);
+    assertStringIncludes(run.stdout, `Dry run: ${text}`);
+  }
+  assertEquals(changes(server, from), []);
+});

@@ -169,3 +169,17 @@ Deno.test("a 403 says that the account lacks the permission, on the error's one 
   assertEquals(run.stderr.trim().split("\n").length, 1, run.stderr);
   assertNotIncludes(run.stderr, other.pat);
 });
+
+Deno.test("edit names the resource by the title it had before the edit", async () => {
+  await using server = await startServer();
+  await repo(server, ["templates", "create", "-i", "tpl", "-t", "Old title", "-y", "record"]);
+  const template = await repo(server, ["templates", "edit", "-T", "tpl", "-i", "New title"]);
+  assertEquals(template.code, 0, template.stderr);
+  assertStringIncludes(template.stdout, "of the template 'Old title'");
+  assertStringIncludes(template.stdout, "to 'New title'");
+  const id = await createRecord(server, "renamed");
+  const record = await repo(server, ["records", "edit", "-r", String(id), "-t", "New title"]);
+  assertEquals(record.code, 0, record.stderr);
+  assertStringIncludes(record.stdout, "of the record 'renamed'");
+  assertNotIncludes(record.stdout, "record 'New title'");
+});

@@ -20,6 +20,8 @@ Deno.test("usage errors found by the commands exit 2 like Commander's own", asyn
       ["records", "create", "--identifer", "x"],
       ["records", "nonsense"],
       ["help", "records", "nonsense"],
+      ["templates", "create", "-i", "t", "-d", "{nope"],
+      ["templates", "create", "-i", "t", "-y", "extras", "-d", "{}"],
     ]
   ) {
     const run = await repo(server, args);
@@ -78,5 +80,19 @@ Deno.test("the help of every group has examples", async () => {
     const run = await repo(server, ["help", ...path]);
     assertEquals(run.code, 0, run.stderr);
     assertStringIncludes(run.stdout, "Examples:\n  $ repo-apy ");
+    // A real use of a command comes first, not only pointers to more help.
+    const first = run.stdout.split("Examples:\n")[1]!.split("\n")[0]!;
+    assertEquals(first.includes("repo-apy help "), false, `${path.join(" ")}: ${first}`);
+  }
+});
+
+Deno.test("the ids commands' --json and --jsonl help say one thing each", async () => {
+  await using server = await startServer();
+  for (const group of ["records", "collections"]) {
+    const command = group === "records" ? "get-record-ids" : "get-collection-ids";
+    const run = await repo(server, ["help", group, command]);
+    const jsonl = run.stdout.split("\n").find((line) => line.trimStart().startsWith("--jsonl"));
+    assertStringIncludes(jsonl ?? "", "each id as a JSON number on its own line");
+    assertNotIncludes(jsonl ?? "", "array");
   }
 });

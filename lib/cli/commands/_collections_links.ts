@@ -2,7 +2,7 @@
 // `remove-collection-link`.
 
 import { Command, type CommandUnknownOpts } from "@commander-js/extra-typings";
-import { apyCommand } from "../apy_command.ts";
+import { apyCommand, dryRun, dryRunOption } from "../apy_command.ts";
 import { onConflict, openRecord, recordOptions } from "./_records_common.ts";
 import { openResource, resourceOptions } from "./_resources_common.ts";
 
@@ -14,11 +14,13 @@ export function recordLinkCommand(action: "add" | "remove"): CommandUnknownOpts 
     ),
     "collection",
   ));
+  if (action === "remove") dryRunOption(command);
   apyCommand(command, async (manager, options) => {
     const collection = await openResource(manager, "collection", options);
     const record = await openRecord(manager, options);
     await collection.meta();
     if (action === "remove") {
+      if (dryRun(manager, `remove the ${record} from the ${collection}`)) return;
       await collection.removeRecordLink(record.id);
       manager.printInfo(`Removed the ${record} from the ${collection}`);
       return;
@@ -48,12 +50,14 @@ export function collectionLinkCommand(action: "add" | "remove"): CommandUnknownO
     "collection",
     { name: "child", char: "l" },
   );
+  if (action === "remove") dryRunOption(command);
   apyCommand(command, async (manager, options) => {
     const parent = await openResource(manager, "collection", options);
     const child = await openResource(manager, "collection", options, { name: "child" });
     await parent.meta();
     await child.meta();
     if (action === "remove") {
+      if (dryRun(manager, `remove the child ${child} from the ${parent}`)) return;
       await parent.removeCollectionLink(child.id);
       manager.printInfo(`Removed the child ${child} from the ${parent}`);
       return;

@@ -52,10 +52,12 @@ export async function ask(
   options: { hidden?: boolean; check?: (value: string) => string | undefined } = {},
 ): Promise<string> {
   const { output, input } = context;
+  // Piped answers are read without printing the questions (stderr stays clean for scripts).
+  const terminal = input.isTerminal();
   while (true) {
-    output.prompt(`${question}: `);
+    if (terminal) output.prompt(`${question}: `);
     const line = await input.readLine({ hidden: options.hidden ?? false });
-    if (options.hidden === true || line === null || !Deno.stdin.isTerminal()) output.prompt("\n");
+    if (terminal && (options.hidden === true || line === null)) output.prompt("\n");
     if (line === null) {
       throw new InputError(
         `No answer to '${question}' (end of input): type it when asked, or pipe it to stdin`,

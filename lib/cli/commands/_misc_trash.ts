@@ -56,8 +56,11 @@ export function restoreResourceCommand(): CommandUnknownOpts {
   );
   apyCommand(command, async (manager, options) => {
     const values = options as typeof options & { itemType: string; itemId: number };
-    await manager.misc.restore(values.itemType, values.itemId);
-    manager.printInfo(`Restored the ${values.itemType} with id ${values.itemId}`);
+    const restored = await manager.misc.restore(values.itemType, values.itemId);
+    // Named as other messages name a resource (the resource classes' `toString`).
+    manager.printInfo(
+      `Restored the ${values.itemType} '${restored.title}' (id: ${restored.id}, identifier: '${restored.identifier}')`,
+    );
   });
   return command;
 }

@@ -1,5 +1,6 @@
 // `records create`, `edit`, `show-info` and `delete`.
 
+import { printDescription, printJsonLines } from "./_text_blocks.ts";
 import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
 import { RepoApyError } from "../../http/errors.ts";
 import type { RecordJson } from "../../http/protocol.ts";
@@ -101,13 +102,15 @@ export function editRecordCommand(): CommandUnknownOpts {
       return;
     }
     const meta = await record.refresh();
+    // Named as it was before the edit: after a title change it would carry the new title.
+    const label = describe(record);
     for (const [field, value] of given) {
       if ((meta[field] ?? "") === value) {
-        manager.printInfo(`The ${field} of the ${describe(record)} is already '${value}'`);
+        manager.printInfo(`The ${field} of the ${label} is already '${value}'`);
         continue;
       }
       await record.edit({ [field]: value } as Partial<RecordJson>);
-      manager.printInfo(`Changed the ${field} of the ${describe(record)} to '${value}'`);
+      manager.printInfo(`Changed the ${field} of the ${label} to '${value}'`);
     }
   });
   return command;
@@ -142,7 +145,7 @@ export function showInfoCommand(): CommandUnknownOpts {
     }
     manager.printInfo(`Record '${meta.title}' (id: ${meta.id}, identifier: '${meta.identifier}')`);
     if (options.description === true) {
-      manager.printInfo(`Description: ${meta.plain_description ?? meta.description ?? ""}`);
+      printDescription(manager, meta.plain_description ?? meta.description);
     }
     if (options.visibility === true) manager.printInfo(`Visibility: ${meta.visibility}`);
     if (options.filelist === true) {
@@ -157,7 +160,7 @@ export function showInfoCommand(): CommandUnknownOpts {
     }
     if (options.metadata === true) {
       manager.printInfo("Metadata:");
-      manager.printInfo(JSON.stringify(sortKeys(meta.extras ?? []), null, 2));
+      printJsonLines(manager, sortKeys(meta.extras ?? []));
     }
   });
   return command;

@@ -4,7 +4,7 @@
 import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
 import type { RecordLinkJson } from "../../http/protocol.ts";
 import { jsonMode, readingCommand } from "../_command_kind.ts";
-import { apyCommand } from "../apy_command.ts";
+import { apyCommand, dryRun, dryRunOption } from "../apy_command.ts";
 import { UsageError } from "../_errors.ts";
 import {
   idIdentifierOptions,
@@ -73,13 +73,15 @@ export function addRecordLinkCommand(): CommandUnknownOpts {
 
 /** `records delete-record-link`: deletes a link by link id. */
 export function deleteRecordLinkCommand(): CommandUnknownOpts {
-  const command = recordOptions(
+  const command = dryRunOption(recordOptions(
     new Command("delete-record-link").description("Delete a link of a record").addOption(
       linkIdOption(),
     ),
-  );
+  ));
   apyCommand(command, async (manager, options) => {
     const record = await openRecord(manager, options);
+    const what = `delete the link ${options.recordLinkId} of the ${describe(record)}`;
+    if (dryRun(manager, what)) return;
     await record.deleteRecordLink(Number(options.recordLinkId));
     manager.printInfo(`Deleted the link ${options.recordLinkId} of the ${describe(record)}`);
   });
@@ -174,15 +176,16 @@ export function addCollectionLinkCommand(): CommandUnknownOpts {
 
 /** `records remove-collection-link`: removes the record from a collection. */
 export function removeCollectionLinkCommand(): CommandUnknownOpts {
-  const command = idIdentifierOptions(
+  const command = dryRunOption(idIdentifierOptions(
     recordOptions(
       new Command("remove-collection-link").description("Remove a record from a collection"),
     ),
     "collection",
-  );
+  ));
   apyCommand(command, async (manager, options) => {
     const record = await openRecord(manager, options);
     const collection = await resolveResourceId(manager, "collection", options);
+    if (dryRun(manager, `remove the ${describe(record)} from the ${collection.label}`)) return;
     await record.removeCollectionLink(collection.id);
     manager.printInfo(`Removed the ${describe(record)} from the ${collection.label}`);
   });

@@ -87,12 +87,13 @@ export function addUserCommand(): CommandUnknownOpts {
 
 /** `records remove-user`: removes a user's role. */
 export function removeUserCommand(): CommandUnknownOpts {
-  const command = userIdOptions(recordOptions(
+  const command = dryRunOption(userIdOptions(recordOptions(
     new Command("remove-user").description("Remove the role of a user in a record"),
-  ));
+  )));
   apyCommand(command, async (manager, options) => {
     const record = await openRecord(manager, options);
     const user = await resolveUser(manager, options);
+    if (dryRun(manager, `remove ${user} from the ${describe(record)}`)) return;
     await record.removeUser(user.id);
     manager.printInfo(`Removed ${user} from the ${describe(record)}`);
   });
@@ -128,15 +129,16 @@ export function addGroupRoleCommand(): CommandUnknownOpts {
 
 /** `records remove-group-role`: removes a group's role. */
 export function removeGroupRoleCommand(): CommandUnknownOpts {
-  const command = idIdentifierOptions(
+  const command = dryRunOption(idIdentifierOptions(
     recordOptions(
       new Command("remove-group-role").description("Remove the role of a group in a record"),
     ),
     "group",
-  );
+  ));
   apyCommand(command, async (manager, options) => {
     const record = await openRecord(manager, options);
     const group = await resolveResourceId(manager, "group", options);
+    if (dryRun(manager, `remove the ${group.label} from the ${describe(record)}`)) return;
     await record.removeGroupRole(group.id);
     manager.printInfo(`Removed the ${group.label} from the ${describe(record)}`);
   });

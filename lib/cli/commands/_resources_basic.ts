@@ -31,7 +31,8 @@ export function createResourceCommand(type: ManagedType): CommandUnknownOpts {
       )
       .option(
         "-d, --data <json>",
-        "Content of a new template as JSON (default: {} for record, [] for extras templates)",
+        "Content of a new template as JSON (default: {} for record, [] for extras templates); " +
+          "malformed JSON is a usage error (exit 2)",
       );
   } else {
     command.addOption(
@@ -127,13 +128,15 @@ export function editResourceCommand(type: ManagedType): CommandUnknownOpts {
     }
     const resource = await openResource(manager, type, options);
     const meta = await resource.refresh();
+    // Named as it was before the edit: after a title change it would carry the new title.
+    const label = String(resource);
     for (const [field, value] of given) {
       if ((meta[field] ?? "") === value) {
-        manager.printInfo(`The ${field} of the ${resource} is already '${printable(value)}'`);
+        manager.printInfo(`The ${field} of the ${label} is already '${printable(value)}'`);
         continue;
       }
       await resource.edit({ [field]: value });
-      manager.printInfo(`Changed the ${field} of the ${resource} to '${printable(value)}'`);
+      manager.printInfo(`Changed the ${field} of the ${label} to '${printable(value)}'`);
     }
   });
   return command;

@@ -2,6 +2,7 @@
 // opening the resource through the manager, and the shapes of the library's typed resources the
 // commands use.
 
+import { terminalLine } from "../_terminal_text.ts";
 import type { CommandUnknownOpts } from "@commander-js/extra-typings";
 import type { PageJson, ResourceJson } from "../../http/protocol.ts";
 import type { RepoGroup } from "../../resources/group.ts";
@@ -102,10 +103,8 @@ export function printPage<T>(
 }
 
 /**
- * Server text made safe for a terminal: control characters (escape sequences, carriage returns)
- * become `?`, so a hostile title cannot rewrite the screen.
+ * Server text made safe for a terminal line (see `terminalLine`): control characters, escape
+ * sequences and line breaks become `?`. Every message line passes through it centrally in
+ * `Output`; this alias is for text built before it is printed.
  */
-export function printable(text: unknown): string {
-  // deno-lint-ignore no-control-regex -- matching control characters is the point
-  return String(text ?? "").replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, "?");
-}
+export const printable: (text: unknown) => string = terminalLine;

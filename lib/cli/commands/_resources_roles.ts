@@ -3,7 +3,7 @@
 
 import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
 import { RESOURCE_ROLES } from "../../http/protocol.ts";
-import { apyCommand } from "../apy_command.ts";
+import { apyCommand, dryRun, dryRunOption } from "../apy_command.ts";
 import { idIdentifierOptions, parseTokenList, userIdOptions } from "../options.ts";
 import { setOptionType } from "../_tree.ts";
 import { onConflict, resolveResourceId, resolveUser } from "./_records_common.ts";
@@ -43,16 +43,17 @@ export function addUserCommand(type: ManagedType): CommandUnknownOpts {
 
 /** `<type> remove-user`: removes a user's role (a group's member). */
 export function removeUserCommand(type: ManagedType): CommandUnknownOpts {
-  const command = userIdOptions(resourceOptions(
+  const command = dryRunOption(userIdOptions(resourceOptions(
     new Command("remove-user").description(
       type === "group" ? "Remove a member from a group" : `Remove the role of a user in a ${type}`,
     ),
     type,
-  ));
+  )));
   apyCommand(command, async (manager, options) => {
     const resource = await openResource(manager, type, options);
     const user = await resolveUser(manager, options);
     await resource.meta();
+    if (dryRun(manager, `remove ${user} from the ${resource}`)) return;
     await resource.removeUser(user.id);
     manager.printInfo(`Removed ${user} from the ${resource}`);
   });
@@ -88,17 +89,18 @@ export function addGroupRoleCommand(type: "collection" | "template"): CommandUnk
 
 /** `<type> remove-group-role`: removes a group's role. */
 export function removeGroupRoleCommand(type: "collection" | "template"): CommandUnknownOpts {
-  const command = idIdentifierOptions(
+  const command = dryRunOption(idIdentifierOptions(
     resourceOptions(
       new Command("remove-group-role").description(`Remove the role of a group in a ${type}`),
       type,
     ),
     "group",
-  );
+  ));
   apyCommand(command, async (manager, options) => {
     const resource = await openResource(manager, type, options);
     const group = await resolveResourceId(manager, "group", options);
     await resource.meta();
+    if (dryRun(manager, `remove the ${group.label} from the ${resource}`)) return;
     await resource.removeGroupRole(group.id);
     manager.printInfo(`Removed the ${group.label} from the ${resource}`);
   });
@@ -128,12 +130,12 @@ export function addTagCommand(type: "collection"): CommandUnknownOpts {
 
 /** `collections remove-tag`: removes a tag. */
 export function removeTagCommand(type: "collection"): CommandUnknownOpts {
-  const command = resourceOptions(
+  const command = dryRunOption(resourceOptions(
     new Command("remove-tag")
       .description(`Remove a tag from a ${type}`)
       .requiredOption("-t, --tag <tag>", "The tag to remove"),
     type,
-  );
+  ));
   apyCommand(command, async (manager, options) => {
     const resource = await openResource(manager, type, options);
     const tag = printable(options.tag);
@@ -141,6 +143,7 @@ export function removeTagCommand(type: "collection"): CommandUnknownOpts {
       manager.printWarning(`The ${resource} has no tag '${tag}': nothing changed`);
       return;
     }
+    if (dryRun(manager, `remove the tag '${tag}' from the ${resource}`)) return;
     await resource.removeTag(options.tag);
     manager.printInfo(`Removed the tag '${tag}' from the ${resource}`);
   });

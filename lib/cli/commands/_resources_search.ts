@@ -207,7 +207,8 @@ export function idsOutputOptions<C extends CommandUnknownOpts>(command: C): C {
     )
     .addOption(new Option("--i-am-sure", `Allow fetching more than ${MAX_IDS_UNSURE} ids`));
   return readingCommand(command, {
-    what: "the ids as one JSON array of numbers (--jsonl: one id per line)",
+    what: "the ids (one array of numbers)",
+    jsonlHelp: "Print each id as a JSON number on its own line on stdout",
     conflicts: ["pipe"],
   });
 }
@@ -257,6 +258,7 @@ async function idsOrHint<T>(search: Promise<T>, type: string): Promise<T> {
     return await search;
   } catch (error) {
     if (!(error instanceof TooManyResultsError)) throw error;
+    // A missing confirmation, like `delete` without --i-am-sure: exit 1 as in the reference.
     throw new InputError(
       `Found ${error.total} ${type}s: add --i-am-sure to fetch more than ${MAX_IDS_UNSURE} ids, ` +
         "or narrow the search",

@@ -1,5 +1,6 @@
 // `show-info` of collections, templates and groups.
 
+import { printDescription, printJsonLines } from "./_text_blocks.ts";
 import { Command, type CommandUnknownOpts } from "@commander-js/extra-typings";
 import type { CollectionInfo, RepoCollection } from "../../transfer/collection.ts";
 import { jsonMode, readingCommand } from "../_command_kind.ts";
@@ -58,12 +59,13 @@ export function showResourceCommand(type: ManagedType): CommandUnknownOpts {
     }
     manager.printInfo(printable(capitalized(String(resource))));
     if (values.description === true) {
-      manager.printInfo(`Description: ${printable(meta.plain_description ?? meta.description)}`);
+      printDescription(manager, meta.plain_description ?? meta.description);
     }
     if (values.visibility === true) manager.printInfo(`Visibility: ${printable(meta.visibility)}`);
     if (values.data === true) {
       manager.printInfo(`Type: ${printable(meta.type)}`);
-      manager.printInfo(`Data:\n${printable(JSON.stringify(meta.data ?? null, null, 2))}`);
+      manager.printInfo("Data:");
+      printJsonLines(manager, meta.data);
     }
     if (lists.records !== undefined) {
       printPage(manager, lists.records, {
