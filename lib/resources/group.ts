@@ -36,10 +36,19 @@ import { lookup, Resource, type ResourceSelector } from "./resource.ts";
  * A group on the server.
  *
  * @example Usage
- * ```ts ignore
- * const group = await RepoGroup.load(transport, { id: 3 });
- * await group.addUser(7, "editor");
- * await group.changeUserRole(7, "admin");
+ * ```ts
+ * import { RepoGroup, RepoManager } from "@repo/apy";
+ * import { startServer } from "@repo/apy/testing";
+ * import assert from "node:assert";
+ *
+ * await using server = await startServer({ users: [{ username: "alice" }] });
+ * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+ * const { transport } = manager;
+ * const alice = server.users.find((user) => user.username === "alice")!;
+ * const group = await RepoGroup.load(transport, { identifier: "team", create: true });
+ * await group.addUser(alice.id, "member");
+ * await group.changeUserRole(alice.id, "admin");
+ * assert.strictEqual(group.created, true);
  * ```
  */
 export class RepoGroup extends Resource<GroupJson> {
@@ -62,8 +71,16 @@ export class RepoGroup extends Resource<GroupJson> {
    * Looks a group up by id or identifier, creating it when `create` is set.
    *
    * @example Usage
-   * ```ts ignore
+   * ```ts
+   * import { RepoGroup, RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const { transport } = manager;
    * const group = await RepoGroup.load(transport, { identifier: "team", create: true });
+   * assert.strictEqual((await group.meta()).identifier, "team");
    * ```
    *
    * @param transport The transport.

@@ -45,9 +45,18 @@ export interface FilterParams {
  * Trash, licenses, roles, tags and server information.
  *
  * @example Usage
- * ```ts ignore
- * await manager.misc.restore("record", 5);
+ * ```ts
+ * import { RepoManager } from "@repo/apy";
+ * import { startServer } from "@repo/apy/testing";
+ * import assert from "node:assert";
+ *
+ * await using server = await startServer();
+ * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+ * const record = await manager.record({ identifier: "sample-1", create: true });
+ * await record.delete();
+ * await manager.misc.restore("record", record.id);
  * const licenses = await manager.misc.getLicenses({ filter: "CC" });
+ * assert.ok(licenses.items.every((license) => /CC/i.test(`${license.name} ${license.title}`)));
  * ```
  */
 export class RepoMisc {
@@ -120,8 +129,15 @@ export class RepoMisc {
    * Every license, by title, page after page as the iterator advances.
    *
    * @example Usage
-   * ```ts ignore
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
    * const names = (await Array.fromAsync(manager.misc.licenses())).map((license) => license.name);
+   * assert.ok(names.length > 0);
    * ```
    *
    * @param params `filter` (name or title); `perPage` sets the page size (default 100).
@@ -156,8 +172,18 @@ export class RepoMisc {
    * Every tag of the resources you can read, by name, page after page as the iterator advances.
    *
    * @example Usage
-   * ```ts ignore
-   * for await (const tag of manager.misc.tags({ type: "record" })) console.log(tag.name);
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const record = await manager.record({ identifier: "sample-1", create: true });
+   * await record.addTag("raw");
+   * const names: string[] = [];
+   * for await (const tag of manager.misc.tags({ type: "record" })) names.push(tag.name);
+   * assert.deepStrictEqual(names, ["raw"]);
    * ```
    *
    * @param params `filter`, `type` (`record` or `collection`); `perPage` (default 100).

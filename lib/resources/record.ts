@@ -47,10 +47,19 @@ export type { FileChanges, MetadataOptions, RecordLinkChanges, RecordLinksQuery 
  * A record on the server, without file transfers.
  *
  * @example Usage
- * ```ts ignore
- * const record = await RecordResource.load(transport, { id: 1 });
- * await record.linkRecord(2, "derived from", { termIri: "https://example.org/derivedFrom" });
- * console.log(await record.getMetadatum(["settings", "steps", "1"]));
+ * ```ts
+ * import { RecordResource, RepoManager } from "@repo/apy";
+ * import { startServer } from "@repo/apy/testing";
+ * import assert from "node:assert";
+ *
+ * await using server = await startServer();
+ * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+ * const { transport } = manager;
+ * const other = await manager.record({ identifier: "raw-data", create: true });
+ * const record = await RecordResource.load(transport, { identifier: "result", create: true });
+ * await record.linkRecord(other.id, "derived from", { termIri: "https://example.org/derivedFrom" });
+ * await record.addMetadatum({ key: "temperature", type: "float", value: 21.5 });
+ * assert.strictEqual((await record.getMetadatum(["temperature"]))?.value, 21.5);
  * ```
  */
 export class RecordResource extends Resource<RecordJson> {
@@ -77,8 +86,16 @@ export class RecordResource extends Resource<RecordJson> {
    * Looks a record up by id or identifier, creating it when `create` is set.
    *
    * @example Usage
-   * ```ts ignore
+   * ```ts
+   * import { RecordResource, RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const { transport } = manager;
    * const record = await RecordResource.load(transport, { identifier: "x", create: true });
+   * assert.strictEqual((await record.meta()).identifier, "x");
    * ```
    *
    * @param transport The transport.

@@ -48,9 +48,18 @@ const HAS_ID = { shape: { id: "number" } } as const;
  * minutes.
  *
  * @example Usage
- * ```ts ignore
- * const group = await Resource.open(transport, "group", { id: 3 });
+ * ```ts
+ * import { RepoManager, Resource } from "@repo/apy";
+ * import { startServer } from "@repo/apy/testing";
+ * import assert from "node:assert";
+ *
+ * await using server = await startServer();
+ * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+ * const { transport } = manager;
+ * const { id } = await manager.group({ identifier: "team", create: true });
+ * const group = await Resource.open(transport, "group", { id });
  * await group.edit({ title: "New title" });
+ * assert.strictEqual((await group.meta()).title, "New title");
  * ```
  */
 export class Resource<J extends ResourceJson = ResourceJson> {
@@ -89,8 +98,16 @@ export class Resource<J extends ResourceJson = ResourceJson> {
    * Looks a resource up by id or identifier, creating it when asked to.
    *
    * @example Usage
-   * ```ts ignore
+   * ```ts
+   * import { RepoManager, Resource } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const { transport } = manager;
    * const record = await Resource.open(transport, "record", { identifier: "x", create: true, title: "X" });
+   * assert.strictEqual(record.created, true);
    * ```
    *
    * @param transport The transport.
@@ -220,8 +237,17 @@ export class Resource<J extends ResourceJson = ResourceJson> {
  * Finds a resource by id or identifier, creating it when `create` is set (client-reference §2.3).
  *
  * @example Usage
- * ```ts ignore
+ * ```ts
+ * import { RepoManager, lookup } from "@repo/apy";
+ * import { startServer } from "@repo/apy/testing";
+ * import assert from "node:assert";
+ *
+ * await using server = await startServer();
+ * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+ * const { transport } = manager;
  * const { meta, created } = await lookup(transport, "record", { identifier: "x", create: true });
+ * assert.strictEqual(meta.identifier, "x");
+ * assert.strictEqual(created, true);
  * ```
  *
  * @typeParam J Metadata type.

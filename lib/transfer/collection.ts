@@ -47,10 +47,20 @@ export interface CollectionInfo {
  * A collection on the server.
  *
  * @example Usage
- * ```ts ignore
- * const collection = await RepoCollection.load(transport, { id: 1 });
- * await collection.addRecordLink(5);
- * for await (const record of collection.records({ children: true })) console.log(record.id);
+ * ```ts
+ * import { RepoCollection, RepoManager } from "@repo/apy";
+ * import { startServer } from "@repo/apy/testing";
+ * import assert from "node:assert";
+ *
+ * await using server = await startServer();
+ * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+ * const { transport } = manager;
+ * const record = await manager.record({ identifier: "sample-1", create: true });
+ * const collection = await RepoCollection.load(transport, { identifier: "batch-1", create: true });
+ * await collection.addRecordLink(record.id);
+ * const ids: number[] = [];
+ * for await (const item of collection.records()) ids.push(item.id);
+ * assert.deepStrictEqual(ids, [record.id]);
  * ```
  */
 export class RepoCollection extends Resource<CollectionJson> {
@@ -77,8 +87,16 @@ export class RepoCollection extends Resource<CollectionJson> {
    * Looks a collection up by id or identifier, creating it when `create` is set.
    *
    * @example Usage
-   * ```ts ignore
+   * ```ts
+   * import { RepoCollection, RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const { transport } = manager;
    * const collection = await RepoCollection.load(transport, { identifier: "c", create: true });
+   * assert.strictEqual((await collection.meta()).identifier, "c");
    * ```
    *
    * @param transport The transport.
