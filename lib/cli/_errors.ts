@@ -1,14 +1,7 @@
 // Turns whatever a CLI run threw into one stderr line (no stack trace, no token) and an exit code.
 
 import { CommanderError } from "@commander-js/extra-typings";
-import {
-  ConnectionError,
-  InputError,
-  RepoApyError,
-  RequestError,
-  TimeoutError,
-  TlsError,
-} from "../http/errors.ts";
+import { InputError, RepoApyError, RequestError } from "../http/errors.ts";
 import { IncompleteDownloadError, UploadError, UploadFilesError } from "../transfer/errors.ts";
 import { errorLine, inCliTerms, type MessageContext, nextStep, osErrorLine } from "./_messages.ts";
 import type { Output } from "./output.ts";
@@ -76,8 +69,6 @@ export function reportError(error: unknown, output: Output, options: ReportOptio
     if (error instanceof RequestError && output.isVerbose("debug") && error.body !== undefined) {
       output.debug(`Response body: ${JSON.stringify(error.body, null, 2)}`);
     }
-    const hint = hintFor(error);
-    if (hint !== undefined) output.error(`Hint: ${hint}`);
     return error instanceof UsageError ? EXIT.usage : EXIT.failure;
   }
   const message = error instanceof Error ? error.message : String(error);
@@ -123,20 +114,6 @@ function find<T>(error: unknown, type: abstract new (...args: never[]) => T): T 
   for (let current = error, depth = 0; current !== undefined && depth < 10; depth++) {
     if (current instanceof type) return current;
     current = current instanceof Error ? current.cause : undefined;
-  }
-  return undefined;
-}
-
-function hintFor(error: RepoApyError): string | undefined {
-  if (error instanceof TlsError) {
-    if (/verify|ca_bundle/.test(error.message)) return undefined;
-    return `set 'ca_bundle = "/path/to/ca.pem"' for the instance in the config file, or ` +
-      `'verify = false' (unsafe: disables certificate checks)`;
-  }
-  if (error instanceof ConnectionError && !(error instanceof TimeoutError)) {
-    if (/could not connect/i.test(error.message)) return undefined;
-    return `could not connect to ${error.host}: check the host ('repo-apy config show-instances') ` +
-      `and your network`;
   }
   return undefined;
 }

@@ -2,6 +2,7 @@
 // 403, flags instead of option names, and no internal temporary file names.
 
 import { type RepoApyError, RequestError } from "../http/errors.ts";
+import { ResourceNotFoundError } from "../resources/errors.ts";
 
 /** What the CLI knows about the run when it reports an error. */
 export interface MessageContext {
@@ -11,12 +12,6 @@ export interface MessageContext {
 
 /** Library phrases and what the CLI says instead. */
 const REWRITES: [RegExp, (...groups: string[]) => string][] = [
-  [
-    /The (record|collection|template|group) with identifier '([^']*)' is not present: create it first \(create: true\)/,
-    (type, identifier) =>
-      `No ${type} with identifier '${identifier}' exists: check the identifier, or create it ` +
-      `with 'repo-apy ${type}s create -i ${identifier}'`,
-  ],
   [/\bnothing is not a metadata type; use one of/, () => "the type is missing: give one of"],
   [/,? ?or pass host and pat directly/, () => ", or set REPO_APY_HOST and REPO_APY_PAT"],
   [
@@ -110,6 +105,12 @@ function setPat(context: MessageContext): string {
  * @returns The line without the `Error: ` prefix.
  */
 export function errorLine(error: RepoApyError): string {
+  if (error instanceof ResourceNotFoundError) {
+    // Decided by the error's class and fields, never by the library's wording.
+    const { type, identifier } = error;
+    return `No ${type} with identifier '${identifier}' exists: check the identifier, or create it ` +
+      `with 'repo-apy ${type}s create -i ${identifier}'`;
+  }
   if (error instanceof RequestError) {
     const fields = fieldErrors(error.body);
     if (fields.length > 0) {

@@ -85,7 +85,11 @@ export class RepoUser {
    * @throws {InputError} When the selector is incomplete or the identity type unknown.
    */
   static async load(transport: Transport, selector: UserSelector): Promise<RepoUser> {
-    return new RepoUser(transport, await transport.json<UserJson>("GET", userEndpoint(selector)));
+    const shape = { shape: { id: "number" } } as const;
+    return new RepoUser(
+      transport,
+      await transport.jsonObject<UserJson>("GET", userEndpoint(selector), shape),
+    );
   }
 
   /** Endpoint of the user, relative to the API base (`/users/1`). */

@@ -2,7 +2,7 @@
 // and the data saved verified and resumable. Shared by downloadFile() and downloadFiles().
 
 import type { FileJson } from "../http/protocol.ts";
-import { pathSegment } from "../http/url.ts";
+import { fileDownloadPath } from "../http/paths.ts";
 import type { PartListings } from "./_parts.ts";
 import { resolveTarget } from "./_paths.ts";
 import { saveResponse } from "./_save.ts";
@@ -44,8 +44,7 @@ export async function saveFile(
     taken: options.taken,
     onWarning: options.onWarning,
   });
-  const link = file._links?.download ??
-    `${record.endpoint}/files/${pathSegment(file.id, "file id")}/download`;
+  const link = file._links?.download ?? fileDownloadPath(record.id, file.id);
   return await saveResponse(record.transport, link, target, {
     size: file.size,
     checksum: file.checksum,

@@ -23,7 +23,7 @@
  */
 
 import type { FileJson } from "../http/protocol.ts";
-import { pathSegment } from "../http/url.ts";
+import { fileDownloadPath, filesPath } from "../http/paths.ts";
 import { InputError } from "../http/errors.ts";
 import { saveFile } from "./_file_download.ts";
 import { openBody } from "./_save.ts";
@@ -91,7 +91,7 @@ export interface DownloadStreamOptions {
  * assert.strictEqual(await Deno.readTextFile(path), "hello");
  * ```
  *
- * @param record The record (anything with `transport` and `endpoint`).
+ * @param record The record (anything with `transport`, `id` and `endpoint`).
  * @param fileId The file's id (UUID).
  * @param options Target path, folder, force, partial data, progress, warnings, signal.
  * @returns The path written.
@@ -107,7 +107,7 @@ export async function downloadFile(
   const file = options.file ??
     await record.transport.json<FileJson>(
       "GET",
-      `${record.endpoint}/files/${pathSegment(fileId, "file id")}`,
+      filesPath(record.id, fileId),
       {
         ...(signal ? { signal } : {}),
       },
@@ -137,7 +137,7 @@ export async function downloadFile(
  * assert.strictEqual(await new Response(stream).text(), "hello");
  * ```
  *
- * @param record The record (anything with `transport` and `endpoint`).
+ * @param record The record (anything with `transport`, `id` and `endpoint`).
  * @param fileId The file's id (UUID).
  * @param options Progress and signal.
  * @returns The file's content.
@@ -147,8 +147,7 @@ export async function downloadFileStream(
   fileId: string,
   options: DownloadStreamOptions = {},
 ): Promise<ReadableStream<Uint8Array>> {
-  const endpoint = `${record.endpoint}/files/${pathSegment(fileId, "file id")}/download`;
-  return await openBody(record.transport, endpoint, {
+  return await openBody(record.transport, fileDownloadPath(record.id, fileId), {
     onProgress: options.onProgress,
     signal: options.signal,
   });

@@ -24,6 +24,7 @@
  */
 
 import { paginateItems } from "../http/paginate.ts";
+import { filesDownloadPath, filesPath } from "../http/paths.ts";
 import { type FileJson, MAX_PER_PAGE } from "../http/protocol.ts";
 import { globFilter } from "../utils/glob.ts";
 import { saveFile } from "./_file_download.ts";
@@ -118,7 +119,7 @@ export async function downloadFiles(
   const signal = options.signal;
   const files = paginateItems<FileJson>(
     record.transport,
-    `${record.endpoint}/files`,
+    filesPath(record.id),
     { per_page: MAX_PER_PAGE },
     signal ? { signal } : {},
   );
@@ -190,7 +191,7 @@ export async function downloadAllFiles(
 ): Promise<string> {
   const { identifier } = await record.meta();
   const target = await resolveTarget(path, `${identifier}.zip`, { force: options.force });
-  return await saveResponse(record.transport, `${record.endpoint}/files/download`, target, {
+  return await saveResponse(record.transport, filesDownloadPath(record.id), target, {
     onProgress: options.onProgress,
     signal: options.signal,
   });

@@ -19,6 +19,7 @@
  * @module
  */
 
+import { uploadsPath } from "../http/paths.ts";
 import { InputError, RequestError } from "../http/errors.ts";
 import {
   type ErrorBodyJson,
@@ -43,10 +44,12 @@ import type { ProgressCallback } from "./progress.ts";
 
 export type { UploadSource } from "./_source.ts";
 
-/** What a transfer needs of a resource: its transport and endpoint (`/records/1`). */
+/** What a transfer needs of a record: its transport, id and endpoint (`/records/1`). */
 export interface TransferTarget {
   /** The transport requests go through. */
   readonly transport: Transport;
+  /** Id of the record (paths are built from it by `lib/http/paths.ts`). */
+  readonly id: number;
   /** Endpoint of the resource, relative to the API base. */
   readonly endpoint: string;
 }
@@ -130,7 +133,7 @@ export interface UploadFileOptions {
  * assert.strictEqual(sizes.at(-1), 10);
  * ```
  *
- * @param record The record (anything with `transport` and `endpoint`).
+ * @param record The record (anything with `transport`, `id` and `endpoint`).
  * @param source File path, byte stream (with `size`) or bytes.
  * @param options Name, description, force, concurrency, resume, progress, signal.
  * @returns The created or replaced file.
@@ -175,7 +178,7 @@ export async function uploadFile(
 
     const initiate = async (): Promise<UploadJson | FileJson> => {
       try {
-        return await transport.json<UploadJson>("POST", `${record.endpoint}/uploads`, {
+        return await transport.json<UploadJson>("POST", uploadsPath(record.id), {
           json: { name, ...init },
           ...common,
         });
@@ -289,7 +292,7 @@ async function findResumable(
   try {
     ({ items } = await record.transport.json<{ items: UploadJson[] }>(
       "GET",
-      `${record.endpoint}/uploads`,
+      uploadsPath(record.id),
       signal ? { signal } : {},
     ));
   } catch (error) {

@@ -123,7 +123,7 @@ Deno.test("downloadFiles() has several files in flight, bounded by concurrency",
 Deno.test("downloadFile() with useFolder needs a record with meta()", async () => {
   await using env = await setup();
   const file = await env.record.uploadString("data", "a.txt");
-  const bare = { transport: env.transport, endpoint: env.record.endpoint };
+  const bare = { transport: env.transport, id: env.record.id, endpoint: env.record.endpoint };
   await assertRejects(
     () => downloadFile(bare, file.id, { path: env.dir, useFolder: true }),
     InputError,

@@ -47,7 +47,9 @@ export async function restoreResource(
   transport: Transport,
   ref: { type: string; id: number },
 ): Promise<ResourceJson> {
-  return await transport.json("POST", restorePath(checkTrashable(ref.type), ref.id));
+  return await transport.jsonObject("POST", restorePath(checkTrashable(ref.type), ref.id), {
+    shape: { id: "number" },
+  });
 }
 
 /**
