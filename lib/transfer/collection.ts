@@ -112,6 +112,21 @@ export class RepoCollection extends Resource<CollectionJson> {
    * The collection, the number of its records and its child collections.
    *
    * @returns The information.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const collection = await manager.collection({ identifier: "batch-1", create: true });
+   * const record = await manager.record({ identifier: "sample-1", create: true });
+   * await collection.addRecordLink(record.id);
+   * const info = await collection.info();
+   * assert.deepStrictEqual([info.recordCount, info.childCount], [1, 0]);
+   * ```
    */
   async info(): Promise<CollectionInfo> {
     const collection = await this.refresh();
@@ -131,6 +146,20 @@ export class RepoCollection extends Resource<CollectionJson> {
    * Adds a record to the collection.
    *
    * @param recordId Id of the record.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const collection = await manager.collection({ identifier: "batch-1", create: true });
+   * const record = await manager.record({ identifier: "sample-1", create: true });
+   * await collection.addRecordLink(record.id);
+   * assert.strictEqual((await collection.getRecords()).items[0]?.id, record.id);
+   * ```
    */
   addRecordLink(recordId: number): Promise<void> {
     return addLink(this, "collectionRecords", recordId);
@@ -140,6 +169,21 @@ export class RepoCollection extends Resource<CollectionJson> {
    * Removes a record from the collection.
    *
    * @param recordId Id of the record.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const collection = await manager.collection({ identifier: "batch-1", create: true });
+   * const record = await manager.record({ identifier: "sample-1", create: true });
+   * await collection.addRecordLink(record.id);
+   * await collection.removeRecordLink(record.id);
+   * assert.strictEqual((await collection.getRecords()).items.length, 0);
+   * ```
    */
   removeRecordLink(recordId: number): Promise<void> {
     return removeLink(this, "collectionRecords", recordId);
@@ -150,6 +194,21 @@ export class RepoCollection extends Resource<CollectionJson> {
    *
    * @param query `filter`, `sort`, `children` (include records of descendants), `page`, `per_page`.
    * @returns The page.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const collection = await manager.collection({ identifier: "batch-1", create: true });
+   * const record = await manager.record({ identifier: "sample-1", create: true });
+   * await collection.addRecordLink(record.id);
+   * const page = await collection.getRecords({ per_page: 10 });
+   * assert.deepStrictEqual(page.items.map((item) => item.id), [record.id]);
+   * ```
    */
   getRecords(query: QueryParams = {}): Promise<PageJson<RecordJson>> {
     return getLinked(this, "collectionRecords", query);
@@ -160,6 +219,21 @@ export class RepoCollection extends Resource<CollectionJson> {
    *
    * @param query `filter`, `sort`, `children`.
    * @returns An async iterator over the records.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const collection = await manager.collection({ identifier: "batch-1", create: true });
+   * const record = await manager.record({ identifier: "sample-1", create: true });
+   * await collection.addRecordLink(record.id);
+   * const records = await Array.fromAsync(collection.records({ children: true }));
+   * assert.deepStrictEqual(records.map((item) => item.id), [record.id]);
+   * ```
    */
   records(query: QueryParams = {}): AsyncGenerator<RecordJson, void, undefined> {
     return linked(this, "collectionRecords", query);
@@ -171,6 +245,20 @@ export class RepoCollection extends Resource<CollectionJson> {
    * Makes another collection a child of this one.
    *
    * @param childId Id of the child collection.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const collection = await manager.collection({ identifier: "batch-1", create: true });
+   * const child = await manager.collection({ identifier: "batch-1a", create: true });
+   * await collection.addCollectionLink(child.id);
+   * assert.strictEqual((await collection.info()).childCount, 1);
+   * ```
    */
   addCollectionLink(childId: number): Promise<void> {
     return addLink(this, "childCollections", childId);
@@ -180,6 +268,21 @@ export class RepoCollection extends Resource<CollectionJson> {
    * Detaches a child collection.
    *
    * @param childId Id of the child collection.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const collection = await manager.collection({ identifier: "batch-1", create: true });
+   * const child = await manager.collection({ identifier: "batch-1a", create: true });
+   * await collection.addCollectionLink(child.id);
+   * await collection.removeCollectionLink(child.id);
+   * assert.strictEqual((await collection.info()).childCount, 0);
+   * ```
    */
   removeCollectionLink(childId: number): Promise<void> {
     return removeLink(this, "childCollections", childId);
@@ -190,6 +293,21 @@ export class RepoCollection extends Resource<CollectionJson> {
    *
    * @param query `filter`, `sort`, `page`, `per_page`.
    * @returns The page.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const collection = await manager.collection({ identifier: "batch-1", create: true });
+   * const child = await manager.collection({ identifier: "batch-1a", create: true });
+   * await collection.addCollectionLink(child.id);
+   * const page = await collection.getCollections();
+   * assert.deepStrictEqual(page.items.map((item) => item.id), [child.id]);
+   * ```
    */
   getCollections(query: QueryParams = {}): Promise<PageJson<CollectionJson>> {
     return getLinked(this, "childCollections", query);
