@@ -318,6 +318,21 @@ export class RepoCollection extends Resource<CollectionJson> {
    *
    * @param query `filter`, `sort`.
    * @returns An async iterator over the children.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const collection = await manager.collection({ identifier: "batch-1", create: true });
+   * const child = await manager.collection({ identifier: "batch-1a", create: true });
+   * await collection.addCollectionLink(child.id);
+   * const children = await Array.fromAsync(collection.collections());
+   * assert.deepStrictEqual(children.map((item) => item.id), [child.id]);
+   * ```
    */
   collections(query: QueryParams = {}): AsyncGenerator<CollectionJson, void, undefined> {
     return linked(this, "childCollections", query);
