@@ -29,26 +29,26 @@ import BASELINE from "./doc_lint_baseline.json" with { type: "json" };
 /** A reason comment in an ignored example: it must name the real host that keeps it from running. */
 const IGNORE_REASON = /\/\/.*\breal host\b/i;
 
-interface JsDocTag {
+export interface JsDocTag {
   kind: string;
   doc?: string;
 }
-interface JsDoc {
+export interface JsDoc {
   doc?: string;
   tags?: JsDocTag[];
 }
-interface DocMethod {
+export interface DocMethod {
   name: string;
   kind: string;
   accessibility?: string;
   jsDoc?: JsDoc;
 }
-interface DocDeclaration {
+export interface DocDeclaration {
   kind: string;
   jsDoc?: JsDoc;
   def?: { methods?: DocMethod[] };
 }
-interface DocSymbol {
+export interface DocSymbol {
   name: string;
   declarations: DocDeclaration[];
 }
@@ -57,7 +57,7 @@ interface DocJson {
 }
 
 /** One finding of the example check: `key` is stable (entry point, symbol, method) for the baseline. */
-interface Finding {
+export interface Finding {
   key: string;
   problem: "no example" | "ignored example without a real-host reason";
 }
@@ -88,7 +88,7 @@ function checkExamples(key: string, found: string[]): Finding[] {
 }
 
 /** Walks one entry point's public functions, classes and class methods. */
-function exampleFindings(entry: string, symbols: DocSymbol[]): Finding[] {
+export function exampleFindings(entry: string, symbols: DocSymbol[]): Finding[] {
   const findings: Finding[] = [];
   for (const symbol of symbols) {
     const declarations = symbol.declarations.filter((d) =>
