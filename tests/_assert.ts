@@ -31,8 +31,7 @@ export function assertMatch(actual: string, pattern: RegExp): void {
   nodeAssert.match(actual, pattern);
 }
 
-// deno-lint-ignore no-explicit-any
-type ErrorClass<E extends Error> = new (...args: any[]) => E;
+type ErrorClass<E extends Error> = new (...args: never[]) => E;
 
 export async function assertRejects<E extends Error>(
   fn: () => Promise<unknown>,

@@ -4,6 +4,7 @@
 
 import { assertEquals, assertStringIncludes } from "./_assert.ts";
 import { startServer } from "../lib/testing/mod.ts";
+import { POSIX_TOOLS } from "./_platform.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
 const README = await Deno.readTextFile(`${ROOT}/README.md`);
@@ -74,65 +75,77 @@ async function runLibraryQuickStart(dir: string, host: string, pat: string | und
   return { bytes, run };
 }
 
-Deno.test("README's library quick start runs as written with README's deno.json and flags", async () => {
-  await using server = await startServer();
-  const dir = await Deno.makeTempDir({ prefix: "repo-apy-readme-lib-" });
-  try {
-    const { bytes, run } = await runLibraryQuickStart(dir, server.url, server.pat);
-    assertEquals(run.code, 0, run.stderr);
-    assertStringIncludes(run.stdout, "measurement.h5 50000");
-    assertEquals(await Deno.readFile(`${dir}/out/measurement.h5`), bytes);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-});
-
-Deno.test("README's library quick start without REPO_APY_PAT says the pat is missing", async () => {
-  await using server = await startServer();
-  const dir = await Deno.makeTempDir({ prefix: "repo-apy-readme-nopat-" });
-  try {
-    const { run } = await runLibraryQuickStart(dir, server.url, undefined);
-    assertEquals(run.code, 1);
-    assertStringIncludes(run.stderr, "No pat was given");
-    assertStringIncludes(run.stderr, "REPO_APY_PAT");
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-});
-
-Deno.test("README's CLI quick start runs as written with the CLI installed from the checkout", async () => {
-  // README's example user of `groups add-user`.
-  await using server = await startServer({ users: [{ username: "jdoe" }] });
-  const dir = await Deno.makeTempDir({ prefix: "repo-apy-readme-cli-" });
-  try {
-    const install = blocks("Get the CLI", "sh").find((block) => block.includes("./cli.ts"));
-    const installed = await bash(install!, {
-      cwd: ROOT,
-      env: { HOME: dir, DENO_INSTALL_ROOT: `${dir}/root` },
-    });
-    assertEquals(installed.code, 0, installed.stderr);
-    const work = `${dir}/work`;
-    await Deno.mkdir(work);
-    const bytes = await dataDir(work);
-    const env = { HOME: dir };
-    const path = `export PATH="${dir}/root/bin:$PATH"; `;
-    let output = "";
-    for (const line of blocks("CLI quick start", "sh")[0]!.split("\n")) {
-      if (line.trim() === "") continue;
-      const stdin = line.includes("set-host")
-        ? `${server.url}\n`
-        : line.includes("set-pat")
-        ? `${server.pat}\n`
-        : "";
-      const run = await bash(path + line, { cwd: work, env, stdin });
-      assertEquals(run.code, 0, `${line}\n${run.stderr}`);
-      output += run.stdout + run.stderr;
+Deno.test(
+  "README's library quick start runs as written with README's deno.json and flags",
+  POSIX_TOOLS,
+  async () => {
+    await using server = await startServer();
+    const dir = await Deno.makeTempDir({ prefix: "repo-apy-readme-lib-" });
+    try {
+      const { bytes, run } = await runLibraryQuickStart(dir, server.url, server.pat);
+      assertEquals(run.code, 0, run.stderr);
+      assertStringIncludes(run.stdout, "measurement.h5 50000");
+      assertEquals(await Deno.readFile(`${dir}/out/measurement.h5`), bytes);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
     }
-    assertStringIncludes(output, `${server.url}`);
-    assertEquals(output.includes(server.pat), false);
-    assertStringIncludes(output, "out/measurement.h5");
-    assertEquals(await Deno.readFile(`${work}/out/measurement.h5`), bytes);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-});
+  },
+);
+
+Deno.test(
+  "README's library quick start without REPO_APY_PAT says the pat is missing",
+  POSIX_TOOLS,
+  async () => {
+    await using server = await startServer();
+    const dir = await Deno.makeTempDir({ prefix: "repo-apy-readme-nopat-" });
+    try {
+      const { run } = await runLibraryQuickStart(dir, server.url, undefined);
+      assertEquals(run.code, 1);
+      assertStringIncludes(run.stderr, "No pat was given");
+      assertStringIncludes(run.stderr, "REPO_APY_PAT");
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+);
+
+Deno.test(
+  "README's CLI quick start runs as written with the CLI installed from the checkout",
+  POSIX_TOOLS,
+  async () => {
+    // README's example user of `groups add-user`.
+    await using server = await startServer({ users: [{ username: "jdoe" }] });
+    const dir = await Deno.makeTempDir({ prefix: "repo-apy-readme-cli-" });
+    try {
+      const install = blocks("Get the CLI", "sh").find((block) => block.includes("./cli.ts"));
+      const installed = await bash(install!, {
+        cwd: ROOT,
+        env: { HOME: dir, DENO_INSTALL_ROOT: `${dir}/root` },
+      });
+      assertEquals(installed.code, 0, installed.stderr);
+      const work = `${dir}/work`;
+      await Deno.mkdir(work);
+      const bytes = await dataDir(work);
+      const env = { HOME: dir };
+      const path = `export PATH="${dir}/root/bin:$PATH"; `;
+      let output = "";
+      for (const line of blocks("CLI quick start", "sh")[0]!.split("\n")) {
+        if (line.trim() === "") continue;
+        const stdin = line.includes("set-host")
+          ? `${server.url}\n`
+          : line.includes("set-pat")
+          ? `${server.pat}\n`
+          : "";
+        const run = await bash(path + line, { cwd: work, env, stdin });
+        assertEquals(run.code, 0, `${line}\n${run.stderr}`);
+        output += run.stdout + run.stderr;
+      }
+      assertStringIncludes(output, `${server.url}`);
+      assertEquals(output.includes(server.pat), false);
+      assertStringIncludes(output, "out/measurement.h5");
+      assertEquals(await Deno.readFile(`${work}/out/measurement.h5`), bytes);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+);

@@ -290,6 +290,8 @@ export interface RequestErrorInit {
   retryAfterMs?: number;
   /** Message to use instead of the one built from the body. */
   message?: string;
+  /** The error this one wraps (standard `Error.cause`). */
+  cause?: unknown;
 }
 
 /**
@@ -333,7 +335,10 @@ export class RequestError extends RepoApyError {
    */
   constructor(init: RequestErrorInit) {
     const description = describeBody(init.body);
-    super(init.message ?? `[${init.status}] ${description}`);
+    super(
+      init.message ?? `[${init.status}] ${description}`,
+      "cause" in init ? { cause: init.cause } : undefined,
+    );
     this.status = init.status;
     this.method = init.method;
     this.url = redactUrl(init.url);

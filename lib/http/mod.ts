@@ -12,6 +12,7 @@
  */
 
 export * from "./errors.ts";
+export * from "./list_options.ts";
 export * from "./log.ts";
 export * from "./paginate.ts";
 export * from "./pacer.ts";

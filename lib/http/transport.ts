@@ -16,7 +16,6 @@
  */
 
 import {
-  ConfigurationError,
   ConnectionError,
   redactUrl,
   RedirectError,
@@ -25,12 +24,11 @@ import {
   ResponseTooLargeError,
   TimeoutError,
 } from "./errors.ts";
-import { type FetchFn, type FetchInit, insecureFetch, proxyFromEnv } from "./_node_fetch.ts";
-import { describe, httpClient, networkError } from "./_connect.ts";
-import { guardBody, IdleTimer, sendWatched } from "./_idle.ts";
+import type { FetchInit } from "./_node_fetch.ts";
+import { describe, networkError } from "./_connect.ts";
+import { guardBody, IdleTimer } from "./_idle.ts";
 import { isWhitelisted, redirectNotFollowed, redirectRefused } from "./_redirect.ts";
 import { readBoundedText, redactSecrets } from "./_body.ts";
-import { proxyMayBeSet, rawFetch } from "./_raw_fetch.ts";
 import { type Logger, silentLogger } from "./log.ts";
 import { hostPacer, type Pacer } from "./pacer.ts";
 import { HEADER } from "./protocol.ts";
@@ -40,97 +38,20 @@ import {
   isRetriable,
   type ResolvedRetryOptions,
   retryDelay,
-  type RetryOptions,
   sleep,
 } from "./retry.ts";
-import { apiBaseUrl, endpointUrl, type QueryParams } from "./url.ts";
+import { endpointUrl } from "./url.ts";
 import { USER_AGENT } from "./version.ts";
+import { type FetchState, openFetchState } from "./_fetch_state.ts";
+import {
+  type JsonObjectOptions,
+  MAX_JSON_BYTES,
+  type RequestOptions,
+  type TransportOptions,
+} from "./_transport_types.ts";
 
-/** Connection settings the transport needs. */
-export interface TransportSettings {
-  /** Host with scheme, e.g. `https://repo.example`. */
-  host: string;
-  /** Personal access token. */
-  pat: string;
-  /** Subpath the API is served under. */
-  basePath?: string;
-  /** Seconds without any byte moving (sent or received) before a request fails. */
-  timeout?: number;
-  /** Whether TLS certificates are verified. */
-  verify?: boolean;
-  /** PEM file whose certificates are trusted in addition to the system roots. */
-  caBundle?: string | undefined;
-  /** Hosts redirects may lead to; the request is replayed there without the token. */
-  whitelist?: readonly string[];
-  /**
-   * `http://` proxy for `https://` requests with `verify: false` (with verification on, Deno's
-   * fetch reads the proxy variables itself). @default {HTTPS_PROXY from the environment}
-   */
-  proxy?: string;
-}
-
-/** Options of a {@linkcode Transport}. */
-export interface TransportOptions {
-  /** The settings, or a function that resolves them on first use (the config file is read lazily). */
-  settings: TransportSettings | (() => Promise<TransportSettings>);
-  /** Replaces the built-in fetch (for special environments); TLS options then don't apply. */
-  fetch?: typeof fetch;
-  /** Receives debug messages about requests and retries. */
-  log?: Logger;
-  /** Bounds of the retry policy. */
-  retry?: RetryOptions;
-  /**
-   * Largest JSON answer read, in bytes; a longer one fails with
-   * {@linkcode ResponseTooLargeError}. File downloads are not limited.
-   *
-   * @default {67108864}
-   */
-  maxJsonBytes?: number;
-  /** Paces requests after 429 answers. @default {hostPacer(origin) (one per host and process)} */
-  pacer?: Pacer;
-  /** Cancels every request of this transport (the CLI's Ctrl-C), besides each request's own. */
-  signal?: AbortSignal;
-}
-
-/** Default bound of a JSON answer: 64 MiB, far above any API answer (a page holds 100 items). */
-export const MAX_JSON_BYTES = 67_108_864;
-
-/** Expected type of a key in {@linkcode Transport.jsonObject}'s answer. */
-export type JsonKeyType = "number" | "string" | "array" | "object";
-
-/** Options of {@linkcode Transport.jsonObject}. */
-export interface JsonObjectOptions extends RequestOptions {
-  /** Keys the answer must have, with their types. */
-  shape?: Readonly<Record<string, JsonKeyType>>;
-}
-
-/** A request body, or a function making a fresh body for each attempt (makes streams retriable). */
-export type RequestBody = BodyInit | null | (() => BodyInit | Promise<BodyInit>);
-
-/** Options of one request. */
-export interface RequestOptions {
-  /** Query parameters; lists repeat the key, objects are JSON-encoded. */
-  query?: QueryParams;
-  /** JSON body. */
-  json?: unknown;
-  /** Raw body. */
-  body?: RequestBody;
-  /** Extra headers. */
-  headers?: Record<string, string>;
-  /** Cancels the request. */
-  signal?: AbortSignal;
-  /** Whether the request is safe to repeat. @default {true for GET and HEAD} */
-  idempotent?: boolean;
-  /** Status codes returned to the caller instead of thrown as {@linkcode RequestError}. */
-  expect?: readonly number[];
-}
-
-interface State {
-  base: URL;
-  settings: TransportSettings;
-  fetch: FetchFn;
-  close(): void;
-}
+// The settings and option types live in a private module, re-exported here.
+export * from "./_transport_types.ts";
 
 const REDIRECT_STATUS = [301, 302, 303, 307, 308];
 const MAX_REDIRECTS = 5;
@@ -151,7 +72,7 @@ const MAX_REDIRECTS = 5;
  */
 export class Transport implements AsyncDisposable {
   #options: TransportOptions;
-  #state: Promise<State> | undefined;
+  #state: Promise<FetchState> | undefined;
   #retry: ResolvedRetryOptions;
   #log: Logger;
   #pacer: Pacer | undefined;
@@ -409,8 +330,8 @@ export class Transport implements AsyncDisposable {
     await this.close();
   }
 
-  #ready(): Promise<State> {
-    this.#state ??= this.#init();
+  #ready(): Promise<FetchState> {
+    this.#state ??= openFetchState(this.#options);
     const state = this.#state;
     state.catch(() => {
       if (this.#state === state) this.#state = undefined;
@@ -418,61 +339,12 @@ export class Transport implements AsyncDisposable {
     return state;
   }
 
-  async #init(): Promise<State> {
-    const raw = this.#options.settings;
-    const settings = typeof raw === "function" ? await raw() : raw;
-    const base = apiBaseUrl(settings.host, settings.basePath);
-    const custom = this.#options.fetch;
-    if (custom) {
-      // Redirects are handled (and refused) by #send, never followed by the fetch itself.
-      const fetchFn: FetchFn = (url, { activity, ...init }) => {
-        const send = (body: BodyInit | null) => custom(url, { ...init, body, redirect: "manual" });
-        return activity ? sendWatched(send, init.body, activity) : send(init.body);
-      };
-      return { base, settings, fetch: fetchFn, close() {} };
-    }
-    const { client, caCerts } = await httpClient(settings.caBundle);
-    // Only the node:https path needs it: Deno's fetch reads the proxy variables itself.
-    const proxy = settings.verify !== false
-      ? undefined
-      : settings.proxy !== undefined
-      ? URL.parse(settings.proxy)
-      : proxyFromEnv();
-    if (proxy === null || (proxy !== undefined && proxy.protocol !== "http:")) {
-      throw new ConfigurationError(
-        `The proxy '${redactUrl(settings.proxy ?? "")}' is not an http:// URL: write it like ` +
-          `'http://proxy.example:3128'`,
-      );
-    }
-    const insecure = settings.verify === false
-      ? insecureFetch({ proxy: proxy ?? undefined })
-      : undefined;
-    // Large byte bodies (upload chunks) go through a small HTTP/1.1 client that sends the
-    // caller's buffer without copying it, with a Content-Length, reporting every piece written
-    // to the idle timer (see docs/decisions.md, "Transfer performance"). Only Deno's fetch
-    // honours a proxy, so it keeps every request when one may be configured; it gets bodies as
-    // a stream whose reads count as activity.
-    const bulk = proxyMayBeSet() ? undefined : rawFetch({ caCerts });
-    const fetchFn: FetchFn = (url, init) => {
-      if (insecure && url.protocol === "https:") return insecure.fetch(url, init);
-      if (bulk && isLargeBytes(init.body)) return bulk(url, init);
-      const { activity, ...rest } = init;
-      const send = (body: BodyInit | null) =>
-        fetch(url, { ...rest, body, client, redirect: "manual" });
-      return activity ? sendWatched(send, init.body, activity) : send(init.body);
-    };
-    return {
-      base,
-      settings,
-      fetch: fetchFn,
-      close() {
-        client.close();
-        insecure?.close();
-      },
-    };
-  }
-
-  async #send(state: State, method: string, url: URL, options: RequestOptions): Promise<Response> {
+  async #send(
+    state: FetchState,
+    method: string,
+    url: URL,
+    options: RequestOptions,
+  ): Promise<Response> {
     const headers = new Headers(options.headers);
     headers.set(HEADER.authorization, `Bearer ${state.settings.pat}`);
     headers.set(HEADER.userAgent, USER_AGENT);
@@ -526,7 +398,7 @@ export class Transport implements AsyncDisposable {
   }
 
   async #fetchOnce(
-    state: State,
+    state: FetchState,
     url: URL,
     init: { method: string; headers: Headers; body: BodyInit | null; signal?: AbortSignal },
   ): Promise<Response> {
@@ -557,12 +429,6 @@ export class Transport implements AsyncDisposable {
   }
 }
 
-/** Byte bodies from this size on are sent without a copy (when no proxy may be set). */
-const LARGE_BODY_BYTES = 1 << 20;
-
-function isLargeBytes(body: BodyInit | null): boolean {
-  return body instanceof Uint8Array && body.byteLength >= LARGE_BODY_BYTES;
-}
 /** The request's options with `signal` (the transport's) joined to the request's own signal. */
 function withSignal(options: RequestOptions, signal: AbortSignal | undefined): RequestOptions {
   if (signal === undefined) return options;

@@ -98,7 +98,7 @@ export async function reuseCollection(
   }
   const source = await RepoCollection.load(transport, { id: collectionId });
   const sourceMeta = await source.meta();
-  const members = await Array.fromAsync(source.records({ per_page: MAX_PER_PAGE }));
+  const members = await Array.fromAsync(source.records({ perPage: MAX_PER_PAGE }));
   const byId = new Map(members.map((record) => [record.id, record]));
   for (const id of [...linkedRecordIds, ...(records === "all" ? [] : records)]) {
     if (!byId.has(id)) {
@@ -147,7 +147,7 @@ export async function reuseCollection(
     let links = 0;
     for (const record of selected) {
       const from = await RepoRecord.load(transport, { id: record.id });
-      for await (const link of from.recordLinks({ direction: "out", per_page: MAX_PER_PAGE })) {
+      for await (const link of from.recordLinks({ direction: "out", perPage: MAX_PER_PAGE })) {
         const to = link.record_to?.id;
         const newFrom = mapping.get(record.id);
         const newTo = to === undefined ? undefined : mapping.get(to);

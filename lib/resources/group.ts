@@ -27,7 +27,7 @@ import type {
 } from "../http/protocol.ts";
 import { groupResourcesPath } from "../http/paths.ts";
 import type { Transport } from "../http/transport.ts";
-import type { QueryParams } from "../http/url.ts";
+import type { ListOptions } from "../http/list_options.ts";
 import { getPage } from "./capabilities/context.ts";
 import * as members from "./capabilities/members.ts";
 import { lookup, Resource, type ResourceSelector } from "./resource.ts";
@@ -171,7 +171,7 @@ export class RepoGroup extends Resource<GroupJson> {
   /**
    * One page of the members and their roles, the creator first.
    *
-   * @param query `filter`, `exclude`, `page`, `per_page`.
+   * @param query `filter`, `exclude`, `page`, `perPage`.
    * @returns The page.
    *
    * @example Usage
@@ -189,14 +189,14 @@ export class RepoGroup extends Resource<GroupJson> {
    * assert.strictEqual(page.items.length, 2); // the creator and alice
    * ```
    */
-  getMembers(query: QueryParams = {}): Promise<PageJson<UserRoleJson>> {
+  getMembers(query: ListOptions = {}): Promise<PageJson<UserRoleJson>> {
     return members.getMembers(this, query);
   }
 
   /**
    * One page of the members (the reference client's name for {@linkcode RepoGroup.getMembers}).
    *
-   * @param query `filter`, `exclude`, `page`, `per_page`.
+   * @param query `filter`, `exclude`, `page`, `perPage`.
    * @returns The page.
    *
    * @example Usage
@@ -214,7 +214,7 @@ export class RepoGroup extends Resource<GroupJson> {
    * assert.deepStrictEqual(page.items.map((member) => member.user.id), [alice.id]);
    * ```
    */
-  getUsers(query: QueryParams = {}): Promise<PageJson<UserRoleJson>> {
+  getUsers(query: ListOptions = {}): Promise<PageJson<UserRoleJson>> {
     return members.getMembers(this, query);
   }
 
@@ -238,14 +238,14 @@ export class RepoGroup extends Resource<GroupJson> {
    * assert.deepStrictEqual(members.map((member) => member.role.name), ["admin"]); // the creator
    * ```
    */
-  members(query: QueryParams = {}): AsyncGenerator<UserRoleJson, void, undefined> {
+  members(query: ListOptions = {}): AsyncGenerator<UserRoleJson, void, undefined> {
     return members.members(this, query);
   }
 
   /**
    * One page of the records shared with the group (that you can read).
    *
-   * @param query `filter`, `sort`, `page`, `per_page`.
+   * @param query `filter`, `sort`, `page`, `perPage`.
    * @returns The page.
    *
    * @example Usage
@@ -262,14 +262,14 @@ export class RepoGroup extends Resource<GroupJson> {
    * assert.deepStrictEqual(page.items, []); // no record is shared with the new group
    * ```
    */
-  getRecords(query: QueryParams = {}): Promise<PageJson<RecordJson>> {
+  getRecords(query: ListOptions = {}): Promise<PageJson<RecordJson>> {
     return getPage(this.transport, groupResourcesPath(this.id, "record"), query);
   }
 
   /**
    * One page of the collections shared with the group.
    *
-   * @param query `filter`, `sort`, `page`, `per_page`.
+   * @param query `filter`, `sort`, `page`, `perPage`.
    * @returns The page.
    *
    * @example Usage
@@ -286,14 +286,14 @@ export class RepoGroup extends Resource<GroupJson> {
    * assert.deepStrictEqual(page.items, []); // no collection is shared with the new group
    * ```
    */
-  getCollections(query: QueryParams = {}): Promise<PageJson<CollectionJson>> {
+  getCollections(query: ListOptions = {}): Promise<PageJson<CollectionJson>> {
     return getPage(this.transport, groupResourcesPath(this.id, "collection"), query);
   }
 
   /**
    * One page of the templates shared with the group.
    *
-   * @param query `filter`, `sort`, `page`, `per_page`.
+   * @param query `filter`, `sort`, `page`, `perPage`.
    * @returns The page.
    *
    * @example Usage
@@ -310,7 +310,7 @@ export class RepoGroup extends Resource<GroupJson> {
    * assert.deepStrictEqual(page.items, []); // no template is shared with the new group
    * ```
    */
-  getTemplates(query: QueryParams = {}): Promise<PageJson<TemplateJson>> {
+  getTemplates(query: ListOptions = {}): Promise<PageJson<TemplateJson>> {
     return getPage(this.transport, groupResourcesPath(this.id, "template"), query);
   }
 }

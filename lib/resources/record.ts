@@ -30,6 +30,7 @@ import type {
 } from "../http/protocol.ts";
 import type { Transport } from "../http/transport.ts";
 import type { QueryParams } from "../http/url.ts";
+import type { ListOptions } from "../http/list_options.ts";
 import * as extras from "./capabilities/extras.ts";
 import type { MetadataOptions } from "./capabilities/extras.ts";
 import { FILE_METHODS, type FileChanges, type FileMethods } from "./capabilities/files.ts";
@@ -149,7 +150,7 @@ export class RecordResource extends Resource<RecordJson> {
   /**
    * One page of the record's revisions, newest first.
    *
-   * @param query `page`, `per_page`.
+   * @param query `page`, `perPage`.
    * @returns The page.
    *
    * @example Usage
@@ -165,7 +166,7 @@ export class RecordResource extends Resource<RecordJson> {
    * assert.ok((await record.getRecordRevisions({ per_page: 10 })).items.length >= 2);
    * ```
    */
-  getRecordRevisions(query: QueryParams = {}): Promise<PageJson<RevisionJson>> {
+  getRecordRevisions(query: ListOptions = {}): Promise<PageJson<RevisionJson>> {
     return this.getRevisions(query);
   }
 
@@ -281,7 +282,7 @@ export class RecordResource extends Resource<RecordJson> {
   /**
    * One page of the links from (`direction: "out"`) or to (`"in"`) this record.
    *
-   * @param query Direction, filter, sort, page, per_page.
+   * @param query Direction, filter, sort, page, perPage.
    * @returns The page.
    *
    * @example Usage
@@ -380,7 +381,7 @@ export class RecordResource extends Resource<RecordJson> {
   /**
    * One page of the collections the record is in.
    *
-   * @param query `page`, `per_page`, `filter`, `sort`.
+   * @param query `page`, `perPage`, `filter`, `sort`.
    * @returns The page.
    *
    * @example Usage
@@ -398,7 +399,7 @@ export class RecordResource extends Resource<RecordJson> {
    * assert.deepStrictEqual(page.items.map((item) => item.id), [collection.id]);
    * ```
    */
-  getCollectionLinks(query: QueryParams = {}): Promise<PageJson<CollectionJson>> {
+  getCollectionLinks(query: ListOptions = {}): Promise<PageJson<CollectionJson>> {
     return getLinked(this, "recordCollections", query);
   }
 

@@ -29,6 +29,7 @@ import type {
 } from "../http/protocol.ts";
 import type { Transport } from "../http/transport.ts";
 import type { QueryParams } from "../http/url.ts";
+import type { ListOptions } from "../http/list_options.ts";
 import { generateIdentifier } from "../utils/identifier.ts";
 import { metaCache } from "./capabilities/cache.ts";
 import { getRevision, getRevisions } from "./capabilities/revisions.ts";
@@ -308,7 +309,7 @@ export class Resource<J extends ResourceJson = ResourceJson> {
   /**
    * One page of the resource's revisions, newest first.
    *
-   * @param query `page`, `per_page`.
+   * @param query `page`, `perPage`.
    * @returns The page.
    *
    * @example Usage
@@ -325,7 +326,7 @@ export class Resource<J extends ResourceJson = ResourceJson> {
    * assert.ok(page.items.length >= 2);
    * ```
    */
-  async getRevisions(query: QueryParams = {}): Promise<PageJson<RevisionJson>> {
+  async getRevisions(query: ListOptions = {}): Promise<PageJson<RevisionJson>> {
     return await getRevisions(this, query);
   }
 
@@ -444,6 +445,7 @@ export async function lookup<J extends ResourceJson>(
         headers: error.headers,
         message: `Could not access the ${type} with id ${selector.id}: ${error.message}`,
         ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
+        cause: error,
       });
     }
   }

@@ -31,6 +31,7 @@ import {
   type UserJson,
 } from "../http/protocol.ts";
 import type { Transport } from "../http/transport.ts";
+import { type ListOptions, wireQuery } from "../http/list_options.ts";
 import type { QueryParams, QueryValue } from "../http/url.ts";
 import { allItems, getPage } from "./capabilities/context.ts";
 import { TooManyResultsError } from "./errors.ts";
@@ -122,24 +123,6 @@ export interface ResourceIdsOptions {
   limit?: number;
 }
 
-const WIRE: { [K in keyof SearchParams]-?: string } = {
-  query: "query",
-  sort: "sort",
-  visibility: "visibility",
-  explicitPermissions: "explicit_permissions",
-  user: "user",
-  tags: "tag",
-  tagOperator: "tag_operator",
-  type: "type",
-  collections: "collection",
-  childCollections: "child_collections",
-  mimetypes: "mimetype",
-  extras: "extras",
-  memberOnly: "member_only",
-  page: "page",
-  perPage: "per_page",
-};
-
 /**
  * Turns search parameters into the query the server reads: wire names, the extras filter as
  * one JSON parameter, empty lists left out.
@@ -156,13 +139,12 @@ const WIRE: { [K in keyof SearchParams]-?: string } = {
  * ```
  */
 export function searchQuery(params: SearchParams | UserSearchParams): QueryParams {
-  const query: QueryParams = {};
+  const options: ListOptions = {};
   for (const [name, value] of Object.entries(params)) {
     if (value === undefined || (Array.isArray(value) && value.length === 0)) continue;
-    const wire = (WIRE as { [name: string]: string })[name] ?? name;
-    query[wire] = name === "extras" ? JSON.stringify(value) : value as QueryValue;
+    options[name] = name === "extras" ? JSON.stringify(value) : value as QueryValue;
   }
-  return query;
+  return wireQuery(options);
 }
 
 /**
@@ -340,7 +322,7 @@ export class RepoSearch {
   ): Promise<number[]> {
     const { limit = Infinity } = options;
     const { page: _page, perPage: _perPage, ...rest } = params;
-    const query = { ...searchQuery(rest), per_page: MAX_PER_PAGE };
+    const query = searchQuery({ ...rest, perPage: MAX_PER_PAGE });
     const ids: number[] = [];
     for await (const page of paginate<{ id: number }>(this.transport, listPath(type), query)) {
       const total = page._pagination.total_items;

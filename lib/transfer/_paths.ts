@@ -8,6 +8,7 @@
  */
 
 import { basename, dirname, join } from "node:path";
+import { InputError } from "../http/errors.ts";
 import { safeFileName } from "../utils/file_name.ts";
 
 /** Options of {@linkcode resolveTarget}. */
@@ -73,11 +74,12 @@ export async function resolveTarget(
  * @param path The wanted path.
  * @param taken Paths claimed already (treated as existing); the chosen path is added.
  * @returns A path that does not exist yet.
+ * @throws {InputError} When `<stem>_2` to `<stem>_10000` are all taken (a bounded search).
  */
 export async function freePath(path: string, taken: Set<string> = new Set()): Promise<string> {
   const dir = dirname(path);
   const name = basename(path);
-  for (let n = 1;; n++) {
+  for (let n = 1; n <= MAX_NUMBERED_NAMES; n++) {
     const candidate = n === 1 ? path : join(dir, safeFileName(name, { suffix: `_${n}` }));
     if (taken.has(candidate) || await exists(candidate)) continue;
     // Claimed with no await between the last check and the claim: concurrent downloads of the
@@ -86,7 +88,14 @@ export async function freePath(path: string, taken: Set<string> = new Set()): Pr
     taken.add(candidate);
     return candidate;
   }
+  throw new InputError(
+    `No free file name for '${name}' in '${dir}': ${MAX_NUMBERED_NAMES} numbered names are taken; ` +
+      "download into an empty folder",
+  );
 }
+
+/** How many numbered names {@linkcode freePath} tries before it gives up. */
+const MAX_NUMBERED_NAMES = 10_000;
 
 /**
  * `path` marked as a directory for {@linkcode resolveTarget} (one trailing separator).

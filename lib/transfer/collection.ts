@@ -20,7 +20,7 @@
 
 import type { CollectionJson, PageJson, RecordJson } from "../http/protocol.ts";
 import type { Transport } from "../http/transport.ts";
-import type { QueryParams } from "../http/url.ts";
+import type { ListOptions } from "../http/list_options.ts";
 import { addLink, getLinked, linked, removeLink } from "../resources/capabilities/links.ts";
 import { ROLE_METHODS, type RoleMethods } from "../resources/capabilities/roles.ts";
 import { TAG_METHODS, type TagMethods } from "../resources/capabilities/tags.ts";
@@ -130,7 +130,7 @@ export class RepoCollection extends Resource<CollectionJson> {
    */
   async info(): Promise<CollectionInfo> {
     const collection = await this.refresh();
-    const records = await this.getRecords({ per_page: 1 });
+    const records = await this.getRecords({ perPage: 1 });
     const children = await Array.fromAsync(this.collections());
     return {
       collection,
@@ -192,7 +192,7 @@ export class RepoCollection extends Resource<CollectionJson> {
   /**
    * One page of the collection's records.
    *
-   * @param query `filter`, `sort`, `children` (include records of descendants), `page`, `per_page`.
+   * @param query `filter`, `sort`, `children` (include records of descendants), `page`, `perPage`.
    * @returns The page.
    *
    * @example Usage
@@ -210,7 +210,7 @@ export class RepoCollection extends Resource<CollectionJson> {
    * assert.deepStrictEqual(page.items.map((item) => item.id), [record.id]);
    * ```
    */
-  getRecords(query: QueryParams = {}): Promise<PageJson<RecordJson>> {
+  getRecords(query: ListOptions = {}): Promise<PageJson<RecordJson>> {
     return getLinked(this, "collectionRecords", query);
   }
 
@@ -235,7 +235,7 @@ export class RepoCollection extends Resource<CollectionJson> {
    * assert.deepStrictEqual(records.map((item) => item.id), [record.id]);
    * ```
    */
-  records(query: QueryParams = {}): AsyncGenerator<RecordJson, void, undefined> {
+  records(query: ListOptions = {}): AsyncGenerator<RecordJson, void, undefined> {
     return linked(this, "collectionRecords", query);
   }
 
@@ -291,7 +291,7 @@ export class RepoCollection extends Resource<CollectionJson> {
   /**
    * One page of the child collections.
    *
-   * @param query `filter`, `sort`, `page`, `per_page`.
+   * @param query `filter`, `sort`, `page`, `perPage`.
    * @returns The page.
    *
    * @example Usage
@@ -309,7 +309,7 @@ export class RepoCollection extends Resource<CollectionJson> {
    * assert.deepStrictEqual(page.items.map((item) => item.id), [child.id]);
    * ```
    */
-  getCollections(query: QueryParams = {}): Promise<PageJson<CollectionJson>> {
+  getCollections(query: ListOptions = {}): Promise<PageJson<CollectionJson>> {
     return getLinked(this, "childCollections", query);
   }
 
@@ -334,7 +334,7 @@ export class RepoCollection extends Resource<CollectionJson> {
    * assert.deepStrictEqual(children.map((item) => item.id), [child.id]);
    * ```
    */
-  collections(query: QueryParams = {}): AsyncGenerator<CollectionJson, void, undefined> {
+  collections(query: ListOptions = {}): AsyncGenerator<CollectionJson, void, undefined> {
     return linked(this, "childCollections", query);
   }
 }

@@ -2,6 +2,7 @@ import { assertEquals, assertStringIncludes, assertTrue } from "../_assert.ts";
 import { COMPLETION_SHELLS, completionScript } from "../../lib/cli/completions.ts";
 import { createProgram } from "../../lib/cli/program.ts";
 import { commandPath, walkCommands } from "../../lib/cli/_tree.ts";
+import { POSIX_TOOLS } from "../_platform.ts";
 
 const program = createProgram({ version: "1" });
 
@@ -29,61 +30,69 @@ async function bashComplete(words: string[], env: Record<string, string> = {}): 
   }
 }
 
-Deno.test("completionScript() bash completes groups, commands, options and choices", async () => {
-  assertEquals(await bashComplete(["repo-apy", ""]), [
-    "collections",
-    "config",
-    "groups",
-    "misc",
-    "miscellaneous",
-    "records",
-    "templates",
-    "users",
-  ]);
-  assertEquals(await bashComplete(["repo-apy", "config", "set-"]), ["set-host", "set-pat"]);
-  assertEquals(await bashComplete(["repo-apy", "config", "get-repo-info", "-V", ""]), [
-    "debug",
-    "error",
-    "info",
-    "warning",
-  ]);
-  assertEquals(await bashComplete(["repo-apy", "misc", "get-repo-info", "--ver"]), [
-    "--verbose",
-    "--version",
-  ]);
-  assertEquals(
-    await bashComplete(["repo-apy", "config", "activate-autocompletion", "--shell", "f"]),
-    ["fish"],
-  );
-  assertEquals(
-    await bashComplete(["repo-apy", "config", "show-instances", ""]),
-    [
-      "--commands",
-      "--help",
-      "--json",
-      "--jsonl",
+Deno.test(
+  "completionScript() bash completes groups, commands, options and choices",
+  POSIX_TOOLS,
+  async () => {
+    assertEquals(await bashComplete(["repo-apy", ""]), [
+      "collections",
+      "config",
+      "groups",
+      "misc",
+      "miscellaneous",
+      "records",
+      "templates",
+      "users",
+    ]);
+    assertEquals(await bashComplete(["repo-apy", "config", "set-"]), ["set-host", "set-pat"]);
+    assertEquals(await bashComplete(["repo-apy", "config", "get-repo-info", "-V", ""]), [
+      "debug",
+      "error",
+      "info",
+      "warning",
+    ]);
+    assertEquals(await bashComplete(["repo-apy", "misc", "get-repo-info", "--ver"]), [
+      "--verbose",
       "--version",
-      "--xmlhelp",
-      "-h",
-    ].filter((flag) => flag !== "--commands"),
-  );
-});
-
-Deno.test("completionScript() bash completes instance names from the config file", async () => {
-  const dir = await Deno.makeTempDir();
-  try {
-    const config = `${dir}/cfg.toml`;
-    await Deno.writeTextFile(config, '[global]\ndefault = "a"\n[alpha]\nhost = ""\n["beta"]\n');
+    ]);
     assertEquals(
-      await bashComplete(["repo-apy", "config", "get-repo-info", "-I", ""], {
-        REPO_APY_CONFIG: config,
-      }),
-      ["alpha", "beta"],
+      await bashComplete(["repo-apy", "config", "activate-autocompletion", "--shell", "f"]),
+      ["fish"],
     );
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-});
+    assertEquals(
+      await bashComplete(["repo-apy", "config", "show-instances", ""]),
+      [
+        "--commands",
+        "--help",
+        "--json",
+        "--jsonl",
+        "--version",
+        "--xmlhelp",
+        "-h",
+      ].filter((flag) => flag !== "--commands"),
+    );
+  },
+);
+
+Deno.test(
+  "completionScript() bash completes instance names from the config file",
+  POSIX_TOOLS,
+  async () => {
+    const dir = await Deno.makeTempDir();
+    try {
+      const config = `${dir}/cfg.toml`;
+      await Deno.writeTextFile(config, '[global]\ndefault = "a"\n[alpha]\nhost = ""\n["beta"]\n');
+      assertEquals(
+        await bashComplete(["repo-apy", "config", "get-repo-info", "-I", ""], {
+          REPO_APY_CONFIG: config,
+        }),
+        ["alpha", "beta"],
+      );
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+);
 
 Deno.test("completionScript() covers every command path in all three shells", () => {
   for (const shell of COMPLETION_SHELLS) {
@@ -110,7 +119,7 @@ Deno.test("completionScript() covers every command path in all three shells", ()
   assertStringIncludes(fish, "-l 'instance' -x -a '(_repo_apy_instances)'");
 });
 
-Deno.test("completionScript() bash script passes bash -n", async () => {
+Deno.test("completionScript() bash script passes bash -n", POSIX_TOOLS, async () => {
   const { code } = await new Deno.Command("bash", {
     args: ["-n", "-c", completionScript(program, "bash")],
   }).output();

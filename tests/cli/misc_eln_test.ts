@@ -5,23 +5,28 @@ import { startServer } from "../../lib/testing/mod.ts";
 import { ELN_CORPUS, simpleCrate, tempEln, zipBytes } from "../import/_eln.ts";
 import { repo } from "./_records.ts";
 import { runCli, tempHome } from "./_run.ts";
+import { NEEDS_CORPUS } from "../_platform.ts";
 
 const SAMPLEDB = `${ELN_CORPUS}SampleDB/sampledb_export.eln`;
 
-Deno.test("misc import-eln --dry-run prints records, files with sizes, links and sends nothing", async () => {
-  await using server = await startServer();
-  const run = await repo(server, ["misc", "import-eln", "-p", SAMPLEDB, "--dry-run"]);
-  assertEquals(run.code, 0, run.stderr);
-  assertStringIncludes(run.stdout, "Collection 'SampleDB .eln export'");
-  assertStringIncludes(run.stdout, "Record 'Measurement' (tags: example_tag, other_tag, tag3;");
-  assertStringIncludes(run.stdout, "file 'example.txt' (");
-  assertStringIncludes(run.stdout, "bytes, SHA-256 verified)");
-  assertStringIncludes(run.stdout, "Link 'Measurement' -> 'OMBE-1' (mentions)");
-  assertStringIncludes(run.stdout, "Would import 2 records, 8 files (23837 bytes), 1 link");
-  assertEquals(server.log.length, 0);
-});
+Deno.test(
+  "misc import-eln --dry-run prints records, files with sizes, links and sends nothing",
+  NEEDS_CORPUS,
+  async () => {
+    await using server = await startServer();
+    const run = await repo(server, ["misc", "import-eln", "-p", SAMPLEDB, "--dry-run"]);
+    assertEquals(run.code, 0, run.stderr);
+    assertStringIncludes(run.stdout, "Collection 'SampleDB .eln export'");
+    assertStringIncludes(run.stdout, "Record 'Measurement' (tags: example_tag, other_tag, tag3;");
+    assertStringIncludes(run.stdout, "file 'example.txt' (");
+    assertStringIncludes(run.stdout, "bytes, SHA-256 verified)");
+    assertStringIncludes(run.stdout, "Link 'Measurement' -> 'OMBE-1' (mentions)");
+    assertStringIncludes(run.stdout, "Would import 2 records, 8 files (23837 bytes), 1 link");
+    assertEquals(server.log.length, 0);
+  },
+);
 
-Deno.test("misc import-eln imports and prints the summary line", async () => {
+Deno.test("misc import-eln imports and prints the summary line", NEEDS_CORPUS, async () => {
   await using server = await startServer();
   const run = await repo(server, ["misc", "import-eln", "--path", SAMPLEDB]);
   assertEquals(run.code, 0, run.stderr);

@@ -5,6 +5,7 @@ import { runCli } from "../../lib/cli/run.ts";
 import { parseRanges } from "../../lib/cli/commands/_misc_imports.ts";
 import { RepoManager } from "../../lib/manager/repo_manager.ts";
 import { startServer, type TestServer } from "../../lib/testing/mod.ts";
+import { NEEDS_CORPUS } from "../_platform.ts";
 
 const CORPUS = new URL("../../../shared/corpus/", import.meta.url).pathname;
 
@@ -21,37 +22,41 @@ async function misc(server: TestServer, args: string[], input?: string[]) {
   return { code, stdout, stderr };
 }
 
-Deno.test("misc import-json-schema and import-shacl create templates (-y record) or fail with one line", async () => {
-  await using server = await startServer();
-  await using manager = new RepoManager({ host: server.url, pat: server.pat });
-  const schema = await misc(server, [
-    "import-json-schema",
-    "-p",
-    `${CORPUS}json-schema/kit-materials-science/user_description.json`,
-  ]);
-  assertEquals(schema.code, 0, schema.stderr);
-  assertStringIncludes(schema.stdout + schema.stderr, "identifier: 'user_description'");
-  const shacl = await misc(server, [
-    "import-shacl",
-    "--path",
-    `${CORPUS}shacl/coscine/radar.ttl`,
-    "-y",
-    "record",
-  ]);
-  assertEquals(shacl.code, 0, shacl.stderr);
-  const template = await manager.template({ identifier: "radar-application-profile" });
-  assertEquals((await template.meta()).type, "record");
-  const bad = await misc(server, [
-    "import-shacl",
-    "-p",
-    `${CORPUS}shacl/eln-consortium/goldStandard.data.ttl`,
-  ]);
-  assertEquals(bad.code, 1);
-  assertStringIncludes(bad.stderr, "sh:NodeShape at the root is missing");
-  assertEquals(bad.stderr.trim().split("\n").length, 1);
-  const usage = await misc(server, ["import-json-schema", "-p", "x.json", "-y", "other"]);
-  assertEquals(usage.code, 2);
-});
+Deno.test(
+  "misc import-json-schema and import-shacl create templates (-y record) or fail with one line",
+  NEEDS_CORPUS,
+  async () => {
+    await using server = await startServer();
+    await using manager = new RepoManager({ host: server.url, pat: server.pat });
+    const schema = await misc(server, [
+      "import-json-schema",
+      "-p",
+      `${CORPUS}json-schema/kit-materials-science/user_description.json`,
+    ]);
+    assertEquals(schema.code, 0, schema.stderr);
+    assertStringIncludes(schema.stdout + schema.stderr, "identifier: 'user_description'");
+    const shacl = await misc(server, [
+      "import-shacl",
+      "--path",
+      `${CORPUS}shacl/coscine/radar.ttl`,
+      "-y",
+      "record",
+    ]);
+    assertEquals(shacl.code, 0, shacl.stderr);
+    const template = await manager.template({ identifier: "radar-application-profile" });
+    assertEquals((await template.meta()).type, "record");
+    const bad = await misc(server, [
+      "import-shacl",
+      "-p",
+      `${CORPUS}shacl/eln-consortium/goldStandard.data.ttl`,
+    ]);
+    assertEquals(bad.code, 1);
+    assertStringIncludes(bad.stderr, "sh:NodeShape at the root is missing");
+    assertEquals(bad.stderr.trim().split("\n").length, 1);
+    const usage = await misc(server, ["import-json-schema", "-p", "x.json", "-y", "other"]);
+    assertEquals(usage.code, 2);
+  },
+);
 
 async function collectionWithRecords(server: TestServer) {
   await using manager = new RepoManager({ host: server.url, pat: server.pat });
@@ -70,7 +75,7 @@ Deno.test("misc reuse-collection non-interactive: suffix required, ids of -l reu
   await using server = await startServer();
   const { collectionId, ids } = await collectionWithRecords(server);
   const missing = await misc(server, ["reuse-collection", "-c", String(collectionId)]);
-  assertEquals(missing.code, 1);
+  assertEquals(missing.code, 2); // wrong usage (issue 9: every usage error exits 2)
   assertStringIncludes(missing.stderr, "-s/--suffix");
   const run = await misc(server, [
     "reuse-collection",
@@ -99,7 +104,7 @@ Deno.test("misc reuse-collection non-interactive: suffix required, ids of -l reu
     "-r",
     "x",
   ]);
-  assertEquals(kebab.code, 1);
+  assertEquals(kebab.code, 2);
   assertStringIncludes(kebab.stderr, "is not a record id");
 });
 

@@ -2,8 +2,9 @@
 
 import { assertEquals } from "../_assert.ts";
 import { shellQuote } from "../../scripts/demo.ts";
+import { POSIX_TOOLS } from "../_platform.ts";
 
-Deno.test("shellQuote() gives words a POSIX shell reads back unchanged", async () => {
+Deno.test("shellQuote() gives words a POSIX shell reads back unchanged", POSIX_TOOLS, async () => {
   const args = [
     "add-metadata",
     '[{"key": "sample", "type": "str", "value": "A-17"}]',

@@ -6,6 +6,7 @@ import { Transport } from "../../lib/http/transport.ts";
 import { ConnectionError, TlsError } from "../../lib/http/errors.ts";
 import type { Logger } from "../../lib/http/log.ts";
 import { makeCertificates } from "../_tls.ts";
+import { POSIX_TOOLS } from "../_platform.ts";
 
 function recordingLog(): Logger & { lines: [string, string][] } {
   const lines: [string, string][] = [];
@@ -21,7 +22,7 @@ function recordingLog(): Logger & { lines: [string, string][] } {
 const retries = (log: { lines: [string, string][] }) =>
   log.lines.filter(([, message]) => / retry \d| trying once more /.test(message));
 
-Deno.test("Transport fails at once on a TLS error, without retries", async () => {
+Deno.test("Transport fails at once on a TLS error, without retries", POSIX_TOOLS, async () => {
   const dir = await Deno.makeTempDir();
   try {
     const certs = await makeCertificates(dir);

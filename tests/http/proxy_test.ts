@@ -4,6 +4,7 @@ import { assertEquals } from "../_assert.ts";
 import { startServer } from "../../lib/testing/mod.ts";
 import { Transport } from "../../lib/http/transport.ts";
 import { makeCertificates } from "../_tls.ts";
+import { POSIX_TOOLS } from "../_platform.ts";
 
 /** A tiny CONNECT proxy on 127.0.0.1 that counts its tunnels. */
 async function startProxy() {
@@ -38,57 +39,65 @@ async function startProxy() {
   };
 }
 
-Deno.test("Transport with verify = false sends requests through the proxy", async () => {
-  const dir = await Deno.makeTempDir();
-  try {
-    const certs = await makeCertificates(dir);
-    await using server = await startServer({ tls: { cert: certs.cert, key: certs.key } });
-    await using proxy = await startProxy();
-    await using transport = new Transport({
-      settings: { host: server.url, pat: server.pat, verify: false, proxy: proxy.url },
-    });
-    const info = await transport.json<{ version: string }>("GET", "/info");
-    assertEquals(typeof info.version, "string");
-    assertEquals(proxy.targets, [new URL(server.url).host]);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-});
+Deno.test(
+  "Transport with verify = false sends requests through the proxy",
+  POSIX_TOOLS,
+  async () => {
+    const dir = await Deno.makeTempDir();
+    try {
+      const certs = await makeCertificates(dir);
+      await using server = await startServer({ tls: { cert: certs.cert, key: certs.key } });
+      await using proxy = await startProxy();
+      await using transport = new Transport({
+        settings: { host: server.url, pat: server.pat, verify: false, proxy: proxy.url },
+      });
+      const info = await transport.json<{ version: string }>("GET", "/info");
+      assertEquals(typeof info.version, "string");
+      assertEquals(proxy.targets, [new URL(server.url).host]);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+);
 
-Deno.test("Transport with verify = false honours HTTPS_PROXY from the environment", async () => {
-  const dir = await Deno.makeTempDir();
-  try {
-    const certs = await makeCertificates(dir);
-    await using server = await startServer({ tls: { cert: certs.cert, key: certs.key } });
-    await using proxy = await startProxy();
-    const script = `${dir}/info.ts`;
-    const transportUrl = new URL("../../lib/http/transport.ts", import.meta.url).href;
-    await Deno.writeTextFile(
-      script,
-      `import { Transport } from "${transportUrl}";\n` +
-        `await using t = new Transport({ settings: { host: "${server.url}", pat: "${server.pat}", verify: false } });\n` +
-        `const info = await t.json("GET", "/info");\n` +
-        `await Deno.stdout.write(new TextEncoder().encode(JSON.stringify(info)));\n`,
-    );
-    const denoDir = Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME")}/.cache/deno`;
-    const output = await new Deno.Command("deno", {
-      args: [
-        "run",
-        "--quiet",
-        "--allow-env=HTTPS_PROXY,https_proxy,NO_PROXY,no_proxy",
-        "--allow-net=127.0.0.1",
-        `--allow-read=${dir},.`,
+Deno.test(
+  "Transport with verify = false honours HTTPS_PROXY from the environment",
+  POSIX_TOOLS,
+  async () => {
+    const dir = await Deno.makeTempDir();
+    try {
+      const certs = await makeCertificates(dir);
+      await using server = await startServer({ tls: { cert: certs.cert, key: certs.key } });
+      await using proxy = await startProxy();
+      const script = `${dir}/info.ts`;
+      const transportUrl = new URL("../../lib/http/transport.ts", import.meta.url).href;
+      await Deno.writeTextFile(
         script,
-      ],
-      clearEnv: true,
-      env: { HTTPS_PROXY: proxy.url, DENO_DIR: denoDir, HOME: dir },
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    assertEquals(new TextDecoder().decode(output.stderr), "");
-    assertEquals(JSON.parse(new TextDecoder().decode(output.stdout)).version, "1.13.0");
-    assertEquals(proxy.targets, [new URL(server.url).host]);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-});
+        `import { Transport } from "${transportUrl}";\n` +
+          `await using t = new Transport({ settings: { host: "${server.url}", pat: "${server.pat}", verify: false } });\n` +
+          `const info = await t.json("GET", "/info");\n` +
+          `await Deno.stdout.write(new TextEncoder().encode(JSON.stringify(info)));\n`,
+      );
+      const denoDir = Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME")}/.cache/deno`;
+      const output = await new Deno.Command("deno", {
+        args: [
+          "run",
+          "--quiet",
+          "--allow-env=HTTPS_PROXY,https_proxy,NO_PROXY,no_proxy",
+          "--allow-net=127.0.0.1",
+          `--allow-read=${dir},.`,
+          script,
+        ],
+        clearEnv: true,
+        env: { HTTPS_PROXY: proxy.url, DENO_DIR: denoDir, HOME: dir },
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      assertEquals(new TextDecoder().decode(output.stderr), "");
+      assertEquals(JSON.parse(new TextDecoder().decode(output.stdout)).version, "1.13.0");
+      assertEquals(proxy.targets, [new URL(server.url).host]);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+);

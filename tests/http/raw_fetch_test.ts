@@ -9,6 +9,7 @@ import { uploadFile } from "../../lib/transfer/upload.ts";
 import { downloadFileStream } from "../../lib/transfer/download.ts";
 import { makeCertificates } from "../_tls.ts";
 import { proxyMayBeSet } from "../../lib/http/_raw_fetch.ts";
+import { POSIX_TOOLS } from "../_platform.ts";
 
 const noProxy = !proxyMayBeSet();
 
@@ -50,35 +51,43 @@ Deno.test("Transport sends a large byte body with Content-Length and no copy ove
   await roundTrip(false);
 });
 
-Deno.test("Transport sends a large byte body with Content-Length and no copy over TLS with caBundle", async () => {
-  await roundTrip(true);
-});
+Deno.test(
+  "Transport sends a large byte body with Content-Length and no copy over TLS with caBundle",
+  POSIX_TOOLS,
+  async () => {
+    await roundTrip(true);
+  },
+);
 
-Deno.test("Transport maps failures of large byte bodies like any request: TLS and refused connections", async () => {
-  const dir = await Deno.makeTempDir();
-  try {
-    const certs = await makeCertificates(dir);
-    await using server = await startServer({ tls: { cert: certs.cert, key: certs.key } });
-    await using untrusted = new Transport({ settings: { host: server.url, pat: server.pat } });
-    await assertRejects(
-      () => untrusted.request("PUT", "/records/1/uploads/x", { body: sample(2 << 20) }),
-      TlsError,
-    );
-    const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-    const port = listener.addr.port;
-    listener.close();
-    await using refused = new Transport({
-      settings: { host: `http://127.0.0.1:${port}`, pat: "pat" },
-      retry: { maxAttempts: 1 },
-    });
-    await assertRejects(
-      () => refused.request("PUT", "/records/1/uploads/x", { body: sample(2 << 20) }),
-      ConnectionError,
-    );
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-});
+Deno.test(
+  "Transport maps failures of large byte bodies like any request: TLS and refused connections",
+  POSIX_TOOLS,
+  async () => {
+    const dir = await Deno.makeTempDir();
+    try {
+      const certs = await makeCertificates(dir);
+      await using server = await startServer({ tls: { cert: certs.cert, key: certs.key } });
+      await using untrusted = new Transport({ settings: { host: server.url, pat: server.pat } });
+      await assertRejects(
+        () => untrusted.request("PUT", "/records/1/uploads/x", { body: sample(2 << 20) }),
+        TlsError,
+      );
+      const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+      const port = listener.addr.port;
+      listener.close();
+      await using refused = new Transport({
+        settings: { host: `http://127.0.0.1:${port}`, pat: "pat" },
+        retry: { maxAttempts: 1 },
+      });
+      await assertRejects(
+        () => refused.request("PUT", "/records/1/uploads/x", { body: sample(2 << 20) }),
+        ConnectionError,
+      );
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+);
 
 Deno.test("Transport aborts a large byte body when the signal fires", async () => {
   await using server = await startServer();

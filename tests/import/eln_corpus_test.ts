@@ -10,6 +10,7 @@ import { importEln } from "../../lib/import/mod.ts";
 import { RepoApyError } from "../../lib/http/errors.ts";
 import { startServer } from "../../lib/testing/mod.ts";
 import { archiveHashes, ELN_CORPUS, serverView } from "./_eln.ts";
+import { NEEDS_CORPUS } from "../_platform.ts";
 
 type Expected =
   | { outcome: "refused"; reason: string }
@@ -34,12 +35,12 @@ async function corpusFiles(dir = ""): Promise<string[]> {
   return found.sort();
 }
 
-Deno.test("the ELN corpus: every file has an expected outcome", async () => {
+Deno.test("the ELN corpus: every file has an expected outcome", NEEDS_CORPUS, async () => {
   assertEquals(await corpusFiles(), Object.keys(EXPECTED).sort());
 });
 
 for (const [file, expected] of Object.entries(EXPECTED)) {
-  Deno.test(`importEln() corpus ${file}: ${expected.outcome}`, async () => {
+  Deno.test(`importEln() corpus ${file}: ${expected.outcome}`, NEEDS_CORPUS, async () => {
     await using server = await startServer();
     await using manager = new RepoManager({ host: server.url, pat: server.pat });
     const path = ELN_CORPUS + file;

@@ -6,6 +6,7 @@ import { InputError } from "../../lib/http/errors.ts";
 import type { Extra } from "../../lib/http/protocol.ts";
 import { startServer, type TestServer } from "../../lib/testing/mod.ts";
 import { importJsonSchema, importShacl } from "../../lib/import/mod.ts";
+import { NEEDS_CORPUS } from "../_platform.ts";
 
 const CORPUS = new URL("../../../shared/corpus/", import.meta.url).pathname;
 
@@ -111,57 +112,71 @@ Deno.test("importShacl() round trip: the shacl export imports to the same extras
   }
 });
 
-Deno.test("importJsonSchema() and importShacl() create a template from every importable corpus file", async () => {
-  await using server = await startServer();
-  await using manager = new RepoManager({ host: server.url, pat: server.pat });
-  const files = [
-    ["json-schema/eln-consortium/eln-ro-crate-metadata.schema.json", "eln-ro-crate-metadataschema"],
-    ["json-schema/kit-materials-science/MRI_schema.json", "magnetic-resonance-imaging-mri-schema"],
-    ["json-schema/kit-materials-science/SEM_schema.json", "sem"],
-    ["json-schema/kit-materials-science/user_description.json", "user_description"],
-    ["json-schema/mdf/material.json", "mdf-materials-block"],
-    ["shacl/coscine/radar.ttl", "radar-application-profile"],
-    ["shacl/coscine/engmeta.ttl", "engmeta-application-profile"],
-    ["shacl/coscine/sfb1394-SEM.ttl", "sfb1394-sem"],
-    ["shacl/eln-consortium/goldStandardShapes.ttl", "goldstandardshapes"],
-    [
-      "shacl/rocrate-validator/ro-crate-1.1-must-1_file-descriptor_metadata.ttl",
-      "ro-crate-11-must-1_file-descriptor_metadata",
-    ],
-    [
-      "shacl/rocrate-validator/ro-crate-1.1-must-4_data_entity_metadata.ttl",
-      "ro-crate-11-must-4_data_entity_metadata",
-    ],
-  ];
-  for (const [file, identifier] of files) {
-    const importer = file!.startsWith("shacl/") ? importShacl : importJsonSchema;
-    const template = await importer(manager, `${CORPUS}${file}`);
-    const meta = await template.meta();
-    assertEquals(meta.identifier, identifier, file);
-    assertTrue(Array.isArray(meta.data) && meta.data.length > 0, file);
-  }
-});
-
-Deno.test("importJsonSchema() and importShacl() refuse before creating anything", async () => {
-  await using server = await startServer();
-  await using manager = new RepoManager({ host: server.url, pat: server.pat });
-  const refusals: [typeof importShacl, string, string][] = [
-    [
-      importJsonSchema,
-      "json-schema/sampledb/ombe_measurement.sampledb.json",
-      "no JSON Schema type",
-    ],
-    [importShacl, "shacl/eln-consortium/goldStandard.data.ttl", "sh:NodeShape at the root"],
-    [importShacl, "shacl/missing.ttl", "No file at"],
-  ];
-  for (const [importer, file, message] of refusals) {
-    try {
-      await importer(manager, `${CORPUS}${file}`);
-      throw new Error(`${file} was imported`);
-    } catch (error) {
-      assertTrue(error instanceof InputError, String(error));
-      assertStringIncludes(error.message, message);
+Deno.test(
+  "importJsonSchema() and importShacl() create a template from every importable corpus file",
+  NEEDS_CORPUS,
+  async () => {
+    await using server = await startServer();
+    await using manager = new RepoManager({ host: server.url, pat: server.pat });
+    const files = [
+      [
+        "json-schema/eln-consortium/eln-ro-crate-metadata.schema.json",
+        "eln-ro-crate-metadataschema",
+      ],
+      [
+        "json-schema/kit-materials-science/MRI_schema.json",
+        "magnetic-resonance-imaging-mri-schema",
+      ],
+      ["json-schema/kit-materials-science/SEM_schema.json", "sem"],
+      ["json-schema/kit-materials-science/user_description.json", "user_description"],
+      ["json-schema/mdf/material.json", "mdf-materials-block"],
+      ["shacl/coscine/radar.ttl", "radar-application-profile"],
+      ["shacl/coscine/engmeta.ttl", "engmeta-application-profile"],
+      ["shacl/coscine/sfb1394-SEM.ttl", "sfb1394-sem"],
+      ["shacl/eln-consortium/goldStandardShapes.ttl", "goldstandardshapes"],
+      [
+        "shacl/rocrate-validator/ro-crate-1.1-must-1_file-descriptor_metadata.ttl",
+        "ro-crate-11-must-1_file-descriptor_metadata",
+      ],
+      [
+        "shacl/rocrate-validator/ro-crate-1.1-must-4_data_entity_metadata.ttl",
+        "ro-crate-11-must-4_data_entity_metadata",
+      ],
+    ];
+    for (const [file, identifier] of files) {
+      const importer = file!.startsWith("shacl/") ? importShacl : importJsonSchema;
+      const template = await importer(manager, `${CORPUS}${file}`);
+      const meta = await template.meta();
+      assertEquals(meta.identifier, identifier, file);
+      assertTrue(Array.isArray(meta.data) && meta.data.length > 0, file);
     }
-  }
-  assertEquals((await Array.fromAsync(manager.search.searchResources("template"))).length, 0);
-});
+  },
+);
+
+Deno.test(
+  "importJsonSchema() and importShacl() refuse before creating anything",
+  NEEDS_CORPUS,
+  async () => {
+    await using server = await startServer();
+    await using manager = new RepoManager({ host: server.url, pat: server.pat });
+    const refusals: [typeof importShacl, string, string][] = [
+      [
+        importJsonSchema,
+        "json-schema/sampledb/ombe_measurement.sampledb.json",
+        "no JSON Schema type",
+      ],
+      [importShacl, "shacl/eln-consortium/goldStandard.data.ttl", "sh:NodeShape at the root"],
+      [importShacl, "shacl/missing.ttl", "No file at"],
+    ];
+    for (const [importer, file, message] of refusals) {
+      try {
+        await importer(manager, `${CORPUS}${file}`);
+        throw new Error(`${file} was imported`);
+      } catch (error) {
+        assertTrue(error instanceof InputError, String(error));
+        assertStringIncludes(error.message, message);
+      }
+    }
+    assertEquals((await Array.fromAsync(manager.search.searchResources("template"))).length, 0);
+  },
+);

@@ -6,6 +6,7 @@ import type { Extra } from "../../lib/http/protocol.ts";
 import { validateExtras } from "../../lib/resources/metadata.ts";
 import { shape } from "./_shape.ts";
 import { jsonSchemaToTemplate } from "../../lib/import/json_schema_template.ts";
+import { NEEDS_CORPUS } from "../_platform.ts";
 
 const CORPUS = new URL("../../../shared/corpus/json-schema/", import.meta.url);
 
@@ -207,7 +208,7 @@ const CORPUS_EXPECTED: { [file: string]: { title?: string; starts?: string; refu
 };
 
 for (const [file, expected] of Object.entries(CORPUS_EXPECTED)) {
-  Deno.test(`jsonSchemaToTemplate() corpus ${file}`, async () => {
+  Deno.test(`jsonSchemaToTemplate() corpus ${file}`, NEEDS_CORPUS, async () => {
     const text = await Deno.readTextFile(new URL(file, CORPUS));
     if (expected.refused !== undefined) {
       const error = assertThrows(() => jsonSchemaToTemplate(text, { fileName: file }), InputError);
@@ -222,28 +223,36 @@ for (const [file, expected] of Object.entries(CORPUS_EXPECTED)) {
   });
 }
 
-Deno.test("jsonSchemaToTemplate() corpus: user_description keeps required, enums and descriptions", async () => {
-  const text = await Deno.readTextFile(
-    new URL("kit-materials-science/user_description.json", CORPUS),
-  );
-  const [userName, , , , role] = jsonSchemaToTemplate(text).extras;
-  assertEquals(userName?.validation, { required: true });
-  assertEquals(role?.validation, {
-    required: true,
-    options: ["Data Curator", "Instrument Scientist", "Team Leader", "Team Member"],
-  });
-  assertStringIncludes(role?.description ?? "", "Role of the user");
-  const contact = jsonSchemaToTemplate(text).extras.find((extra) => extra.key === "contact");
-  // Items without a type but with oneOf branches: their fields joined, none required.
-  assertEquals(shape([contact!]), "contact:list(:dict(email:str,orcid:str))");
-});
+Deno.test(
+  "jsonSchemaToTemplate() corpus: user_description keeps required, enums and descriptions",
+  NEEDS_CORPUS,
+  async () => {
+    const text = await Deno.readTextFile(
+      new URL("kit-materials-science/user_description.json", CORPUS),
+    );
+    const [userName, , , , role] = jsonSchemaToTemplate(text).extras;
+    assertEquals(userName?.validation, { required: true });
+    assertEquals(role?.validation, {
+      required: true,
+      options: ["Data Curator", "Instrument Scientist", "Team Leader", "Team Member"],
+    });
+    assertStringIncludes(role?.description ?? "", "Role of the user");
+    const contact = jsonSchemaToTemplate(text).extras.find((extra) => extra.key === "contact");
+    // Items without a type but with oneOf branches: their fields joined, none required.
+    assertEquals(shape([contact!]), "contact:list(:dict(email:str,orcid:str))");
+  },
+);
 
-Deno.test("jsonSchemaToTemplate() corpus: SEM resolves its 73 local $refs with non-ASCII enums", async () => {
-  const text = await Deno.readTextFile(new URL("kit-materials-science/SEM_schema.json", CORPUS));
-  const json = JSON.stringify(jsonSchemaToTemplate(text).extras);
-  assertStringIncludes(json, '"µm"');
-  assertEquals(json.includes("$ref"), false);
-});
+Deno.test(
+  "jsonSchemaToTemplate() corpus: SEM resolves its 73 local $refs with non-ASCII enums",
+  NEEDS_CORPUS,
+  async () => {
+    const text = await Deno.readTextFile(new URL("kit-materials-science/SEM_schema.json", CORPUS));
+    const json = JSON.stringify(jsonSchemaToTemplate(text).extras);
+    assertStringIncludes(json, '"µm"');
+    assertEquals(json.includes("$ref"), false);
+  },
+);
 
 Deno.test("jsonSchemaToTemplate() bounds the nesting depth", () => {
   let schema: unknown = { type: "string" };

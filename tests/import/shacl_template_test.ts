@@ -5,6 +5,7 @@ import { InputError } from "../../lib/http/errors.ts";
 import { validateExtras } from "../../lib/resources/metadata.ts";
 import { shape } from "./_shape.ts";
 import { shaclToTemplate } from "../../lib/import/shacl_template.ts";
+import { NEEDS_CORPUS } from "../_platform.ts";
 
 const CORPUS = new URL("../../../shared/corpus/shacl/", import.meta.url);
 const PREFIXES = `@prefix sh: <http://www.w3.org/ns/shacl#> .
@@ -156,7 +157,7 @@ const CORPUS_EXPECTED: { [file: string]: { title?: string; starts?: string; refu
 };
 
 for (const [file, expected] of Object.entries(CORPUS_EXPECTED)) {
-  Deno.test(`shaclToTemplate() corpus ${file}`, async () => {
+  Deno.test(`shaclToTemplate() corpus ${file}`, NEEDS_CORPUS, async () => {
     const text = await Deno.readTextFile(new URL(file, CORPUS));
     if (expected.refused !== undefined) {
       const error = assertThrows(() => shaclToTemplate(text, { fileName: file }), InputError);
@@ -170,17 +171,21 @@ for (const [file, expected] of Object.entries(CORPUS_EXPECTED)) {
   });
 }
 
-Deno.test("shaclToTemplate() corpus: radar keeps required fields, terms and placeholder defaults", async () => {
-  const text = await Deno.readTextFile(new URL("coscine/radar.ttl", CORPUS));
-  const [creator] = shaclToTemplate(text, { fileName: "radar.ttl" }).extras;
-  assertEquals(creator, {
-    key: "Creator",
-    type: "str",
-    value: "{ME}",
-    term: "http://purl.org/dc/terms/creator",
-    validation: { required: true },
-  });
-});
+Deno.test(
+  "shaclToTemplate() corpus: radar keeps required fields, terms and placeholder defaults",
+  NEEDS_CORPUS,
+  async () => {
+    const text = await Deno.readTextFile(new URL("coscine/radar.ttl", CORPUS));
+    const [creator] = shaclToTemplate(text, { fileName: "radar.ttl" }).extras;
+    assertEquals(creator, {
+      key: "Creator",
+      type: "str",
+      value: "{ME}",
+      term: "http://purl.org/dc/terms/creator",
+      validation: { required: true },
+    });
+  },
+);
 
 Deno.test("shaclToTemplate() bounds nesting and the number of fields", () => {
   let nested = "ex:s0 a sh:NodeShape .\n";

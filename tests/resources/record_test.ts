@@ -212,3 +212,11 @@ Deno.test("addCollectionLink(), getCollectionLinks(), removeCollectionLink()", a
   await record.removeCollectionLink(collection.id);
   assertEquals((await record.getCollectionLinks())._pagination.total_items, 0);
 });
+
+Deno.test("manager.record({ id }) keeps the server's error as the cause", async () => {
+  await using env = await setup();
+  const error = await assertRejects(() => env.manager.record({ id: 987654 }), RequestError);
+  assertStringIncludes(error.message, "Could not access the record with id 987654");
+  assertTrue(error.cause instanceof RequestError);
+  assertEquals(error.cause.status, error.status);
+});

@@ -3,6 +3,7 @@
 import { assert, assertEquals, assertStringIncludes } from "../_assert.ts";
 import { smokeTest } from "../../scripts/_compile_smoke.ts";
 import denoJson from "../../deno.json" with { type: "json" };
+import { POSIX_TOOLS } from "../_platform.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const CLI = new URL("../../cli.ts", import.meta.url).pathname;
@@ -45,7 +46,7 @@ Deno.test("compile.ts says the runtime is missing, exits 1 and claims no binary 
   }
 });
 
-Deno.test("compile.ts rejects an unknown target with exit code 2", async () => {
+Deno.test("compile.ts rejects an unknown target with exit code 2", POSIX_TOOLS, async () => {
   const { code, stderr } = await new Deno.Command("deno", {
     args: [
       "run",
@@ -63,26 +64,30 @@ Deno.test("compile.ts rejects an unknown target with exit code 2", async () => {
   assertStringIncludes(new TextDecoder().decode(stderr), "Unknown target(s) pdp11");
 });
 
-Deno.test("the binary check passes a working CLI: --version and a records round trip", async () => {
-  const dir = await tempDir();
-  try {
-    const wrapper = `${dir}/repo-apy.sh`;
-    // The check clears the environment, as a user's shell would not; keep Deno's module cache.
-    const denoDir = Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME")}/.cache/deno`;
-    await Deno.writeTextFile(
-      wrapper,
-      `DENO_DIR=${denoDir} exec deno run --quiet --allow-net=127.0.0.1 --allow-read=${dir} --allow-write=${dir} ` +
-        `--allow-env=REPO_APY_CONFIG,HOME ${CLI} "$@"\n`,
-    );
-    assertEquals(await smokeTest(["bash", wrapper], denoJson.version), null);
-    const left = (await Array.fromAsync(Deno.readDir(dir))).map((entry) => entry.name);
-    assertEquals(left, ["repo-apy.sh"]); // the check's folder and server storage are gone
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-});
+Deno.test(
+  "the binary check passes a working CLI: --version and a records round trip",
+  POSIX_TOOLS,
+  async () => {
+    const dir = await tempDir();
+    try {
+      const wrapper = `${dir}/repo-apy.sh`;
+      // The check clears the environment, as a user's shell would not; keep Deno's module cache.
+      const denoDir = Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME")}/.cache/deno`;
+      await Deno.writeTextFile(
+        wrapper,
+        `DENO_DIR=${denoDir} exec deno run --quiet --allow-net=127.0.0.1 --allow-read=${dir} --allow-write=${dir} ` +
+          `--allow-env=REPO_APY_CONFIG,HOME ${CLI} "$@"\n`,
+      );
+      assertEquals(await smokeTest(["bash", wrapper], denoJson.version), null);
+      const left = (await Array.fromAsync(Deno.readDir(dir))).map((entry) => entry.name);
+      assertEquals(left, ["repo-apy.sh"]); // the check's folder and server storage are gone
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+);
 
-Deno.test("the binary check fails a binary that prints another version", async () => {
+Deno.test("the binary check fails a binary that prints another version", POSIX_TOOLS, async () => {
   const dir = await tempDir();
   try {
     const wrapper = `${dir}/deno-itself.sh`;

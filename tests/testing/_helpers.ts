@@ -1,4 +1,5 @@
 // Helpers for the local server's own tests: plain fetch with JSON handling.
+import type { RecordJson } from "../../lib/http/protocol.ts";
 import type { TestServer } from "../../lib/testing/mod.ts";
 
 /** A decoded answer. */
@@ -63,12 +64,17 @@ export async function createRecord(
   identifier: string,
   extra: Record<string, unknown> = {},
   token?: string,
-  // deno-lint-ignore no-explicit-any -- decoded JSON of the server under test
-): Promise<any> {
+): Promise<RecordJson> {
   const answer = await call(server, "POST", "/records", {
     body: { identifier, title: identifier, ...extra },
     ...(token !== undefined ? { token } : {}),
   });
   if (answer.status !== 201) throw new Error(`create failed: ${JSON.stringify(answer.body)}`);
+  assertRecord(answer.body);
   return answer.body;
+}
+
+function assertRecord(body: unknown): asserts body is RecordJson {
+  const id = (body as { id?: unknown } | null)?.id;
+  if (typeof id !== "number") throw new Error(`not a record: ${JSON.stringify(body)}`);
 }

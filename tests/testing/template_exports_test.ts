@@ -44,30 +44,45 @@ async function createTemplate(server: TestServer, type: "extras" | "record") {
 }
 
 // The JSON Schema import rules of client-reference §5.2, enough to check the round trip.
-// deno-lint-ignore no-explicit-any -- decoded JSON Schema
-function importSchema(schema: any): unknown[] {
-  const order: string[] = schema.propertiesOrder ?? [];
-  const names = Object.keys(schema.properties ?? {});
-  names.sort((a, b) => Math.max(0, order.indexOf(a)) - Math.max(0, order.indexOf(b)));
-  return names.map((name) => importProperty(name, schema.properties[name], schema.required ?? []));
+/** A decoded JSON object, or an empty one for anything else. */
+function asObject(value: unknown): Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value)
+    ? value as Record<string, unknown>
+    : {};
 }
 
-// deno-lint-ignore no-explicit-any -- decoded JSON Schema
-function importProperty(key: string | null, p: any, required: string[]): Record<string, unknown> {
+function asStrings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
+}
+
+function importSchema(schema: unknown): unknown[] {
+  const s = asObject(schema);
+  const order = asStrings(s.propertiesOrder);
+  const properties = asObject(s.properties);
+  const names = Object.keys(properties);
+  names.sort((a, b) => Math.max(0, order.indexOf(a)) - Math.max(0, order.indexOf(b)));
+  return names.map((name) => importProperty(name, properties[name], asStrings(s.required)));
+}
+
+function importProperty(
+  key: string | null,
+  property: unknown,
+  required: string[],
+): Record<string, unknown> {
+  const p = asObject(property);
   const out: Record<string, unknown> = key === null ? {} : { key };
-  const type = Array.isArray(p.type) ? p.type[0] : p.type ?? "string";
+  const rawType = Array.isArray(p.type) ? p.type[0] : p.type ?? "string";
+  const type = typeof rawType === "string" ? rawType : "string";
   if (type === "object") return { ...out, type: "dict", value: importSchema(p) };
   if (type === "array") {
-    return {
-      ...out,
-      type: "list",
-      value: (p.prefixItems ?? []).map((i: unknown) => importProperty(null, i, [])),
-    };
+    const items = Array.isArray(p.prefixItems) ? p.prefixItems : [];
+    return { ...out, type: "list", value: items.map((i: unknown) => importProperty(null, i, [])) };
   }
   const types: Record<string, string> = { integer: "int", number: "float", boolean: "bool" };
   out.type = type === "string" ? (p.format === "date-time" ? "date" : "str") : types[type] ?? "str";
   out.value = p.default ?? null;
-  if (p.unit?.default !== undefined) out.unit = p.unit.default;
+  const unit = asObject(p.unit);
+  if (unit.default !== undefined) out.unit = unit.default;
   if (p.description !== undefined) out.description = String(p.description);
   const validation: Record<string, unknown> = {};
   if (key !== null && required.includes(key)) validation.required = true;

@@ -2,8 +2,9 @@
 import { assertEquals, assertRejects } from "../_assert.ts";
 import { startServer } from "../../lib/testing/mod.ts";
 import { makeCertificates } from "../_tls.ts";
+import { POSIX_TOOLS } from "../_platform.ts";
 
-Deno.test("startServer({ tls }) serves HTTPS trusted through the CA", async () => {
+Deno.test("startServer({ tls }) serves HTTPS trusted through the CA", POSIX_TOOLS, async () => {
   const dir = await Deno.makeTempDir();
   try {
     const certs = await makeCertificates(dir);

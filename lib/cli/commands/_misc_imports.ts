@@ -3,6 +3,7 @@
 
 import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
 import { InputError } from "../../http/errors.ts";
+import { UsageError } from "../_errors.ts";
 // The importers load the transfer layer: imported when a command runs, so building the help stays
 // light (tests/cli/startup_test.ts).
 import type { TemplateImportOptions } from "../../import/import_json_schema.ts";
@@ -90,7 +91,7 @@ export function parseRanges(text: string, count: number): number[] {
 function parseIds(text: string, flag: string): number[] {
   return parseTokenList(text).map((token) => {
     if (!/^\d+$/.test(token) || Number(token) < 1) {
-      throw new InputError(`'${token}' in ${flag} is not a record id: give ids such as 3,7`);
+      throw new UsageError(`'${token}' in ${flag} is not a record id: give ids such as 3,7`);
     }
     return Number(token);
   });
@@ -111,7 +112,7 @@ async function interactiveChoices(
   given: { suffix?: string | undefined },
 ): Promise<ReuseCollectionOptions> {
   const collection = await manager.collection({ id: collectionId });
-  const records = (await Array.fromAsync(collection.records({ per_page: 100 })))
+  const records = (await Array.fromAsync(collection.records({ perPage: 100 })))
     .sort((a, b) => a.id - b.id);
   if (records.length === 0) throw new InputError("The collection has no records to reuse");
   manager.printInfo(`Records of the collection ${collectionId}:`);
@@ -168,7 +169,7 @@ export function reuseCollectionCommand(): CommandUnknownOpts {
       if (options.extras_value === true) choices.keepExtrasValues = true;
     } else {
       if (options.suffix === undefined || options.suffix.trim() === "") {
-        throw new InputError("Give the suffix with -s/--suffix (or choose at prompts with -i)");
+        throw new UsageError("Give the suffix with -s/--suffix (or choose at prompts with -i)");
       }
       const records = options.records.trim().toLowerCase() === "all"
         ? "all" as const

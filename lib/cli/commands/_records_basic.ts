@@ -136,7 +136,7 @@ export function showInfoCommand(): CommandUnknownOpts {
     const record = await openRecord(manager, options);
     const meta = await record.refresh();
     const { page = 1, perPage = 10 } = asValues(options);
-    const query = { page: Number(page), per_page: Number(perPage) };
+    const query = { page: Number(page), perPage: Number(perPage) };
     const mode = jsonMode(options);
     if (mode !== undefined) {
       const files = options.filelist === true ? (await record.getFiles(query)).items : undefined;

@@ -134,8 +134,8 @@ export function showRecordLinksCommand(): CommandUnknownOpts {
     if (jsonMode(options) !== undefined) {
       await printList(manager, options, {
         what: "link(s)",
-        page: ({ page, perPage }) => record.getRecordLinks({ direction, page, per_page: perPage }),
-        all: (perPage) => record.recordLinks({ direction, per_page: perPage }),
+        page: ({ page, perPage }) => record.getRecordLinks({ direction, page, perPage }),
+        all: (perPage) => record.recordLinks({ direction, perPage }),
         line: (link) => linkLine(link, direction),
       });
       return;
@@ -144,7 +144,7 @@ export function showRecordLinksCommand(): CommandUnknownOpts {
     const page = await record.getRecordLinks({
       direction,
       page: Number(wanted),
-      per_page: Number(perPage),
+      perPage: Number(perPage),
     });
     const { total_items: items, total_pages: pages, page: current } = page._pagination;
     manager.printInfo(

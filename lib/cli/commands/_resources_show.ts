@@ -106,14 +106,14 @@ async function collectionLists(
 ) {
   const { page, perPage } = pageParams(values);
   const records = values.records === true
-    ? await collection.getRecords({ page, per_page: perPage })
+    ? await collection.getRecords({ page, perPage })
     : undefined;
   let subcollections: Children | undefined;
   if (values.subcollections === true) {
     const info: CollectionInfo = await collection.info();
     const children = [];
     for (const child of info.children) {
-      const count = await (await manager.collection({ id: child.id })).getRecords({ per_page: 1 });
+      const count = await (await manager.collection({ id: child.id })).getRecords({ perPage: 1 });
       children.push({
         id: child.id,
         identifier: child.identifier,

@@ -7,9 +7,15 @@
  */
 
 import { paginateItems } from "../../http/paginate.ts";
-import type { PageJson, ResourceChanges, ResourceJson, ResourceType } from "../../http/protocol.ts";
+import {
+  MAX_PER_PAGE,
+  type PageJson,
+  type ResourceChanges,
+  type ResourceJson,
+  type ResourceType,
+} from "../../http/protocol.ts";
 import type { RequestOptions, Transport } from "../../http/transport.ts";
-import type { QueryParams } from "../../http/url.ts";
+import { type ListOptions, wireQuery } from "../../http/list_options.ts";
 
 /** What a capability needs of a resource. */
 export interface ResourceContext {
@@ -57,15 +63,15 @@ export async function send(
  * @typeParam T Item type.
  * @param transport The transport.
  * @param path The endpoint.
- * @param query Filters, `page`, `per_page`.
+ * @param options Filters, `page`, `perPage` (mapped to wire names here, for every list method).
  * @returns The page.
  */
 export async function getPage<T>(
   transport: Transport,
   path: string,
-  query: QueryParams = {},
+  options: ListOptions = {},
 ): Promise<PageJson<T>> {
-  return await transport.json<PageJson<T>>("GET", path, { query });
+  return await transport.json<PageJson<T>>("GET", path, { query: wireQuery(options) });
 }
 
 /**
@@ -74,13 +80,15 @@ export async function getPage<T>(
  * @typeParam T Item type.
  * @param transport The transport.
  * @param path The endpoint.
- * @param query Filters (`page` and `per_page` of the first page).
+ * @param options Filters (`page` and `perPage` of the first page), mapped to wire names here.
  * @returns An async iterator over the items.
  */
 export function allItems<T>(
   transport: Transport,
   path: string,
-  query: QueryParams = {},
+  options: ListOptions = {},
 ): AsyncGenerator<T, void, undefined> {
-  return paginateItems<T>(transport, path, { per_page: 100, ...query });
+  // Full pages unless the options size them (as `perPage` or the wire name).
+  const query = { ...wireQuery({ perPage: MAX_PER_PAGE }), ...wireQuery(options) };
+  return paginateItems<T>(transport, path, query);
 }

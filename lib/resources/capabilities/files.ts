@@ -9,6 +9,7 @@ import { InputError } from "../../http/errors.ts";
 import type { FileJson, PageJson, RevisionJson } from "../../http/protocol.ts";
 import { fileByNamePath, fileRevisionsPath, filesPath } from "../../http/paths.ts";
 import type { QueryParams } from "../../http/url.ts";
+import type { ListOptions } from "../../http/list_options.ts";
 import { requireText } from "../_checks.ts";
 import { allItems, getPage, type ResourceContext, send } from "./context.ts";
 
@@ -26,12 +27,12 @@ export interface FileChanges {
  * One page of the record's files.
  *
  * @param ctx The record.
- * @param query `page`, `per_page`, `filter` (name), `sort`.
+ * @param query `page`, `perPage`, `filter` (name), `sort`.
  * @returns The page.
  */
 export async function getFiles(
   ctx: ResourceContext,
-  query: QueryParams = {},
+  query: ListOptions = {},
 ): Promise<PageJson<FileJson>> {
   return await getPage(ctx.transport, filesPath(ctx.id), query);
 }
@@ -40,12 +41,12 @@ export async function getFiles(
  * Every file of the record.
  *
  * @param ctx The record.
- * @param query `filter`, `sort`, `per_page`.
+ * @param query `filter`, `sort`, `perPage`.
  * @returns An async iterator over the files.
  */
 export function files(
   ctx: ResourceContext,
-  query: QueryParams = {},
+  query: ListOptions = {},
 ): AsyncGenerator<FileJson, void, undefined> {
   return allItems(ctx.transport, filesPath(ctx.id), query);
 }
@@ -137,12 +138,12 @@ export async function deleteFile(ctx: ResourceContext, fileId: string): Promise<
  * One page of the revisions of the record's files.
  *
  * @param ctx The record.
- * @param query `page`, `per_page`.
+ * @param query `page`, `perPage`.
  * @returns The page.
  */
 export async function getFileRevisions(
   ctx: ResourceContext,
-  query: QueryParams = {},
+  query: ListOptions = {},
 ): Promise<PageJson<RevisionJson>> {
   return await getPage(ctx.transport, fileRevisionsPath(ctx.id), query);
 }
@@ -177,17 +178,17 @@ export interface FileMethods {
   /**
    * One page of the record's files.
    *
-   * @param query `page`, `per_page`, `filter` (name), `sort`.
+   * @param query `page`, `perPage`, `filter` (name), `sort`.
    * @returns The page.
    */
-  getFiles(query?: QueryParams): Promise<PageJson<FileJson>>;
+  getFiles(query?: ListOptions): Promise<PageJson<FileJson>>;
   /**
    * Iterates over all files of the record, fetching pages as needed.
    *
-   * @param query `filter`, `sort`, `per_page`.
+   * @param query `filter`, `sort`, `perPage`.
    * @returns An async iterator over the files.
    */
-  files(query?: QueryParams): AsyncGenerator<FileJson, void, undefined>;
+  files(query?: ListOptions): AsyncGenerator<FileJson, void, undefined>;
   /**
    * The number of files of the record.
    *
@@ -258,10 +259,10 @@ export interface FileMethods {
   /**
    * One page of the revisions of the record's files.
    *
-   * @param query `page`, `per_page`.
+   * @param query `page`, `perPage`.
    * @returns The page.
    */
-  getFileRevisions(query?: QueryParams): Promise<PageJson<RevisionJson>>;
+  getFileRevisions(query?: ListOptions): Promise<PageJson<RevisionJson>>;
   /**
    * One file revision.
    *
@@ -281,7 +282,7 @@ export const FILE_METHODS: FileMethods & ThisType<ResourceContext> = {
     return files(this, query);
   },
   async getNumberFiles() {
-    return (await getFiles(this, { per_page: 1 }))._pagination.total_items;
+    return (await getFiles(this, { perPage: 1 }))._pagination.total_items;
   },
   async getFileInfo(fileId) {
     const file = await findFile(this, fileId);

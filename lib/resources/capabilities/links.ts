@@ -12,7 +12,7 @@ import {
   collectionRecordsPath,
   recordCollectionsPath,
 } from "../../http/paths.ts";
-import type { QueryParams } from "../../http/url.ts";
+import type { ListOptions } from "../../http/list_options.ts";
 import { requireId } from "../_checks.ts";
 import { allItems, getPage, type ResourceContext, send } from "./context.ts";
 
@@ -65,13 +65,13 @@ export async function removeLink(
  * @typeParam T Item type.
  * @param ctx The resource the links start from.
  * @param kind The kind of link.
- * @param query `page`, `per_page`, `filter`, `sort` (and `children` for a collection's records).
+ * @param query `page`, `perPage`, `filter`, `sort` (and `children` for a collection's records).
  * @returns The page.
  */
 export async function getLinked<T>(
   ctx: ResourceContext,
   kind: LinkKind,
-  query: QueryParams = {},
+  query: ListOptions = {},
 ): Promise<PageJson<T>> {
   return await getPage<T>(ctx.transport, KINDS[kind].path(ctx.id), query);
 }
@@ -88,7 +88,7 @@ export async function getLinked<T>(
 export function linked<T>(
   ctx: ResourceContext,
   kind: LinkKind,
-  query: QueryParams = {},
+  query: ListOptions = {},
 ): AsyncGenerator<T, void, undefined> {
   return allItems<T>(ctx.transport, KINDS[kind].path(ctx.id), query);
 }

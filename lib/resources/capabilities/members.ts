@@ -6,7 +6,7 @@
 
 import type { PageJson, ResourceJson, UserRoleJson } from "../../http/protocol.ts";
 import { membersPath } from "../../http/paths.ts";
-import type { QueryParams } from "../../http/url.ts";
+import type { ListOptions } from "../../http/list_options.ts";
 import { requireId } from "../_checks.ts";
 import { allItems, getPage, type MetaContext, type ResourceContext, send } from "./context.ts";
 import { checkRole } from "./roles.ts";
@@ -55,12 +55,12 @@ export async function removeMember(ctx: ResourceContext, userId: number): Promis
  * One page of the members with their roles, the creator first.
  *
  * @param ctx The group.
- * @param query `filter`, `exclude`, `page`, `per_page`.
+ * @param query `filter`, `exclude`, `page`, `perPage`.
  * @returns The page.
  */
 export async function getMembers(
   ctx: ResourceContext,
-  query: QueryParams = {},
+  query: ListOptions = {},
 ): Promise<PageJson<UserRoleJson>> {
   return await getPage(ctx.transport, membersPath(ctx.id), query);
 }
@@ -74,7 +74,7 @@ export async function getMembers(
  */
 export function members(
   ctx: ResourceContext,
-  query: QueryParams = {},
+  query: ListOptions = {},
 ): AsyncGenerator<UserRoleJson, void, undefined> {
   return allItems(ctx.transport, membersPath(ctx.id), query);
 }

@@ -22,6 +22,8 @@ export interface RecordLinksQuery {
   /** Page number, from 1. */
   page?: number;
   /** Items per page (at most 100). */
+  perPage?: number;
+  /** Wire name of `perPage`, still accepted for compatibility. */
   per_page?: number;
 }
 
@@ -95,7 +97,7 @@ export async function deleteRecordLink(ctx: ResourceContext, linkId: number): Pr
  * One page of the links from (`direction: "out"`) or to (`"in"`) the record.
  *
  * @param ctx The record.
- * @param query Direction, filter, sort, page, per_page.
+ * @param query Direction, filter, sort, page, perPage.
  * @returns The page.
  */
 export async function getRecordLinks(

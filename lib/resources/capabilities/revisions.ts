@@ -7,18 +7,19 @@
 import type { PageJson, RevisionJson } from "../../http/protocol.ts";
 import { revisionsPath } from "../../http/paths.ts";
 import type { QueryParams } from "../../http/url.ts";
+import type { ListOptions } from "../../http/list_options.ts";
 import { getPage, type ResourceContext } from "./context.ts";
 
 /**
  * One page of the resource's revisions, newest first.
  *
  * @param ctx The resource.
- * @param query `page`, `per_page`.
+ * @param query `page`, `perPage`.
  * @returns The page.
  */
 export async function getRevisions(
   ctx: ResourceContext,
-  query: QueryParams = {},
+  query: ListOptions = {},
 ): Promise<PageJson<RevisionJson>> {
   return await getPage(ctx.transport, revisionsPath(ctx), query);
 }

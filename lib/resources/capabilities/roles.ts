@@ -13,7 +13,7 @@ import {
   type UserRoleJson,
 } from "../../http/protocol.ts";
 import { rolesPath } from "../../http/paths.ts";
-import type { QueryParams } from "../../http/url.ts";
+import type { ListOptions } from "../../http/list_options.ts";
 import { requireId } from "../_checks.ts";
 import { getPage, type ResourceContext, send } from "./context.ts";
 
@@ -93,12 +93,12 @@ export async function removeRole(
  * One page of the users with a role in the resource.
  *
  * @param ctx The resource.
- * @param query `page`, `per_page`, `filter`, `exclude`.
+ * @param query `page`, `perPage`, `filter`, `exclude`.
  * @returns The page.
  */
 export async function getUserRoles(
   ctx: ResourceContext,
-  query: QueryParams = {},
+  query: ListOptions = {},
 ): Promise<PageJson<UserRoleJson>> {
   return await getPage(ctx.transport, rolesPath(ctx, "users"), query);
 }
@@ -107,12 +107,12 @@ export async function getUserRoles(
  * One page of the groups with a role in the resource.
  *
  * @param ctx The resource.
- * @param query `page`, `per_page`, `filter`.
+ * @param query `page`, `perPage`, `filter`.
  * @returns The page.
  */
 export async function getGroupRoles(
   ctx: ResourceContext,
-  query: QueryParams = {},
+  query: ListOptions = {},
 ): Promise<PageJson<GroupRoleJson>> {
   return await getPage(ctx.transport, rolesPath(ctx, "groups"), query);
 }
@@ -164,17 +164,17 @@ export interface RoleMethods {
   /**
    * One page of the users with a role in the resource.
    *
-   * @param query `page`, `per_page`, `filter`, `exclude`.
+   * @param query `page`, `perPage`, `filter`, `exclude`.
    * @returns The page.
    */
-  getUsers(query?: QueryParams): Promise<PageJson<UserRoleJson>>;
+  getUsers(query?: ListOptions): Promise<PageJson<UserRoleJson>>;
   /**
    * One page of the groups with a role in the resource.
    *
-   * @param query `page`, `per_page`, `filter`.
+   * @param query `page`, `perPage`, `filter`.
    * @returns The page.
    */
-  getGroups(query?: QueryParams): Promise<PageJson<GroupRoleJson>>;
+  getGroups(query?: ListOptions): Promise<PageJson<GroupRoleJson>>;
 }
 
 /** The role methods, written once; a class mixes them into its prototype. */

@@ -1,0 +1,93 @@
+/**
+ * The transport's connection state, opened on first use: the settings resolved, the base URL, and
+ * the fetch function every request goes through (Deno's fetch with the CA bundle, the
+ * certificate-ignoring node:https path, or the copy-free client for large byte bodies).
+ *
+ * @module
+ */
+
+import { ConfigurationError, redactUrl } from "./errors.ts";
+import { type FetchFn, insecureFetch, proxyFromEnv } from "./_node_fetch.ts";
+import { httpClient } from "./_connect.ts";
+import { sendWatched } from "./_idle.ts";
+import { proxyMayBeSet, rawFetch } from "./_raw_fetch.ts";
+import type { TransportOptions, TransportSettings } from "./_transport_types.ts";
+import { apiBaseUrl } from "./url.ts";
+
+/** What a transport holds once its settings are read: base URL, settings, fetch, closer. */
+export interface FetchState {
+  base: URL;
+  settings: TransportSettings;
+  fetch: FetchFn;
+  close(): void;
+}
+
+/**
+ * Reads the settings and builds the fetch function of a transport.
+ *
+ * @param options The transport's settings (or their resolver) and custom fetch.
+ * @returns The state.
+ * @throws {ConfigurationError} When the proxy is not an `http://` URL.
+ */
+export async function openFetchState(
+  options: Pick<TransportOptions, "settings" | "fetch">,
+): Promise<FetchState> {
+  const raw = options.settings;
+  const settings = typeof raw === "function" ? await raw() : raw;
+  const base = apiBaseUrl(settings.host, settings.basePath);
+  const custom = options.fetch;
+  if (custom) {
+    // Redirects are handled (and refused) by #send, never followed by the fetch itself.
+    const fetchFn: FetchFn = (url, { activity, ...init }) => {
+      const send = (body: BodyInit | null) => custom(url, { ...init, body, redirect: "manual" });
+      return activity ? sendWatched(send, init.body, activity) : send(init.body);
+    };
+    return { base, settings, fetch: fetchFn, close() {} };
+  }
+  const { client, caCerts } = await httpClient(settings.caBundle);
+  // Only the node:https path needs it: Deno's fetch reads the proxy variables itself.
+  const proxy = settings.verify !== false
+    ? undefined
+    : settings.proxy !== undefined
+    ? URL.parse(settings.proxy)
+    : proxyFromEnv();
+  if (proxy === null || (proxy !== undefined && proxy.protocol !== "http:")) {
+    throw new ConfigurationError(
+      `The proxy '${redactUrl(settings.proxy ?? "")}' is not an http:// URL: write it like ` +
+        `'http://proxy.example:3128'`,
+    );
+  }
+  const insecure = settings.verify === false
+    ? insecureFetch({ proxy: proxy ?? undefined })
+    : undefined;
+  // Large byte bodies (upload chunks) go through a small HTTP/1.1 client that sends the
+  // caller's buffer without copying it, with a Content-Length, reporting every piece written
+  // to the idle timer (see docs/decisions.md, "Transfer performance"). Only Deno's fetch
+  // honours a proxy, so it keeps every request when one may be configured; it gets bodies as
+  // a stream whose reads count as activity.
+  const bulk = proxyMayBeSet() ? undefined : rawFetch({ caCerts });
+  const fetchFn: FetchFn = (url, init) => {
+    if (insecure && url.protocol === "https:") return insecure.fetch(url, init);
+    if (bulk && isLargeBytes(init.body)) return bulk(url, init);
+    const { activity, ...rest } = init;
+    const send = (body: BodyInit | null) =>
+      fetch(url, { ...rest, body, client, redirect: "manual" });
+    return activity ? sendWatched(send, init.body, activity) : send(init.body);
+  };
+  return {
+    base,
+    settings,
+    fetch: fetchFn,
+    close() {
+      client.close();
+      insecure?.close();
+    },
+  };
+}
+
+/** Byte bodies from this size on are sent without a copy (when no proxy may be set). */
+const LARGE_BODY_BYTES = 1 << 20;
+
+export function isLargeBytes(body: BodyInit | null): boolean {
+  return body instanceof Uint8Array && body.byteLength >= LARGE_BODY_BYTES;
+}
