@@ -71,7 +71,11 @@ export interface UploadFilesOptions {
    * it sends only what is missing.
    */
   skipExisting?: boolean;
-  /** Files up to 10 MB in flight at once; larger ones go one at a time. @default {4} */
+  /**
+   * Files up to 10 MB in flight at once; larger ones go one at a time. Small files spend their
+   * time in round trips, not bytes, so more in flight pay (200 × 4 KB: 0.73 s at 8, 0.96 s at 4).
+   * @default {8}
+   */
   concurrency?: number;
   /** Chunk requests in flight per chunked file. @default {4} */
   chunkConcurrency?: number;
@@ -127,7 +131,7 @@ export async function uploadFiles(
   source: string | string[],
   options: UploadFilesOptions = {},
 ): Promise<UploadFilesDone> {
-  const { concurrency = 4, chunkConcurrency = 4, force = false, skipExisting = false } = options;
+  const { concurrency = 8, chunkConcurrency = 4, force = false, skipExisting = false } = options;
   for (
     const [key, value] of [["concurrency", concurrency], ["chunkConcurrency", chunkConcurrency]]
   ) {
@@ -191,7 +195,7 @@ export async function uploadFiles(
 
 async function localFiles(source: string | string[], options: UploadFilesOptions) {
   const files: LocalUploadFile[] = [];
-  if (typeof source === "string" && (await statOf(source)).isDirectory) {
+  if (typeof source === "string" && (await statUploadPath(source)).isDirectory) {
     const wanted = globFilter(options.pattern ?? "*", options.excludePattern);
     for await (const entry of Deno.readDir(source)) {
       if (!wanted(entry.name)) continue;
@@ -201,7 +205,7 @@ async function localFiles(source: string | string[], options: UploadFilesOptions
     }
   } else {
     for (const path of typeof source === "string" ? [source] : source) {
-      const info = await statOf(path);
+      const info = await statUploadPath(path);
       if (!info.isFile) throw new InputError(`'${path}' is not a regular file: pass files`);
       files.push({ path, name: basename(path), size: info.size });
     }
@@ -209,7 +213,24 @@ async function localFiles(source: string | string[], options: UploadFilesOptions
   return files.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 }
 
-async function statOf(path: string): Promise<Deno.FileInfo> {
+/**
+ * Stats a local file or folder to upload, with an error in the user's terms when nothing is there.
+ *
+ * Needs `--allow-read` for `path`.
+ *
+ * @example Usage
+ * ```ts
+ * import { statUploadPath } from "@repo/apy";
+ *
+ * const info = await statUploadPath(".");
+ * if (!info.isDirectory) throw new Error("expected a folder");
+ * ```
+ *
+ * @param path A file or folder.
+ * @returns Its file information.
+ * @throws {InputError} When nothing exists at `path`.
+ */
+export async function statUploadPath(path: string): Promise<Deno.FileInfo> {
   try {
     return await Deno.stat(path);
   } catch (error) {

@@ -7,7 +7,7 @@ import { InputError, RepoApyError } from "../../http/errors.ts";
 import type { FileJson } from "../../http/protocol.ts";
 import { FilesExistError, type UploadFilesDone, UploadFilesError } from "../../transfer/errors.ts";
 import type { RepoRecord } from "../../transfer/record.ts";
-import type { UploadFilesProgress } from "../../transfer/upload_files.ts";
+import { statUploadPath, type UploadFilesProgress } from "../../transfer/upload_files.ts";
 import { formatBytes } from "../output.ts";
 import { apyCommand, dryRun, dryRunOption, isDryRun } from "../apy_command.ts";
 import { globFilter } from "../../utils/glob.ts";
@@ -36,17 +36,6 @@ function existsAlready(record: RepoRecord, names: string[], folder = false): Rep
       folder ? ", or --skip-existing to skip files with the same content" : ""
     }`,
   );
-}
-
-async function statPath(path: string): Promise<Deno.FileInfo> {
-  try {
-    return await Deno.stat(path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) {
-      throw new InputError(`No file or folder at '${path}': check the path`);
-    }
-    throw error;
-  }
 }
 
 /** One progress bar for the files of an upload (several may be in flight at once). */
@@ -128,7 +117,7 @@ export function addFilesCommand(): CommandUnknownOpts {
         "--skip-existing",
         "Leave out files the record already has with the same name and content",
       )
-      .option("--concurrency <n>", "Small files uploaded at once", positiveInt, 4),
+      .option("--concurrency <n>", "Small files uploaded at once", positiveInt, 8),
   );
   dryRunOption(command);
   apyCommand(command, async (manager, options) => {
@@ -136,7 +125,7 @@ export function addFilesCommand(): CommandUnknownOpts {
     await record.meta();
     const label = describe(record);
     const path = options.fileName;
-    const info = await statPath(path);
+    const info = await statUploadPath(path);
     const folder = info.isDirectory;
     if (folder && options.fileDescription !== undefined) {
       throw new UsageError("-d/--file-description only works with a single file, not a folder");
