@@ -11,11 +11,16 @@ const INTERRUPTS: Deno.Signal[] = Deno.build.os === "windows"
  * interrupt calls `onForce` (the program exits at once). The listeners are removed afterwards.
  *
  * @example Usage
- * ```ts ignore
- * Deno.exitCode = await withInterrupts(
- *   (signal) => runCli(Deno.args, { version: "1.0.0", signal }),
- *   () => Deno.exit(130),
+ * ```ts
+ * import { main, withInterrupts } from "@repo/apy/cli";
+ * import assert from "node:assert";
+ *
+ * const lines: string[] = [];
+ * const code = await withInterrupts(
+ *   (signal) => main(["--version"], { signal, stdout: (text) => lines.push(text) }),
+ *   () => Deno.exit(130), // a second Ctrl-C
  * );
+ * assert.strictEqual(code, 0);
  * ```
  *
  * @param run The program, given the signal.

@@ -33,13 +33,29 @@ const dryManagers = new WeakSet<CLIRepoManager>();
  * anything (it may still read from the server to say exactly what it would do).
  *
  * @example Usage
- * ```ts ignore
- * const command = dryRunOption(recordOptions(new Command("delete")));
- * apyCommand(command, async (manager, options) => {
- *   const record = await openRecord(manager, options);
+ * ```ts
+ * import { RepoManager } from "@repo/apy";
+ * import { apyCommand, createProgram, dryRun, dryRunOption, Output } from "@repo/apy/cli";
+ * import { startServer } from "@repo/apy/testing";
+ * import assert from "node:assert";
+ *
+ * await using server = await startServer();
+ * const managerOptions = { host: server.url, pat: server.pat };
+ * await using manager = new RepoManager(managerOptions);
+ * await manager.record({ identifier: "sample-1", create: true });
+ *
+ * const lines: string[] = [];
+ * const output = new Output({ stdout: (text) => lines.push(text), stderr: () => {} });
+ * const program = createProgram({ version: "1.0.0", output, managerOptions });
+ * const command = dryRunOption(program.command("delete-one").argument("<identifier>"));
+ * apyCommand(command, async (manager, _options, identifier) => {
+ *   const record = await manager.record({ identifier });
  *   if (dryRun(manager, `delete the ${record}`)) return;
  *   await record.delete();
  * });
+ * await program.parseAsync(["delete-one", "sample-1", "--dry-run"], { from: "user" });
+ * assert.match(lines.join(""), /^Dry run: would delete the record/);
+ * await manager.record({ identifier: "sample-1" }); // still there
  * ```
  *
  * @param command The command.
@@ -58,6 +74,26 @@ export function dryRunOption<C extends CommandUnknownOpts>(command: C): C {
  * @param manager The action's manager.
  * @param what What the command would do, e.g. `delete the record 'x' (id: 3)`.
  * @returns `true` when the action must stop here (nothing may be changed).
+ *
+ * @example Usage
+ * ```ts
+ * import { apyCommand, createProgram, dryRun, dryRunOption, Output } from "@repo/apy/cli";
+ * import { startServer } from "@repo/apy/testing";
+ * import assert from "node:assert";
+ *
+ * await using server = await startServer();
+ * const lines: string[] = [];
+ * const output = new Output({ stdout: (text) => lines.push(text), stderr: () => {} });
+ * const managerOptions = { host: server.url, pat: server.pat };
+ * const program = createProgram({ version: "1.0.0", output, managerOptions });
+ * const command = dryRunOption(program.command("wipe"));
+ * apyCommand(command, (manager) => {
+ *   if (dryRun(manager, "wipe everything")) return;
+ *   throw new Error("not reached with --dry-run");
+ * });
+ * await program.parseAsync(["wipe", "--dry-run"], { from: "user" });
+ * assert.deepStrictEqual(lines, ["Dry run: would wipe everything\n"]);
+ * ```
  */
 export function dryRun(manager: CLIRepoManager, what: string): boolean {
   if (!isDryRun(manager)) return false;
@@ -70,11 +106,25 @@ export function dryRun(manager: CLIRepoManager, what: string): boolean {
  * Whether the command runs with `--dry-run` (for actions that list several things they would do).
  *
  * @example Usage
- * ```ts ignore
- * if (isDryRun(manager)) {
- *   for (const name of names) dryRun(manager, `delete '${name}'`);
- *   return;
- * }
+ * ```ts
+ * import { apyCommand, createProgram, dryRun, dryRunOption, isDryRun, Output } from "@repo/apy/cli";
+ * import { startServer } from "@repo/apy/testing";
+ * import assert from "node:assert";
+ *
+ * await using server = await startServer();
+ * const lines: string[] = [];
+ * const output = new Output({ stdout: (text) => lines.push(text), stderr: () => {} });
+ * const managerOptions = { host: server.url, pat: server.pat };
+ * const program = createProgram({ version: "1.0.0", output, managerOptions });
+ * const command = dryRunOption(program.command("delete-files").argument("<names...>"));
+ * apyCommand(command, (manager, _options, names) => {
+ *   if (isDryRun(manager)) {
+ *     for (const name of names) dryRun(manager, `delete '${name}'`);
+ *     return;
+ *   }
+ * });
+ * await program.parseAsync(["delete-files", "a.txt", "b.txt", "--dry-run"], { from: "user" });
+ * assert.deepStrictEqual(lines, ["Dry run: would delete 'a.txt'\n", "Dry run: would delete 'b.txt'\n"]);
  * ```
  *
  * @param manager The action's manager.
@@ -108,12 +158,21 @@ export interface ApyCommandOptions<Opts> {
  * stderr (the response body too at `-V debug`), with exit code 1; no stack trace, no token.
  *
  * @example Usage
- * ```ts ignore
- * import { Command } from "@commander-js/extra-typings";
- * import { apyCommand } from "./apy_command.ts";
- * const info = apyCommand(new Command("info").description("Show the server version"), async (manager) => {
+ * ```ts
+ * import { apyCommand, createProgram, Output } from "@repo/apy/cli";
+ * import { startServer } from "@repo/apy/testing";
+ * import assert from "node:assert";
+ *
+ * await using server = await startServer();
+ * const lines: string[] = [];
+ * const output = new Output({ stdout: (text) => lines.push(text), stderr: () => {} });
+ * const managerOptions = { host: server.url, pat: server.pat };
+ * const program = createProgram({ version: "1.0.0", output, managerOptions });
+ * apyCommand(program.command("server-version"), async (manager) => {
  *   manager.echo((await manager.info()).version);
  * });
+ * await program.parseAsync(["server-version"], { from: "user" });
+ * assert.deepStrictEqual(lines, ["1.13.0\n"]);
  * ```
  *
  * @param command The command (with its own options and arguments already declared).

@@ -17,7 +17,24 @@ export interface CLIRepoManagerOptions extends RepoManagerOptions {
   verbose?: Verbosity;
 }
 
-/** A manager for CLI commands: library diagnostics and config warnings go to the CLI output. */
+/**
+ * A manager for CLI commands: library diagnostics and config warnings go to the CLI output.
+ *
+ * @example Usage (permissions: `--allow-net` for the host)
+ * ```ts
+ * import { CLIRepoManager, Output } from "@repo/apy/cli";
+ * import { startServer } from "@repo/apy/testing";
+ * import assert from "node:assert";
+ *
+ * await using server = await startServer();
+ * const err: string[] = [];
+ * const output = new Output({ stdout: () => {}, stderr: (text) => err.push(text) });
+ * await using manager = new CLIRepoManager({ host: server.url, pat: server.pat, output, verbose: "debug" });
+ * assert.strictEqual((await manager.info()).version, "1.13.0");
+ * assert.ok(err.length > 0); // the request was logged at debug verbosity
+ * assert.ok(!err.join("").includes(server.pat)); // the PAT never is
+ * ```
+ */
 export class CLIRepoManager extends RepoManager {
   /** Where this manager's messages go. */
   readonly output: Output;
@@ -54,6 +71,20 @@ export class CLIRepoManager extends RepoManager {
    * The resolved settings; the PAT is registered with the output so it is never printed.
    *
    * @returns The settings.
+   *
+   * @example Usage
+   * ```ts
+   * import { CLIRepoManager, Output } from "@repo/apy/cli";
+   * import assert from "node:assert";
+   *
+   * const out: string[] = [];
+   * const err: string[] = [];
+   * const output = new Output({ stdout: (text) => out.push(text), stderr: (text) => err.push(text) });
+   * await using manager = new CLIRepoManager({ host: "https://repo.example", pat: "pat_0123456789", output });
+   * const settings = await manager.settings();
+   * manager.echo(`token ${settings.pat}`);
+   * assert.deepStrictEqual(out, ["token ***\n"]);
+   * ```
    */
   override async settings(): Promise<ConnectionSettings> {
     const settings = await super.settings();
@@ -66,6 +97,18 @@ export class CLIRepoManager extends RepoManager {
    *
    * @param level The message's level.
    * @returns `true` when printed at the current verbosity.
+   *
+   * @example Usage
+   * ```ts
+   * import { CLIRepoManager, Output } from "@repo/apy/cli";
+   * import assert from "node:assert";
+   *
+   * const out: string[] = [];
+   * const err: string[] = [];
+   * const output = new Output({ stdout: (text) => out.push(text), stderr: (text) => err.push(text) });
+   * await using manager = new CLIRepoManager({ host: "https://repo.example", pat: "pat_x", output, verbose: "warning" });
+   * assert.strictEqual(manager.isVerbose("info"), false);
+   * ```
    */
   isVerbose(level: Verbosity): boolean {
     return this.output.isVerbose(level);
@@ -75,6 +118,19 @@ export class CLIRepoManager extends RepoManager {
    * Prints a result message on stdout (silenced by `-V warning` and `-V error`).
    *
    * @param message The message.
+   *
+   * @example Usage
+   * ```ts
+   * import { CLIRepoManager, Output } from "@repo/apy/cli";
+   * import assert from "node:assert";
+   *
+   * const out: string[] = [];
+   * const err: string[] = [];
+   * const output = new Output({ stdout: (text) => out.push(text), stderr: (text) => err.push(text) });
+   * await using manager = new CLIRepoManager({ host: "https://repo.example", pat: "pat_x", output });
+   * manager.printInfo("Created record 7");
+   * assert.deepStrictEqual(out, ["Created record 7\n"]);
+   * ```
    */
   printInfo(message: string): void {
     this.output.info(message);
@@ -84,6 +140,19 @@ export class CLIRepoManager extends RepoManager {
    * Prints a warning on stderr (silenced by `-V error`).
    *
    * @param message The message.
+   *
+   * @example Usage
+   * ```ts
+   * import { CLIRepoManager, Output } from "@repo/apy/cli";
+   * import assert from "node:assert";
+   *
+   * const out: string[] = [];
+   * const err: string[] = [];
+   * const output = new Output({ stdout: (text) => out.push(text), stderr: (text) => err.push(text) });
+   * await using manager = new CLIRepoManager({ host: "https://repo.example", pat: "pat_x", output });
+   * manager.printWarning("slow server");
+   * assert.deepStrictEqual(err, ["Warning: slow server\n"]);
+   * ```
    */
   printWarning(message: string): void {
     this.output.warning(message);
@@ -93,6 +162,19 @@ export class CLIRepoManager extends RepoManager {
    * Prints an error on stderr.
    *
    * @param message The message.
+   *
+   * @example Usage
+   * ```ts
+   * import { CLIRepoManager, Output } from "@repo/apy/cli";
+   * import assert from "node:assert";
+   *
+   * const out: string[] = [];
+   * const err: string[] = [];
+   * const output = new Output({ stdout: (text) => out.push(text), stderr: (text) => err.push(text) });
+   * await using manager = new CLIRepoManager({ host: "https://repo.example", pat: "pat_x", output });
+   * manager.printError("The record 7 does not exist");
+   * assert.deepStrictEqual(err, ["The record 7 does not exist\n"]);
+   * ```
    */
   printError(message: string): void {
     this.output.error(message);
@@ -102,6 +184,19 @@ export class CLIRepoManager extends RepoManager {
    * Prints a debug message on stderr (only with `-V debug`).
    *
    * @param message The message.
+   *
+   * @example Usage
+   * ```ts
+   * import { CLIRepoManager, Output } from "@repo/apy/cli";
+   * import assert from "node:assert";
+   *
+   * const out: string[] = [];
+   * const err: string[] = [];
+   * const output = new Output({ stdout: (text) => out.push(text), stderr: (text) => err.push(text) });
+   * await using manager = new CLIRepoManager({ host: "https://repo.example", pat: "pat_x", output, verbose: "debug" });
+   * manager.printDebug("details");
+   * assert.deepStrictEqual(err, ["details\n"]);
+   * ```
    */
   printDebug(message: string): void {
     this.output.debug(message);
@@ -111,6 +206,19 @@ export class CLIRepoManager extends RepoManager {
    * Prints a data line on stdout whatever the verbosity.
    *
    * @param line The line.
+   *
+   * @example Usage
+   * ```ts
+   * import { CLIRepoManager, Output } from "@repo/apy/cli";
+   * import assert from "node:assert";
+   *
+   * const out: string[] = [];
+   * const err: string[] = [];
+   * const output = new Output({ stdout: (text) => out.push(text), stderr: (text) => err.push(text) });
+   * await using manager = new CLIRepoManager({ host: "https://repo.example", pat: "pat_x", output });
+   * manager.echo("7");
+   * assert.deepStrictEqual(out, ["7\n"]);
+   * ```
    */
   echo(line: string): void {
     this.output.data(line);

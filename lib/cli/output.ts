@@ -35,7 +35,23 @@ export interface OutputStreams {
   stderrIsTerminal?: boolean;
 }
 
-/** Prints for the CLI, honouring the verbosity and hiding registered secrets. */
+/**
+ * Prints for the CLI, honouring the verbosity and hiding registered secrets.
+ *
+ * @example Capturing what a command prints (no permission needed)
+ * ```ts
+ * import { Output } from "@repo/apy/cli";
+ * import assert from "node:assert";
+ *
+ * const out: string[] = [];
+ * const err: string[] = [];
+ * const output = new Output({ stdout: (text) => out.push(text), stderr: (text) => err.push(text) });
+ * output.data("42");
+ * output.warning("slow server");
+ * assert.deepStrictEqual(out, ["42\n"]);
+ * assert.deepStrictEqual(err, ["Warning: slow server\n"]);
+ * ```
+ */
 export class Output {
   /** Current verbosity; messages above it are dropped. */
   verbosity: Verbosity = "info";
@@ -72,6 +88,19 @@ export class Output {
    * Replaces a secret (the PAT) by `***` in everything printed from now on.
    *
    * @param secret The text to hide; ignored when shorter than 8 characters.
+   *
+   * @example Usage
+   * ```ts
+   * import { Output } from "@repo/apy/cli";
+   * import assert from "node:assert";
+   *
+   * const out: string[] = [];
+   * const err: string[] = [];
+   * const output = new Output({ stdout: (text) => out.push(text), stderr: (text) => err.push(text) });
+   * output.addSecret("pat_0123456789");
+   * output.data("token pat_0123456789");
+   * assert.deepStrictEqual(out, ["token ***\n"]);
+   * ```
    */
   addSecret(secret: string): void {
     if (secret.length >= 8 && !this.#secrets.includes(secret)) this.#secrets.push(secret);
@@ -82,6 +111,19 @@ export class Output {
    *
    * @param level The message's level.
    * @returns `true` when it is printed.
+   *
+   * @example Usage
+   * ```ts
+   * import { Output } from "@repo/apy/cli";
+   * import assert from "node:assert";
+   *
+   * const out: string[] = [];
+   * const err: string[] = [];
+   * const output = new Output({ stdout: (text) => out.push(text), stderr: (text) => err.push(text) });
+   * output.verbosity = "warning";
+   * assert.strictEqual(output.isVerbose("info"), false);
+   * assert.strictEqual(output.isVerbose("error"), true);
+   * ```
    */
   isVerbose(level: Verbosity): boolean {
     return VERBOSITY_LEVELS.indexOf(level) <= VERBOSITY_LEVELS.indexOf(this.verbosity);
@@ -91,6 +133,19 @@ export class Output {
    * Prints a data line on stdout, whatever the verbosity (ids, JSON, token lists).
    *
    * @param line The line, without trailing newline.
+   *
+   * @example Usage
+   * ```ts
+   * import { Output } from "@repo/apy/cli";
+   * import assert from "node:assert";
+   *
+   * const out: string[] = [];
+   * const err: string[] = [];
+   * const output = new Output({ stdout: (text) => out.push(text), stderr: (text) => err.push(text) });
+   * output.verbosity = "error";
+   * output.data("7"); // printed at every verbosity
+   * assert.deepStrictEqual(out, ["7\n"]);
+   * ```
    */
   data(line: string): void {
     this.writeOut(`${line}\n`);
@@ -100,6 +155,18 @@ export class Output {
    * Prints a value as indented JSON on stdout (`--json`).
    *
    * @param value Any JSON-serialisable value.
+   *
+   * @example Usage
+   * ```ts
+   * import { Output } from "@repo/apy/cli";
+   * import assert from "node:assert";
+   *
+   * const out: string[] = [];
+   * const err: string[] = [];
+   * const output = new Output({ stdout: (text) => out.push(text), stderr: (text) => err.push(text) });
+   * output.json({ id: 7 });
+   * assert.deepStrictEqual(JSON.parse(out.join("")), { id: 7 });
+   * ```
    */
   json(value: unknown): void {
     this.data(JSON.stringify(value, null, 2));
@@ -110,6 +177,18 @@ export class Output {
    * is one line: control characters and line breaks in it (from server text) are printed as `?`.
    *
    * @param message The message.
+   *
+   * @example Usage
+   * ```ts
+   * import { Output } from "@repo/apy/cli";
+   * import assert from "node:assert";
+   *
+   * const out: string[] = [];
+   * const err: string[] = [];
+   * const output = new Output({ stdout: (text) => out.push(text), stderr: (text) => err.push(text) });
+   * output.info("Created\nrecord 7");
+   * assert.deepStrictEqual(out, ["Created?record 7\n"]);
+   * ```
    */
   info(message: string): void {
     if (this.isVerbose("info")) this.data(terminalLine(message));
@@ -119,6 +198,18 @@ export class Output {
    * Prints an error on stderr (always), as one safe line (see {@linkcode Output.info}).
    *
    * @param message The message.
+   *
+   * @example Usage
+   * ```ts
+   * import { Output } from "@repo/apy/cli";
+   * import assert from "node:assert";
+   *
+   * const out: string[] = [];
+   * const err: string[] = [];
+   * const output = new Output({ stdout: (text) => out.push(text), stderr: (text) => err.push(text) });
+   * output.error("The record 7 does not exist");
+   * assert.deepStrictEqual(err, ["The record 7 does not exist\n"]);
+   * ```
    */
   error(message: string): void {
     this.writeErr(`${terminalLine(message)}\n`);
@@ -129,6 +220,18 @@ export class Output {
    * {@linkcode Output.info}).
    *
    * @param message The message.
+   *
+   * @example Usage
+   * ```ts
+   * import { Output } from "@repo/apy/cli";
+   * import assert from "node:assert";
+   *
+   * const out: string[] = [];
+   * const err: string[] = [];
+   * const output = new Output({ stdout: (text) => out.push(text), stderr: (text) => err.push(text) });
+   * output.warning("slow server");
+   * assert.deepStrictEqual(err, ["Warning: slow server\n"]);
+   * ```
    */
   warning(message: string): void {
     if (this.isVerbose("warning")) this.writeErr(`Warning: ${terminalLine(message)}\n`);
@@ -139,6 +242,20 @@ export class Output {
    * {@linkcode Output.info}), the line breaks are kept (indented JSON bodies).
    *
    * @param message The message.
+   *
+   * @example Usage
+   * ```ts
+   * import { Output } from "@repo/apy/cli";
+   * import assert from "node:assert";
+   *
+   * const out: string[] = [];
+   * const err: string[] = [];
+   * const output = new Output({ stdout: (text) => out.push(text), stderr: (text) => err.push(text) });
+   * output.debug("hidden at the default verbosity");
+   * output.verbosity = "debug";
+   * output.debug("GET /records/7");
+   * assert.deepStrictEqual(err, ["GET /records/7\n"]);
+   * ```
    */
   debug(message: string): void {
     if (!this.isVerbose("debug")) return;
@@ -149,6 +266,18 @@ export class Output {
    * Prints a prompt on stderr (no newline), so stdout stays clean for data.
    *
    * @param text The prompt text.
+   *
+   * @example Usage
+   * ```ts
+   * import { Output } from "@repo/apy/cli";
+   * import assert from "node:assert";
+   *
+   * const out: string[] = [];
+   * const err: string[] = [];
+   * const output = new Output({ stdout: (text) => out.push(text), stderr: (text) => err.push(text) });
+   * output.prompt("Delete? [y/N] ");
+   * assert.deepStrictEqual(err, ["Delete? [y/N] "]);
+   * ```
    */
   prompt(text: string): void {
     this.writeErr(text);
@@ -158,6 +287,18 @@ export class Output {
    * Writes raw text to stdout (help and version output).
    *
    * @param text The text.
+   *
+   * @example Usage
+   * ```ts
+   * import { Output } from "@repo/apy/cli";
+   * import assert from "node:assert";
+   *
+   * const out: string[] = [];
+   * const err: string[] = [];
+   * const output = new Output({ stdout: (text) => out.push(text), stderr: (text) => err.push(text) });
+   * output.writeOut("repo-apy 1.0.0\n");
+   * assert.deepStrictEqual(out, ["repo-apy 1.0.0\n"]);
+   * ```
    */
   writeOut(text: string): void {
     this.#stdout(this.#redact(text));
@@ -167,6 +308,18 @@ export class Output {
    * Writes raw text to stderr (usage errors).
    *
    * @param text The text.
+   *
+   * @example Usage
+   * ```ts
+   * import { Output } from "@repo/apy/cli";
+   * import assert from "node:assert";
+   *
+   * const out: string[] = [];
+   * const err: string[] = [];
+   * const output = new Output({ stdout: (text) => out.push(text), stderr: (text) => err.push(text) });
+   * output.writeErr("error: missing argument\n");
+   * assert.deepStrictEqual(err, ["error: missing argument\n"]);
+   * ```
    */
   writeErr(text: string): void {
     this.#stderr(this.#redact(text));
@@ -176,6 +329,18 @@ export class Output {
    * A {@linkcode Logger} for the library: every level goes to stderr, filtered by the verbosity.
    *
    * @returns The logger.
+   *
+   * @example Usage
+   * ```ts
+   * import { Output } from "@repo/apy/cli";
+   * import assert from "node:assert";
+   *
+   * const out: string[] = [];
+   * const err: string[] = [];
+   * const output = new Output({ stdout: (text) => out.push(text), stderr: (text) => err.push(text) });
+   * output.logger().warning("retrying");
+   * assert.deepStrictEqual(err, ["Warning: retrying\n"]);
+   * ```
    */
   logger(): Logger {
     return {
@@ -192,6 +357,15 @@ export class Output {
    * Whether stderr is a terminal.
    *
    * @returns `true` on a terminal.
+   *
+   * @example Usage
+   * ```ts
+   * import { Output } from "@repo/apy/cli";
+   * import assert from "node:assert";
+   *
+   * const output = new Output({ stdout: () => {}, stderr: () => {}, stderrIsTerminal: false });
+   * assert.strictEqual(output.stderrIsTerminal(), false);
+   * ```
    */
   stderrIsTerminal(): boolean {
     return this.#stderrIsTerminal ?? Deno.stderr.isTerminal();

@@ -45,14 +45,35 @@ export class JsonNumber {
     this.isInteger = /^-?\d+$/.test(text);
   }
 
-  /** The value as a JavaScript number (rounded when it has more precision). */
+  /**
+   * The value as a JavaScript number (rounded when it has more precision).
+   *
+   * @example Usage
+   * ```ts
+   * import { JsonNumber } from "@repo/apy";
+   * import assert from "node:assert";
+   *
+   * assert.strictEqual(new JsonNumber("2e5").toNumber(), 200000);
+   * ```
+   */
   toNumber(): number {
     if (this.text === "NaN") return NaN;
     if (this.text.endsWith("Infinity")) return this.text.startsWith("-") ? -Infinity : Infinity;
     return Number(this.text);
   }
 
-  /** The exact value of an integer; throws a `RangeError` for a float. */
+  /**
+   * The exact value of an integer; throws a `RangeError` for a float.
+   *
+   * @example Usage
+   * ```ts
+   * import { JsonNumber } from "@repo/apy";
+   * import assert from "node:assert";
+   *
+   * assert.strictEqual(new JsonNumber("9007199254740993").toBigInt(), 9007199254740993n);
+   * assert.throws(() => new JsonNumber("1.5").toBigInt(), RangeError);
+   * ```
+   */
   toBigInt(): bigint {
     if (!this.isInteger) throw new RangeError(`Cannot read '${this.text}' as an integer`);
     return BigInt(this.text);

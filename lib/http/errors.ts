@@ -16,7 +16,20 @@
 import { HEADER } from "./protocol.ts";
 import { readBoundedText, redactHeaders, redactSecrets } from "./_body.ts";
 
-/** Base class of every error raised by repo-apy. */
+/**
+ * Base class of every error raised by repo-apy.
+ *
+ * @example One catch for every library error
+ * ```ts
+ * import { RepoApyError, RepoManager } from "@repo/apy";
+ * import { startServer } from "@repo/apy/testing";
+ * import assert from "node:assert";
+ *
+ * await using server = await startServer();
+ * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+ * await assert.rejects(manager.record({ id: 999999 }), RepoApyError);
+ * ```
+ */
 export class RepoApyError extends Error {
   /**
    * Creates the error.
@@ -30,13 +43,51 @@ export class RepoApyError extends Error {
   }
 }
 
-/** The configuration (config file, instance or manager options) is missing or malformed. */
+/**
+ * The configuration (config file, instance or manager options) is missing or malformed.
+ *
+ * @example A host without a scheme
+ * ```ts
+ * import { ConfigurationError, RepoManager } from "@repo/apy";
+ * import assert from "node:assert";
+ *
+ * await using manager = new RepoManager({ host: "repo.example.org", pat: "pat_x" });
+ * await assert.rejects(manager.info(), ConfigurationError); // nothing was sent
+ * ```
+ */
 export class ConfigurationError extends RepoApyError {}
 
-/** Input given by the caller is invalid; nothing was sent to the server. */
+/**
+ * Input given by the caller is invalid; nothing was sent to the server.
+ *
+ * @example Usage
+ * ```ts
+ * import { InputError, RepoApyError } from "@repo/apy";
+ * import assert from "node:assert";
+ *
+ * const error = new InputError("The identifier is empty: give one with letters or digits");
+ * assert.ok(error instanceof RepoApyError);
+ * assert.strictEqual(error.name, "InputError");
+ * ```
+ */
 export class InputError extends RepoApyError {}
 
-/** The host has no `http://` or `https://` scheme. */
+/**
+ * The host has no `http://` or `https://` scheme.
+ *
+ * @example Usage
+ * ```ts
+ * import { MissingSchemaError, RepoManager } from "@repo/apy";
+ * import assert from "node:assert";
+ *
+ * await using manager = new RepoManager({ host: "repo.example.org", pat: "pat_x" });
+ * await assert.rejects(manager.info(), (error) => {
+ *   assert.ok(error instanceof MissingSchemaError);
+ *   assert.strictEqual(error.host, "repo.example.org");
+ *   return true;
+ * });
+ * ```
+ */
 export class MissingSchemaError extends ConfigurationError {
   /** The host as it was given. */
   readonly host: string;
@@ -60,7 +111,26 @@ export interface ConnectionErrorOptions extends ErrorOptions {
   unreachable?: boolean;
 }
 
-/** The server could not be reached, or the connection broke before a full answer arrived. */
+/**
+ * The server could not be reached, or the connection broke before a full answer arrived.
+ *
+ * @example A server that is gone
+ * ```ts
+ * import { ConnectionError, RepoManager } from "@repo/apy";
+ * import { startServer } from "@repo/apy/testing";
+ * import assert from "node:assert";
+ *
+ * const server = await startServer();
+ * const host = server.url;
+ * await server[Symbol.asyncDispose](); // nothing listens there any more
+ * await using manager = new RepoManager({ host, pat: server.pat, retry: { maxAttempts: 1 } });
+ * await assert.rejects(manager.info(), (error) => {
+ *   assert.ok(error instanceof ConnectionError);
+ *   assert.strictEqual(error.unreachable, true);
+ *   return true;
+ * });
+ * ```
+ */
 export class ConnectionError extends RepoApyError {
   /** Host (scheme, name and port) that could not be reached. */
   readonly host: string;
@@ -81,7 +151,19 @@ export class ConnectionError extends RepoApyError {
   }
 }
 
-/** No answer arrived within the configured timeout. */
+/**
+ * No answer arrived within the configured timeout.
+ *
+ * @example Usage
+ * ```ts
+ * import { ConnectionError, TimeoutError } from "@repo/apy";
+ * import assert from "node:assert";
+ *
+ * const error = new TimeoutError("https://repo.example.org", 30_000);
+ * assert.ok(error instanceof ConnectionError);
+ * assert.strictEqual(error.timeoutMs, 30_000);
+ * ```
+ */
 export class TimeoutError extends ConnectionError {
   /** The timeout that passed, in milliseconds. */
   readonly timeoutMs: number;
@@ -103,10 +185,34 @@ export class TimeoutError extends ConnectionError {
   }
 }
 
-/** TLS verification of the server's certificate failed. */
+/**
+ * TLS verification of the server's certificate failed.
+ *
+ * @example Usage
+ * ```ts
+ * import { ConnectionError, TlsError } from "@repo/apy";
+ * import assert from "node:assert";
+ *
+ * const error = new TlsError("https://repo.example.org", "The certificate is not trusted: set 'verify'");
+ * assert.ok(error instanceof ConnectionError);
+ * assert.strictEqual(error.unreachable, false);
+ * ```
+ */
 export class TlsError extends ConnectionError {}
 
-/** The server answered with a redirect the client refuses to follow. */
+/**
+ * The server answered with a redirect the client refuses to follow.
+ *
+ * @example Usage
+ * ```ts
+ * import { RedirectError, RepoApyError } from "@repo/apy";
+ * import assert from "node:assert";
+ *
+ * const error = new RedirectError("https://other.example/api", "The server redirects to another host");
+ * assert.ok(error instanceof RepoApyError);
+ * assert.strictEqual(error.location, "https://other.example/api");
+ * ```
+ */
 export class RedirectError extends RepoApyError {
   /** Where the server wanted to send the request (token-free). */
   readonly location: string;
@@ -126,6 +232,16 @@ export class RedirectError extends RepoApyError {
 /**
  * A JSON answer was larger than the transport's limit (`maxJsonBytes`); reading stopped there.
  * File downloads have no such limit.
+ *
+ * @example Usage
+ * ```ts
+ * import { ResponseTooLargeError } from "@repo/apy";
+ * import assert from "node:assert";
+ *
+ * const error = new ResponseTooLargeError("GET", "https://repo.example.org/api/v1/records", 1_000_000);
+ * assert.strictEqual(error.limit, 1_000_000);
+ * assert.match(error.message, /larger than 1 MB/);
+ * ```
  */
 export class ResponseTooLargeError extends RepoApyError {
   /** The limit in bytes. */
@@ -178,7 +294,24 @@ export interface RequestErrorInit {
   cause?: unknown;
 }
 
-/** The server answered a request with an error status. */
+/**
+ * The server answered a request with an error status.
+ *
+ * @example A record that does not exist
+ * ```ts
+ * import { RepoManager, RequestError } from "@repo/apy";
+ * import { startServer } from "@repo/apy/testing";
+ * import assert from "node:assert";
+ *
+ * await using server = await startServer();
+ * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+ * await assert.rejects(manager.record({ id: 999999 }), (error) => {
+ *   assert.ok(error instanceof RequestError);
+ *   assert.strictEqual(error.status, 404);
+ *   return true;
+ * });
+ * ```
+ */
 export class RequestError extends RepoApyError {
   /** HTTP status code of the answer. */
   readonly status: number;

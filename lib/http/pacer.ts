@@ -41,7 +41,24 @@ export interface PacerOptions {
 
 const FIRST_INTERVAL_MS = 50;
 
-/** Paces request starts: pauses after 429 answers, shared by every request that uses it. */
+/**
+ * Paces request starts: pauses after 429 answers, shared by every request that uses it.
+ *
+ * @example A 429 pauses the next start (injected clock, no real sleep)
+ * ```ts
+ * import { Pacer } from "@repo/apy";
+ * import assert from "node:assert";
+ *
+ * let now = 0;
+ * const pacer = new Pacer({
+ *   now: () => now,
+ *   sleep: (ms) => Promise.resolve(void (now += ms)),
+ *   random: () => 0,
+ * });
+ * pacer.limited(1000);
+ * assert.strictEqual(await pacer.wait(), 1000);
+ * ```
+ */
 export class Pacer {
   #resumeAt = 0;
   #nextStart = 0;

@@ -46,8 +46,20 @@ export const MAX_PAGES = 10_000;
  * page number does not advance, or when an item id repeats.
  *
  * @example Usage
- * ```ts ignore
- * for await (const page of paginate(transport, "/records", { per_page: 100 })) console.log(page.items);
+ * ```ts
+ * import { paginate, RepoManager } from "@repo/apy";
+ * import { startServer } from "@repo/apy/testing";
+ * import assert from "node:assert";
+ *
+ * await using server = await startServer();
+ * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+ * await manager.record({ identifier: "a", create: true });
+ * await manager.record({ identifier: "b", create: true });
+ * const sizes: number[] = [];
+ * for await (const page of paginate(manager.transport, "/records", { per_page: 1 })) {
+ *   sizes.push(page.items.length);
+ * }
+ * assert.deepStrictEqual(sizes, [1, 1]);
  * ```
  *
  * @typeParam T Item type.
@@ -104,8 +116,17 @@ export async function* paginate<T>(
  * Yields every item of every page of a paginated endpoint.
  *
  * @example Usage
- * ```ts ignore
- * const records = await Array.fromAsync(paginateItems(transport, "/records", { per_page: 100 }));
+ * ```ts
+ * import { paginateItems, RepoManager } from "@repo/apy";
+ * import { startServer } from "@repo/apy/testing";
+ * import assert from "node:assert";
+ *
+ * await using server = await startServer();
+ * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+ * await manager.record({ identifier: "a", create: true });
+ * await manager.record({ identifier: "b", create: true });
+ * const records = await Array.fromAsync(paginateItems(manager.transport, "/records", { per_page: 1 }));
+ * assert.strictEqual(records.length, 2);
  * ```
  *
  * @typeParam T Item type.

@@ -40,8 +40,20 @@ export interface TemplateImportOptions {
  * access to the server; a remote `$ref` is refused, never fetched.
  *
  * @example Usage
- * ```ts ignore
- * const template = await importJsonSchema(manager, "sample.schema.json", { templateType: "record" });
+ * ```ts
+ * import { importJsonSchema, RepoManager } from "@repo/apy";
+ * import { startServer } from "@repo/apy/testing";
+ * import assert from "node:assert";
+ *
+ * await using server = await startServer();
+ * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+ * const dir = await Deno.makeTempDir(); // the file is read: --allow-read for it
+ * const schema = { title: "Sample", type: "object", properties: { temperature: { type: "number" } } };
+ * await Deno.writeTextFile(`${dir}/sample.schema.json`, JSON.stringify(schema));
+ * const template = await importJsonSchema(manager, `${dir}/sample.schema.json`, {
+ *   templateType: "record",
+ * });
+ * assert.strictEqual((await template.meta()).type, "record");
  * ```
  *
  * @param target The manager (or anything with its `transport`).

@@ -33,8 +33,22 @@ import { shaclToTemplate } from "./shacl_template.ts";
  * `importJsonSchema`. Needs read access to the file and network access to the server.
  *
  * @example Usage
- * ```ts ignore
- * const template = await importShacl(manager, "profile.ttl");
+ * ```ts
+ * import { importShacl, RepoManager } from "@repo/apy";
+ * import { startServer } from "@repo/apy/testing";
+ * import assert from "node:assert";
+ *
+ * await using server = await startServer();
+ * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+ * const dir = await Deno.makeTempDir(); // the file is read: --allow-read for it
+ * await Deno.writeTextFile(
+ *   `${dir}/profile.ttl`,
+ *   `@prefix sh: <http://www.w3.org/ns/shacl#> . @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+ * <https://example.org/shape> a sh:NodeShape ;
+ *   sh:property [ sh:name "temperature" ; sh:datatype xsd:double ] .`,
+ * );
+ * const template = await importShacl(manager, `${dir}/profile.ttl`);
+ * assert.strictEqual((await template.meta()).type, "extras");
  * ```
  *
  * @param target The manager (or anything with its `transport`).

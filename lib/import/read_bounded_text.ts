@@ -20,8 +20,15 @@ import { InputError } from "../http/errors.ts";
  * Reads a text file after checking that it exists, is a file and is not larger than `maxBytes`.
  *
  * @example Usage
- * ```ts ignore
- * const text = await readBoundedText("schema.json", 16 * 1024 * 1024);
+ * ```ts
+ * import { InputError } from "@repo/apy";
+ * import { readBoundedText } from "./read_bounded_text.ts";
+ * import assert from "node:assert";
+ *
+ * const path = await Deno.makeTempFile(); // --allow-read (and --allow-write here) for it
+ * await Deno.writeTextFile(path, "0123456789");
+ * assert.strictEqual(await readBoundedText(path, 16 * 1024 * 1024), "0123456789");
+ * await assert.rejects(readBoundedText(path, 4), InputError); // too large
  * ```
  *
  * @param path Path of the file.

@@ -62,8 +62,21 @@ export interface ReusedCollection {
  * created; if a later step fails, what this run created is deleted again (to the trash).
  *
  * @example Usage
- * ```ts ignore
- * const reused = await reuseCollection(manager, 12, { suffix: "2024", linkedRecordIds: [40] });
+ * ```ts
+ * import { reuseCollection, RepoManager } from "@repo/apy";
+ * import { startServer } from "@repo/apy/testing";
+ * import assert from "node:assert";
+ *
+ * await using server = await startServer();
+ * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+ * const run = await manager.collection({ identifier: "run", create: true });
+ * const sample = await manager.record({ identifier: "sample", create: true });
+ * await run.addRecordLink(sample.id);
+ * const reused = await reuseCollection(manager, run.id, {
+ *   suffix: "2024",
+ *   linkedRecordIds: [sample.id],
+ * });
+ * assert.strictEqual((await reused.collection.meta()).identifier, "run_2024");
  * ```
  *
  * @param target The manager (or anything with its `transport`).

@@ -51,7 +51,22 @@ export interface RepoManagerOptions extends SettingsOptions {
   signal?: AbortSignal;
 }
 
-/** Talks to one repository instance. */
+/**
+ * Talks to one repository instance.
+ *
+ * @example Usage (permissions: `--allow-net` for the host)
+ * ```ts
+ * import { RepoManager } from "@repo/apy";
+ * import { startServer } from "@repo/apy/testing";
+ * import assert from "node:assert";
+ *
+ * await using server = await startServer();
+ * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+ * const record = await manager.record({ identifier: "sample-1", create: true, title: "Sample 1" });
+ * assert.strictEqual(record.created, true);
+ * assert.strictEqual((await manager.info()).version, "1.13.0");
+ * ```
+ */
 export class RepoManager implements AsyncDisposable {
   /** The transport every request of this manager goes through. */
   readonly transport: Transport;
@@ -88,6 +103,16 @@ export class RepoManager implements AsyncDisposable {
    *
    * @returns The settings.
    * @throws {ConfigurationError} When the config file is needed but missing or wrong.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import assert from "node:assert";
+   *
+   * await using manager = new RepoManager({ host: "http://127.0.0.1:5000", pat: "pat_x" });
+   * const settings = await manager.settings(); // explicit host and PAT: no config file is read
+   * assert.strictEqual(settings.host, "http://127.0.0.1:5000");
+   * ```
    */
   settings(): Promise<ConnectionSettings> {
     const log = this.#options.log;
@@ -106,6 +131,17 @@ export class RepoManager implements AsyncDisposable {
    * Information about the repository instance (`GET /info`).
    *
    * @returns The server's answer, e.g. `{ version: "1.13.0" }`.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * assert.strictEqual((await manager.info()).version, "1.13.0");
+   * ```
    */
   async info(): Promise<InfoJson> {
     return await this.misc.getInfo();
@@ -115,6 +151,17 @@ export class RepoManager implements AsyncDisposable {
    * The user owning the personal access token (`GET /users/me`).
    *
    * @returns The user.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * assert.strictEqual((await manager.patUser()).identity?.username, "testuser");
+   * ```
    */
   async patUser(): Promise<UserJson> {
     return await this.transport.json<UserJson>("GET", userPath({ me: true }));
@@ -125,8 +172,15 @@ export class RepoManager implements AsyncDisposable {
    * given metadata (title defaults to the identifier).
    *
    * @example Usage
-   * ```ts ignore
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
    * const record = await manager.record({ identifier: "sample-1", create: true, title: "Sample 1" });
+   * assert.strictEqual((await manager.record({ id: record.id })).id, record.id);
    * ```
    *
    * @param selector `{ id }` or `{ identifier, create?, ...metadata }`.
@@ -140,8 +194,15 @@ export class RepoManager implements AsyncDisposable {
    * Opens a user by id, by user name and identity type, or the token's owner with `{ me: true }`.
    *
    * @example Usage
-   * ```ts ignore
-   * const user = await manager.user({ username: "jdoe", identityType: "local" });
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const user = await manager.user({ username: "testuser", identityType: "local" });
+   * assert.strictEqual(user.id, 1);
    * ```
    *
    * @param selector Which user.
@@ -155,8 +216,15 @@ export class RepoManager implements AsyncDisposable {
    * Opens a collection by id or identifier (created with `create: true`).
    *
    * @example Usage
-   * ```ts ignore
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
    * const collection = await manager.collection({ identifier: "batch-1", create: true });
+   * assert.strictEqual(collection.created, true);
    * ```
    *
    * @param selector `{ id }` or `{ identifier, create?, ...metadata }`.
@@ -170,8 +238,15 @@ export class RepoManager implements AsyncDisposable {
    * Opens a template by id or identifier (created with `create: true`, `type` and `data`).
    *
    * @example Usage
-   * ```ts ignore
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
    * const template = await manager.template({ identifier: "t", create: true, type: "extras", data: [] });
+   * assert.strictEqual(template.created, true);
    * ```
    *
    * @param selector `{ id }` or `{ identifier, create?, type?, data?, ...metadata }`.
@@ -185,8 +260,15 @@ export class RepoManager implements AsyncDisposable {
    * Opens a group by id or identifier (created with `create: true`).
    *
    * @example Usage
-   * ```ts ignore
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
    * const group = await manager.group({ identifier: "team", create: true });
+   * assert.strictEqual(group.created, true);
    * ```
    *
    * @param selector `{ id }` or `{ identifier, create?, ...metadata }`.
@@ -196,7 +278,21 @@ export class RepoManager implements AsyncDisposable {
     return await RepoGroup.load(this.transport, selector);
   }
 
-  /** Closes the connection pool. */
+  /**
+   * Closes the connection pool.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * const manager = new RepoManager({ host: server.url, pat: server.pat });
+   * assert.strictEqual((await manager.info()).version, "1.13.0");
+   * await manager.close(); // what `await using` does at the end of the scope
+   * ```
+   */
   async close(): Promise<void> {
     await this.transport.close();
   }

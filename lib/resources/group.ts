@@ -36,10 +36,19 @@ import { lookup, Resource, type ResourceSelector } from "./resource.ts";
  * A group on the server.
  *
  * @example Usage
- * ```ts ignore
- * const group = await RepoGroup.load(transport, { id: 3 });
- * await group.addUser(7, "editor");
- * await group.changeUserRole(7, "admin");
+ * ```ts
+ * import { RepoGroup, RepoManager } from "@repo/apy";
+ * import { startServer } from "@repo/apy/testing";
+ * import assert from "node:assert";
+ *
+ * await using server = await startServer({ users: [{ username: "alice" }] });
+ * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+ * const { transport } = manager;
+ * const alice = server.users.find((user) => user.username === "alice")!;
+ * const group = await RepoGroup.load(transport, { identifier: "team", create: true });
+ * await group.addUser(alice.id, "member");
+ * await group.changeUserRole(alice.id, "admin");
+ * assert.strictEqual(group.created, true);
  * ```
  */
 export class RepoGroup extends Resource<GroupJson> {
@@ -62,8 +71,16 @@ export class RepoGroup extends Resource<GroupJson> {
    * Looks a group up by id or identifier, creating it when `create` is set.
    *
    * @example Usage
-   * ```ts ignore
+   * ```ts
+   * import { RepoGroup, RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const { transport } = manager;
    * const group = await RepoGroup.load(transport, { identifier: "team", create: true });
+   * assert.strictEqual((await group.meta()).identifier, "team");
    * ```
    *
    * @param transport The transport.
@@ -80,6 +97,21 @@ export class RepoGroup extends Resource<GroupJson> {
    *
    * @param userId Id of the user.
    * @param roleName The role.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer({ users: [{ username: "alice" }] });
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const group = await manager.group({ identifier: "team", create: true });
+   * const alice = server.users.find((user) => user.username === "alice")!;
+   * await group.addUser(alice.id, "member");
+   * const members = await Array.fromAsync(group.members());
+   * assert.ok(members.some((member) => member.user.id === alice.id));
+   * ```
    */
   addUser(userId: number, roleName: string): Promise<void> {
     return members.addMember(this, { userId, role: roleName });
@@ -90,6 +122,22 @@ export class RepoGroup extends Resource<GroupJson> {
    *
    * @param userId Id of the user.
    * @param roleName The new role.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer({ users: [{ username: "alice" }] });
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const group = await manager.group({ identifier: "team", create: true });
+   * const alice = server.users.find((user) => user.username === "alice")!;
+   * await group.addUser(alice.id, "member");
+   * await group.changeUserRole(alice.id, "admin");
+   * const members = await Array.fromAsync(group.members());
+   * assert.strictEqual(members.find((member) => member.user.id === alice.id)?.role.name, "admin");
+   * ```
    */
   changeUserRole(userId: number, roleName: string): Promise<void> {
     return members.changeMember(this, { userId, role: roleName });
@@ -99,6 +147,22 @@ export class RepoGroup extends Resource<GroupJson> {
    * Removes a member.
    *
    * @param userId Id of the user.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer({ users: [{ username: "alice" }] });
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const group = await manager.group({ identifier: "team", create: true });
+   * const alice = server.users.find((user) => user.username === "alice")!;
+   * await group.addUser(alice.id, "member");
+   * await group.removeUser(alice.id);
+   * const members = await Array.fromAsync(group.members());
+   * assert.ok(!members.some((member) => member.user.id === alice.id));
+   * ```
    */
   removeUser(userId: number): Promise<void> {
     return members.removeMember(this, userId);
@@ -109,6 +173,21 @@ export class RepoGroup extends Resource<GroupJson> {
    *
    * @param query `filter`, `exclude`, `page`, `perPage`.
    * @returns The page.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer({ users: [{ username: "alice" }] });
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const group = await manager.group({ identifier: "team", create: true });
+   * const alice = server.users.find((user) => user.username === "alice")!;
+   * await group.addUser(alice.id, "member");
+   * const page = await group.getMembers({ per_page: 10 });
+   * assert.strictEqual(page.items.length, 2); // the creator and alice
+   * ```
    */
   getMembers(query: ListOptions = {}): Promise<PageJson<UserRoleJson>> {
     return members.getMembers(this, query);
@@ -119,6 +198,21 @@ export class RepoGroup extends Resource<GroupJson> {
    *
    * @param query `filter`, `exclude`, `page`, `perPage`.
    * @returns The page.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer({ users: [{ username: "alice" }] });
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const group = await manager.group({ identifier: "team", create: true });
+   * const alice = server.users.find((user) => user.username === "alice")!;
+   * await group.addUser(alice.id, "member");
+   * const page = await group.getUsers({ exclude: [1] });
+   * assert.deepStrictEqual(page.items.map((member) => member.user.id), [alice.id]);
+   * ```
    */
   getUsers(query: ListOptions = {}): Promise<PageJson<UserRoleJson>> {
     return members.getMembers(this, query);
@@ -129,6 +223,20 @@ export class RepoGroup extends Resource<GroupJson> {
    *
    * @param query `filter`, `exclude`.
    * @returns An async iterator over the members.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer({ users: [{ username: "alice" }] });
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const group = await manager.group({ identifier: "team", create: true });
+   * const alice = server.users.find((user) => user.username === "alice")!;
+   * const members = await Array.fromAsync(group.members());
+   * assert.deepStrictEqual(members.map((member) => member.role.name), ["admin"]); // the creator
+   * ```
    */
   members(query: ListOptions = {}): AsyncGenerator<UserRoleJson, void, undefined> {
     return members.members(this, query);
@@ -139,6 +247,20 @@ export class RepoGroup extends Resource<GroupJson> {
    *
    * @param query `filter`, `sort`, `page`, `perPage`.
    * @returns The page.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer({ users: [{ username: "alice" }] });
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const group = await manager.group({ identifier: "team", create: true });
+   * const alice = server.users.find((user) => user.username === "alice")!;
+   * const page = await group.getRecords({ per_page: 10 });
+   * assert.deepStrictEqual(page.items, []); // no record is shared with the new group
+   * ```
    */
   getRecords(query: ListOptions = {}): Promise<PageJson<RecordJson>> {
     return getPage(this.transport, groupResourcesPath(this.id, "record"), query);
@@ -149,6 +271,20 @@ export class RepoGroup extends Resource<GroupJson> {
    *
    * @param query `filter`, `sort`, `page`, `perPage`.
    * @returns The page.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer({ users: [{ username: "alice" }] });
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const group = await manager.group({ identifier: "team", create: true });
+   * const alice = server.users.find((user) => user.username === "alice")!;
+   * const page = await group.getCollections();
+   * assert.deepStrictEqual(page.items, []); // no collection is shared with the new group
+   * ```
    */
   getCollections(query: ListOptions = {}): Promise<PageJson<CollectionJson>> {
     return getPage(this.transport, groupResourcesPath(this.id, "collection"), query);
@@ -159,6 +295,20 @@ export class RepoGroup extends Resource<GroupJson> {
    *
    * @param query `filter`, `sort`, `page`, `perPage`.
    * @returns The page.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer({ users: [{ username: "alice" }] });
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const group = await manager.group({ identifier: "team", create: true });
+   * const alice = server.users.find((user) => user.username === "alice")!;
+   * const page = await group.getTemplates();
+   * assert.deepStrictEqual(page.items, []); // no template is shared with the new group
+   * ```
    */
   getTemplates(query: ListOptions = {}): Promise<PageJson<TemplateJson>> {
     return getPage(this.transport, groupResourcesPath(this.id, "template"), query);

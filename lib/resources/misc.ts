@@ -45,9 +45,18 @@ export interface FilterParams {
  * Trash, licenses, roles, tags and server information.
  *
  * @example Usage
- * ```ts ignore
- * await manager.misc.restore("record", 5);
+ * ```ts
+ * import { RepoManager } from "@repo/apy";
+ * import { startServer } from "@repo/apy/testing";
+ * import assert from "node:assert";
+ *
+ * await using server = await startServer();
+ * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+ * const record = await manager.record({ identifier: "sample-1", create: true });
+ * await record.delete();
+ * await manager.misc.restore("record", record.id);
  * const licenses = await manager.misc.getLicenses({ filter: "CC" });
+ * assert.ok(licenses.items.every((license) => /CC/i.test(`${license.name} ${license.title}`)));
  * ```
  */
 export class RepoMisc {
@@ -68,6 +77,20 @@ export class RepoMisc {
    *
    * @param params `filter` (identifier), `page`, `perPage`.
    * @returns The page.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const record = await manager.record({ identifier: "sample-1", create: true });
+   * await record.delete();
+   * const page = await manager.misc.getDeletedResources({ filter: "sample" });
+   * assert.deepStrictEqual(page.items.map((item) => item.id), [record.id]);
+   * ```
    */
   getDeletedResources(params: FilterParams = {}): Promise<PageJson<TrashItemJson>> {
     return trash.getDeletedResources(this.transport, searchQuery(params));
@@ -78,6 +101,20 @@ export class RepoMisc {
    *
    * @param params `filter` (identifier).
    * @returns An async iterator over the trash items.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const record = await manager.record({ identifier: "sample-1", create: true });
+   * await record.delete();
+   * const items = await Array.fromAsync(manager.misc.deletedResources());
+   * assert.strictEqual(items.length, 1);
+   * ```
    */
   deletedResources(params: FilterParams = {}): AsyncGenerator<TrashItemJson, void, undefined> {
     return trash.deletedResources(this.transport, searchQuery(params));
@@ -90,6 +127,19 @@ export class RepoMisc {
    * @param id Id of the resource.
    * @returns The restored resource.
    * @throws {InputError} When the type has no trash.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const record = await manager.record({ identifier: "sample-1", create: true });
+   * await record.delete();
+   * assert.strictEqual((await manager.misc.restore("record", record.id)).id, record.id);
+   * ```
    */
   restore(type: string, id: number): Promise<ResourceJson> {
     return trash.restoreResource(this.transport, { type, id });
@@ -101,6 +151,20 @@ export class RepoMisc {
    * @param type `record`, `collection`, `template` or `group`.
    * @param id Id of the resource.
    * @throws {InputError} When the type has no trash.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const record = await manager.record({ identifier: "sample-1", create: true });
+   * await record.delete();
+   * await manager.misc.purge("record", record.id);
+   * assert.strictEqual((await manager.misc.getDeletedResources()).items.length, 0);
+   * ```
    */
   purge(type: string, id: number): Promise<void> {
     return trash.purgeResource(this.transport, { type, id });
@@ -111,6 +175,18 @@ export class RepoMisc {
    *
    * @param params `filter` (name or title), `page`, `perPage`.
    * @returns The page.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const page = await manager.misc.getLicenses({ perPage: 5 });
+   * assert.ok(page.items.length > 0);
+   * ```
    */
   getLicenses(params: FilterParams = {}): Promise<PageJson<LicenseJson>> {
     return getPage(this.transport, LICENSES_PATH, searchQuery(params));
@@ -120,8 +196,15 @@ export class RepoMisc {
    * Every license, by title, page after page as the iterator advances.
    *
    * @example Usage
-   * ```ts ignore
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
    * const names = (await Array.fromAsync(manager.misc.licenses())).map((license) => license.name);
+   * assert.ok(names.length > 0);
    * ```
    *
    * @param params `filter` (name or title); `perPage` sets the page size (default 100).
@@ -135,6 +218,18 @@ export class RepoMisc {
    * The roles of each resource type and their permissions (`GET /roles`).
    *
    * @returns The roles, keyed by resource type.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const roles = await manager.misc.getRoles();
+   * assert.ok(Object.keys(roles).includes("record"));
+   * ```
    */
   getRoles(): Promise<RolesJson> {
     return this.transport.json("GET", ROLES_PATH);
@@ -145,6 +240,20 @@ export class RepoMisc {
    *
    * @param params `filter`, `type` (`record` or `collection`), `page`, `perPage`.
    * @returns The page.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const record = await manager.record({ identifier: "sample-1", create: true });
+   * await record.addTag("raw");
+   * const page = await manager.misc.getTags({ type: "record" });
+   * assert.deepStrictEqual(page.items.map((tag) => tag.name), ["raw"]);
+   * ```
    */
   getTags(
     params: FilterParams & { type?: "record" | "collection" } = {},
@@ -156,8 +265,18 @@ export class RepoMisc {
    * Every tag of the resources you can read, by name, page after page as the iterator advances.
    *
    * @example Usage
-   * ```ts ignore
-   * for await (const tag of manager.misc.tags({ type: "record" })) console.log(tag.name);
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const record = await manager.record({ identifier: "sample-1", create: true });
+   * await record.addTag("raw");
+   * const names: string[] = [];
+   * for await (const tag of manager.misc.tags({ type: "record" })) names.push(tag.name);
+   * assert.deepStrictEqual(names, ["raw"]);
    * ```
    *
    * @param params `filter`, `type` (`record` or `collection`); `perPage` (default 100).
@@ -173,6 +292,17 @@ export class RepoMisc {
    * Information about the repository instance (`GET /info`).
    *
    * @returns The server's answer, e.g. `{ version: "1.13.0" }`.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * assert.strictEqual((await manager.misc.getInfo()).version, "1.13.0");
+   * ```
    */
   getInfo(): Promise<InfoJson> {
     return this.transport.json("GET", INFO_PATH);

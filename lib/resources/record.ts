@@ -48,10 +48,19 @@ export type { FileChanges, MetadataOptions, RecordLinkChanges, RecordLinksQuery 
  * A record on the server, without file transfers.
  *
  * @example Usage
- * ```ts ignore
- * const record = await RecordResource.load(transport, { id: 1 });
- * await record.linkRecord(2, "derived from", { termIri: "https://example.org/derivedFrom" });
- * console.log(await record.getMetadatum(["settings", "steps", "1"]));
+ * ```ts
+ * import { RecordResource, RepoManager } from "@repo/apy";
+ * import { startServer } from "@repo/apy/testing";
+ * import assert from "node:assert";
+ *
+ * await using server = await startServer();
+ * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+ * const { transport } = manager;
+ * const other = await manager.record({ identifier: "raw-data", create: true });
+ * const record = await RecordResource.load(transport, { identifier: "result", create: true });
+ * await record.linkRecord(other.id, "derived from", { termIri: "https://example.org/derivedFrom" });
+ * await record.addMetadatum({ key: "temperature", type: "float", value: 21.5 });
+ * assert.strictEqual((await record.getMetadatum(["temperature"]))?.value, 21.5);
  * ```
  */
 export class RecordResource extends Resource<RecordJson> {
@@ -78,8 +87,16 @@ export class RecordResource extends Resource<RecordJson> {
    * Looks a record up by id or identifier, creating it when `create` is set.
    *
    * @example Usage
-   * ```ts ignore
+   * ```ts
+   * import { RecordResource, RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const { transport } = manager;
    * const record = await RecordResource.load(transport, { identifier: "x", create: true });
+   * assert.strictEqual((await record.meta()).identifier, "x");
    * ```
    *
    * @param transport The transport.
@@ -107,6 +124,19 @@ export class RecordResource extends Resource<RecordJson> {
    * @param changes Fields to change; `extras` are validated first.
    * @returns The updated record.
    * @throws {InputError} When `extras` are invalid; nothing is sent.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const record = await manager.record({ identifier: "sample-1", create: true });
+   * const meta = await record.edit({ title: "Sample one", extras: [{ key: "n", type: "int", value: 3 }] });
+   * assert.strictEqual(meta.title, "Sample one");
+   * ```
    */
   override async edit(changes: ResourceChanges<RecordJson>): Promise<RecordJson> {
     const checked = changes.extras === undefined
@@ -122,6 +152,19 @@ export class RecordResource extends Resource<RecordJson> {
    *
    * @param query `page`, `perPage`.
    * @returns The page.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const record = await manager.record({ identifier: "sample-1", create: true });
+   * await record.edit({ title: "Renamed" });
+   * assert.ok((await record.getRecordRevisions({ per_page: 10 })).items.length >= 2);
+   * ```
    */
   getRecordRevisions(query: ListOptions = {}): Promise<PageJson<RevisionJson>> {
     return this.getRevisions(query);
@@ -133,6 +176,19 @@ export class RecordResource extends Resource<RecordJson> {
    * @param revisionId Id of the revision.
    * @param query `revision`: compare against this revision instead of the parent.
    * @returns The revision.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const record = await manager.record({ identifier: "sample-1", create: true });
+   * const [newest] = (await record.getRecordRevisions()).items;
+   * assert.strictEqual((await record.getRecordRevision(newest!.id)).id, newest!.id);
+   * ```
    */
   getRecordRevision(revisionId: number, query: QueryParams = {}): Promise<RevisionJson> {
     return this.getRevision(revisionId, query);
@@ -147,6 +203,22 @@ export class RecordResource extends Resource<RecordJson> {
    * @param name Name of the link.
    * @param options `termIri`: IRI of a term describing the link.
    * @returns The new link.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const record = await manager.record({ identifier: "sample-1", create: true });
+   * const raw = await manager.record({ identifier: "raw-1", create: true });
+   * const link = await record.linkRecord(raw.id, "derived from", {
+   *   termIri: "https://example.org/derivedFrom",
+   * });
+   * assert.strictEqual(link.name, "derived from");
+   * ```
    */
   linkRecord(
     recordTo: number,
@@ -163,6 +235,21 @@ export class RecordResource extends Resource<RecordJson> {
    * @param changes `name`, `termIri`, `recordTo`.
    * @returns The updated link.
    * @throws {InputError} When nothing is to change.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const record = await manager.record({ identifier: "sample-1", create: true });
+   * const raw = await manager.record({ identifier: "raw-1", create: true });
+   * const link = await record.linkRecord(raw.id, "derived from");
+   * const updated = await record.updateRecordLink(link.id, { name: "computed from" });
+   * assert.strictEqual(updated.name, "computed from");
+   * ```
    */
   updateRecordLink(linkId: number, changes: RecordLinkChanges): Promise<RecordLinkJson> {
     return links.updateRecordLink(this, linkId, changes);
@@ -172,6 +259,21 @@ export class RecordResource extends Resource<RecordJson> {
    * Deletes a link from this record.
    *
    * @param linkId Id of the link.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const record = await manager.record({ identifier: "sample-1", create: true });
+   * const raw = await manager.record({ identifier: "raw-1", create: true });
+   * const link = await record.linkRecord(raw.id, "derived from");
+   * await record.deleteRecordLink(link.id);
+   * assert.strictEqual((await record.getRecordLinks()).items.length, 0);
+   * ```
    */
   deleteRecordLink(linkId: number): Promise<void> {
     return links.deleteRecordLink(this, linkId);
@@ -182,6 +284,21 @@ export class RecordResource extends Resource<RecordJson> {
    *
    * @param query Direction, filter, sort, page, perPage.
    * @returns The page.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const record = await manager.record({ identifier: "sample-1", create: true });
+   * const raw = await manager.record({ identifier: "raw-1", create: true });
+   * const link = await record.linkRecord(raw.id, "derived from");
+   * const page = await record.getRecordLinks({ direction: "out", per_page: 10 });
+   * assert.deepStrictEqual(page.items.map((item) => item.id), [link.id]);
+   * ```
    */
   getRecordLinks(query: RecordLinksQuery = {}): Promise<PageJson<RecordLinkJson>> {
     return links.getRecordLinks(this, query);
@@ -192,6 +309,21 @@ export class RecordResource extends Resource<RecordJson> {
    *
    * @param query Direction, filter, sort.
    * @returns An async iterator over the links.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const record = await manager.record({ identifier: "sample-1", create: true });
+   * const raw = await manager.record({ identifier: "raw-1", create: true });
+   * const link = await record.linkRecord(raw.id, "derived from");
+   * const incoming = await Array.fromAsync(raw.recordLinks({ direction: "in" }));
+   * assert.deepStrictEqual(incoming.map((item) => item.id), [link.id]);
+   * ```
    */
   recordLinks(query: RecordLinksQuery = {}): AsyncGenerator<RecordLinkJson, void, undefined> {
     return links.recordLinks(this, query);
@@ -203,6 +335,20 @@ export class RecordResource extends Resource<RecordJson> {
    * Adds the record to a collection.
    *
    * @param collectionId Id of the collection.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const record = await manager.record({ identifier: "sample-1", create: true });
+   * const collection = await manager.collection({ identifier: "batch-1", create: true });
+   * await record.addCollectionLink(collection.id);
+   * assert.strictEqual((await record.getCollectionLinks()).items[0]?.id, collection.id);
+   * ```
    */
   addCollectionLink(collectionId: number): Promise<void> {
     return addLink(this, "recordCollections", collectionId);
@@ -212,6 +358,21 @@ export class RecordResource extends Resource<RecordJson> {
    * Removes the record from a collection.
    *
    * @param collectionId Id of the collection.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const record = await manager.record({ identifier: "sample-1", create: true });
+   * const collection = await manager.collection({ identifier: "batch-1", create: true });
+   * await record.addCollectionLink(collection.id);
+   * await record.removeCollectionLink(collection.id);
+   * assert.strictEqual((await record.getCollectionLinks()).items.length, 0);
+   * ```
    */
   removeCollectionLink(collectionId: number): Promise<void> {
     return removeLink(this, "recordCollections", collectionId);
@@ -222,6 +383,21 @@ export class RecordResource extends Resource<RecordJson> {
    *
    * @param query `page`, `perPage`, `filter`, `sort`.
    * @returns The page.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const record = await manager.record({ identifier: "sample-1", create: true });
+   * const collection = await manager.collection({ identifier: "batch-1", create: true });
+   * await collection.addRecordLink(record.id);
+   * const page = await record.getCollectionLinks({ per_page: 10 });
+   * assert.deepStrictEqual(page.items.map((item) => item.id), [collection.id]);
+   * ```
    */
   getCollectionLinks(query: ListOptions = {}): Promise<PageJson<CollectionJson>> {
     return getLinked(this, "recordCollections", query);
@@ -237,6 +413,19 @@ export class RecordResource extends Resource<RecordJson> {
    * @param options `force`.
    * @returns The record afterwards.
    * @throws {InputError} When the entry is invalid; nothing is sent.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const record = await manager.record({ identifier: "sample-1", create: true });
+   * const meta = await record.addMetadatum({ key: "temperature", type: "float", value: 21.5, unit: "°C" });
+   * assert.strictEqual(meta.extras?.[0]?.key, "temperature");
+   * ```
    */
   addMetadatum(metadatum: Extra, options: MetadataOptions = {}): Promise<RecordJson> {
     return extras.addMetadatum(this, metadatum, options);
@@ -249,6 +438,22 @@ export class RecordResource extends Resource<RecordJson> {
    * @param options `force`.
    * @returns The record afterwards.
    * @throws {InputError} When an entry is invalid; nothing is sent.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const record = await manager.record({ identifier: "sample-1", create: true });
+   * const meta = await record.addMetadata([
+   *   { key: "temperature", type: "float", value: 21.5 },
+   *   { key: "operator", type: "str", value: "jdoe" },
+   * ]);
+   * assert.strictEqual(meta.extras?.length, 2);
+   * ```
    */
   addMetadata(metadata: Extra[] | Extra, options: MetadataOptions = {}): Promise<RecordJson> {
     return extras.addMetadata(this, metadata, options);
@@ -259,6 +464,19 @@ export class RecordResource extends Resource<RecordJson> {
    *
    * @param path A key, a `.`-separated path, or the path's parts.
    * @returns The entry, or `undefined` when absent.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const record = await manager.record({ identifier: "sample-1", create: true });
+   * await record.addMetadatum({ key: "settings", type: "dict", value: [{ key: "steps", type: "int", value: 3 }] });
+   * assert.strictEqual((await record.getMetadatum("settings.steps"))?.value, 3);
+   * ```
    */
   getMetadatum(path: string | readonly string[]): Promise<Extra | undefined> {
     return extras.getMetadatum(this, path);
@@ -269,6 +487,20 @@ export class RecordResource extends Resource<RecordJson> {
    *
    * @param key The key.
    * @returns True when present.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const record = await manager.record({ identifier: "sample-1", create: true });
+   * await record.addMetadatum({ key: "temperature", type: "float", value: 21.5 });
+   * assert.strictEqual(await record.checkMetadatum("temperature"), true);
+   * assert.strictEqual(await record.checkMetadatum("pressure"), false);
+   * ```
    */
   checkMetadatum(key: string): Promise<boolean> {
     return extras.checkMetadatum(this, key);
@@ -279,6 +511,20 @@ export class RecordResource extends Resource<RecordJson> {
    *
    * @param key The key.
    * @returns The record afterwards.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const record = await manager.record({ identifier: "sample-1", create: true });
+   * await record.addMetadatum({ key: "temperature", type: "float", value: 21.5 });
+   * const meta = await record.removeMetadatum("temperature");
+   * assert.deepStrictEqual(meta.extras, []);
+   * ```
    */
   removeMetadatum(key: string): Promise<RecordJson> {
     return extras.removeMetadatum(this, key);
@@ -288,6 +534,19 @@ export class RecordResource extends Resource<RecordJson> {
    * Removes all metadata.
    *
    * @returns The record afterwards.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const record = await manager.record({ identifier: "sample-1", create: true });
+   * await record.addMetadatum({ key: "temperature", type: "float", value: 21.5 });
+   * assert.deepStrictEqual((await record.removeAllMetadata()).extras, []);
+   * ```
    */
   removeAllMetadata(): Promise<RecordJson> {
     return extras.removeAllMetadata(this);
@@ -298,6 +557,20 @@ export class RecordResource extends Resource<RecordJson> {
    *
    * @param options `separator` joining nested keys. @default {"."}
    * @returns The flat entries.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const record = await manager.record({ identifier: "sample-1", create: true });
+   * await record.addMetadatum({ key: "settings", type: "dict", value: [{ key: "steps", type: "int", value: 3 }] });
+   * const flat = await record.flattenExtras({ separator: "/" });
+   * assert.deepStrictEqual(flat.map((extra) => extra.key), ["settings/steps"]);
+   * ```
    */
   flattenExtras(options: { separator?: string } = {}): Promise<Extra[]> {
     return extras.flattenMetadata(this, options.separator ?? ".");

@@ -49,9 +49,18 @@ const HAS_ID = { shape: { id: "number" } } as const;
  * minutes.
  *
  * @example Usage
- * ```ts ignore
- * const group = await Resource.open(transport, "group", { id: 3 });
+ * ```ts
+ * import { RepoManager, Resource } from "@repo/apy";
+ * import { startServer } from "@repo/apy/testing";
+ * import assert from "node:assert";
+ *
+ * await using server = await startServer();
+ * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+ * const { transport } = manager;
+ * const { id } = await manager.group({ identifier: "team", create: true });
+ * const group = await Resource.open(transport, "group", { id });
  * await group.edit({ title: "New title" });
+ * assert.strictEqual((await group.meta()).title, "New title");
  * ```
  */
 export class Resource<J extends ResourceJson = ResourceJson> {
@@ -90,8 +99,16 @@ export class Resource<J extends ResourceJson = ResourceJson> {
    * Looks a resource up by id or identifier, creating it when asked to.
    *
    * @example Usage
-   * ```ts ignore
+   * ```ts
+   * import { RepoManager, Resource } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const { transport } = manager;
    * const record = await Resource.open(transport, "record", { identifier: "x", create: true, title: "X" });
+   * assert.strictEqual(record.created, true);
    * ```
    *
    * @param transport The transport.
@@ -108,7 +125,21 @@ export class Resource<J extends ResourceJson = ResourceJson> {
     return new Resource<J>(transport, type, meta.id, { meta, created });
   }
 
-  /** Endpoint of the resource, relative to the API base (`/records/1`). */
+  /**
+   * Endpoint of the resource, relative to the API base (`/records/1`).
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const record = await manager.record({ identifier: "sample-1", create: true, title: "Sample 1" });
+   * assert.strictEqual(record.endpoint, `/records/${record.id}`);
+   * ```
+   */
   get endpoint(): string {
     return resourcePath(this.type, this.id);
   }
@@ -117,6 +148,18 @@ export class Resource<J extends ResourceJson = ResourceJson> {
    * The resource's metadata, fetched when not cached or older than five minutes.
    *
    * @returns The metadata.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const record = await manager.record({ identifier: "sample-1", create: true, title: "Sample 1" });
+   * assert.strictEqual((await record.meta()).title, "Sample 1");
+   * ```
    */
   async meta(): Promise<J> {
     return this.#meta.fresh() ?? await this.refresh();
@@ -126,6 +169,20 @@ export class Resource<J extends ResourceJson = ResourceJson> {
    * Fetches the metadata anew.
    *
    * @returns The metadata.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const record = await manager.record({ identifier: "sample-1", create: true, title: "Sample 1" });
+   * const other = await manager.record({ id: record.id }); // a second handle
+   * await other.edit({ title: "Renamed" });
+   * assert.strictEqual((await record.refresh()).title, "Renamed");
+   * ```
    */
   async refresh(): Promise<J> {
     return this.#meta.set(await this.transport.jsonObject<J>("GET", this.endpoint, HAS_ID));
@@ -136,6 +193,19 @@ export class Resource<J extends ResourceJson = ResourceJson> {
    *
    * @param changes Fields to change.
    * @returns The updated metadata.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const record = await manager.record({ identifier: "sample-1", create: true, title: "Sample 1" });
+   * const meta = await record.edit({ title: "Renamed" });
+   * assert.strictEqual(meta.title, "Renamed");
+   * ```
    */
   async edit(changes: ResourceChanges<J>): Promise<J> {
     return await this.patch(changes);
@@ -147,6 +217,19 @@ export class Resource<J extends ResourceJson = ResourceJson> {
    *
    * @param changes Fields to change.
    * @returns The updated metadata.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const record = await manager.record({ identifier: "sample-1", create: true, title: "Sample 1" });
+   * const meta = await record.patch({ description: "Measured twice" });
+   * assert.strictEqual(meta.description, "Measured twice");
+   * ```
    */
   async patch(changes: ResourceChanges<J>): Promise<J> {
     return this.#meta.set(
@@ -157,7 +240,23 @@ export class Resource<J extends ResourceJson = ResourceJson> {
     );
   }
 
-  /** Moves the resource to the trash. */
+  /**
+   * Moves the resource to the trash.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const record = await manager.record({ identifier: "sample-1", create: true, title: "Sample 1" });
+   * await record.delete();
+   * const trash = await manager.misc.getDeletedResources();
+   * assert.deepStrictEqual(trash.items.map((item) => item.id), [record.id]);
+   * ```
+   */
   async delete(): Promise<void> {
     await (await this.transport.request("DELETE", this.endpoint)).body?.cancel();
     this.#meta.clear();
@@ -167,12 +266,41 @@ export class Resource<J extends ResourceJson = ResourceJson> {
    * Restores the resource from the trash (only its creator may).
    *
    * @returns The restored metadata.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const record = await manager.record({ identifier: "sample-1", create: true, title: "Sample 1" });
+   * await record.delete();
+   * assert.strictEqual((await record.restore()).id, record.id);
+   * ```
    */
   async restore(): Promise<J> {
     return this.#meta.set(await restoreResource(this.transport, this) as J);
   }
 
-  /** Deletes the resource in the trash for good. */
+  /**
+   * Deletes the resource in the trash for good.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const record = await manager.record({ identifier: "sample-1", create: true, title: "Sample 1" });
+   * await record.delete();
+   * await record.purge();
+   * assert.strictEqual((await manager.misc.getDeletedResources()).items.length, 0);
+   * ```
+   */
   async purge(): Promise<void> {
     await purgeResource(this.transport, this);
     this.#meta.clear();
@@ -183,6 +311,20 @@ export class Resource<J extends ResourceJson = ResourceJson> {
    *
    * @param query `page`, `perPage`.
    * @returns The page.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const record = await manager.record({ identifier: "sample-1", create: true, title: "Sample 1" });
+   * await record.edit({ title: "Renamed" });
+   * const page = await record.getRevisions({ per_page: 10 });
+   * assert.ok(page.items.length >= 2);
+   * ```
    */
   async getRevisions(query: ListOptions = {}): Promise<PageJson<RevisionJson>> {
     return await getRevisions(this, query);
@@ -194,12 +336,41 @@ export class Resource<J extends ResourceJson = ResourceJson> {
    * @param revisionId Id of the revision.
    * @param query `revision`: compare against this revision instead of the parent.
    * @returns The revision.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const record = await manager.record({ identifier: "sample-1", create: true, title: "Sample 1" });
+   * const [newest] = (await record.getRevisions()).items;
+   * assert.strictEqual((await record.getRevision(newest!.id)).id, newest!.id);
+   * ```
    */
   async getRevision(revisionId: number, query: QueryParams = {}): Promise<RevisionJson> {
     return await getRevision(this, revisionId, query);
   }
 
-  /** Drops the cached metadata so the next {@linkcode Resource.meta} fetches it. */
+  /**
+   * Drops the cached metadata so the next {@linkcode Resource.meta} fetches it.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const record = await manager.record({ identifier: "sample-1", create: true, title: "Sample 1" });
+   * await manager.transport.request("PATCH", record.endpoint, { json: { title: "Changed" } });
+   * record.invalidate(); // the cached metadata is stale
+   * assert.strictEqual((await record.meta()).title, "Changed");
+   * ```
+   */
   invalidate(): void {
     this.#meta.clear();
   }
@@ -208,6 +379,18 @@ export class Resource<J extends ResourceJson = ResourceJson> {
    * Describes the resource like `record 'Title' (id: 1, identifier: 'x')`.
    *
    * @returns The description.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const record = await manager.record({ identifier: "sample-1", create: true, title: "Sample 1" });
+   * assert.match(String(record), /record/);
+   * ```
    */
   toString(): string {
     const meta = this.#meta.peek();
@@ -221,8 +404,17 @@ export class Resource<J extends ResourceJson = ResourceJson> {
  * Finds a resource by id or identifier, creating it when `create` is set (client-reference §2.3).
  *
  * @example Usage
- * ```ts ignore
+ * ```ts
+ * import { RepoManager, lookup } from "@repo/apy";
+ * import { startServer } from "@repo/apy/testing";
+ * import assert from "node:assert";
+ *
+ * await using server = await startServer();
+ * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+ * const { transport } = manager;
  * const { meta, created } = await lookup(transport, "record", { identifier: "x", create: true });
+ * assert.strictEqual(meta.identifier, "x");
+ * assert.strictEqual(created, true);
  * ```
  *
  * @typeParam J Metadata type.

@@ -129,6 +129,14 @@ export interface ResourceIdsOptions {
  *
  * @param params The parameters.
  * @returns The query.
+ *
+ * @example Usage
+ * ```ts
+ * import { searchQuery } from "@repo/apy";
+ * import assert from "node:assert";
+ *
+ * assert.deepStrictEqual(searchQuery({ query: "x", perPage: 10, tags: [] }), { query: "x", per_page: 10 });
+ * ```
  */
 export function searchQuery(params: SearchParams | UserSearchParams): QueryParams {
   const options: ListOptions = {};
@@ -143,10 +151,17 @@ export function searchQuery(params: SearchParams | UserSearchParams): QueryParam
  * Every search method, sharing the manager's transport (`manager.search`).
  *
  * @example Usage
- * ```ts ignore
- * for await (const record of manager.search.searchResources("record", { tags: ["a"] })) {
- *   console.log(record.identifier);
- * }
+ * ```ts
+ * import { RepoManager } from "@repo/apy";
+ * import { startServer } from "@repo/apy/testing";
+ * import assert from "node:assert";
+ *
+ * await using server = await startServer();
+ * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+ * const record = await manager.record({ identifier: "sample-1", create: true });
+ * const found: number[] = [];
+ * for await (const item of manager.search.searchResources("record", {})) found.push(item.id);
+ * assert.deepStrictEqual(found, [record.id]);
  * ```
  */
 export class RepoSearch {
@@ -166,8 +181,16 @@ export class RepoSearch {
    * Every resource of a type matching the parameters, page after page as the iterator advances.
    *
    * @example Usage
-   * ```ts ignore
-   * const all = await Array.fromAsync(manager.search.searchResources("collection", { query: "x" }));
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * await manager.collection({ identifier: "batch-1", create: true });
+   * const all = await Array.fromAsync(manager.search.searchResources("collection", {}));
+   * assert.strictEqual(all.length, 1);
    * ```
    *
    * @param type `record`, `collection`, `template` or `group`.
@@ -185,8 +208,16 @@ export class RepoSearch {
    * One page of the resources of a type matching the parameters.
    *
    * @example Usage
-   * ```ts ignore
-   * const page = await manager.search.searchResourcesPage("record", { query: "x", page: 2 });
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const record = await manager.record({ identifier: "sample-1", create: true });
+   * const page = await manager.search.searchResourcesPage("record", { page: 1, perPage: 10 });
+   * assert.strictEqual(page.items[0]?.id, record.id);
    * ```
    *
    * @param type `record`, `collection`, `template` or `group`.
@@ -205,8 +236,16 @@ export class RepoSearch {
    * resources you created that are shared with that user.
    *
    * @example Usage
-   * ```ts ignore
-   * const page = await manager.search.searchUserResources("record", 2, { perPage: 10 });
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const record = await manager.record({ identifier: "sample-1", create: true });
+   * const page = await manager.search.searchUserResources("record", 1, { perPage: 10 });
+   * assert.strictEqual(page.items[0]?.id, record.id);
    * ```
    *
    * @param type `record`, `collection`, `template` or `group`.
@@ -228,8 +267,16 @@ export class RepoSearch {
    * with `shared: true`, the resources you created that are shared with that user.
    *
    * @example Usage
-   * ```ts ignore
-   * for await (const record of manager.search.userResources("record", 2)) console.log(record.id);
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const record = await manager.record({ identifier: "sample-1", create: true });
+   * const mine = await Array.fromAsync(manager.search.userResources("record", 1));
+   * assert.deepStrictEqual(mine.map((item) => item.id), [record.id]);
    * ```
    *
    * @param type `record`, `collection`, `template` or `group`.
@@ -249,8 +296,16 @@ export class RepoSearch {
    * The ids of every resource matching the parameters (`page` and `perPage` are ignored).
    *
    * @example Usage
-   * ```ts ignore
-   * const ids = await manager.search.resourceIds("record", { tags: ["a"] }, { limit: 1000 });
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const record = await manager.record({ identifier: "sample-1", create: true });
+   * const ids = await manager.search.resourceIds("record", {}, { limit: 1000 });
+   * assert.deepStrictEqual(ids, [record.id]);
    * ```
    *
    * @param type `record`, `collection`, `template` or `group`.
@@ -282,8 +337,17 @@ export class RepoSearch {
    * The ids of every resource matching the parameters, joined by `separator`.
    *
    * @example Usage
-   * ```ts ignore
-   * console.log(await manager.search.searchResourceIds("collection", {}, { separator: " " }));
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const a = await manager.collection({ identifier: "a", create: true });
+   * const b = await manager.collection({ identifier: "b", create: true });
+   * const ids = await manager.search.searchResourceIds("collection", {}, { separator: " " });
+   * assert.deepStrictEqual(ids.split(" ").map(Number).sort(), [a.id, b.id].sort());
    * ```
    *
    * @param type `record`, `collection`, `template` or `group`.
@@ -305,9 +369,15 @@ export class RepoSearch {
    * One page of users (`GET /users`), newest first.
    *
    * @example Usage
-   * ```ts ignore
-   * const page = await manager.search.searchUsers({ filter: "jane" });
-   * console.log(page.items.map((user) => user.identity?.username));
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const page = await manager.search.searchUsers({ filter: "testuser" });
+   * assert.deepStrictEqual(page.items.map((user) => user.identity?.username), ["testuser"]);
    * ```
    *
    * @param params `filter` (display name or username), `inactive`, `page`, `perPage`.
@@ -321,8 +391,15 @@ export class RepoSearch {
    * Every user matching the parameters.
    *
    * @example Usage
-   * ```ts ignore
-   * const users = await Array.fromAsync(manager.search.users({ filter: "jane" }));
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const users = await Array.fromAsync(manager.search.users({ filter: "testuser" }));
+   * assert.strictEqual(users[0]?.id, 1);
    * ```
    *
    * @param params `filter`, `inactive`.

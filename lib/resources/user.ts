@@ -47,9 +47,16 @@ export type UserSelector =
  * A user of the repository.
  *
  * @example Usage
- * ```ts ignore
- * const user = await RepoUser.load(transport, { id: 2 });
- * console.log(String(user), (await user.getRecords({ per_page: 10 })).items.length);
+ * ```ts
+ * import { RepoManager, RepoUser } from "@repo/apy";
+ * import { startServer } from "@repo/apy/testing";
+ * import assert from "node:assert";
+ *
+ * await using server = await startServer();
+ * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+ * await manager.record({ identifier: "sample-1", create: true });
+ * const user = await RepoUser.load(manager.transport, { id: 1 });
+ * assert.strictEqual((await user.getRecords({ per_page: 10 })).items.length, 1);
  * ```
  */
 export class RepoUser {
@@ -75,8 +82,15 @@ export class RepoUser {
    * Looks a user up: GET `/users/<id>`, `/users/<identity type>/<username>` or `/users/me`.
    *
    * @example Usage
-   * ```ts ignore
-   * const user = await RepoUser.load(transport, { username: "jdoe", identityType: "local" });
+   * ```ts
+   * import { RepoManager, RepoUser } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const user = await RepoUser.load(manager.transport, { username: "testuser", identityType: "local" });
+   * assert.strictEqual(user.id, 1);
    * ```
    *
    * @param transport The transport.
@@ -92,7 +106,21 @@ export class RepoUser {
     );
   }
 
-  /** Endpoint of the user, relative to the API base (`/users/1`). */
+  /**
+   * Endpoint of the user, relative to the API base (`/users/1`).
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const user = await manager.user({ id: 1 }); // testuser, the token's owner
+   * assert.strictEqual(user.endpoint, "/users/1");
+   * ```
+   */
   get endpoint(): string {
     return userPath({ id: this.id });
   }
@@ -101,6 +129,18 @@ export class RepoUser {
    * The user's metadata, fetched anew when older than five minutes.
    *
    * @returns The user.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const user = await manager.user({ id: 1 }); // testuser, the token's owner
+   * assert.strictEqual((await user.meta()).identity?.username, "testuser");
+   * ```
    */
   async meta(): Promise<UserJson> {
     return this.#meta.fresh() ??
@@ -112,6 +152,19 @@ export class RepoUser {
    *
    * @param query `page`, `per_page`, `filter`, `sort`, `shared`.
    * @returns The page.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const user = await manager.user({ id: 1 }); // testuser, the token's owner
+   * const record = await manager.record({ identifier: "sample-1", create: true });
+   * assert.strictEqual((await user.getRecords()).items[0]?.id, record.id);
+   * ```
    */
   async getRecords(query: QueryParams = {}): Promise<PageJson<RecordJson>> {
     return await getPage(this.transport, userResourcesPath(this.id, "record"), query);
@@ -122,6 +175,19 @@ export class RepoUser {
    *
    * @param query `page`, `per_page`, `filter`, `sort`, `shared`.
    * @returns The page.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const user = await manager.user({ id: 1 }); // testuser, the token's owner
+   * const collection = await manager.collection({ identifier: "batch-1", create: true });
+   * assert.strictEqual((await user.getCollections()).items[0]?.id, collection.id);
+   * ```
    */
   async getCollections(query: QueryParams = {}): Promise<PageJson<CollectionJson>> {
     return await getPage(this.transport, userResourcesPath(this.id, "collection"), query);
@@ -132,6 +198,19 @@ export class RepoUser {
    *
    * @param query `page`, `per_page`, `filter`, `sort`, `shared`.
    * @returns The page.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const user = await manager.user({ id: 1 }); // testuser, the token's owner
+   * const template = await manager.template({ identifier: "t", create: true, type: "extras" });
+   * assert.strictEqual((await user.getTemplates()).items[0]?.id, template.id);
+   * ```
    */
   async getTemplates(query: QueryParams = {}): Promise<PageJson<TemplateJson>> {
     return await getPage(this.transport, userResourcesPath(this.id, "template"), query);
@@ -142,6 +221,19 @@ export class RepoUser {
    *
    * @param query `page`, `per_page`, `filter`, `common`.
    * @returns The page.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const user = await manager.user({ id: 1 }); // testuser, the token's owner
+   * const group = await manager.group({ identifier: "team", create: true });
+   * assert.strictEqual((await user.getGroups()).items[0]?.id, group.id);
+   * ```
    */
   async getGroups(query: QueryParams = {}): Promise<PageJson<GroupJson>> {
     return await getPage(this.transport, userResourcesPath(this.id, "group"), query);
@@ -151,6 +243,19 @@ export class RepoUser {
    * The user's identities, oldest first.
    *
    * @returns The identities.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const user = await manager.user({ id: 1 }); // testuser, the token's owner
+   * const identities = await user.identities();
+   * assert.strictEqual(identities[0]?.username, "testuser");
+   * ```
    */
   async identities(): Promise<IdentityJson[]> {
     return await this.transport.json("GET", identitiesPath(this.id));
@@ -160,6 +265,18 @@ export class RepoUser {
    * Describes the user like `Jane Doe (id: 1, account type: local, username: jdoe)`.
    *
    * @returns The description.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const user = await manager.user({ id: 1 }); // testuser, the token's owner
+   * assert.match(String(user), /testuser/);
+   * ```
    */
   toString(): string {
     const { displayname, identity } = this.#meta.peek() ?? { displayname: "unknown" };

@@ -3,9 +3,9 @@
  * `deno task serve --port 8765 --pat pat_demo --user alice:pat_alice`. Prints the host and every
  * user's token and runs until SIGINT/SIGTERM. `--help` prints the usage.
  *
- * @example Usage
- * ```ts ignore
- * // deno run --allow-net --allow-read --allow-write lib/testing/serve.ts --port 8765 --pat pat_demo
+ * @example Usage (a shell command: the server runs until interrupted)
+ * ```sh
+ * deno run --allow-net --allow-read --allow-write lib/testing/serve.ts --port 8765 --pat pat_demo
  * ```
  *
  * @module

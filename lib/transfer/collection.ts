@@ -47,10 +47,20 @@ export interface CollectionInfo {
  * A collection on the server.
  *
  * @example Usage
- * ```ts ignore
- * const collection = await RepoCollection.load(transport, { id: 1 });
- * await collection.addRecordLink(5);
- * for await (const record of collection.records({ children: true })) console.log(record.id);
+ * ```ts
+ * import { RepoCollection, RepoManager } from "@repo/apy";
+ * import { startServer } from "@repo/apy/testing";
+ * import assert from "node:assert";
+ *
+ * await using server = await startServer();
+ * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+ * const { transport } = manager;
+ * const record = await manager.record({ identifier: "sample-1", create: true });
+ * const collection = await RepoCollection.load(transport, { identifier: "batch-1", create: true });
+ * await collection.addRecordLink(record.id);
+ * const ids: number[] = [];
+ * for await (const item of collection.records()) ids.push(item.id);
+ * assert.deepStrictEqual(ids, [record.id]);
  * ```
  */
 export class RepoCollection extends Resource<CollectionJson> {
@@ -77,8 +87,16 @@ export class RepoCollection extends Resource<CollectionJson> {
    * Looks a collection up by id or identifier, creating it when `create` is set.
    *
    * @example Usage
-   * ```ts ignore
+   * ```ts
+   * import { RepoCollection, RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const { transport } = manager;
    * const collection = await RepoCollection.load(transport, { identifier: "c", create: true });
+   * assert.strictEqual((await collection.meta()).identifier, "c");
    * ```
    *
    * @param transport The transport.
@@ -94,6 +112,21 @@ export class RepoCollection extends Resource<CollectionJson> {
    * The collection, the number of its records and its child collections.
    *
    * @returns The information.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const collection = await manager.collection({ identifier: "batch-1", create: true });
+   * const record = await manager.record({ identifier: "sample-1", create: true });
+   * await collection.addRecordLink(record.id);
+   * const info = await collection.info();
+   * assert.deepStrictEqual([info.recordCount, info.childCount], [1, 0]);
+   * ```
    */
   async info(): Promise<CollectionInfo> {
     const collection = await this.refresh();
@@ -113,6 +146,20 @@ export class RepoCollection extends Resource<CollectionJson> {
    * Adds a record to the collection.
    *
    * @param recordId Id of the record.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const collection = await manager.collection({ identifier: "batch-1", create: true });
+   * const record = await manager.record({ identifier: "sample-1", create: true });
+   * await collection.addRecordLink(record.id);
+   * assert.strictEqual((await collection.getRecords()).items[0]?.id, record.id);
+   * ```
    */
   addRecordLink(recordId: number): Promise<void> {
     return addLink(this, "collectionRecords", recordId);
@@ -122,6 +169,21 @@ export class RepoCollection extends Resource<CollectionJson> {
    * Removes a record from the collection.
    *
    * @param recordId Id of the record.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const collection = await manager.collection({ identifier: "batch-1", create: true });
+   * const record = await manager.record({ identifier: "sample-1", create: true });
+   * await collection.addRecordLink(record.id);
+   * await collection.removeRecordLink(record.id);
+   * assert.strictEqual((await collection.getRecords()).items.length, 0);
+   * ```
    */
   removeRecordLink(recordId: number): Promise<void> {
     return removeLink(this, "collectionRecords", recordId);
@@ -132,6 +194,21 @@ export class RepoCollection extends Resource<CollectionJson> {
    *
    * @param query `filter`, `sort`, `children` (include records of descendants), `page`, `perPage`.
    * @returns The page.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const collection = await manager.collection({ identifier: "batch-1", create: true });
+   * const record = await manager.record({ identifier: "sample-1", create: true });
+   * await collection.addRecordLink(record.id);
+   * const page = await collection.getRecords({ per_page: 10 });
+   * assert.deepStrictEqual(page.items.map((item) => item.id), [record.id]);
+   * ```
    */
   getRecords(query: ListOptions = {}): Promise<PageJson<RecordJson>> {
     return getLinked(this, "collectionRecords", query);
@@ -142,6 +219,21 @@ export class RepoCollection extends Resource<CollectionJson> {
    *
    * @param query `filter`, `sort`, `children`.
    * @returns An async iterator over the records.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const collection = await manager.collection({ identifier: "batch-1", create: true });
+   * const record = await manager.record({ identifier: "sample-1", create: true });
+   * await collection.addRecordLink(record.id);
+   * const records = await Array.fromAsync(collection.records({ children: true }));
+   * assert.deepStrictEqual(records.map((item) => item.id), [record.id]);
+   * ```
    */
   records(query: ListOptions = {}): AsyncGenerator<RecordJson, void, undefined> {
     return linked(this, "collectionRecords", query);
@@ -153,6 +245,20 @@ export class RepoCollection extends Resource<CollectionJson> {
    * Makes another collection a child of this one.
    *
    * @param childId Id of the child collection.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const collection = await manager.collection({ identifier: "batch-1", create: true });
+   * const child = await manager.collection({ identifier: "batch-1a", create: true });
+   * await collection.addCollectionLink(child.id);
+   * assert.strictEqual((await collection.info()).childCount, 1);
+   * ```
    */
   addCollectionLink(childId: number): Promise<void> {
     return addLink(this, "childCollections", childId);
@@ -162,6 +268,21 @@ export class RepoCollection extends Resource<CollectionJson> {
    * Detaches a child collection.
    *
    * @param childId Id of the child collection.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const collection = await manager.collection({ identifier: "batch-1", create: true });
+   * const child = await manager.collection({ identifier: "batch-1a", create: true });
+   * await collection.addCollectionLink(child.id);
+   * await collection.removeCollectionLink(child.id);
+   * assert.strictEqual((await collection.info()).childCount, 0);
+   * ```
    */
   removeCollectionLink(childId: number): Promise<void> {
     return removeLink(this, "childCollections", childId);
@@ -172,6 +293,21 @@ export class RepoCollection extends Resource<CollectionJson> {
    *
    * @param query `filter`, `sort`, `page`, `perPage`.
    * @returns The page.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const collection = await manager.collection({ identifier: "batch-1", create: true });
+   * const child = await manager.collection({ identifier: "batch-1a", create: true });
+   * await collection.addCollectionLink(child.id);
+   * const page = await collection.getCollections();
+   * assert.deepStrictEqual(page.items.map((item) => item.id), [child.id]);
+   * ```
    */
   getCollections(query: ListOptions = {}): Promise<PageJson<CollectionJson>> {
     return getLinked(this, "childCollections", query);
@@ -182,6 +318,21 @@ export class RepoCollection extends Resource<CollectionJson> {
    *
    * @param query `filter`, `sort`.
    * @returns An async iterator over the children.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const collection = await manager.collection({ identifier: "batch-1", create: true });
+   * const child = await manager.collection({ identifier: "batch-1a", create: true });
+   * await collection.addCollectionLink(child.id);
+   * const children = await Array.fromAsync(collection.collections());
+   * assert.deepStrictEqual(children.map((item) => item.id), [child.id]);
+   * ```
    */
   collections(query: ListOptions = {}): AsyncGenerator<CollectionJson, void, undefined> {
     return linked(this, "childCollections", query);

@@ -77,8 +77,18 @@ export interface DownloadStreamOptions {
  * Permissions: `--allow-net` to the host, `--allow-read` and `--allow-write` for the target.
  *
  * @example Usage
- * ```ts ignore
- * const path = await downloadFile(record, fileId, { path: "./downloads/" });
+ * ```ts
+ * import { RepoManager, downloadFile } from "@repo/apy";
+ * import { startServer } from "@repo/apy/testing";
+ * import assert from "node:assert";
+ *
+ * await using server = await startServer();
+ * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+ * const record = await manager.record({ identifier: "sample-1", create: true });
+ * const { id } = await record.uploadString("hello", "hello.txt");
+ * const dir = await Deno.makeTempDir(); // --allow-write (and --allow-read) for it
+ * const path = await downloadFile(record, id, { path: `${dir}/` });
+ * assert.strictEqual(await Deno.readTextFile(path), "hello");
  * ```
  *
  * @param record The record (anything with `transport`, `id` and `endpoint`).
@@ -114,9 +124,17 @@ export async function downloadFile(
  * Opens a file of a record as a byte stream (manual streaming). Read or cancel the stream.
  *
  * @example Usage
- * ```ts ignore
- * const stream = await downloadFileStream(record, fileId);
- * for await (const chunk of stream) process(chunk);
+ * ```ts
+ * import { RepoManager, downloadFileStream } from "@repo/apy";
+ * import { startServer } from "@repo/apy/testing";
+ * import assert from "node:assert";
+ *
+ * await using server = await startServer();
+ * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+ * const record = await manager.record({ identifier: "sample-1", create: true });
+ * const { id } = await record.uploadString("hello", "hello.txt");
+ * const stream = await downloadFileStream(record, id);
+ * assert.strictEqual(await new Response(stream).text(), "hello");
  * ```
  *
  * @param record The record (anything with `transport`, `id` and `endpoint`).

@@ -87,8 +87,19 @@ export interface DownloadAllFilesOptions {
  * failure no new file starts; the files in flight finish, then the first error is thrown.
  *
  * @example Usage
- * ```ts ignore
- * const paths = await downloadFiles(record, "./out", { pattern: "*.csv", useFolder: true });
+ * ```ts
+ * import { RepoManager, downloadFiles } from "@repo/apy";
+ * import { startServer } from "@repo/apy/testing";
+ * import assert from "node:assert";
+ *
+ * await using server = await startServer();
+ * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+ * const record = await manager.record({ identifier: "sample-1", create: true });
+ * await record.uploadString("a,b\n", "table.csv");
+ * await record.uploadString("hello", "hello.txt");
+ * const dir = await Deno.makeTempDir();
+ * const paths = await downloadFiles(record, dir, { pattern: "*.csv" });
+ * assert.deepStrictEqual(paths, [`${dir}/table.csv`]);
  * ```
  *
  * @param record The record.
@@ -154,8 +165,18 @@ export async function downloadFiles(
  * path gets `<dir>/<record identifier>.zip`.
  *
  * @example Usage
- * ```ts ignore
- * const zip = await downloadAllFiles(record, "./out/");
+ * ```ts
+ * import { RepoManager, downloadAllFiles } from "@repo/apy";
+ * import { startServer } from "@repo/apy/testing";
+ * import assert from "node:assert";
+ *
+ * await using server = await startServer();
+ * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+ * const record = await manager.record({ identifier: "sample-1", create: true });
+ * await record.uploadString("hello", "hello.txt");
+ * const dir = await Deno.makeTempDir();
+ * const zip = await downloadAllFiles(record, `${dir}/`);
+ * assert.ok((await Deno.stat(zip)).size > 0);
  * ```
  *
  * @param record The record.

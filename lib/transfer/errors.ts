@@ -55,7 +55,21 @@ export interface UploadErrorInit extends ErrorOptions {
   aborted?: boolean;
 }
 
-/** An upload failed after the server had accepted it: sending data, finishing or merging. */
+/**
+ * An upload failed after the server had accepted it: sending data, finishing or merging.
+ *
+ * @example Usage
+ * ```ts
+ * import { UploadError } from "@repo/apy";
+ * import assert from "node:assert";
+ *
+ * const error = new UploadError("The merge failed: upload the file again", {
+ *   task: { state: "failure", error: "disk full" },
+ * });
+ * assert.strictEqual(error.task?.error, "disk full");
+ * assert.strictEqual(error.resumable, false);
+ * ```
+ */
 export class UploadError extends RepoApyError {
   /** The server-side upload, when one was created. */
   readonly upload: UploadJson | undefined;
@@ -90,6 +104,15 @@ export class UploadError extends RepoApyError {
 /**
  * Files of a multi-file upload already exist in the record (and `force` is off); nothing was
  * uploaded. `names` lists them.
+ *
+ * @example Usage
+ * ```ts
+ * import { FilesExistError } from "@repo/apy";
+ * import assert from "node:assert";
+ *
+ * const error = new FilesExistError(["a.txt"], "The record has 'a.txt' already: use force to replace it");
+ * assert.deepStrictEqual(error.names, ["a.txt"]);
+ * ```
  */
 export class FilesExistError extends RepoApyError {
   /** Names of the files that exist already. */
@@ -118,6 +141,17 @@ export interface UploadFilesDone {
 /**
  * A multi-file upload stopped: `done` lists what was uploaded or skipped before, `path` names the
  * file that failed, and the `cause` is its error. Running it again with `skipExisting` continues.
+ *
+ * @example Usage
+ * ```ts
+ * import { UploadFilesError } from "@repo/apy";
+ * import assert from "node:assert";
+ *
+ * const done = { uploaded: [], skipped: [] };
+ * const error = new UploadFilesError("Uploading 'b.txt' failed", "b.txt", done, new Error("gone"));
+ * assert.strictEqual(error.path, "b.txt");
+ * assert.deepStrictEqual(error.done, done);
+ * ```
  */
 export class UploadFilesError extends RepoApyError {
   /** What was uploaded or skipped before the failure. */
@@ -152,7 +186,19 @@ export interface IntegrityFacts {
   checksum?: string | undefined;
 }
 
-/** Downloaded data does not match the size or checksum the server announced; nothing was kept. */
+/**
+ * Downloaded data does not match the size or checksum the server announced; nothing was kept.
+ *
+ * @example Usage
+ * ```ts
+ * import { IntegrityError } from "@repo/apy";
+ * import assert from "node:assert";
+ *
+ * const error = new IntegrityError("./a.txt", { expectedSize: 10, size: 7 });
+ * assert.strictEqual(error.path, "./a.txt");
+ * assert.strictEqual(error.facts.size, 7);
+ * ```
+ */
 export class IntegrityError extends RepoApyError {
   /** Where the data was to be written. */
   readonly path: string;
@@ -193,6 +239,16 @@ export interface PartialFile {
  * A download stopped early (aborted, or the connection broke) and its partial data was kept
  * (option `keepPartial`): the same download, run again, resumes it. The original failure is the
  * `cause`.
+ *
+ * @example Usage
+ * ```ts
+ * import { IncompleteDownloadError } from "@repo/apy";
+ * import assert from "node:assert";
+ *
+ * const partial = { path: "./a.bin", partPath: "./a.bin.part", bytes: 512, total: 1024 };
+ * const error = new IncompleteDownloadError([partial], new Error("connection reset"));
+ * assert.strictEqual(error.partials[0]?.bytes, 512);
+ * ```
  */
 export class IncompleteDownloadError extends RepoApyError {
   /** The partial files kept, one per interrupted file. */

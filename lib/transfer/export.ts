@@ -80,8 +80,17 @@ export type ResourceExportOptions = Omit<ExportOptions, "exportType">;
  * temporary file and renamed when complete.
  *
  * @example Usage
- * ```ts ignore
- * await exportResource(record, "./exports/", { exportType: "ro-crate", useFolder: true });
+ * ```ts
+ * import { RepoManager, exportResource } from "@repo/apy";
+ * import { startServer } from "@repo/apy/testing";
+ * import assert from "node:assert";
+ *
+ * await using server = await startServer();
+ * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+ * const record = await manager.record({ identifier: "sample-1", create: true });
+ * const dir = await Deno.makeTempDir();
+ * const path = await exportResource(record, `${dir}/`, { exportType: "json" });
+ * assert.strictEqual(JSON.parse(await Deno.readTextFile(path)).identifier, "sample-1");
  * ```
  *
  * @param resource The record, collection or template.
@@ -118,9 +127,16 @@ export async function exportResource(
  * Exports a resource as a byte stream (for piping). Read or cancel the stream.
  *
  * @example Usage
- * ```ts ignore
+ * ```ts
+ * import { RepoManager, exportStream } from "@repo/apy";
+ * import { startServer } from "@repo/apy/testing";
+ * import assert from "node:assert";
+ *
+ * await using server = await startServer();
+ * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+ * const record = await manager.record({ identifier: "sample-1", create: true });
  * const stream = await exportStream(record, { exportType: "json" });
- * await stream.pipeTo(Deno.stdout.writable);
+ * assert.strictEqual((await new Response(stream).json()).identifier, "sample-1");
  * ```
  *
  * @param resource The record, collection or template.

@@ -53,8 +53,18 @@ export interface ExportMetadataOptions {
  * (the server's attachment name).
  *
  * @example Usage
- * ```ts ignore
- * await exportMetadata(record, "./meta.json", { format: "plain" });
+ * ```ts
+ * import { RepoManager, exportMetadata } from "@repo/apy";
+ * import { startServer } from "@repo/apy/testing";
+ * import assert from "node:assert";
+ *
+ * await using server = await startServer();
+ * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+ * const record = await manager.record({ identifier: "sample-1", create: true });
+ * await record.addMetadatum({ key: "temperature", type: "float", value: 21.5 });
+ * const dir = await Deno.makeTempDir();
+ * const path = await exportMetadata(record, `${dir}/meta.json`, { format: "plain" });
+ * assert.deepStrictEqual(JSON.parse(await Deno.readTextFile(path)), { temperature: 21.5 });
  * ```
  *
  * @param record The record.
@@ -84,8 +94,17 @@ export async function exportMetadata(
  * Exports a record's extra metadata as a JSON byte stream (for piping). Read or cancel it.
  *
  * @example Usage
- * ```ts ignore
- * await (await exportMetadataStream(record, { format: "plain" })).pipeTo(Deno.stdout.writable);
+ * ```ts
+ * import { RepoManager, exportMetadataStream } from "@repo/apy";
+ * import { startServer } from "@repo/apy/testing";
+ * import assert from "node:assert";
+ *
+ * await using server = await startServer();
+ * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+ * const record = await manager.record({ identifier: "sample-1", create: true });
+ * await record.addMetadatum({ key: "temperature", type: "float", value: 21.5 });
+ * const stream = await exportMetadataStream(record, { format: "plain" });
+ * assert.deepStrictEqual(await new Response(stream).json(), { temperature: 21.5 });
  * ```
  *
  * @param record The record.

@@ -31,7 +31,20 @@ export interface Progress {
 /** Receives progress reports; called after each piece of data. */
 export type ProgressCallback = (progress: Progress) => void;
 
-/** A pass-through stream that reports the number of bytes that went through it. */
+/**
+ * A pass-through stream that reports the number of bytes that went through it.
+ *
+ * @example Counting bytes through a pipe (no permission needed)
+ * ```ts
+ * import { ProgressStream } from "@repo/apy";
+ * import assert from "node:assert";
+ *
+ * const seen: number[] = [];
+ * const progress = new ProgressStream(({ bytes }) => seen.push(bytes), 5);
+ * await new Response(new Blob(["hello"]).stream().pipeThrough(progress)).text();
+ * assert.deepStrictEqual(seen, [5]);
+ * ```
+ */
 export class ProgressStream extends TransformStream<Uint8Array, Uint8Array> {
   #bytes = 0;
 
@@ -59,7 +72,19 @@ export class ProgressStream extends TransformStream<Uint8Array, Uint8Array> {
     this.#bytes = start;
   }
 
-  /** Bytes that went through the stream so far (plus the start offset). */
+  /**
+   * Bytes that went through the stream so far (plus the start offset).
+   *
+   * @example Usage
+   * ```ts
+   * import { ProgressStream } from "@repo/apy";
+   * import assert from "node:assert";
+   *
+   * const progress = new ProgressStream(() => {}, 10, 4); // 4 bytes were sent before
+   * await new Response(new Blob(["hello!"]).stream().pipeThrough(progress)).text();
+   * assert.strictEqual(progress.bytes, 10);
+   * ```
+   */
   get bytes(): number {
     return this.#bytes;
   }

@@ -60,7 +60,22 @@ export interface UploadStringOptions {
   signal?: AbortSignal;
 }
 
-/** A record on the server: metadata, links, roles, and streamed file uploads, downloads and exports. */
+/**
+ * A record on the server: metadata, links, roles, and streamed file uploads, downloads and exports.
+ *
+ * @example Usage (permissions: `--allow-net` for the host, read/write for local files)
+ * ```ts
+ * import { RepoManager } from "@repo/apy";
+ * import { startServer } from "@repo/apy/testing";
+ * import assert from "node:assert";
+ *
+ * await using server = await startServer();
+ * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+ * const record = await manager.record({ identifier: "sample-1", create: true });
+ * await record.uploadString("hello", "hello.txt");
+ * assert.strictEqual((await record.getFileByName("hello.txt")).size, 5);
+ * ```
+ */
 export class RepoRecord extends RecordResource {
   static {
     Object.assign(this.prototype, EXPORT_METHODS);
@@ -71,8 +86,18 @@ export class RepoRecord extends RecordResource {
    * server decides, concurrent and resumable chunks, replace with `force`.
    *
    * @example Usage
-   * ```ts ignore
-   * const file = await record.uploadFile("./big.bin", { force: true, onProgress: console.log });
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const record = await manager.record({ identifier: "sample-1", create: true });
+   * const dir = await Deno.makeTempDir(); // --allow-read and --allow-write for it
+   * await Deno.writeTextFile(`${dir}/big.bin`, "0123456789");
+   * const file = await record.uploadFile(`${dir}/big.bin`, { force: true });
+   * assert.strictEqual(file.size, 10);
    * ```
    *
    * @param source File path, or a byte stream with `size`.
@@ -94,8 +119,19 @@ export class RepoRecord extends RecordResource {
    * files the record has with the same content are left out, so a rerun continues.
    *
    * @example Usage
-   * ```ts ignore
-   * const { uploaded, skipped } = await record.uploadFiles("./data", { skipExisting: true });
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const record = await manager.record({ identifier: "sample-1", create: true });
+   * const dir = await Deno.makeTempDir();
+   * await Deno.writeTextFile(`${dir}/a.txt`, "a");
+   * await Deno.writeTextFile(`${dir}/b.txt`, "b");
+   * const { uploaded } = await record.uploadFiles(dir, { skipExisting: true });
+   * assert.strictEqual(uploaded.length, 2);
    * ```
    *
    * @param source A folder, a file, or a list of files.
@@ -117,8 +153,16 @@ export class RepoRecord extends RecordResource {
    * Uploads a string (UTF-8) as a file.
    *
    * @example Usage
-   * ```ts ignore
-   * await record.uploadString("a,b\n1,2\n", "table.csv", { mimetype: "text/csv" });
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const record = await manager.record({ identifier: "sample-1", create: true });
+   * const file = await record.uploadString("a,b\n1,2\n", "table.csv", { mimetype: "text/csv" });
+   * assert.strictEqual(file.name, "table.csv");
    * ```
    *
    * @param text The content.
@@ -141,9 +185,18 @@ export class RepoRecord extends RecordResource {
    * returns the path written, or without `path` returns the file's content as a stream.
    *
    * @example Usage
-   * ```ts ignore
-   * const path = await record.downloadFile(fileId, "./out/");
-   * const stream = await record.downloadFile(fileId);
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const record = await manager.record({ identifier: "sample-1", create: true });
+   * const { id } = await record.uploadString("hello", "hello.txt");
+   * const dir = await Deno.makeTempDir();
+   * const path = await record.downloadFile(id, `${dir}/`);
+   * assert.strictEqual(await Deno.readTextFile(path), "hello");
    * ```
    *
    * @param fileId The file's id.
@@ -160,8 +213,17 @@ export class RepoRecord extends RecordResource {
    * Opens a file's content as a stream (manual streaming); read or cancel it.
    *
    * @example Usage
-   * ```ts ignore
-   * const stream = await record.downloadFile(fileId);
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const record = await manager.record({ identifier: "sample-1", create: true });
+   * const { id } = await record.uploadString("hello", "hello.txt");
+   * const stream = await record.downloadFile(id);
+   * assert.strictEqual(await new Response(stream).text(), "hello");
    * ```
    *
    * @param fileId The file's id.
@@ -187,8 +249,18 @@ export class RepoRecord extends RecordResource {
    * Downloads every file matching `pattern` (and not `excludePattern`) into `dir`.
    *
    * @example Usage
-   * ```ts ignore
-   * const paths = await record.downloadFiles("./out", { pattern: "*.csv", useFolder: true });
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const record = await manager.record({ identifier: "sample-1", create: true });
+   * await record.uploadString("a,b\n", "table.csv");
+   * const dir = await Deno.makeTempDir();
+   * const paths = await record.downloadFiles(dir, { pattern: "*.csv" });
+   * assert.strictEqual(paths.length, 1);
    * ```
    *
    * @param dir Target directory.
@@ -203,8 +275,18 @@ export class RepoRecord extends RecordResource {
    * Downloads all files as the server's ZIP archive (a directory gets `<identifier>.zip`).
    *
    * @example Usage
-   * ```ts ignore
-   * const zip = await record.downloadAllFiles("./out/");
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const record = await manager.record({ identifier: "sample-1", create: true });
+   * await record.uploadString("hello", "hello.txt");
+   * const dir = await Deno.makeTempDir();
+   * const zip = await record.downloadAllFiles(`${dir}/`);
+   * assert.ok(zip.endsWith(".zip"));
    * ```
    *
    * @param path Target file or directory.
@@ -219,8 +301,18 @@ export class RepoRecord extends RecordResource {
    * Exports the record's extra metadata as JSON (a directory gets `<identifier>-extras.json`).
    *
    * @example Usage
-   * ```ts ignore
-   * await record.exportMetadata("./meta.json", { format: "plain" });
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const record = await manager.record({ identifier: "sample-1", create: true });
+   * await record.addMetadatum({ key: "temperature", type: "float", value: 21.5 });
+   * const dir = await Deno.makeTempDir();
+   * const path = await record.exportMetadata(`${dir}/meta.json`, { format: "plain" });
+   * assert.deepStrictEqual(JSON.parse(await Deno.readTextFile(path)), { temperature: 21.5 });
    * ```
    *
    * @param path Target file or directory.
@@ -235,8 +327,17 @@ export class RepoRecord extends RecordResource {
    * Exports the record's extra metadata as a JSON byte stream (for piping).
    *
    * @example Usage
-   * ```ts ignore
-   * await (await record.exportMetadataStream({ format: "plain" })).pipeTo(Deno.stdout.writable);
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const record = await manager.record({ identifier: "sample-1", create: true });
+   * await record.addMetadatum({ key: "temperature", type: "float", value: 21.5 });
+   * const stream = await record.exportMetadataStream({ format: "plain" });
+   * assert.deepStrictEqual(await new Response(stream).json(), { temperature: 21.5 });
    * ```
    *
    * @param options Filter, format, progress, signal.

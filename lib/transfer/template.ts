@@ -37,10 +37,19 @@ export type TemplateExportType = "json" | "json-schema" | "shacl";
  * A template on the server.
  *
  * @example Usage
- * ```ts ignore
- * const template = await RepoTemplate.load(transport, { id: 1 });
+ * ```ts
+ * import { RepoManager, RepoTemplate } from "@repo/apy";
+ * import { startServer } from "@repo/apy/testing";
+ * import assert from "node:assert";
+ *
+ * await using server = await startServer();
+ * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+ * const { transport } = manager;
+ * const template = await RepoTemplate.load(transport, { identifier: "t", create: true, type: "extras" });
  * await template.edit({ title: "New title" });
  * const schema = await template.exportStream("json-schema");
+ * assert.strictEqual(typeof (await new Response(schema).json()), "object");
+ * assert.strictEqual((await template.meta()).title, "New title");
  * ```
  */
 export class RepoTemplate extends Resource<TemplateJson> {
@@ -68,8 +77,16 @@ export class RepoTemplate extends Resource<TemplateJson> {
    * `type` (`record` by default) and `data` (`{}` for record templates, `[]` for extras).
    *
    * @example Usage
-   * ```ts ignore
+   * ```ts
+   * import { RepoManager, RepoTemplate } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const { transport } = manager;
    * const template = await RepoTemplate.load(transport, { identifier: "t", create: true, type: "extras" });
+   * assert.strictEqual((await template.meta()).type, "extras");
    * ```
    *
    * @param transport The transport.

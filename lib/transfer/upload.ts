@@ -114,8 +114,23 @@ export interface UploadFileOptions {
  * Permissions: `--allow-net` to the host, `--allow-read` for a file source.
  *
  * @example Usage
- * ```ts ignore
- * const file = await uploadFile(record, "./data.h5", { force: true, onProgress: console.log });
+ * ```ts
+ * import { RepoManager, uploadFile } from "@repo/apy";
+ * import { startServer } from "@repo/apy/testing";
+ * import assert from "node:assert";
+ *
+ * await using server = await startServer();
+ * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+ * const record = await manager.record({ identifier: "sample-1", create: true });
+ * const sizes: number[] = [];
+ * const bytes = new TextEncoder().encode("0123456789");
+ * const file = await uploadFile(record, bytes, {
+ *   fileName: "data.bin",
+ *   force: true,
+ *   onProgress: ({ bytes }) => sizes.push(bytes),
+ * });
+ * assert.strictEqual(file.size, 10);
+ * assert.strictEqual(sizes.at(-1), 10);
  * ```
  *
  * @param record The record (anything with `transport`, `id` and `endpoint`).

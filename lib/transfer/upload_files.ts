@@ -103,8 +103,19 @@ export interface UploadFilesOptions {
  * Permissions: `--allow-net` to the host, `--allow-read` for the files.
  *
  * @example Usage
- * ```ts ignore
- * const { uploaded, skipped } = await uploadFiles(record, "./data", { skipExisting: true });
+ * ```ts
+ * import { RepoManager, uploadFiles } from "@repo/apy";
+ * import { startServer } from "@repo/apy/testing";
+ * import assert from "node:assert";
+ *
+ * await using server = await startServer();
+ * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+ * const record = await manager.record({ identifier: "sample-1", create: true });
+ * const dir = await Deno.makeTempDir(); // --allow-read for it
+ * await Deno.writeTextFile(`${dir}/a.txt`, "a");
+ * await uploadFiles(record, dir);
+ * const { uploaded, skipped } = await uploadFiles(record, dir, { skipExisting: true });
+ * assert.deepStrictEqual([uploaded.length, skipped.length], [0, 1]);
  * ```
  *
  * @param record The record.

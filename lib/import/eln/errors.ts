@@ -19,6 +19,19 @@ import { InputError, RepoApyError } from "../../http/errors.ts";
 /**
  * An import failed after it had started creating: the message names the entity that failed and
  * why, and says that what the import had created was moved to the trash (or what could not be).
+ *
+ * @example Usage
+ * ```ts
+ * import { ElnImportError, RepoApyError } from "@repo/apy";
+ * import assert from "node:assert";
+ *
+ * const error = new ElnImportError("Importing failed at the record 'A'", {
+ *   entity: "the record 'A'",
+ *   leftOver: [],
+ * });
+ * assert.ok(error instanceof RepoApyError);
+ * assert.strictEqual(error.entity, "the record 'A'");
+ * ```
  */
 export class ElnImportError extends RepoApyError {
   /** The entity that failed, e.g. `the file 'data/a.csv' of the record 'Sample'`. */

@@ -87,9 +87,28 @@ export interface ElnImportResult {
  * Permissions: read access to the file, network access to the server.
  *
  * @example Dry run
- * ```ts ignore
- * const { plan } = await importEln(manager, "experiment.eln", { dryRun: true });
- * console.log(plan.records.map((r) => r.title));
+ * ```ts
+ * import { importEln, RepoManager } from "@repo/apy";
+ * import { startServer } from "@repo/apy/testing";
+ * import { BlobWriter, TextReader, ZipWriter } from "@zip.js/zip.js";
+ * import assert from "node:assert";
+ *
+ * await using server = await startServer();
+ * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+ * const crate = {
+ *   "@context": "https://w3id.org/ro/crate/1.1/context",
+ *   "@graph": [
+ *     { "@id": "ro-crate-metadata.json", "@type": "CreativeWork", about: { "@id": "./" } },
+ *     { "@id": "./", "@type": "Dataset", hasPart: [{ "@id": "./sample/" }] },
+ *     { "@id": "./sample/", "@type": "Dataset", name: "Sample" },
+ *   ],
+ * };
+ * const zip = new ZipWriter(new BlobWriter());
+ * await zip.add("experiment/ro-crate-metadata.json", new TextReader(JSON.stringify(crate)));
+ * const path = await Deno.makeTempFile({ suffix: ".eln" }); // --allow-read for it
+ * await Deno.writeFile(path, (await zip.close()).stream());
+ * const { plan } = await importEln(manager, path, { dryRun: true });
+ * assert.deepStrictEqual(plan.records.map((record) => record.title), ["Sample"]);
  * ```
  *
  * @param target The manager (or anything with its `transport`).

@@ -1,0 +1,52 @@
+// scripts/doc_lint.ts: which exported functions, classes and methods count as missing an example.
+import { assertEquals } from "../_assert.ts";
+import { type DocSymbol, exampleFindings } from "../../scripts/doc_lint.ts";
+
+const example = (code: string) => ({ doc: "Summary.", tags: [{ kind: "example", doc: code }] });
+const RUNS = "Usage\n```ts\nassert(true);\n```\n";
+
+Deno.test("doc lint: functions, classes and public methods need an example; types do not", () => {
+  const symbols: DocSymbol[] = [
+    { name: "documented", declarations: [{ kind: "function", jsDoc: example(RUNS) }] },
+    { name: "bare", declarations: [{ kind: "function", jsDoc: { doc: "Summary." } }] },
+    { name: "Options", declarations: [{ kind: "interface", jsDoc: { doc: "Summary." } }] },
+    {
+      name: "Thing",
+      declarations: [{
+        kind: "class",
+        jsDoc: example(RUNS),
+        def: {
+          methods: [
+            { name: "shown", kind: "method", jsDoc: example(RUNS) },
+            { name: "overloaded", kind: "method", jsDoc: { doc: "First overload." } },
+            { name: "overloaded", kind: "method", jsDoc: example(RUNS) },
+            { name: "hidden", kind: "method", accessibility: "private" },
+            { name: "[Symbol.asyncDispose]", kind: "method" },
+            { name: "missing", kind: "getter", jsDoc: { doc: "No example." } },
+          ],
+        },
+      }],
+    },
+  ];
+  assertEquals(exampleFindings("mod.ts", symbols), [
+    { key: "mod.ts:bare", problem: "no example" },
+    { key: "mod.ts:Thing.missing", problem: "no example" },
+  ]);
+});
+
+Deno.test("doc lint: an ignored example must name the real host it needs", () => {
+  const ignored = (comment: string) => ({
+    name: "remote",
+    declarations: [{
+      kind: "function",
+      jsDoc: example(`Usage\n\`\`\`ts ignore\n${comment}\nrun();\n\`\`\`\n`),
+    }],
+  });
+  assertEquals(exampleFindings("mod.ts", [ignored("// just because")]), [
+    { key: "mod.ts:remote", problem: "ignored example without a real-host reason" },
+  ]);
+  assertEquals(
+    exampleFindings("mod.ts", [ignored("// ignore: needs a real host (https://repo.example.org)")]),
+    [],
+  );
+});
