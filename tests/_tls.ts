@@ -1,5 +1,6 @@
 // Makes a throwaway CA and a leaf certificate for 127.0.0.1 signed by it, with openssl.
 // Deno refuses a self-signed leaf used as its own CA, so tests need a real CA.
+import { startServer, type TestServer } from "../lib/testing/mod.ts";
 
 export interface TestCertificates {
   /** PEM of the CA certificate (what `caBundle` points to). */
@@ -40,4 +41,28 @@ export async function makeCertificates(dir: string): Promise<TestCertificates> {
     cert: await Deno.readTextFile(`${dir}/leaf.pem`),
     key: await Deno.readTextFile(`${dir}/leaf.key`),
   };
+}
+
+/** What {@link withTlsServer} hands its body. */
+export interface TlsServerSetup {
+  /** The temporary directory holding the certificates; removed afterwards. */
+  dir: string;
+  certs: TestCertificates;
+  /** A local server speaking HTTPS with the leaf certificate. */
+  server: TestServer;
+}
+
+/**
+ * Runs `body` against a local HTTPS server whose certificate is signed by a throwaway CA, then
+ * stops the server and removes the temporary directory.
+ */
+export async function withTlsServer(body: (setup: TlsServerSetup) => Promise<void>): Promise<void> {
+  const dir = await Deno.makeTempDir();
+  try {
+    const certs = await makeCertificates(dir);
+    await using server = await startServer({ tls: { cert: certs.cert, key: certs.key } });
+    await body({ dir, certs, server });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 }

@@ -5,7 +5,7 @@ import { startServer } from "../../lib/testing/mod.ts";
 import { Transport } from "../../lib/http/transport.ts";
 import { ConnectionError, TlsError } from "../../lib/http/errors.ts";
 import type { Logger } from "../../lib/http/log.ts";
-import { makeCertificates } from "../_tls.ts";
+import { withTlsServer } from "../_tls.ts";
 import { POSIX_TOOLS } from "../_platform.ts";
 
 function recordingLog(): Logger & { lines: [string, string][] } {
@@ -23,10 +23,7 @@ const retries = (log: { lines: [string, string][] }) =>
   log.lines.filter(([, message]) => / retry \d| trying once more /.test(message));
 
 Deno.test("Transport fails at once on a TLS error, without retries", POSIX_TOOLS, async () => {
-  const dir = await Deno.makeTempDir();
-  try {
-    const certs = await makeCertificates(dir);
-    await using server = await startServer({ tls: { cert: certs.cert, key: certs.key } });
+  await withTlsServer(async ({ server }) => {
     const log = recordingLog();
     await using transport = new Transport({
       settings: { host: server.url, pat: server.pat },
@@ -35,9 +32,7 @@ Deno.test("Transport fails at once on a TLS error, without retries", POSIX_TOOLS
     });
     await assertRejects(() => transport.json("GET", "/info"), TlsError);
     assertEquals(retries(log), []);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
 
 Deno.test("Transport retries a refused connection once, and says so at info level", async () => {

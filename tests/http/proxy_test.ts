@@ -1,9 +1,8 @@
 // With verify = false (the node:https path), requests go through the HTTPS_PROXY tunnel.
 import net from "node:net";
 import { assertEquals } from "../_assert.ts";
-import { startServer } from "../../lib/testing/mod.ts";
 import { Transport } from "../../lib/http/transport.ts";
-import { makeCertificates } from "../_tls.ts";
+import { withTlsServer } from "../_tls.ts";
 import { POSIX_TOOLS } from "../_platform.ts";
 
 /** A tiny CONNECT proxy on 127.0.0.1 that counts its tunnels. */
@@ -43,10 +42,7 @@ Deno.test(
   "Transport with verify = false sends requests through the proxy",
   POSIX_TOOLS,
   async () => {
-    const dir = await Deno.makeTempDir();
-    try {
-      const certs = await makeCertificates(dir);
-      await using server = await startServer({ tls: { cert: certs.cert, key: certs.key } });
+    await withTlsServer(async ({ server }) => {
       await using proxy = await startProxy();
       await using transport = new Transport({
         settings: { host: server.url, pat: server.pat, verify: false, proxy: proxy.url },
@@ -54,9 +50,7 @@ Deno.test(
       const info = await transport.json<{ version: string }>("GET", "/info");
       assertEquals(typeof info.version, "string");
       assertEquals(proxy.targets, [new URL(server.url).host]);
-    } finally {
-      await Deno.remove(dir, { recursive: true });
-    }
+    });
   },
 );
 
@@ -64,10 +58,7 @@ Deno.test(
   "Transport with verify = false honours HTTPS_PROXY from the environment",
   POSIX_TOOLS,
   async () => {
-    const dir = await Deno.makeTempDir();
-    try {
-      const certs = await makeCertificates(dir);
-      await using server = await startServer({ tls: { cert: certs.cert, key: certs.key } });
+    await withTlsServer(async ({ dir, server }) => {
       await using proxy = await startProxy();
       const script = `${dir}/info.ts`;
       const transportUrl = new URL("../../lib/http/transport.ts", import.meta.url).href;
@@ -96,8 +87,6 @@ Deno.test(
       assertEquals(new TextDecoder().decode(output.stderr), "");
       assertEquals(JSON.parse(new TextDecoder().decode(output.stdout)).version, "1.13.0");
       assertEquals(proxy.targets, [new URL(server.url).host]);
-    } finally {
-      await Deno.remove(dir, { recursive: true });
-    }
+    });
   },
 );

@@ -7,7 +7,7 @@ import { ConnectionError, TlsError } from "../../lib/http/errors.ts";
 import { RecordResource } from "../../lib/resources/record.ts";
 import { uploadFile } from "../../lib/transfer/upload.ts";
 import { downloadFileStream } from "../../lib/transfer/download.ts";
-import { makeCertificates } from "../_tls.ts";
+import { makeCertificates, withTlsServer } from "../_tls.ts";
 import { proxyMayBeSet } from "../../lib/http/_raw_fetch.ts";
 import { POSIX_TOOLS } from "../_platform.ts";
 
@@ -63,10 +63,7 @@ Deno.test(
   "Transport maps failures of large byte bodies like any request: TLS and refused connections",
   POSIX_TOOLS,
   async () => {
-    const dir = await Deno.makeTempDir();
-    try {
-      const certs = await makeCertificates(dir);
-      await using server = await startServer({ tls: { cert: certs.cert, key: certs.key } });
+    await withTlsServer(async ({ server }) => {
       await using untrusted = new Transport({ settings: { host: server.url, pat: server.pat } });
       await assertRejects(
         () => untrusted.request("PUT", "/records/1/uploads/x", { body: sample(2 << 20) }),
@@ -83,9 +80,7 @@ Deno.test(
         () => refused.request("PUT", "/records/1/uploads/x", { body: sample(2 << 20) }),
         ConnectionError,
       );
-    } finally {
-      await Deno.remove(dir, { recursive: true });
-    }
+    });
   },
 );
 

@@ -1,19 +1,15 @@
 // TLS: ca_bundle adds a CA to the trust roots; verify = false skips verification.
 import { assertEquals, assertRejects } from "../_assert.ts";
-import { startServer } from "../../lib/testing/mod.ts";
 import { Transport } from "../../lib/http/transport.ts";
 import { TlsError } from "../../lib/http/errors.ts";
-import { makeCertificates } from "../_tls.ts";
+import { withTlsServer } from "../_tls.ts";
 import { POSIX_TOOLS } from "../_platform.ts";
 
 Deno.test(
   "Transport trusts a server certificate signed by the CA in caBundle",
   POSIX_TOOLS,
   async () => {
-    const dir = await Deno.makeTempDir();
-    try {
-      const certs = await makeCertificates(dir);
-      await using server = await startServer({ tls: { cert: certs.cert, key: certs.key } });
+    await withTlsServer(async ({ certs, server }) => {
       assertEquals(server.url.startsWith("https://"), true);
       await using plain = new Transport({ settings: { host: server.url, pat: server.pat } });
       await assertRejects(() => plain.json("GET", "/info"), TlsError);
@@ -22,9 +18,7 @@ Deno.test(
       });
       const info = await trusted.json<{ version: string }>("GET", "/info");
       assertEquals(typeof info.version, "string");
-    } finally {
-      await Deno.remove(dir, { recursive: true });
-    }
+    });
   },
 );
 
@@ -32,10 +26,7 @@ Deno.test(
   "Transport with verify = false talks to a server whose CA it does not know",
   POSIX_TOOLS,
   async () => {
-    const dir = await Deno.makeTempDir();
-    try {
-      const certs = await makeCertificates(dir);
-      await using server = await startServer({ tls: { cert: certs.cert, key: certs.key } });
+    await withTlsServer(async ({ server }) => {
       await using insecure = new Transport({
         settings: { host: server.url, pat: server.pat, verify: false },
       });
@@ -46,8 +37,6 @@ Deno.test(
       });
       assertEquals(typeof created.id, "number");
       assertEquals(server.log.at(-1)?.authorization, true);
-    } finally {
-      await Deno.remove(dir, { recursive: true });
-    }
+    });
   },
 );
