@@ -36,14 +36,7 @@ export async function openFetchState(
   const settings = typeof raw === "function" ? await raw() : raw;
   const base = apiBaseUrl(settings.host, settings.basePath);
   const custom = options.fetch;
-  if (custom) {
-    // Redirects are handled (and refused) by #send, never followed by the fetch itself.
-    const fetchFn: FetchFn = (url, { activity, ...init }) => {
-      const send = (body: BodyInit | null) => custom(url, { ...init, body, redirect: "manual" });
-      return activity ? sendWatched(send, init.body, activity) : send(init.body);
-    };
-    return { base, settings, fetch: fetchFn, close() {} };
-  }
+  if (custom) return { base, settings, fetch: watchedFetch(custom), close() {} };
   const { client, caCerts } = await httpClient(settings.caBundle);
   // Only the node:https path needs it: Deno's fetch reads the proxy variables itself.
   const proxy = settings.verify !== false
@@ -66,13 +59,11 @@ export async function openFetchState(
   // honours a proxy, so it keeps every request when one may be configured; it gets bodies as
   // a stream whose reads count as activity.
   const bulk = proxyMayBeSet() ? undefined : rawFetch({ caCerts });
+  const pooled = watchedFetch((url, init) => fetch(url, { ...init, client }));
   const fetchFn: FetchFn = (url, init) => {
     if (insecure && url.protocol === "https:") return insecure.fetch(url, init);
     if (bulk && isLargeBytes(init.body)) return bulk(url, init);
-    const { activity, ...rest } = init;
-    const send = (body: BodyInit | null) =>
-      fetch(url, { ...rest, body, client, redirect: "manual" });
-    return activity ? sendWatched(send, init.body, activity) : send(init.body);
+    return pooled(url, init);
   };
   return {
     base,
@@ -82,6 +73,19 @@ export async function openFetchState(
       client.close();
       insecure?.close();
     },
+  };
+}
+
+/**
+ * A standard fetch as the transport calls it: redirects are handled (and refused) by the
+ * transport, never followed by the fetch itself, and the body's progress counts as activity.
+ */
+function watchedFetch(
+  fetchImpl: (url: URL, init: RequestInit) => Promise<Response>,
+): FetchFn {
+  return (url, { activity, ...init }) => {
+    const send = (body: BodyInit | null) => fetchImpl(url, { ...init, body, redirect: "manual" });
+    return activity ? sendWatched(send, init.body, activity) : send(init.body);
   };
 }
 
