@@ -5,6 +5,7 @@
  */
 
 import { ConfigurationError } from "../http/errors.ts";
+import { envGranted, grantedEnv } from "../http/_env.ts";
 import { CONFIG_PATH_ENV, configPath as defaultConfigPath } from "./path.ts";
 import { readConfig } from "./read.ts";
 import { selectInstance } from "./select.ts";
@@ -70,15 +71,6 @@ export interface SettingsOptions {
    * Default: `Deno.env.get` for the variables Deno grants access to, without prompting.
    */
   env?: ((name: string) => string | undefined) | undefined;
-}
-
-/** `Deno.env.get` for granted variables; unset (not an error) for the others. */
-function grantedEnv(name: string): string | undefined {
-  return envGranted(name) ? Deno.env.get(name) : undefined;
-}
-
-function envGranted(name: string): boolean {
-  return Deno.permissions.querySync({ name: "env", variable: name }).state === "granted";
 }
 
 function fromEnv(

@@ -6,6 +6,7 @@ import net from "node:net";
 import tls from "node:tls";
 import { Readable } from "node:stream";
 import type { IncomingMessage } from "node:http";
+import { grantedEnv } from "./_env.ts";
 
 /** What the transport passes to a fetch implementation. */
 export interface FetchInit {
@@ -101,10 +102,7 @@ export function proxyFromEnv(): URL | undefined {
 
 function readEnv(name: string): string | undefined {
   try {
-    if (Deno.permissions.querySync({ name: "env", variable: name }).state !== "granted") {
-      return undefined;
-    }
-    return Deno.env.get(name)?.trim() || undefined;
+    return grantedEnv(name)?.trim() || undefined;
   } catch {
     return undefined;
   }

@@ -6,6 +6,7 @@
 // read whole, up to a bound. TLS uses Deno's root store plus the configured CA bundle, as fetch
 // does; no proxy support (the transport keeps fetch when a proxy is configured).
 import type { FetchFn } from "./_node_fetch.ts";
+import { envGranted } from "./_env.ts";
 
 /** Options of {@linkcode rawFetch}. */
 export interface RawFetchOptions {
@@ -32,7 +33,7 @@ export const PROXY_VARIABLES = [
  */
 export function proxyMayBeSet(): boolean {
   return PROXY_VARIABLES.some((variable) =>
-    Deno.permissions.querySync({ name: "env", variable }).state !== "granted" ||
+    !envGranted(variable) ||
     (Deno.env.get(variable) ?? "") !== ""
   );
 }
