@@ -92,6 +92,6 @@ function watchedFetch(
 /** Byte bodies from this size on are sent without a copy (when no proxy may be set). */
 const LARGE_BODY_BYTES = 1 << 20;
 
-export function isLargeBytes(body: BodyInit | null): boolean {
+function isLargeBytes(body: BodyInit | null): boolean {
   return body instanceof Uint8Array && body.byteLength >= LARGE_BODY_BYTES;
 }

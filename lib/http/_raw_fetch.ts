@@ -15,7 +15,7 @@ export interface RawFetchOptions {
 }
 
 /** The proxy variables Deno's fetch reads. */
-export const PROXY_VARIABLES = [
+const PROXY_VARIABLES = [
   "HTTP_PROXY",
   "http_proxy",
   "HTTPS_PROXY",
