@@ -42,6 +42,7 @@ function existsAlready(record: RepoRecord, names: string[], folder = false): Rep
 function uploadProgress(manager: CLIRepoManager, label: string, total: number) {
   const bar = transferProgress(manager.output, label, total);
   const sent = new Map<string, number>();
+  let bytes = 0;
   let resumed = 0;
   return {
     onProgress(update: UploadFilesProgress) {
@@ -54,9 +55,9 @@ function uploadProgress(manager: CLIRepoManager, label: string, total: number) {
         );
         resumed += update.resumed!;
       }
+      // A running total: re-adding every file's bytes on each update is quadratic in a folder.
+      bytes += update.bytes - (sent.get(path) ?? 0);
       sent.set(path, update.bytes);
-      let bytes = 0;
-      for (const value of sent.values()) bytes += value;
       bar.onProgress({ bytes, resumed });
     },
     done: () => bar.done(),
