@@ -37,21 +37,48 @@ export function cliPermissions(home: string): string[] {
   ];
 }
 
+/** Writes a config file at `path` whose default instance `local` is `host` with `pat` (mode 0600). */
+export async function writeLocalConfig(path: string, host: string, pat: string): Promise<void> {
+  await Deno.writeTextFile(
+    path,
+    `[global]\ndefault = "local"\n\n[local]\nhost = "${host}"\npat = "${pat}"\n`,
+    { mode: 0o600 },
+  );
+}
+
+/** Options of a CLI subprocess. */
+export interface CliOptions {
+  env?: Record<string, string>;
+  permissions?: string[];
+}
+
+/**
+ * Starts `repo-apy <args>` with HOME set to `home`; stdout and stderr are piped for the caller,
+ * stdin is `null` unless `stdin` says `piped`.
+ */
+export function spawnCli(
+  home: string,
+  args: string[],
+  options: CliOptions & { stdin?: "piped" | "null" } = {},
+): Deno.ChildProcess {
+  const denoDir = Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME")}/.cache/deno`;
+  return new Deno.Command("deno", {
+    args: ["run", "--quiet", ...(options.permissions ?? cliPermissions(home)), CLI, ...args],
+    clearEnv: true,
+    env: { HOME: home, DENO_DIR: denoDir, NO_COLOR: "1", ...options.env },
+    stdin: options.stdin ?? "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+}
+
 /** Runs `repo-apy <args>` with HOME set to `home`, feeding `stdin` if given. */
 export async function runCli(
   home: string,
   args: string[],
-  options: { stdin?: string; env?: Record<string, string>; permissions?: string[] } = {},
+  options: CliOptions & { stdin?: string } = {},
 ): Promise<RunResult> {
-  const denoDir = Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME")}/.cache/deno`;
-  const child = new Deno.Command("deno", {
-    args: ["run", "--quiet", ...(options.permissions ?? cliPermissions(home)), CLI, ...args],
-    clearEnv: true,
-    env: { HOME: home, DENO_DIR: denoDir, NO_COLOR: "1", ...options.env },
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
+  const child = spawnCli(home, args, { ...options, stdin: "piped" });
   const writer = child.stdin.getWriter();
   if (options.stdin !== undefined) await writer.write(new TextEncoder().encode(options.stdin));
   await writer.close();

@@ -2,7 +2,7 @@ import { assertEquals, assertMatch, assertStringIncludes } from "../_assert.ts";
 import { startServer } from "../../lib/testing/mod.ts";
 import { managerFor, repo, tempDir } from "./_records.ts";
 import { createdId, must } from "./_resources.ts";
-import { runCli, tempHome } from "./_run.ts";
+import { runCli, tempHome, writeLocalConfig } from "./_run.ts";
 
 Deno.test("collections: a tree of a parent, two children and records in each, shown by show-info -s -r", async () => {
   await using server = await startServer();
@@ -246,11 +246,7 @@ Deno.test("collections, templates, groups, users and misc run as a real process 
   await using server = await startServer();
   await using home = await tempHome();
   const config = `${home.dir}/custom.toml`;
-  await Deno.writeTextFile(
-    config,
-    `[global]\ndefault = "local"\n\n[local]\nhost = "${server.url}"\npat = "${server.pat}"\n`,
-    { mode: 0o600 },
-  );
+  await writeLocalConfig(config, server.url, server.pat);
   const env = { REPO_APY_CONFIG: config };
   const created = await runCli(home.dir, ["collections", "create", "-i", "proc", "-p"], { env });
   assertEquals([created.code, created.stdout], [0, "1\n"], created.stderr);

@@ -7,9 +7,8 @@ import { RepoManager } from "../../lib/manager/repo_manager.ts";
 import { startServer } from "../../lib/testing/mod.ts";
 import { UploadError } from "../../lib/transfer/errors.ts";
 import type { UploadJson } from "../../lib/http/protocol.ts";
-import { cliPermissions, tempHome } from "./_run.ts";
+import { spawnCli, tempHome, writeLocalConfig } from "./_run.ts";
 
-const CLI = new URL("../../cli.ts", import.meta.url).pathname;
 const SIZE = 1_000_000;
 
 async function waitForPart(dir: string): Promise<void> {
@@ -31,24 +30,12 @@ Deno.test("records get-file: SIGINT mid-download prints one line, exits 130, and
   const record = await manager.record({ identifier: "interrupt", create: true });
   const content = new Uint8Array(SIZE).map((_, i) => i % 251);
   await record.uploadFile(ReadableStream.from([content]), { fileName: "big.bin", size: SIZE });
-  await Deno.writeTextFile(
-    home.configPath,
-    `[global]\ndefault = "local"\n\n[local]\nhost = "${server.url}"\npat = "${server.pat}"\n`,
-    { mode: 0o600 },
-  );
+  await writeLocalConfig(home.configPath, server.url, server.pat);
   const out = `${home.dir}/out`;
   await Deno.mkdir(out);
   server.addFault({ method: "GET", path: "/download", slowBodyBytesPerSecond: 100_000 });
   const args = ["records", "get-file", "-r", String(record.id), "-p", out, "-n", "big.bin"];
-  const denoDir = Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME")}/.cache/deno`;
-  const child = new Deno.Command("deno", {
-    args: ["run", "--quiet", ...cliPermissions(home.dir), CLI, ...args],
-    clearEnv: true,
-    env: { HOME: home.dir, DENO_DIR: denoDir, NO_COLOR: "1" },
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
+  const child = spawnCli(home.dir, args);
   await waitForPart(out);
   child.kill("SIGINT");
   const { code, stderr } = await child.output();

@@ -7,9 +7,7 @@ import { startServer, type TestServer } from "../../lib/testing/mod.ts";
 import type { PageJson, RecordJson } from "../../lib/http/protocol.ts";
 import { runCli as runInProcess } from "../../lib/cli/run.ts";
 import { createRecord, managerFor, repo } from "./_records.ts";
-import { cliPermissions, tempHome } from "./_run.ts";
-
-const CLI = new URL("../../cli.ts", import.meta.url).pathname;
+import { spawnCli, tempHome, writeLocalConfig } from "./_run.ts";
 
 /** GET requests for the record list the server has seen so far. */
 function listRequests(server: TestServer): string[] {
@@ -128,32 +126,10 @@ Deno.test("a closed stdout ends a streaming list quietly, and no further page is
   await using server = await startServer();
   await createRecords(server, 6);
   await using home = await tempHome();
-  await Deno.writeTextFile(
-    home.configPath,
-    `[global]\ndefault = "local"\n\n[local]\nhost = "${server.url}"\npat = "${server.pat}"\n`,
-    { mode: 0o600 },
-  );
+  await writeLocalConfig(home.configPath, server.url, server.pat);
   // Page 2 is answered late, so the reader is gone by the time its items are written.
   server.addFault({ method: "GET", path: /\/records$/, nth: 2, delayMs: 1500 });
-  const denoDir = Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME")}/.cache/deno`;
-  const child = new Deno.Command("deno", {
-    args: [
-      "run",
-      "--quiet",
-      ...cliPermissions(home.dir),
-      CLI,
-      "records",
-      "get-records",
-      "-n",
-      "2",
-      "--jsonl",
-    ],
-    clearEnv: true,
-    env: { HOME: home.dir, DENO_DIR: denoDir, NO_COLOR: "1" },
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
+  const child = spawnCli(home.dir, ["records", "get-records", "-n", "2", "--jsonl"]);
   const reader = child.stdout.getReader();
   const first = await reader.read();
   assert(first.value !== undefined && first.value.length > 0, "the first page arrives");

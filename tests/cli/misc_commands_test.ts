@@ -10,28 +10,15 @@ Deno.test("misc restore-resource brings a deleted record back; purge-resource re
   assertEquals((await repo(server, ["records", "show-info", "-r", String(id)])).code, 1);
   const trash = await must(server, ["misc", "get-deleted-resources", "--json"]);
   assertEquals(JSON.parse(trash.stdout).map((item: { id: number }) => item.id), [id]);
-  const restored = await must(server, [
-    "misc",
-    "restore-resource",
-    "-t",
-    "record",
-    "-i",
-    String(id),
-  ]);
+  const restore = ["misc", "restore-resource", "-t", "record", "-i", String(id)];
+  const restored = await must(server, restore);
   assertStringIncludes(
     restored.stdout,
     `Restored the record 'precious' (id: ${id}, identifier: 'precious')`,
   );
   const info = await must(server, ["records", "show-info", "-R", "precious"]);
   assertStringIncludes(info.stdout, "Record 'precious'");
-  const notDeleted = await repo(server, [
-    "misc",
-    "restore-resource",
-    "-t",
-    "record",
-    "-i",
-    String(id),
-  ]);
+  const notDeleted = await repo(server, restore);
   assertEquals(notDeleted.code, 1);
   await must(server, ["records", "delete", "-R", "precious", "--i-am-sure"]);
   const purged = await must(server, ["misc", "purge-resource", "-t", "record", "-i", String(id)]);

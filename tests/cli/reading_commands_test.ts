@@ -13,6 +13,7 @@ import {
 import { commandPath, isGroup, walkCommands } from "../../lib/cli/_tree.ts";
 import { createProgram } from "../../lib/cli/program.ts";
 import { repo } from "./_records.ts";
+import { writeLocalConfig } from "./_run.ts";
 
 /** Commands named like readers that do not read: they download or export to files. */
 const NOT_READING_BY_NAME = ["repo-apy records get-file"];
@@ -96,11 +97,7 @@ const SAMPLES: { [path: string]: string[] } = {
 Deno.test("every reading command prints only JSON with --json, and one JSON value per line with --jsonl", async () => {
   await using server = await startServer();
   const config = await Deno.makeTempFile({ prefix: "repo-apy-json-", suffix: ".toml" });
-  await Deno.writeTextFile(
-    config,
-    `[global]\ndefault = "local"\n\n[local]\nhost = "${server.url}"\npat = "${server.pat}"\n`,
-  );
-  await Deno.chmod(config, 0o600);
+  await writeLocalConfig(config, server.url, server.pat);
   const previous = Deno.env.get("REPO_APY_CONFIG");
   Deno.env.set("REPO_APY_CONFIG", config);
   try {

@@ -1,7 +1,7 @@
 import { assertEquals, assertNotIncludes, assertStringIncludes } from "../_assert.ts";
 import { startServer } from "../../lib/testing/mod.ts";
 import { createRecord, managerFor, ok, repo } from "./_records.ts";
-import { runCli, tempHome } from "./_run.ts";
+import { runCli, tempHome, writeLocalConfig } from "./_run.ts";
 
 Deno.test("records create -p prints only the id; again it opens the record and renames it", async () => {
   await using server = await startServer();
@@ -135,11 +135,7 @@ Deno.test("records create -p runs as a real process with a config file (REPO_APY
   await using server = await startServer();
   await using home = await tempHome();
   const config = `${home.dir}/custom.toml`;
-  await Deno.writeTextFile(
-    config,
-    `[global]\ndefault = "local"\n\n[local]\nhost = "${server.url}"\npat = "${server.pat}"\n`,
-    { mode: 0o600 },
-  );
+  await writeLocalConfig(config, server.url, server.pat);
   const env = { REPO_APY_CONFIG: config };
   const created = await runCli(home.dir, ["records", "create", "-i", "proc", "-p"], { env });
   assertEquals(created.code, 0, created.stderr);

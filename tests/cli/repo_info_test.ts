@@ -1,20 +1,12 @@
 import { assertEquals, assertNotIncludes, assertStringIncludes } from "../_assert.ts";
 import { startServer } from "../../lib/testing/mod.ts";
-import { runCli, tempHome } from "./_run.ts";
+import { runCli, tempHome, writeLocalConfig } from "./_run.ts";
 import { main } from "../../cli.ts";
-
-async function writeConfig(path: string, host: string, pat: string): Promise<void> {
-  await Deno.writeTextFile(
-    path,
-    `[global]\ndefault = "local"\n\n[local]\nhost = "${host}"\npat = "${pat}"\n`,
-    { mode: 0o600 },
-  );
-}
 
 Deno.test("get-repo-info prints instance, host, version, masked token and token user", async () => {
   await using server = await startServer();
   await using home = await tempHome();
-  await writeConfig(home.configPath, server.url, server.pat);
+  await writeLocalConfig(home.configPath, server.url, server.pat);
   for (const group of ["config", "misc", "miscellaneous"]) {
     const result = await runCli(home.dir, [group, "get-repo-info"]);
     assertEquals(result.code, 0, result.stderr);
@@ -36,7 +28,7 @@ Deno.test("get-repo-info prints instance, host, version, masked token and token 
 Deno.test("get-repo-info -V debug never prints the full token", async () => {
   await using server = await startServer();
   await using home = await tempHome();
-  await writeConfig(home.configPath, server.url, server.pat);
+  await writeLocalConfig(home.configPath, server.url, server.pat);
   const result = await runCli(home.dir, ["config", "get-repo-info", "-V", "debug", "-I", "local"]);
   assertEquals(result.code, 0, result.stderr);
   assertNotIncludes(result.stdout + result.stderr, server.pat);
@@ -45,7 +37,7 @@ Deno.test("get-repo-info -V debug never prints the full token", async () => {
 Deno.test("get-repo-info -V error silences the info lines", async () => {
   await using server = await startServer();
   await using home = await tempHome();
-  await writeConfig(home.configPath, server.url, server.pat);
+  await writeLocalConfig(home.configPath, server.url, server.pat);
   const result = await runCli(home.dir, ["config", "get-repo-info", "-V", "error"]);
   assertEquals(result, { code: 0, stdout: "", stderr: "" });
 });
@@ -54,7 +46,7 @@ Deno.test("get-repo-info with a rejected token exits 1; -V debug adds the respon
   await using server = await startServer();
   await using home = await tempHome();
   const badPat = "pat_not_a_valid_token_123";
-  await writeConfig(home.configPath, server.url, badPat);
+  await writeLocalConfig(home.configPath, server.url, badPat);
   const plain = await runCli(home.dir, ["config", "get-repo-info"]);
   assertEquals(plain.code, 1);
   assertEquals(plain.stdout, "");

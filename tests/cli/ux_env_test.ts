@@ -4,32 +4,21 @@
 import { assertEquals, assertNotIncludes, assertStringIncludes } from "../_assert.ts";
 import { startServer } from "../../lib/testing/mod.ts";
 import { resolveSettings } from "../../lib/config/settings.ts";
-import { tempHome } from "./_run.ts";
+import { runCli, tempHome } from "./_run.ts";
 
-const CLI = new URL("../../cli.ts", import.meta.url).pathname;
 const ENV_NAMES = "REPO_APY_CONFIG,HOME,REPO_APY_HOST,REPO_APY_PAT,REPO_APY_INSTANCE";
 
 /** Runs the CLI as a process that may read the three variables. */
-async function cli(home: string, args: string[], env: Record<string, string>) {
-  const denoDir = Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME")}/.cache/deno`;
-  const { code, stdout, stderr } = await new Deno.Command("deno", {
-    args: [
-      "run",
-      "--quiet",
+function cli(home: string, args: string[], env: Record<string, string>) {
+  return runCli(home, args, {
+    env,
+    permissions: [
       `--allow-env=${ENV_NAMES}`,
       `--allow-read=${home}`,
       `--allow-write=${home}`,
       "--allow-net=127.0.0.1",
-      CLI,
-      ...args,
     ],
-    clearEnv: true,
-    env: { HOME: home, DENO_DIR: denoDir, NO_COLOR: "1", ...env },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const decoder = new TextDecoder();
-  return { code, stdout: decoder.decode(stdout), stderr: decoder.decode(stderr) };
+  });
 }
 
 function config(host: string, pat: string): string {

@@ -13,7 +13,7 @@ import { apyCommand, dryRun, dryRunOption, isDryRun } from "../apy_command.ts";
 import { globFilter } from "../../utils/glob.ts";
 import { UsageError } from "../_errors.ts";
 import type { CLIRepoManager } from "../cli_manager.ts";
-import { fileIdOptions, fileIdValue } from "../options.ts";
+import { fileIdOptions, type FileIdValue, fileIdValue } from "../options.ts";
 import {
   asValues,
   describe,
@@ -42,6 +42,7 @@ function existsAlready(record: RepoRecord, names: string[], folder = false): Rep
 function uploadProgress(manager: CLIRepoManager, label: string, total: number) {
   const bar = transferProgress(manager.output, label, total);
   const sent = new Map<string, number>();
+  let bytes = 0;
   let resumed = 0;
   return {
     onProgress(update: UploadFilesProgress) {
@@ -54,9 +55,9 @@ function uploadProgress(manager: CLIRepoManager, label: string, total: number) {
         );
         resumed += update.resumed!;
       }
+      // A running total: re-adding every file's bytes on each update is quadratic in a folder.
+      bytes += update.bytes - (sent.get(path) ?? 0);
       sent.set(path, update.bytes);
-      let bytes = 0;
-      for (const value of sent.values()) bytes += value;
       bar.onProgress({ bytes, resumed });
     },
     done: () => bar.done(),
@@ -291,9 +292,7 @@ export function getFileCommand(): CommandUnknownOpts {
     for (const record of records) {
       let paths: string[];
       if (selected !== undefined) {
-        const file = "fileId" in selected
-          ? await record.getFileInfo(selected.fileId)
-          : await record.getFileByName(selected.fileName);
+        const file = await selectedFile(record, selected);
         const progress = transferProgress(manager.output, `Downloading ${file.name}`, file.size);
         try {
           paths = [
@@ -372,7 +371,7 @@ async function planDownload(
   const wanted = globFilter(options.pattern, options.exclude_pattern);
   const files = selected === undefined
     ? (await Array.fromAsync(record.files())).filter((file) => wanted(file.name))
-    : [await fileOf(record, selected)];
+    : [await selectedFile(record, selected)];
   for (const file of files) {
     dryRun(
       manager,
@@ -384,12 +383,17 @@ async function planDownload(
   if (files.length === 0) manager.printWarning(`No file of the ${describe(record)} matches`);
 }
 
-async function fileOf(record: RepoRecord, options: object): Promise<FileJson> {
-  const selected = fileIdValue(asValues(options), { required: true });
-  if (selected === undefined) throw new UsageError("Please specify the file with -n or -i");
+/** The file `selected` names, by id or by name. */
+function selectedFile(record: RepoRecord, selected: FileIdValue): Promise<FileJson> {
   return "fileId" in selected
-    ? await record.getFileInfo(selected.fileId)
-    : await record.getFileByName(selected.fileName);
+    ? record.getFileInfo(selected.fileId)
+    : record.getFileByName(selected.fileName);
+}
+
+/** The file `-n/--file-name` or `-i/--file-id` names (a usage error when neither is given). */
+function fileOf(record: RepoRecord, options: object): Promise<FileJson> {
+  // `required` throws the usage error when neither is given.
+  return selectedFile(record, fileIdValue(asValues(options), { required: true })!);
 }
 
 /** `records delete-file`: deletes one file. */
