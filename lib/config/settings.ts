@@ -11,8 +11,9 @@ import { readConfig } from "./read.ts";
 import { selectInstance } from "./select.ts";
 import type { InstanceSection, RepoConfig } from "./types.ts";
 
-/** Default request timeout in seconds. */
-export const DEFAULT_TIMEOUT = 60;
+import { DEFAULT_TIMEOUT } from "../http/_transport_types.ts";
+
+export { DEFAULT_TIMEOUT };
 
 /**
  * Environment variables with connection settings, as `GH_TOKEN` for gh: they beat the config

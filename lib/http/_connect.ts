@@ -94,3 +94,11 @@ function causeMessages(error: unknown): string {
 export function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+
+/** Bytes written to a socket at a time, so each piece counts as activity for the idle timeout. */
+export const WRITE_PIECE = 262_144;
+
+/** The host name to open a socket to: an IPv6 literal without its URL brackets. */
+export function socketHostname(url: URL): string {
+  return url.hostname.replace(/^\[|\]$/g, "");
+}

@@ -7,6 +7,7 @@ import tls from "node:tls";
 import { Readable } from "node:stream";
 import type { IncomingMessage } from "node:http";
 import { grantedEnv } from "./_env.ts";
+import { socketHostname, WRITE_PIECE } from "./_connect.ts";
 
 /** What the transport passes to a fetch implementation. */
 export interface FetchInit {
@@ -49,7 +50,7 @@ export function insecureFetch(options: { proxy?: URL | undefined } = {}): {
           ...(net.isIP(url.hostname) ? {} : { servername: url.hostname }),
         });
       const request = https.request({
-        hostname: url.hostname.replace(/^\[|\]$/g, ""),
+        hostname: socketHostname(url),
         port: url.port === "" ? 443 : Number(url.port),
         path: `${url.pathname}${url.search}`,
         method: init.method,
@@ -131,7 +132,7 @@ function tunnel(proxy: URL, target: URL, signal: AbortSignal): Promise<net.Socke
   return new Promise((resolve, reject) => {
     const socket = net.connect(
       proxy.port === "" ? 80 : Number(proxy.port),
-      proxy.hostname.replace(/^\[|\]$/g, ""),
+      socketHostname(proxy),
       () => socket.write(`CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\n${auth}\r\n`),
     );
     const onAbort = () => socket.destroy(signal.reason);
@@ -163,8 +164,6 @@ function fixedBody(body: BodyInit | null): Uint8Array | undefined {
   if (typeof body === "string") return new TextEncoder().encode(body);
   return undefined;
 }
-
-const WRITE_PIECE = 262_144;
 
 // Writes the body piece by piece, waiting for `drain`, and reports each piece as activity.
 async function writeBody(

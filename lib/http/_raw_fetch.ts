@@ -7,6 +7,7 @@
 // does; no proxy support (the transport keeps fetch when a proxy is configured).
 import type { FetchFn } from "./_node_fetch.ts";
 import { envGranted } from "./_env.ts";
+import { socketHostname, WRITE_PIECE } from "./_connect.ts";
 
 /** Options of {@linkcode rawFetch}. */
 export interface RawFetchOptions {
@@ -55,7 +56,7 @@ export function rawFetch(options: RawFetchOptions = {}): FetchFn {
     const body = init.body === null ? new Uint8Array(0) : init.body;
     if (!(body instanceof Uint8Array)) throw new TypeError("rawFetch sends only byte bodies");
     const port = Number(url.port || (url.protocol === "https:" ? 443 : 80));
-    const hostname = url.hostname.replace(/^\[|\]$/g, "");
+    const hostname = socketHostname(url);
     const conn = url.protocol === "https:"
       ? await Deno.connectTls({
         hostname,
@@ -96,9 +97,6 @@ export function rawFetch(options: RawFetchOptions = {}): FetchFn {
     }
   };
 }
-
-/** Bytes written at most per write, so the idle timer hears of progress. */
-const WRITE_PIECE = 262_144;
 
 async function writeAll(
   conn: Deno.Conn,

@@ -59,6 +59,9 @@ export interface TransportOptions {
 /** Default bound of a JSON answer: 64 MiB, far above any API answer (a page holds 100 items). */
 export const MAX_JSON_BYTES = 67_108_864;
 
+/** Default request (idle) timeout in seconds. */
+export const DEFAULT_TIMEOUT = 60;
+
 /** Expected type of a key in {@linkcode Transport.jsonObject}'s answer. */
 export type JsonKeyType = "number" | "string" | "array" | "object";
 

@@ -44,6 +44,7 @@ import { endpointUrl } from "./url.ts";
 import { USER_AGENT } from "./version.ts";
 import { type FetchState, openFetchState } from "./_fetch_state.ts";
 import {
+  DEFAULT_TIMEOUT,
   type JsonObjectOptions,
   MAX_JSON_BYTES,
   type RequestOptions,
@@ -404,7 +405,7 @@ export class Transport implements AsyncDisposable {
   ): Promise<Response> {
     // Idle time only: every piece of the body sent, and every piece of the answer read, starts
     // the timeout again.
-    const timer = new IdleTimer((state.settings.timeout ?? 60) * 1000);
+    const timer = new IdleTimer((state.settings.timeout ?? DEFAULT_TIMEOUT) * 1000);
     const signal = init.signal
       ? AbortSignal.any([timer.controller.signal, init.signal])
       : timer.controller.signal;
