@@ -4,13 +4,29 @@
 import type { Transport } from "../http/transport.ts";
 import { RepoTemplate } from "../transfer/template.ts";
 import { createUnique } from "./_unique.ts";
+import { readBoundedText } from "./read_bounded_text.ts";
 import { templateData, type TemplateDraft, type TemplateKind } from "./template_draft.ts";
 
 /** Largest schema or shapes file read. */
-export const MAX_TEMPLATE_FILE_BYTES = 16 * 1024 * 1024;
+const MAX_TEMPLATE_FILE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Reads a schema or shapes file (at most `maxBytes`), converts it with `convert` and creates the
+ * template (of `templateType`, `extras` by default).
+ */
+export async function importTemplateFile(
+  transport: Transport,
+  path: string,
+  options: { templateType?: TemplateKind; maxBytes?: number },
+  convert: (text: string, options: { fileName: string }) => TemplateDraft,
+): Promise<RepoTemplate> {
+  const { templateType = "extras", maxBytes = MAX_TEMPLATE_FILE_BYTES } = options;
+  const draft = convert(await readBoundedText(path, maxBytes), { fileName: path });
+  return await createTemplate(transport, draft, templateType);
+}
 
 /** Creates a template from a draft under a free identifier generated from its title. */
-export function createTemplate(
+function createTemplate(
   transport: Transport,
   draft: TemplateDraft,
   kind: TemplateKind,

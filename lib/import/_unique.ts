@@ -13,7 +13,7 @@ import { generateIdentifier } from "../utils/identifier.ts";
 const MAX_TRIES = 100;
 
 /** The candidate identifiers for a title: `base`, `base-1`, … `base-99`. */
-export function* identifierCandidates(title: string, fallback: string): Generator<string> {
+function* identifierCandidates(title: string, fallback: string): Generator<string> {
   const base = generateIdentifier(title.trim()).replace(/^[-_]+|[-_]+$/g, "") || fallback;
   yield base;
   for (let n = 1; n < MAX_TRIES; n++) {

@@ -20,8 +20,7 @@
 
 import type { Transport } from "../http/transport.ts";
 import type { RepoTemplate } from "../transfer/template.ts";
-import { createTemplate, MAX_TEMPLATE_FILE_BYTES } from "./_template_import.ts";
-import { readBoundedText } from "./read_bounded_text.ts";
+import { importTemplateFile } from "./_template_import.ts";
 import { jsonSchemaToTemplate } from "./json_schema_template.ts";
 import type { TemplateKind } from "./template_draft.ts";
 
@@ -67,7 +66,5 @@ export async function importJsonSchema(
   path: string,
   options: TemplateImportOptions = {},
 ): Promise<RepoTemplate> {
-  const { templateType = "extras", maxBytes = MAX_TEMPLATE_FILE_BYTES } = options;
-  const draft = jsonSchemaToTemplate(await readBoundedText(path, maxBytes), { fileName: path });
-  return await createTemplate(target.transport, draft, templateType);
+  return await importTemplateFile(target.transport, path, options, jsonSchemaToTemplate);
 }

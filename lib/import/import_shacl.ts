@@ -21,8 +21,7 @@
 
 import type { Transport } from "../http/transport.ts";
 import type { RepoTemplate } from "../transfer/template.ts";
-import { createTemplate, MAX_TEMPLATE_FILE_BYTES } from "./_template_import.ts";
-import { readBoundedText } from "./read_bounded_text.ts";
+import { importTemplateFile } from "./_template_import.ts";
 import type { TemplateImportOptions } from "./import_json_schema.ts";
 import { shaclToTemplate } from "./shacl_template.ts";
 
@@ -62,7 +61,5 @@ export async function importShacl(
   path: string,
   options: TemplateImportOptions = {},
 ): Promise<RepoTemplate> {
-  const { templateType = "extras", maxBytes = MAX_TEMPLATE_FILE_BYTES } = options;
-  const draft = shaclToTemplate(await readBoundedText(path, maxBytes), { fileName: path });
-  return await createTemplate(target.transport, draft, templateType);
+  return await importTemplateFile(target.transport, path, options, shaclToTemplate);
 }

@@ -146,7 +146,7 @@ export async function reuseCollection(
     }
     let links = 0;
     for (const record of selected) {
-      const from = await RepoRecord.load(transport, { id: record.id });
+      const from = new RepoRecord(transport, record.id);
       for await (const link of from.recordLinks({ direction: "out", perPage: MAX_PER_PAGE })) {
         const to = link.record_to?.id;
         const newFrom = mapping.get(record.id);

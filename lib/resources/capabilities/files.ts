@@ -72,7 +72,7 @@ export async function findFile(
  * @param name Name of the file.
  * @returns The file.
  */
-export async function findFileByName(
+async function findFileByName(
   ctx: ResourceContext,
   name: string,
 ): Promise<FileJson | undefined> {

@@ -18,7 +18,7 @@ import { requireId } from "../_checks.ts";
 import { getPage, type ResourceContext, send } from "./context.ts";
 
 /** Users or groups. */
-export type RoleSubject = "users" | "groups";
+type RoleSubject = "users" | "groups";
 
 /**
  * Checks a role name against the roles of the context's resource type.
@@ -45,7 +45,7 @@ export function checkRole(ctx: Pick<ResourceContext, "type">, roleName: string):
  * @param subject `users` or `groups`.
  * @param grant The subject's id and the role.
  */
-export async function addRole(
+async function addRole(
   ctx: ResourceContext,
   subject: RoleSubject,
   grant: { subjectId: number; role: string },
@@ -65,7 +65,7 @@ export async function addRole(
  * @param subject `users` or `groups`.
  * @param grant The subject's id and the new role.
  */
-export async function changeRole(
+async function changeRole(
   ctx: ResourceContext,
   subject: RoleSubject,
   grant: { subjectId: number; role: string },
@@ -81,7 +81,7 @@ export async function changeRole(
  * @param subject `users` or `groups`.
  * @param subjectId Id of the user or group.
  */
-export async function removeRole(
+async function removeRole(
   ctx: ResourceContext,
   subject: RoleSubject,
   subjectId: number,
@@ -96,7 +96,7 @@ export async function removeRole(
  * @param query `page`, `perPage`, `filter`, `exclude`.
  * @returns The page.
  */
-export async function getUserRoles(
+async function getUserRoles(
   ctx: ResourceContext,
   query: ListOptions = {},
 ): Promise<PageJson<UserRoleJson>> {
@@ -110,7 +110,7 @@ export async function getUserRoles(
  * @param query `page`, `perPage`, `filter`.
  * @returns The page.
  */
-export async function getGroupRoles(
+async function getGroupRoles(
   ctx: ResourceContext,
   query: ListOptions = {},
 ): Promise<PageJson<GroupRoleJson>> {

@@ -18,7 +18,7 @@ export type Tagged = ResourceJson & { tags?: string[] };
  * @param tag The tag.
  * @returns The normalized tag.
  */
-export function normalizeTag(tag: string): string {
+function normalizeTag(tag: string): string {
   return requireText(tag, "tag").trim().replace(/\s+/g, " ").toLowerCase();
 }
 

@@ -13,7 +13,7 @@ import type { QueryParams } from "../../http/url.ts";
 import { allItems, getPage, send } from "./context.ts";
 
 /** Resource types with a trash. */
-export const TRASHABLE_TYPES: readonly TrashableType[] = [
+const TRASHABLE_TYPES: readonly TrashableType[] = [
   "record",
   "collection",
   "template",
@@ -27,7 +27,7 @@ export const TRASHABLE_TYPES: readonly TrashableType[] = [
  * @returns The type.
  * @throws {InputError} When the type has no trash.
  */
-export function checkTrashable(type: string): TrashableType {
+function checkTrashable(type: string): TrashableType {
   if (!(TRASHABLE_TYPES as readonly string[]).includes(type)) {
     throw new InputError(
       `The type '${type}' has no trash: use one of ${TRASHABLE_TYPES.join(", ")}`,
