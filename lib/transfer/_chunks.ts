@@ -122,10 +122,6 @@ export class Checksum {
    * @param chunk The data; it is hashed at once and not kept.
    */
   update(chunk: Uint8Array): void {
-    this.#update(chunk);
-  }
-
-  #update(chunk: Uint8Array): void {
     this.#size += chunk.byteLength;
     if (this.#kind === "md5") {
       this.#hash.update(chunk);
