@@ -35,13 +35,12 @@ export interface WriteAtomicOptions {
  * @param path The target file.
  * @param body The data; it is consumed fully or cancelled.
  * @param options Verification before the rename.
- * @returns The number of bytes written.
  */
 export async function writeAtomic(
   path: string,
   body: ReadableStream<Uint8Array>,
   options: WriteAtomicOptions = {},
-): Promise<number> {
+): Promise<void> {
   const temp = options.temp ?? tempPathFor(path);
   let file: Deno.FsFile;
   try {
@@ -55,21 +54,18 @@ export async function writeAtomic(
     await body.cancel().catch(() => {});
     throw error;
   }
-  let written = 0;
   let open = true;
   try {
     for await (const chunk of readChunks(body)) {
       const handled = options.onChunk?.(chunk);
       await writeAll(file, chunk);
       await handled;
-      written += chunk.byteLength;
     }
     await file.sync();
     file.close();
     open = false;
     await options.verify?.();
     await Deno.rename(temp, path);
-    return written;
   } catch (error) {
     if (open) file.close();
     if (!options.keepOnError?.(error)) await Deno.remove(temp).catch(() => {});

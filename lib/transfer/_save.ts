@@ -110,7 +110,7 @@ export async function saveResponse(
   using checksum = kind === "composite" && parallelHashing()
     ? new PartChecksum()
     : kind
-    ? inPlaceChecksum(kind)
+    ? new Checksum(kind)
     : undefined;
   if (checksum && offset > 0) await hashFile(temp, (chunk) => checksum.update(chunk));
   const body = response.body ?? ReadableStream.from<Uint8Array>([]);
@@ -185,14 +185,4 @@ async function hashFile(
   // The stream closes the file when it ends or fails; each piece is a fresh buffer.
   const file = await Deno.open(path, { read: true });
   for await (const chunk of file.readable) await update(chunk);
-}
-
-/** A checksum computed in place, with the same shape as {@linkcode PartChecksum}. */
-function inPlaceChecksum(kind: "md5" | "composite") {
-  const checksum = new Checksum(kind);
-  return {
-    update: (chunk: Uint8Array) => checksum.update(chunk),
-    result: () => Promise.resolve(checksum.result()),
-    [Symbol.dispose]() {},
-  };
 }

@@ -55,14 +55,30 @@ export function verifyUploaded(file: FileJson, sent: SentData): FileJson {
 }
 
 /**
- * Computes the checksum of a source in the form of an existing server checksum, for comparing a
- * local file with a file already in the record. Reads the whole source once.
+ * Whether a file already in the record holds exactly the content of a local source: same size,
+ * and the source's checksum in the server's form equals the file's. Reads the source once, only
+ * when the sizes agree; a source that cannot be read again (a stream) or a checksum of an unknown
+ * form never matches.
+ *
+ * @param file The file on the server.
+ * @param source The local data.
+ * @returns True for the same content.
+ */
+export async function holdsSource(file: FileJson, source: ResolvedSource): Promise<boolean> {
+  if (file.size !== source.size) return false;
+  const sent = await sourceChecksums(source, file.checksum);
+  return sent !== undefined && sameContent(file, sent);
+}
+
+/**
+ * Computes the checksum of a source in the form of an existing server checksum. Reads the whole
+ * source once.
  *
  * @param source A re-readable source.
  * @param serverChecksum The checksum the server reports for its file.
  * @returns Size and checksums, or `undefined` when the server's form is unknown.
  */
-export async function sourceChecksums(
+async function sourceChecksums(
   source: ResolvedSource,
   serverChecksum: string | null | undefined,
 ): Promise<SentData | undefined> {

@@ -25,8 +25,8 @@ import { InputError } from "../http/errors.ts";
 import { exportPath } from "../http/paths.ts";
 import { EXPORT_TYPES, type ResourceType } from "../http/protocol.ts";
 import type { QueryObject } from "../http/url.ts";
-import { asDirectory, resolveTarget, withExtension } from "./_paths.ts";
-import { openBody, saveResponse } from "./_save.ts";
+import { saveExport } from "./_export_file.ts";
+import { openBody } from "./_save.ts";
 import type { ProgressCallback } from "./progress.ts";
 import type { TransferTarget } from "./upload.ts";
 
@@ -106,20 +106,14 @@ export async function exportResource(
 ): Promise<string> {
   const { exportType, extension } = checkType(resource, options.exportType);
   const { identifier } = await resource.meta();
-  const dir = options.name === undefined ? path : asDirectory(path);
-  const target = await resolveTarget(dir, withExtension(options.name ?? identifier, extension), {
-    force: options.force,
-    folder: options.useFolder ? identifier : undefined,
-  });
-  return await saveResponse(
+  return await saveExport(
     resource.transport,
     exportPath(resource, exportType),
-    target,
-    {
-      query: options.filter ? { filter: options.filter } : undefined,
-      onProgress: options.onProgress,
-      signal: options.signal,
-    },
+    path,
+    identifier,
+    identifier,
+    extension,
+    { ...options, query: options.filter ? { filter: options.filter } : undefined },
   );
 }
 

@@ -22,8 +22,8 @@
 
 import { extrasExportPath } from "../http/paths.ts";
 import type { QueryObject } from "../http/url.ts";
-import { asDirectory, resolveTarget, withExtension } from "./_paths.ts";
-import { openBody, saveResponse } from "./_save.ts";
+import { saveExport } from "./_export_file.ts";
+import { openBody } from "./_save.ts";
 import type { RecordTarget } from "./download_files.ts";
 import type { ProgressCallback } from "./progress.ts";
 
@@ -78,16 +78,15 @@ export async function exportMetadata(
   options: ExportMetadataOptions = {},
 ): Promise<string> {
   const { identifier } = await record.meta();
-  const name = withExtension(options.name ?? `${identifier}-extras`, "json");
-  const target = await resolveTarget(options.name === undefined ? path : asDirectory(path), name, {
-    force: options.force,
-    folder: options.useFolder ? identifier : undefined,
-  });
-  return await saveResponse(record.transport, extrasExportPath(record.id), target, {
-    query: metadataQuery(options),
-    onProgress: options.onProgress,
-    signal: options.signal,
-  });
+  return await saveExport(
+    record.transport,
+    extrasExportPath(record.id),
+    path,
+    identifier,
+    `${identifier}-extras`,
+    "json",
+    { ...options, query: metadataQuery(options) },
+  );
 }
 
 /**

@@ -32,13 +32,7 @@ import type { Transport } from "../http/transport.ts";
 import { md5Hex } from "./_chunks.ts";
 import { isUploadGone, sendChunked } from "./_chunked.ts";
 import { type ResolvedSource, resolveSource, type UploadSource } from "./_source.ts";
-import {
-  fileFinder,
-  sameContent,
-  type SentData,
-  sourceChecksums,
-  verifyUploaded,
-} from "./_verify.ts";
+import { fileFinder, holdsSource, sameContent, type SentData, verifyUploaded } from "./_verify.ts";
 import { UploadError } from "./errors.ts";
 import type { ProgressCallback } from "./progress.ts";
 
@@ -270,9 +264,7 @@ async function sendDirect(
 async function sameFile(error: unknown, source: ResolvedSource): Promise<FileJson | undefined> {
   const file = (error as RequestError).body as Partial<ErrorBodyJson> | undefined;
   const existing = file?.file;
-  if (existing === undefined || existing.size !== source.size) return undefined;
-  const sent = await sourceChecksums(source, existing.checksum);
-  return sent !== undefined && sameContent(existing, sent) ? existing : undefined;
+  return existing !== undefined && await holdsSource(existing, source) ? existing : undefined;
 }
 
 function replaceLink(error: unknown): string | undefined {

@@ -30,7 +30,7 @@ import { type FileJson, UPLOAD_CHUNK_SIZE } from "../http/protocol.ts";
 import { globFilter } from "../utils/glob.ts";
 import { runPool } from "./_pool.ts";
 import { resolveSource } from "./_source.ts";
-import { fileFinder, sameContent, sourceChecksums } from "./_verify.ts";
+import { fileFinder, holdsSource } from "./_verify.ts";
 import { FilesExistError, type UploadFilesDone, UploadFilesError } from "./errors.ts";
 import type { Progress } from "./progress.ts";
 import { uploadFile, type UploadTarget } from "./upload.ts";
@@ -290,8 +290,7 @@ async function hasContent(file: LocalUploadFile, found: FileJson): Promise<boole
   if (found.size !== file.size) return false;
   const source = await resolveSource(file.path);
   try {
-    const sent = await sourceChecksums(source, found.checksum);
-    return sent !== undefined && sameContent(found, sent);
+    return await holdsSource(found, source);
   } finally {
     await source.close();
   }

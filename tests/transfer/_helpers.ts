@@ -87,3 +87,20 @@ export function chunkPuts(server: TestServer, from = 0): number[] {
     .filter((entry) => entry.method === "PUT" && entry.chunkIndex !== undefined)
     .map((entry) => entry.chunkIndex as number);
 }
+
+/**
+ * Upload options that send one chunk at a time and cancel the upload (with the error "stop
+ * here") once `bytes` are on the server.
+ */
+export function stopAfter(
+  bytes: number,
+): { concurrency: number; signal: AbortSignal; onProgress: (p: { bytes: number }) => void } {
+  const controller = new AbortController();
+  return {
+    concurrency: 1,
+    signal: controller.signal,
+    onProgress: (progress) => {
+      if (progress.bytes >= bytes) controller.abort(new Error("stop here"));
+    },
+  };
+}

@@ -4,7 +4,7 @@ import type { FileJson } from "../../lib/http/protocol.ts";
 import { UploadError } from "../../lib/transfer/errors.ts";
 import { uploadFile } from "../../lib/transfer/upload.ts";
 import { hashWorkerCount, parallelHashing } from "../../lib/transfer/_hash_pool.ts";
-import { chunkPuts, setup, sha256, sha256File, writeRandomFile } from "./_helpers.ts";
+import { chunkPuts, setup, sha256, sha256File, stopAfter, writeRandomFile } from "./_helpers.ts";
 
 const MiB = 1024 * 1024;
 
@@ -160,19 +160,12 @@ Deno.test("uploadFile() aborted after two chunks resumes with the remaining ones
   await using env = await setup();
   const source = `${env.dir}/big.bin`;
   await writeRandomFile(source, 55_000_000, 17);
-  const controller = new AbortController();
+  const stop = stopAfter(20_000_000);
   await assertRejects(
-    () =>
-      uploadFile(env.record, source, {
-        concurrency: 1,
-        signal: controller.signal,
-        onProgress: ({ bytes }) => {
-          if (bytes >= 20_000_000) controller.abort(new Error("stop here"));
-        },
-      }),
+    () => uploadFile(env.record, source, stop),
     Error,
   );
-  assertEquals(controller.signal.aborted, true);
+  assertEquals(stop.signal.aborted, true);
   assertEquals(chunkPuts(env.server), [0, 1]);
 
   const before = env.server.log.length;
