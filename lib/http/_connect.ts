@@ -102,3 +102,8 @@ export const WRITE_PIECE = 262_144;
 export function socketHostname(url: URL): string {
   return url.hostname.replace(/^\[|\]$/g, "");
 }
+
+/** Whether an answer to `method` with `status` has no body (a `Response` must not get one). */
+export function bodilessAnswer(method: string, status: number): boolean {
+  return method === "HEAD" || [101, 204, 205, 304].includes(status);
+}

@@ -7,7 +7,7 @@ import tls from "node:tls";
 import { Readable } from "node:stream";
 import type { IncomingMessage } from "node:http";
 import { grantedEnv } from "./_env.ts";
-import { socketHostname, WRITE_PIECE } from "./_connect.ts";
+import { bodilessAnswer, socketHostname, WRITE_PIECE } from "./_connect.ts";
 
 /** What the transport passes to a fetch implementation. */
 export interface FetchInit {
@@ -72,7 +72,7 @@ export function insecureFetch(options: { proxy?: URL | undefined } = {}): {
           }
         }
         const status = message.statusCode ?? 500;
-        const nullBody = [101, 204, 205, 304].includes(status) || init.method === "HEAD";
+        const nullBody = bodilessAnswer(init.method, status);
         // A tunnel serves one request: it closes with the answer.
         if (secure) message.once("close", () => secure.destroy());
         const body = nullBody ? null : Readable.toWeb(message) as ReadableStream<Uint8Array>;

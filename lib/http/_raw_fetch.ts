@@ -7,7 +7,7 @@
 // does; no proxy support (the transport keeps fetch when a proxy is configured).
 import type { FetchFn } from "./_node_fetch.ts";
 import { envGranted } from "./_env.ts";
-import { socketHostname, WRITE_PIECE } from "./_connect.ts";
+import { bodilessAnswer, socketHostname, WRITE_PIECE } from "./_connect.ts";
 
 /** Options of {@linkcode rawFetch}. */
 export interface RawFetchOptions {
@@ -124,7 +124,7 @@ async function readResponse(conn: Deno.Conn, method: string): Promise<Response> 
       if (colon > 0) headers.append(line.slice(0, colon).trim(), line.slice(colon + 1).trim());
     }
     if (status < 200) continue;
-    if (method === "HEAD" || status === 204 || status === 304) {
+    if (bodilessAnswer(method, status)) {
       return new Response(null, { status, statusText: match[2] ?? "", headers });
     }
     const length = headers.get("content-length");

@@ -8,7 +8,7 @@ import { RecordResource } from "../../lib/resources/record.ts";
 import { uploadFile } from "../../lib/transfer/upload.ts";
 import { downloadFileStream } from "../../lib/transfer/download.ts";
 import { makeCertificates, withTlsServer } from "../_tls.ts";
-import { proxyMayBeSet } from "../../lib/http/_raw_fetch.ts";
+import { proxyMayBeSet, rawFetch } from "../../lib/http/_raw_fetch.ts";
 import { POSIX_TOOLS } from "../_platform.ts";
 
 const noProxy = !proxyMayBeSet();
@@ -95,4 +95,22 @@ Deno.test("Transport aborts a large byte body when the signal fires", async () =
     signal: controller.signal,
   }).then(() => undefined, (caught: unknown) => caught);
   assertEquals(error, reason);
+});
+
+Deno.test("rawFetch() gives a bodiless answer for 205, as fetch does", async () => {
+  await using server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    async (request) => {
+      await request.body?.cancel();
+      return new Response(null, { status: 205 });
+    },
+  );
+  const response = await rawFetch()(new URL(`http://127.0.0.1:${server.addr.port}/x`), {
+    method: "PUT",
+    headers: new Headers(),
+    body: sample(1_048_576),
+    signal: new AbortController().signal,
+  });
+  assertEquals(response.status, 205);
+  assertEquals(response.body, null);
 });
