@@ -15,7 +15,15 @@ export interface Stored {
   size: number;
   /** MD5 digest (raw bytes). */
   md5: Uint8Array;
+  /** The first bytes stored (at most {@linkcode SNIFF_BYTES}), for {@linkcode sniffMimetype}. */
+  head: Uint8Array;
 }
+
+/** Bytes {@linkcode sniffMimetype} looks at. */
+export const SNIFF_BYTES = 512;
+
+/** Bodies up to this size are gathered in memory and written with one call. */
+const SMALL_BODY_BYTES = 1 << 20;
 
 /**
  * A new unique path in the storage directory.
@@ -30,12 +38,14 @@ export function storagePath(state: State, label: string): string {
 
 /**
  * Streams a request body to a new file, hashing it; the file is removed if the body breaks.
+ * A small body (most requests: direct uploads of small files) is gathered in memory and written
+ * with one call, which costs a fraction of a file stream per request.
  *
  * @param state Server state.
  * @param body The request body.
  * @param label Readable part of the file name.
  * @param corrupt Store the first byte flipped (fault injection: damaged storage).
- * @returns Path, size and MD5 (of the bytes stored).
+ * @returns Path, size, MD5 (of the bytes stored) and the first bytes.
  */
 export async function storeBody(
   state: State,
@@ -44,10 +54,11 @@ export async function storeBody(
   corrupt = false,
 ): Promise<Stored> {
   const path = storagePath(state, label);
-  const file = await Deno.open(path, { write: true, createNew: true });
-  const writer = file.writable.getWriter();
   const hash = createHash("md5");
+  const gathered: Uint8Array[] = [];
+  let writer: WritableStreamDefaultWriter<Uint8Array> | undefined;
   let size = 0;
+  let small: Uint8Array | undefined;
   try {
     if (body !== null) {
       for await (let chunk of body) {
@@ -58,16 +69,59 @@ export async function storeBody(
         size += chunk.byteLength;
         if (size > MAX_CONTENT_LENGTH) throw new HttpError(413);
         hash.update(chunk);
+        if (writer === undefined && size <= SMALL_BODY_BYTES) {
+          gathered.push(chunk);
+          continue;
+        }
+        if (writer === undefined) {
+          const file = await Deno.open(path, { write: true, createNew: true });
+          writer = file.writable.getWriter();
+          for (const piece of gathered.splice(0)) await writer.write(piece);
+        }
         await writer.write(chunk);
       }
     }
-    await writer.close();
+    if (writer !== undefined) await writer.close();
+    else {
+      small = concat(gathered, size);
+      await Deno.writeFile(path, small, { createNew: true });
+    }
   } catch (error) {
-    await writer.abort().catch(() => {});
+    await writer?.abort().catch(() => {});
     await Deno.remove(path).catch(() => {});
     throw error;
   }
-  return { path, size, md5: new Uint8Array(hash.digest()) };
+  const head = small !== undefined ? small.subarray(0, SNIFF_BYTES) : await readHead(path);
+  return { path, size, md5: new Uint8Array(hash.digest()), head };
+}
+
+function concat(pieces: Uint8Array[], size: number): Uint8Array {
+  if (pieces.length === 1) return pieces[0]!;
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const piece of pieces) {
+    bytes.set(piece, offset);
+    offset += piece.byteLength;
+  }
+  return bytes;
+}
+
+/**
+ * The first bytes of a stored file (at most {@linkcode SNIFF_BYTES}).
+ *
+ * @param path Stored file.
+ * @returns The bytes.
+ */
+export async function readHead(path: string): Promise<Uint8Array> {
+  using file = await Deno.open(path, { read: true });
+  const head = new Uint8Array(SNIFF_BYTES);
+  let n = 0;
+  while (n < head.byteLength) {
+    const read = await file.read(head.subarray(n));
+    if (read === null) break;
+    n += read;
+  }
+  return head.subarray(0, n);
 }
 
 /**
@@ -108,17 +162,14 @@ export function hex(bytes: Uint8Array): string {
 }
 
 /**
- * A rough magic MIME type from the first bytes.
+ * A rough magic MIME type from the first bytes of a file.
  *
- * @param path Stored file.
+ * @param head The file's first bytes (all of them when shorter than {@linkcode SNIFF_BYTES}).
  * @returns The MIME type.
  */
-export async function sniffMimetype(path: string): Promise<string> {
-  const file = await Deno.open(path, { read: true });
-  const head = new Uint8Array(512);
-  const n = (await file.read(head)) ?? 0;
-  file.close();
-  const bytes = head.subarray(0, n);
+export function sniffMimetype(head: Uint8Array): string {
+  const bytes = head.subarray(0, SNIFF_BYTES);
+  const n = bytes.byteLength;
   if (n === 0) return "application/x-empty";
   const starts = (...sig: number[]) => sig.every((b, i) => bytes[i] === b);
   if (starts(0x89, 0x50, 0x4e, 0x47)) return "image/png";
@@ -127,7 +178,7 @@ export async function sniffMimetype(path: string): Promise<string> {
   if (starts(0xff, 0xd8, 0xff)) return "image/jpeg";
   if (starts(0x1f, 0x8b)) return "application/gzip";
   try {
-    const whole = n < head.byteLength;
+    const whole = n < SNIFF_BYTES;
     const text = new TextDecoder("utf-8", { fatal: whole }).decode(
       whole ? bytes : bytes.subarray(0, n - 4),
     );

@@ -12,17 +12,17 @@ import { HttpError, jsonResponse, notFound, validationError } from "./_errors.ts
 import { corruptedRequests } from "./_faults.ts";
 import { fileJson, uploadJson } from "./_render.ts";
 import { addFileRevision } from "./_revisions.ts";
-import { hex, openStored, sniffMimetype, storagePath, storeBody } from "./_storage.ts";
+import { hex, openStored, readHead, sniffMimetype, storagePath, storeBody } from "./_storage.ts";
 import { now, type State, type StoredFile, type Upload } from "./_state.ts";
 
 /** Creates or updates the file an upload produces; returns null when that is impossible. */
 async function completeFile(
   state: State,
   upload: Upload,
-  stored: { path: string; size: number; checksum: string },
+  stored: { path: string; size: number; checksum: string; head: Uint8Array },
 ): Promise<StoredFile | null> {
   const time = now();
-  const magic = await sniffMimetype(stored.path);
+  const magic = sniffMimetype(stored.head);
   if (upload.fileId !== null) {
     const file = state.files.get(upload.fileId);
     if (!file || file.state !== "active") return null;
@@ -200,7 +200,12 @@ export async function merge(
     return fail(`File size mismatch (expected ${upload.size} bytes, got ${size}).`);
   }
   const checksum = `${digests.digest("hex")}-${upload.chunkCount}`;
-  const file = await completeFile(state, upload, { path, size, checksum });
+  const file = await completeFile(state, upload, {
+    path,
+    size,
+    checksum,
+    head: await readHead(path),
+  });
   if (!file) {
     await Deno.remove(path).catch(() => {});
     return fail("Error creating or updating file.");
