@@ -11,8 +11,11 @@ export function redactSecrets(text: string, secrets: readonly string[]): string 
   let result = text;
   for (const secret of secrets) {
     if (secret.length < 4) continue;
-    for (const form of new Set([secret, encodeURIComponent(secret)])) {
-      result = result.replaceAll(form, REDACTED);
+    // Every answer goes through here: the usual case (no secret in it) costs one search.
+    if (result.includes(secret)) result = result.replaceAll(secret, REDACTED);
+    const encoded = encodeURIComponent(secret);
+    if (encoded !== secret && result.includes(encoded)) {
+      result = result.replaceAll(encoded, REDACTED);
     }
   }
   return result;
@@ -32,21 +35,36 @@ export interface BoundedText {
   truncated: boolean;
 }
 
+/** Size of the one buffer {@linkcode readBoundedText} reads into (when the body allows it). */
+const TEXT_READ_SIZE = 16_384;
+
 /**
- * Reads a body as text, at most `maxBytes`; a longer body is cancelled after the bound.
+ * Reads a body as text, at most `maxBytes`; a longer body is cancelled after the bound. A byte
+ * stream (the transport's bodies) is read into one reused buffer, so a small answer costs one
+ * small allocation instead of a buffer per read.
  */
 export async function readBoundedText(
   body: ReadableStream<Uint8Array> | null,
   maxBytes: number,
 ): Promise<BoundedText> {
   if (body === null) return { text: "", truncated: false };
-  const reader = body.getReader();
+  const byob = byobReader(body);
+  const plain = byob ? undefined : body.getReader();
+  const reader = byob ?? plain!;
+  let buffer = new Uint8Array(byob ? TEXT_READ_SIZE : 0);
+  const read = async (): Promise<ReadableStreamReadResult<Uint8Array>> => {
+    if (plain) return await plain.read();
+    const result = await byob!.read(buffer);
+    // The read moved the buffer into `value`: the next read goes into it again.
+    if (result.value) buffer = new Uint8Array(result.value.buffer);
+    return result;
+  };
   const decoder = new TextDecoder();
   let text = "";
   let bytes = 0;
   try {
     for (;;) {
-      const { done, value } = await reader.read();
+      const { done, value } = await read();
       if (done) return { text: text + decoder.decode(), truncated: false };
       const room = maxBytes - bytes;
       bytes += value.byteLength;
@@ -59,5 +77,13 @@ export async function readBoundedText(
     }
   } finally {
     reader.releaseLock();
+  }
+}
+
+function byobReader(body: ReadableStream<Uint8Array>): ReadableStreamBYOBReader | undefined {
+  try {
+    return body.getReader({ mode: "byob" });
+  } catch {
+    return undefined;
   }
 }

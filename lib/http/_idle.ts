@@ -2,11 +2,19 @@
 // whole timeout, so a long upload or download never fails while data flows.
 import { ConnectionError, TimeoutError } from "./errors.ts";
 
-/** A timer that aborts a request after `timeoutMs` without activity. */
+/**
+ * A timer that aborts a request after `timeoutMs` without activity. Activity only notes the time:
+ * one timer runs per request and, when it fires early, waits for the rest of the timeout after
+ * the last activity. Every request touches it several times (and a big transfer once per piece
+ * sent or read), so clearing and starting a timer each time would cost more than the request's
+ * other bookkeeping.
+ */
 export class IdleTimer implements Disposable {
   readonly controller: AbortController = new AbortController();
   readonly timeoutMs: number;
   #timer: ReturnType<typeof setTimeout> | undefined;
+  #last = 0;
+  #paused = false;
   #fired = false;
 
   constructor(timeoutMs: number) {
@@ -21,20 +29,47 @@ export class IdleTimer implements Disposable {
 
   /** Bytes moved: the timeout starts again. */
   touch(): void {
-    clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => {
-      this.#fired = true;
-      this.controller.abort();
-    }, this.timeoutMs);
+    this.#last = performance.now();
+    if (this.#timer === undefined) {
+      this.#paused = false;
+      this.#timer = setTimeout(() => this.#check(), this.timeoutMs);
+    } else if (this.#paused) {
+      this.#paused = false;
+      Deno.refTimer(this.#timer as unknown as number);
+    }
   }
 
-  /** Stops the timer (nothing is pending). */
+  /**
+   * Nothing is pending until the next {@linkcode IdleTimer.touch}: the timeout does not count,
+   * and the timer no longer keeps the process alive.
+   */
   pause(): void {
+    if (this.#paused) return;
+    this.#paused = true;
+    if (this.#timer !== undefined) Deno.unrefTimer(this.#timer as unknown as number);
+  }
+
+  /** Stops the timer for good (the request is over). */
+  stop(): void {
+    this.#paused = true;
     clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+
+  #check(): void {
+    this.#timer = undefined;
+    if (this.#paused) return;
+    const idle = performance.now() - this.#last;
+    if (idle < this.timeoutMs) {
+      this.#timer = setTimeout(() => this.#check(), this.timeoutMs - idle);
+      return;
+    }
+    this.#fired = true;
+    this.controller.abort();
   }
 
   [Symbol.dispose](): void {
-    this.pause();
+    this.stop();
   }
 }
 
@@ -109,7 +144,7 @@ function openReader(source: ReadableStream<Uint8Array>): BodyReader {
 export function guardBody(response: Response, timer: IdleTimer, host: string): Response {
   const source = response.body;
   if (source === null) {
-    timer.pause();
+    timer.stop();
     return response;
   }
   const reader = openReader(source);
@@ -120,13 +155,17 @@ export function guardBody(response: Response, timer: IdleTimer, host: string): R
     type: "bytes",
     async pull(controller) {
       timer.touch();
+      const end = () => {
+        timer.stop();
+        controller.close();
+      };
       try {
         const request = controller.byobRequest;
         const view = request?.view;
         if (request && view && reader.byob) {
           const target = new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
           const { done, value } = await reader.byob.read(target);
-          if (done) controller.close();
+          if (done) end();
           if (value) request.respondWithNewView(value);
           else request.respond(0);
           return;
@@ -134,9 +173,13 @@ export function guardBody(response: Response, timer: IdleTimer, host: string): R
         const { done, value } = reader.byob
           ? await reader.byob.read(new Uint8Array(READ_SIZE))
           : await reader.plain.read();
-        if (done) controller.close();
-        else if (value.byteLength > 0) controller.enqueue(value);
+        if (done) {
+          end();
+          // A reader waiting with its own buffer (BYOB) learns of the end only this way.
+          controller.byobRequest?.respond(0);
+        } else if (value.byteLength > 0) controller.enqueue(value);
       } catch (error) {
+        timer.stop();
         controller.error(
           timer.fired ? new TimeoutError(host, timer.timeoutMs) : new ConnectionError(
             host,
@@ -149,7 +192,7 @@ export function guardBody(response: Response, timer: IdleTimer, host: string): R
       }
     },
     cancel(reason) {
-      timer.pause();
+      timer.stop();
       return (reader.byob ?? reader.plain).cancel(reason);
     },
   });

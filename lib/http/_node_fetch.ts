@@ -1,13 +1,39 @@
 // A fetch over node:https, used only when TLS verification is switched off (`verify = false`):
 // Deno's fetch has no per-client switch for that, node:https's `rejectUnauthorized` does.
+// The node modules are imported on first use: only `verify = false` needs them, and loading
+// them costs every other command about 10 ms of start-up.
 import type http from "node:http";
-import https from "node:https";
-import net from "node:net";
-import tls from "node:tls";
-import { Readable } from "node:stream";
+import type https from "node:https";
+import type net from "node:net";
+import type tls from "node:tls";
+import type { Readable } from "node:stream";
 import type { IncomingMessage } from "node:http";
 import { grantedEnv } from "./_env.ts";
 import { bodilessAnswer, socketHostname, WRITE_PIECE } from "./_connect.ts";
+
+interface NodeModules {
+  https: typeof https;
+  net: typeof net;
+  tls: typeof tls;
+  Readable: typeof Readable;
+}
+
+let loaded: Promise<NodeModules> | undefined;
+
+function nodeModules(): Promise<NodeModules> {
+  loaded ??= Promise.all([
+    import("node:https"),
+    import("node:net"),
+    import("node:tls"),
+    import("node:stream"),
+  ]).then(([https, net, tls, stream]) => ({
+    https: https.default,
+    net: net.default,
+    tls: tls.default,
+    Readable: stream.Readable,
+  }));
+  return loaded;
+}
 
 /** What the transport passes to a fetch implementation. */
 export interface FetchInit {
@@ -30,12 +56,14 @@ export function insecureFetch(options: { proxy?: URL | undefined } = {}): {
   fetch: FetchFn;
   close(): void;
 } {
-  // `ca: []` keeps node:tls from loading the system roots (which needs --allow-sys=ca); with
-  // verification off they are not used anyway.
-  const agent = new https.Agent({ rejectUnauthorized: false, keepAlive: true, ca: [] });
+  let agent: https.Agent | undefined;
   const fetchFn: FetchFn = async (url, init) => {
+    const { https, net, tls, Readable } = await nodeModules();
+    // `ca: []` keeps node:tls from loading the system roots (which needs --allow-sys=ca); with
+    // verification off they are not used anyway.
+    const pool = agent ??= new https.Agent({ rejectUnauthorized: false, keepAlive: true, ca: [] });
     const proxy = options.proxy && !bypassesProxy(url) ? options.proxy : undefined;
-    const socket = proxy ? await tunnel(proxy, url, init.signal) : undefined;
+    const socket = proxy ? await tunnel(net, proxy, url, init.signal) : undefined;
     return await new Promise<Response>((resolve, reject) => {
       if (init.signal.aborted) return reject(init.signal.reason);
       const headers: Record<string, string> = {};
@@ -57,7 +85,7 @@ export function insecureFetch(options: { proxy?: URL | undefined } = {}): {
         headers,
         ...(secure
           ? { agent: false, createConnection: () => secure, rejectUnauthorized: false, ca: [] }
-          : { agent }),
+          : { agent: pool }),
       });
       const onAbort = () => request.destroy(init.signal.reason);
       init.signal.addEventListener("abort", onAbort, { once: true });
@@ -84,7 +112,7 @@ export function insecureFetch(options: { proxy?: URL | undefined } = {}): {
       );
     });
   };
-  return { fetch: fetchFn, close: () => agent.destroy() };
+  return { fetch: fetchFn, close: () => agent?.destroy() };
 }
 
 /**
@@ -122,7 +150,12 @@ function bypassesProxy(url: URL): boolean {
 }
 
 // Opens a CONNECT tunnel through an http:// proxy to the target's host and port.
-function tunnel(proxy: URL, target: URL, signal: AbortSignal): Promise<net.Socket> {
+function tunnel(
+  net: NodeModules["net"],
+  proxy: URL,
+  target: URL,
+  signal: AbortSignal,
+): Promise<net.Socket> {
   const authority = `${target.hostname}:${target.port === "" ? 443 : target.port}`;
   const auth = proxy.username
     ? `Proxy-Authorization: Basic ${

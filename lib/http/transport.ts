@@ -277,31 +277,43 @@ export class Transport implements AsyncDisposable {
     expected: string,
   ): Promise<{ value: object; fail: (found: string, wanted: string) => RequestError }> {
     const response = await this.request(method, endpoint, options);
-    const url = redactUrl(endpointUrl(await this.baseUrl(), endpoint, options.query).href);
+    const state = await this.#ready();
+    // Built only for an error: most answers never need the redacted address.
+    const address = () => redactUrl(endpointUrl(state.base, endpoint, options.query).href);
     const read = await readBoundedText(response.body, this.#maxJsonBytes);
-    if (read.truncated) throw new ResponseTooLargeError(method, url, this.#maxJsonBytes);
-    const text = redactSecrets(read.text, [(await this.#ready()).settings.pat]);
-    const init = { status: response.status, method, url, body: text, headers: response.headers };
-    const fail = (found: string, wanted: string) =>
-      new RequestError({
+    if (read.truncated) throw new ResponseTooLargeError(method, address(), this.#maxJsonBytes);
+    const errorInit = () => ({
+      status: response.status,
+      method,
+      url: address(),
+      body: redactSecrets(read.text, [state.settings.pat]),
+      headers: response.headers,
+    });
+    const fail = (found: string, wanted: string) => {
+      const init = errorInit();
+      return new RequestError({
         ...init,
-        message: `${method} ${url} answered ${response.status} with ${found} where ${wanted} ` +
+        message:
+          `${method} ${init.url} answered ${response.status} with ${found} where ${wanted} ` +
           `was expected: check 'host' and 'base_path', or whether a proxy answers in the ` +
           `server's place`,
       });
+    };
     if (read.text.trim() === "") return { value: {}, fail };
     let value: unknown;
     try {
       value = JSON.parse(read.text);
     } catch {
+      const init = errorInit();
       const { description } = new RequestError(init);
       throw new RequestError({
         ...init,
-        message: `${method} ${url} answered ${response.status} with a body that is not JSON ` +
+        message: `${method} ${init.url} answered ${response.status} with a body that is not JSON ` +
           `(${description})`,
       });
     }
     if (typeof value !== "object" || value === null) {
+      const text = redactSecrets(read.text, [state.settings.pat]);
       throw fail(`the JSON value ${text.trim().slice(0, 40)}`, expected);
     }
     return { value, fail };
@@ -421,7 +433,7 @@ export class Transport implements AsyncDisposable {
     try {
       response = await state.fetch(url, fetchInit);
     } catch (error) {
-      timer.pause();
+      timer.stop();
       if (init.signal?.aborted) throw init.signal.reason;
       if (timer.fired) throw new TimeoutError(url.origin, timer.timeoutMs);
       throw networkError(url, error);

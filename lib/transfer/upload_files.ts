@@ -193,16 +193,24 @@ export async function uploadFiles(
   return done;
 }
 
+/** File system calls in flight while listing a folder. */
+const STAT_CONCURRENCY = 16;
+
 async function localFiles(source: string | string[], options: UploadFilesOptions) {
   const files: LocalUploadFile[] = [];
   if (typeof source === "string" && (await statUploadPath(source)).isDirectory) {
     const wanted = globFilter(options.pattern ?? "*", options.excludePattern);
+    const names: string[] = [];
     for await (const entry of Deno.readDir(source)) {
-      if (!wanted(entry.name)) continue;
-      const path = join(source, entry.name);
-      const info = await Deno.stat(path).catch(() => undefined);
-      if (info?.isFile) files.push({ path, name: entry.name, size: info.size });
+      // A symbolic link is followed (stat), so it is not ruled out by its entry type.
+      if (wanted(entry.name) && !entry.isDirectory) names.push(entry.name);
     }
+    // Several stats at a time: one after the other, 200 files took 20-30 ms.
+    await runPool(STAT_CONCURRENCY, names, async (name) => {
+      const path = join(source, name);
+      const info = await Deno.stat(path).catch(() => undefined);
+      if (info?.isFile) files.push({ path, name, size: info.size });
+    });
   } else {
     for (const path of typeof source === "string" ? [source] : source) {
       const info = await statUploadPath(path);
