@@ -4,6 +4,8 @@
  * @module
  */
 
+import { responseBytes } from "./_http.ts";
+
 /** HTTP reason phrases the server uses in `message`. */
 const REASONS: Record<number, string> = {
   200: "OK",
@@ -75,7 +77,7 @@ export function jsonResponse(
   headers: Record<string, string> = {},
 ): Response {
   const bytes = new TextEncoder().encode(JSON.stringify(body));
-  return new Response(bytes, {
+  const response = new Response(bytes, {
     status,
     headers: {
       "content-type": "application/json",
@@ -83,6 +85,8 @@ export function jsonResponse(
       ...headers,
     },
   });
+  responseBytes.set(response, bytes);
+  return response;
 }
 
 /** Thrown by handlers; rendered into an error body by {@linkcode errorResponse}. */

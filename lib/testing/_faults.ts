@@ -208,6 +208,7 @@ export async function withFaults(
   request: Request,
   next: (request: Request) => Promise<Response>,
 ): Promise<Response> {
+  if (faults.length === 0) return await next(request);
   const url = new URL(request.url);
   const firing = faults.filter((f) => matches(f, request, url)).filter(fires);
   for (const fault of firing) {

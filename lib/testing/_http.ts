@@ -17,6 +17,12 @@ export class DropConnection extends Error {
   }
 }
 
+/**
+ * The whole body of a response built from bytes (JSON answers): written with the head in one
+ * call instead of being read back from the response's stream.
+ */
+export const responseBytes: WeakMap<Response, Uint8Array> = new WeakMap();
+
 /** Per-response transport instructions (set by the fault middleware). */
 export const responseControl: WeakMap<Response, { dropAfterBytes?: number }> = new WeakMap();
 
@@ -159,6 +165,11 @@ async function writeResponse(
       return;
     }
     res.end();
+    return;
+  }
+  const whole = responseBytes.get(response);
+  if (whole !== undefined && dropAfter === undefined && !response.body.locked) {
+    res.end(whole);
     return;
   }
   const reader = response.body.getReader();
