@@ -35,6 +35,18 @@ export interface BoundedText {
   truncated: boolean;
 }
 
+/** Hooks around each read of {@linkcode readBoundedText} (the transport's idle timer). */
+export interface ReadWatch {
+  /** Before a read. */
+  before(): void;
+  /** After a read, whether it succeeded or not. */
+  after(): void;
+  /** The error to throw for a failed read. */
+  failed(cause: unknown): unknown;
+  /** Once, when reading is over (end, bound reached, failure). */
+  end(): void;
+}
+
 /** Size of the one buffer {@linkcode readBoundedText} reads into (when the body allows it). */
 const TEXT_READ_SIZE = 16_384;
 
@@ -46,18 +58,29 @@ const TEXT_READ_SIZE = 16_384;
 export async function readBoundedText(
   body: ReadableStream<Uint8Array> | null,
   maxBytes: number,
+  watch?: ReadWatch,
 ): Promise<BoundedText> {
-  if (body === null) return { text: "", truncated: false };
+  if (body === null) {
+    watch?.end();
+    return { text: "", truncated: false };
+  }
   const byob = byobReader(body);
   const plain = byob ? undefined : body.getReader();
   const reader = byob ?? plain!;
   let buffer = new Uint8Array(byob ? TEXT_READ_SIZE : 0);
   const read = async (): Promise<ReadableStreamReadResult<Uint8Array>> => {
-    if (plain) return await plain.read();
-    const result = await byob!.read(buffer);
-    // The read moved the buffer into `value`: the next read goes into it again.
-    if (result.value) buffer = new Uint8Array(result.value.buffer);
-    return result;
+    watch?.before();
+    try {
+      if (plain) return await plain.read();
+      const result = await byob!.read(buffer);
+      // The read moved the buffer into `value`: the next read goes into it again.
+      if (result.value) buffer = new Uint8Array(result.value.buffer);
+      return result;
+    } catch (error) {
+      throw watch ? watch.failed(error) : error;
+    } finally {
+      watch?.after();
+    }
   };
   const decoder = new TextDecoder();
   let text = "";
@@ -76,6 +99,7 @@ export async function readBoundedText(
       text += decoder.decode(value, { stream: true });
     }
   } finally {
+    watch?.end();
     reader.releaseLock();
   }
 }

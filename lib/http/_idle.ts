@@ -1,6 +1,7 @@
 // The transport's idle timeout: it fires only when no bytes moved in either direction for the
 // whole timeout, so a long upload or download never fails while data flows.
 import { ConnectionError, TimeoutError } from "./errors.ts";
+import type { ReadWatch } from "./_body.ts";
 
 /**
  * A timer that aborts a request after `timeoutMs` without activity. Activity only notes the time:
@@ -71,6 +72,27 @@ export class IdleTimer implements Disposable {
   [Symbol.dispose](): void {
     this.stop();
   }
+}
+
+/**
+ * The idle timer around the reads of an answer body: the timeout counts only while a read
+ * waits, a failed read is a {@linkcode TimeoutError} (the timeout passed) or a broken
+ * connection, and the timer stops when reading is over.
+ */
+export function watchReads(timer: IdleTimer, host: string): ReadWatch {
+  return {
+    before: () => timer.touch(),
+    after: () => timer.pause(),
+    failed: (cause) => {
+      timer.stop();
+      return timer.fired ? new TimeoutError(host, timer.timeoutMs) : new ConnectionError(
+        host,
+        `The connection to ${host} broke while reading the answer: try again`,
+        { cause },
+      );
+    },
+    end: () => timer.stop(),
+  };
 }
 
 /** Assumed slowest sending rate of a byte body whose progress fetch does not show (bytes/s). */
@@ -148,6 +170,7 @@ export function guardBody(response: Response, timer: IdleTimer, host: string): R
     return response;
   }
   const reader = openReader(source);
+  const watch = watchReads(timer, host);
   // A byte stream, so consumers can read into their own reused buffer (BYOB) and a multi-GB
   // download creates no garbage per chunk; the timer runs only while a read waits.
   timer.pause();
@@ -179,14 +202,7 @@ export function guardBody(response: Response, timer: IdleTimer, host: string): R
           controller.byobRequest?.respond(0);
         } else if (value.byteLength > 0) controller.enqueue(value);
       } catch (error) {
-        timer.stop();
-        controller.error(
-          timer.fired ? new TimeoutError(host, timer.timeoutMs) : new ConnectionError(
-            host,
-            `The connection to ${host} broke while reading the answer: try again`,
-            { cause: error },
-          ),
-        );
+        controller.error(watch.failed(error));
       } finally {
         timer.pause();
       }

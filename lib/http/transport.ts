@@ -26,7 +26,7 @@ import {
 } from "./errors.ts";
 import type { FetchInit } from "./_node_fetch.ts";
 import { describe, networkError } from "./_connect.ts";
-import { guardBody, IdleTimer } from "./_idle.ts";
+import { guardBody, IdleTimer, watchReads } from "./_idle.ts";
 import { isWhitelisted, redirectNotFollowed, redirectRefused } from "./_redirect.ts";
 import { readBoundedText, redactSecrets } from "./_body.ts";
 import { type Logger, silentLogger } from "./log.ts";
@@ -139,6 +139,12 @@ export class Transport implements AsyncDisposable {
    * ```
    */
   async request(verb: string, endpoint: string, options: RequestOptions = {}): Promise<Response> {
+    const { response, timer, host } = await this.#exchange(verb, endpoint, options);
+    return guardBody(response, timer, host);
+  }
+
+  /** {@linkcode Transport.request} with the answer's body not yet guarded by its idle timer. */
+  async #exchange(verb: string, endpoint: string, options: RequestOptions): Promise<Answer> {
     options = withSignal(options, this.#options.signal);
     const method = verb.toUpperCase();
     const state = await this.#ready();
@@ -151,13 +157,18 @@ export class Transport implements AsyncDisposable {
       waited += await pacer.wait(options.signal);
       let error: unknown;
       try {
-        const response = await this.#send(state, method, url, options);
+        const answer = await this.#send(state, method, url, options);
+        const { response } = answer;
         if (response.status !== 429) pacer.succeeded();
-        if (response.ok || options.expect?.includes(response.status)) return response;
-        const failure = await requestErrorFrom(response, method, {
-          url: url.href,
-          secrets: [state.settings.pat],
-        });
+        if (response.ok || options.expect?.includes(response.status)) return answer;
+        const failure = await requestErrorFrom(
+          guardBody(response, answer.timer, answer.host),
+          method,
+          {
+            url: url.href,
+            secrets: [state.settings.pat],
+          },
+        );
         error = response.status >= 300 && response.status < 400
           ? redirectNotFollowed(failure)
           : failure;
@@ -276,11 +287,12 @@ export class Transport implements AsyncDisposable {
     options: RequestOptions,
     expected: string,
   ): Promise<{ value: object; fail: (found: string, wanted: string) => RequestError }> {
-    const response = await this.request(method, endpoint, options);
+    const { response, timer, host } = await this.#exchange(method, endpoint, options);
     const state = await this.#ready();
     // Built only for an error: most answers never need the redacted address.
     const address = () => redactUrl(endpointUrl(state.base, endpoint, options.query).href);
-    const read = await readBoundedText(response.body, this.#maxJsonBytes);
+    // Read directly under the idle timer: no guarded copy of the body stream is needed.
+    const read = await readBoundedText(response.body, this.#maxJsonBytes, watchReads(timer, host));
     if (read.truncated) throw new ResponseTooLargeError(method, address(), this.#maxJsonBytes);
     const errorInit = () => ({
       status: response.status,
@@ -357,7 +369,7 @@ export class Transport implements AsyncDisposable {
     method: string,
     url: URL,
     options: RequestOptions,
-  ): Promise<Response> {
+  ): Promise<Answer> {
     const headers = new Headers(options.headers);
     headers.set(HEADER.authorization, `Bearer ${state.settings.pat}`);
     headers.set(HEADER.userAgent, USER_AGENT);
@@ -372,14 +384,16 @@ export class Transport implements AsyncDisposable {
     let target = url;
     let currentMethod = method;
     for (let hop = 0;; hop++) {
-      const response = await this.#fetchOnce(state, target, {
+      const answer = await this.#fetchOnce(state, target, {
         method: currentMethod,
         headers,
         body,
         ...(options.signal ? { signal: options.signal } : {}),
       });
+      const { response } = answer;
       const location = response.headers.get(HEADER.location);
-      if (!REDIRECT_STATUS.includes(response.status) || location === null) return response;
+      if (!REDIRECT_STATUS.includes(response.status) || location === null) return answer;
+      answer.timer.stop();
       await response.body?.cancel();
       const next = URL.parse(location, target);
       if (next === null) {
@@ -414,7 +428,7 @@ export class Transport implements AsyncDisposable {
     state: FetchState,
     url: URL,
     init: { method: string; headers: Headers; body: BodyInit | null; signal?: AbortSignal },
-  ): Promise<Response> {
+  ): Promise<Answer> {
     // Idle time only: every piece of the body sent, and every piece of the answer read, starts
     // the timeout again.
     const timer = new IdleTimer((state.settings.timeout ?? DEFAULT_TIMEOUT) * 1000);
@@ -440,8 +454,16 @@ export class Transport implements AsyncDisposable {
       if (timer.fired) throw new TimeoutError(url.origin, timer.timeoutMs);
       throw networkError(url, error);
     }
-    return guardBody(response, timer, url.origin);
+    // The caller reads the body under the timer (guardBody or watchReads).
+    return { response, timer, host: url.origin };
   }
+}
+
+/** An answer whose body is still to be read under its request's idle timer. */
+interface Answer {
+  response: Response;
+  timer: IdleTimer;
+  host: string;
 }
 
 /** The request's options with `signal` (the transport's) joined to the request's own signal. */
