@@ -20,8 +20,8 @@ function prefixOf(pathname: string): string | null {
   return null;
 }
 
-async function dispatch(state: State, routes: readonly Route[], request: Request) {
-  const url = new URL(request.url);
+async function dispatch(state: State, routes: readonly Route[], request: Request, parsed?: URL) {
+  const url = parsed ?? new URL(request.url);
   const prefix = prefixOf(url.pathname);
   if (prefix === null) return errorResponse(404);
   const auth = request.headers.get("authorization")?.trim() ?? "";
@@ -68,7 +68,7 @@ async function dispatch(state: State, routes: readonly Route[], request: Request
  */
 export function createApp(state: State, routes: readonly Route[]): Handler {
   return async (request, meta) => {
-    const entry = logEntry(request);
+    const entry = logEntry(request, meta.url);
     state.log.push(entry);
     meta.onBodyEnd = (bytes) => {
       if (bytes > 0 || entry.bodyBytes !== undefined) entry.bodyBytes = bytes;
@@ -77,7 +77,8 @@ export function createApp(state: State, routes: readonly Route[]): Handler {
       const response = await withFaults(
         state.faults,
         request,
-        (faulted) => dispatch(state, routes, faulted),
+        // The parsed address is handed on (a faulted request has the same one, parsed anew).
+        (faulted) => dispatch(state, routes, faulted, faulted === request ? meta.url : undefined),
       );
       entry.status = response.status;
       if (meta.bodyBytes > 0) entry.bodyBytes = meta.bodyBytes;

@@ -30,6 +30,8 @@ export const responseControl: WeakMap<Response, { dropAfterBytes?: number }> = n
 export interface RequestMeta {
   /** Request body bytes read so far. */
   bodyBytes: number;
+  /** The request's address, parsed (the same as `request.url`). */
+  url?: URL;
   /** Called once when the request body ended or broke. */
   onBodyEnd?: (bytes: number) => void;
 }
@@ -112,7 +114,9 @@ function toRequest(req: http.IncomingMessage, origin: string, meta: RequestMeta)
     req.resume();
     meta.onBodyEnd?.(0);
   }
-  return new Request(new URL(req.url ?? "/", base), init);
+  const url = new URL(req.url ?? "/", base);
+  meta.url = url;
+  return new Request(url, init);
 }
 
 /** Largest unread request body that is drained (instead of closing the connection). */

@@ -31,23 +31,30 @@ export interface RequestLogEntry {
  * Creates the log entry of a request (status 0 until answered).
  *
  * @param request The request.
+ * @param url Its parsed address (parsed again when not given).
  * @returns The entry.
  */
-export function logEntry(request: Request): RequestLogEntry {
-  const url = new URL(request.url);
-  const headers: Record<string, string> = {};
-  for (const [name, value] of request.headers) {
-    headers[name] = name === "authorization" ? "<redacted>" : value;
-  }
-  const entry: RequestLogEntry = {
+export function logEntry(request: Request, url: URL = new URL(request.url)): RequestLogEntry {
+  const source = request.headers;
+  let headers: Record<string, string> | undefined;
+  const entry = {
     method: request.method,
     path: url.pathname,
     query: url.search.replace(/^\?/, ""),
     status: 0,
-    authorization: request.headers.has(HEADER.authorization),
-    userAgent: request.headers.get(HEADER.userAgent),
-    headers,
-  };
+    authorization: source.has(HEADER.authorization),
+    userAgent: source.get(HEADER.userAgent),
+    // Copied when a test first looks at them: every request is logged, few are inspected.
+    get headers(): Record<string, string> {
+      if (headers === undefined) {
+        headers = {};
+        for (const [name, value] of source) {
+          headers[name] = name === "authorization" ? "<redacted>" : value;
+        }
+      }
+      return headers;
+    },
+  } as RequestLogEntry;
   const index = request.headers.get(HEADER.chunkIndex)?.trim();
   if (index !== undefined && /^\d+$/.test(index)) entry.chunkIndex = Number(index);
   return entry;

@@ -190,6 +190,26 @@ export function now(): string {
   return new Date().toISOString().replace("Z", "000+00:00");
 }
 
+/**
+ * The active file of a record with a name, if any. A loop, not a copy of every file of the
+ * server: it runs for each upload.
+ *
+ * @param state Server state.
+ * @param recordId The record.
+ * @param name The file name.
+ * @returns The file.
+ */
+export function activeFileNamed(
+  state: State,
+  recordId: number,
+  name: string,
+): StoredFile | undefined {
+  for (const file of state.files.values()) {
+    if (file.recordId === recordId && file.state === "active" && file.name === name) return file;
+  }
+  return undefined;
+}
+
 /** The whole mutable state of one server. */
 export class State {
   readonly users: Map<number, User> = new Map();

@@ -13,7 +13,7 @@ import { corruptedRequests } from "./_faults.ts";
 import { fileJson, uploadJson } from "./_render.ts";
 import { addFileRevision } from "./_revisions.ts";
 import { hex, openStored, readHead, sniffMimetype, storagePath, storeBody } from "./_storage.ts";
-import { now, type State, type StoredFile, type Upload } from "./_state.ts";
+import { activeFileNamed, now, type State, type StoredFile, type Upload } from "./_state.ts";
 
 /** Creates or updates the file an upload produces; returns null when that is impossible. */
 async function completeFile(
@@ -39,10 +39,7 @@ async function completeFile(
     addFileRevision(state, file, upload.creatorId);
     return file;
   }
-  const clash = [...state.files.values()].some((f) =>
-    f.recordId === upload.recordId && f.state === "active" && f.name === upload.name
-  );
-  if (clash) return null;
+  if (activeFileNamed(state, upload.recordId, upload.name) !== undefined) return null;
   const file: StoredFile = {
     id: crypto.randomUUID(),
     recordId: upload.recordId,

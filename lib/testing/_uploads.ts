@@ -11,7 +11,14 @@ import { taskErrors } from "./_faults.ts";
 import { fileJson, uploadJson } from "./_render.ts";
 import { type Route, route } from "./_router.ts";
 import { chunk, direct, merge } from "./_upload_data.ts";
-import { now, type RecordData, type State, type StoredFile, type Upload } from "./_state.ts";
+import {
+  activeFileNamed,
+  now,
+  type RecordData,
+  type State,
+  type StoredFile,
+  type Upload,
+} from "./_state.ts";
 
 const MIMETYPE_RE = /^[a-z]+\/[a-z0-9-+.]+$/;
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -122,9 +129,7 @@ function newUpload(ctx: Ctx, record: RecordData, init: {
 async function initiate(ctx: Ctx): Promise<Response> {
   const record = loadActive<RecordData>(ctx, "record", "id", "update", "record.update");
   const input = uploadInput(await readObject(ctx), true);
-  const existing = [...ctx.state.files.values()].find((f) =>
-    f.recordId === record.id && f.state === "active" && f.name === input.name
-  );
+  const existing = activeFileNamed(ctx.state, record.id, input.name);
   if (existing) {
     throw new HttpError(409, "A file with that name already exists.", {
       file: fileJson(ctx, existing),
