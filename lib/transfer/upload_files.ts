@@ -73,8 +73,9 @@ export interface UploadFilesOptions {
   skipExisting?: boolean;
   /**
    * Files up to 10 MB in flight at once; larger ones go one at a time. Small files spend their
-   * time in round trips, not bytes, so more in flight pay (200 × 4 KB: 0.73 s at 8, 0.96 s at 4).
-   * @default {8}
+   * time in round trips, not bytes, so more in flight pay, on both sides: the client and the
+   * server handle several answers per wake-up (see docs/decisions.md, issue 6, third round).
+   * @default {16}
    */
   concurrency?: number;
   /** Chunk requests in flight per chunked file. @default {4} */
@@ -131,7 +132,7 @@ export async function uploadFiles(
   source: string | string[],
   options: UploadFilesOptions = {},
 ): Promise<UploadFilesDone> {
-  const { concurrency = 8, chunkConcurrency = 4, force = false, skipExisting = false } = options;
+  const { concurrency = 16, chunkConcurrency = 4, force = false, skipExisting = false } = options;
   for (
     const [key, value] of [["concurrency", concurrency], ["chunkConcurrency", chunkConcurrency]]
   ) {

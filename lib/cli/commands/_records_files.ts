@@ -118,7 +118,7 @@ export function addFilesCommand(): CommandUnknownOpts {
         "--skip-existing",
         "Leave out files the record already has with the same name and content",
       )
-      .option("--concurrency <n>", "Small files uploaded at once", positiveInt, 8),
+      .option("--concurrency <n>", "Small files uploaded at once", positiveInt, 16),
   );
   dryRunOption(command);
   apyCommand(command, async (manager, options) => {
