@@ -17,6 +17,8 @@ export interface FetchInit {
   signal: AbortSignal;
   /** Called whenever a piece of the body was handed on (the transport's idle timer). */
   activity?: () => void;
+  /** The answer is bulk data (a file download), read as a stream. */
+  bulk?: boolean;
 }
 
 /** A fetch function as the transport uses it. */

@@ -365,6 +365,7 @@ export class Transport implements AsyncDisposable {
         headers,
         body,
         ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.bulk ? { bulk: true } : {}),
       });
       const location = response.headers.get(HEADER.location);
       if (!REDIRECT_STATUS.includes(response.status) || location === null) return response;
@@ -401,7 +402,13 @@ export class Transport implements AsyncDisposable {
   async #fetchOnce(
     state: FetchState,
     url: URL,
-    init: { method: string; headers: Headers; body: BodyInit | null; signal?: AbortSignal },
+    init: {
+      method: string;
+      headers: Headers;
+      body: BodyInit | null;
+      signal?: AbortSignal;
+      bulk?: boolean;
+    },
   ): Promise<Response> {
     // Idle time only: every piece of the body sent, and every piece of the answer read, starts
     // the timeout again.
@@ -415,6 +422,7 @@ export class Transport implements AsyncDisposable {
       body: init.body,
       signal,
       activity: () => timer.touch(),
+      ...(init.bulk ? { bulk: true } : {}),
     };
     this.#log.debug(`${init.method} ${redactUrl(url.href)}`);
     let response: Response;
