@@ -10,7 +10,8 @@ import { ConfigurationError, redactUrl } from "./errors.ts";
 import type { FetchFn } from "./_node_fetch.ts";
 import { httpClient } from "./_connect.ts";
 import { sendWatched } from "./_idle.ts";
-import { proxyMayBeSet, rawFetch } from "./_raw_fetch.ts";
+import { rawFetch } from "./_raw_fetch.ts";
+import { proxyRouter } from "./_proxy_env.ts";
 import type { TransportOptions, TransportSettings } from "./_transport_types.ts";
 import { apiBaseUrl } from "./url.ts";
 
@@ -44,14 +45,19 @@ export async function openFetchState(
   // Large byte bodies (upload chunks) and bulk answers (downloads) go through a small HTTP/1.1
   // client that sends the caller's buffer without copying it, with a Content-Length, reporting
   // every piece written to the idle timer, and reads answers into the reader's buffers (see
-  // docs/decisions.md, "Transfer performance" and "third round"). Only Deno's fetch
-  // honours a proxy, so it keeps every request when one may be configured; it gets bodies as
-  // a stream whose reads count as activity.
-  const bulk = proxyMayBeSet() ? undefined : rawFetch({ caCerts });
+  // docs/decisions.md, "Transfer performance" and "third round"). It uses an `http://` proxy
+  // from the environment as Deno's fetch would; when the route is unknown (a proxy variable may
+  // not be read, or names another kind of proxy), Deno's fetch keeps the request: it gets
+  // bodies as a stream whose reads count as activity.
+  const route = proxyRouter();
+  const bulk = rawFetch({ caCerts, route });
   const pooled = watchedFetch((url, init) => fetch(url, { ...init, client }));
   const fetchFn: FetchFn = (url, init) => {
     if (insecure && url.protocol === "https:") return insecure.fetch(url, init);
-    if (bulk && (isLargeBytes(init.body) || (init.bulk && init.body === null))) {
+    if (
+      (isLargeBytes(init.body) || (init.bulk && init.body === null)) &&
+      route(url).kind !== "unknown"
+    ) {
       return bulk(url, init);
     }
     return pooled(url, init);

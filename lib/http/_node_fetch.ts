@@ -7,6 +7,7 @@ import tls from "node:tls";
 import { Readable } from "node:stream";
 import type { IncomingMessage } from "node:http";
 import { grantedEnv } from "./_env.ts";
+import { bypasses } from "./_proxy_env.ts";
 import { bodilessAnswer, socketHostname, WRITE_PIECE } from "./_connect.ts";
 
 /** What the transport passes to a fetch implementation. */
@@ -111,16 +112,8 @@ function readEnv(name: string): string | undefined {
   }
 }
 
-// NO_PROXY: comma-separated host names (a leading dot or `*.` matches subdomains), or `*`.
 function bypassesProxy(url: URL): boolean {
-  const list = readEnv("NO_PROXY") ?? readEnv("no_proxy");
-  if (!list) return false;
-  const host = url.hostname.toLowerCase();
-  return list.split(",").map((entry) => entry.trim().toLowerCase().replace(/^\*?\./, ".")).some(
-    (entry) =>
-      entry === "*" || entry === host || entry === url.host ||
-      (entry.startsWith(".") && (host.endsWith(entry) || host === entry.slice(1))),
-  );
+  return bypasses(url, readEnv("NO_PROXY") ?? readEnv("no_proxy") ?? "");
 }
 
 // Opens a CONNECT tunnel through an http:// proxy to the target's host and port.

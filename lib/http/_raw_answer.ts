@@ -21,6 +21,11 @@ export class ConnReader {
     this.#conn = conn;
   }
 
+  /** Bytes read from the connection and not taken yet. */
+  get buffered(): number {
+    return this.#end - this.#start;
+  }
+
   /** Reads more into the buffer (compacted, grown up to the head bound); false at the end. */
   async #fill(): Promise<boolean> {
     if (this.#ended) return false;

@@ -5,48 +5,27 @@
 // writes the caller's buffer as it is, with a Content-Length, and reads the answer's body from
 // the socket straight into the reader's buffer (_raw_answer.ts). One connection per request
 // (`Connection: close`), closed when the answer's body ended or was cancelled. TLS uses Deno's
-// root store plus the configured CA bundle, as fetch does; no proxy support (the transport keeps
-// fetch when a proxy is configured).
+// root store plus the configured CA bundle, as fetch does. An `http://` proxy from the
+// environment is used as Deno's fetch uses it: a CONNECT tunnel for `https://` hosts, the
+// absolute form for `http://` ones (the transport keeps fetch when the route is unknown).
 import type { FetchFn } from "./_node_fetch.ts";
-import { envGranted } from "./_env.ts";
 import { socketHostname, WRITE_PIECE } from "./_connect.ts";
 import { answerBody, ConnReader, readHead } from "./_raw_answer.ts";
+import type { ProxyRoute } from "./_proxy_env.ts";
 
 /** Options of {@linkcode rawFetch}. */
 export interface RawFetchOptions {
   /** Extra trusted CA certificates (PEM), as for `Deno.createHttpClient`. */
   caCerts?: string[] | undefined;
-}
-
-/** The proxy variables Deno's fetch reads. */
-const PROXY_VARIABLES = [
-  "HTTP_PROXY",
-  "http_proxy",
-  "HTTPS_PROXY",
-  "https_proxy",
-  "ALL_PROXY",
-  "all_proxy",
-] as const;
-
-/**
- * Whether a proxy may be configured: a proxy variable is set, or the process may not read one
- * (Deno's fetch reads them without a permission, so unknown counts as set). This client does not
- * use proxies, so the transport keeps Deno's fetch then.
- *
- * @returns True when a proxy may be set.
- */
-export function proxyMayBeSet(): boolean {
-  return PROXY_VARIABLES.some((variable) =>
-    !envGranted(variable) ||
-    (Deno.env.get(variable) ?? "") !== ""
-  );
+  /** The proxy of a request (default: none); an unknown route is refused. */
+  route?: ((url: URL) => ProxyRoute) | undefined;
 }
 
 /**
  * Creates a fetch for requests whose body is a `Uint8Array` (or none), sent without a copy; the
  * answer's body is a byte stream read from the socket into the reader's buffers.
  *
- * @param options Extra CA certificates.
+ * @param options Extra CA certificates, proxy routes.
  * @returns The fetch function.
  */
 export function rawFetch(options: RawFetchOptions = {}): FetchFn {
@@ -56,25 +35,32 @@ export function rawFetch(options: RawFetchOptions = {}): FetchFn {
     if (body !== null && !(body instanceof Uint8Array)) {
       throw new TypeError("rawFetch sends only byte bodies");
     }
-    const port = Number(url.port || (url.protocol === "https:" ? 443 : 80));
-    const hostname = socketHostname(url);
-    const conn = url.protocol === "https:"
-      ? await Deno.connectTls({
-        hostname,
-        port,
-        ...(options.caCerts ? { caCerts: options.caCerts } : {}),
-      })
-      : await Deno.connect({ hostname, port });
+    const route = options.route?.(url) ?? { kind: "direct" };
+    if (route.kind === "unknown") throw new TypeError("rawFetch cannot tell the proxy to use");
+    const proxy = route.kind === "proxy" ? route.proxy : undefined;
+    let conn: Deno.Conn | undefined;
+    let closed = false;
     const close = () => {
+      closed = true;
       init.signal.removeEventListener("abort", close);
       try {
-        conn.close();
+        conn?.close();
       } catch { /* already closed */ }
     };
     init.signal.addEventListener("abort", close, { once: true });
     let answered = false;
     try {
-      const lines = [`${init.method} ${url.pathname}${url.search} HTTP/1.1`, `host: ${url.host}`];
+      conn = await connect(url, proxy, options.caCerts, (opened) => {
+        conn = opened;
+        if (closed) {
+          close();
+          throw init.signal.reason;
+        }
+      });
+      const target = proxy && url.protocol === "http:"
+        ? `${url.origin}${url.pathname}${url.search}`
+        : `${url.pathname}${url.search}`;
+      const lines = [`${init.method} ${target} HTTP/1.1`, `host: ${url.host}`];
       init.headers.forEach((value, name) => {
         if (!/^(host|content-length|connection|transfer-encoding)$/i.test(name)) {
           lines.push(`${name}: ${value}`);
@@ -83,8 +69,10 @@ export function rawFetch(options: RawFetchOptions = {}): FetchFn {
       if (body !== null || !/^(GET|HEAD)$/.test(init.method)) {
         lines.push(`content-length: ${body?.byteLength ?? 0}`);
       }
+      if (proxy && url.protocol === "http:") lines.push(...proxyAuthorization(proxy));
       lines.push("connection: close", "", "");
-      const reader = new ConnReader(conn);
+      const open = conn;
+      const reader = new ConnReader(open);
       const answer = async () => {
         const head = await readHead(reader);
         const response = new Response(answerBody(reader, init.method, head, close), head);
@@ -92,8 +80,8 @@ export function rawFetch(options: RawFetchOptions = {}): FetchFn {
         return response;
       };
       try {
-        await writeAll(conn, new TextEncoder().encode(lines.join("\r\n")));
-        if (body) await writeAll(conn, body, init.activity);
+        await writeAll(open, new TextEncoder().encode(lines.join("\r\n")));
+        if (body) await writeAll(open, body, init.activity);
       } catch (error) {
         // A server may answer (413, 401) and close before it read the whole body: prefer its
         // answer to the broken pipe.
@@ -109,6 +97,57 @@ export function rawFetch(options: RawFetchOptions = {}): FetchFn {
       if (!answered) close();
     }
   };
+}
+
+/**
+ * Opens the connection to the URL's host: straight, or through an `http://` proxy (a CONNECT
+ * tunnel for `https://`). `opened` sees every connection as soon as it exists (to close it on
+ * abort) and may throw to stop.
+ */
+async function connect(
+  url: URL,
+  proxy: URL | undefined,
+  caCerts: string[] | undefined,
+  opened: (conn: Deno.Conn) => void,
+): Promise<Deno.Conn> {
+  const tls = url.protocol === "https:";
+  const port = Number(url.port || (tls ? 443 : 80));
+  const ca = caCerts ? { caCerts } : {};
+  if (!proxy) {
+    const conn = tls
+      ? await Deno.connectTls({ hostname: socketHostname(url), port, ...ca })
+      : await Deno.connect({ hostname: socketHostname(url), port });
+    opened(conn);
+    return conn;
+  }
+  const tcp = await Deno.connect({
+    hostname: socketHostname(proxy),
+    port: Number(proxy.port || 80),
+  });
+  opened(tcp);
+  if (!tls) return tcp;
+  const authority = `${url.hostname}:${port}`;
+  const request = [`CONNECT ${authority} HTTP/1.1`, `host: ${authority}`];
+  request.push(...proxyAuthorization(proxy), "", "");
+  await writeAll(tcp, new TextEncoder().encode(request.join("\r\n")));
+  const reader = new ConnReader(tcp);
+  const head = await readHead(reader);
+  if (head.status !== 200 || reader.buffered > 0) {
+    throw new TypeError(
+      `proxy tunnel failed: the proxy ${proxy.host} answered CONNECT with ${head.status}`,
+    );
+  }
+  const conn = await Deno.startTls(tcp, { hostname: url.hostname.replace(/^\[|\]$/g, ""), ...ca });
+  opened(conn);
+  return conn;
+}
+
+/** The Proxy-Authorization header line for a proxy URL with credentials (none without). */
+function proxyAuthorization(proxy: URL): string[] {
+  if (proxy.username === "") return [];
+  const user = `${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`;
+  const bytes = new TextEncoder().encode(user);
+  return [`proxy-authorization: Basic ${btoa(String.fromCharCode(...bytes))}`];
 }
 
 async function writeAll(
