@@ -5,6 +5,7 @@
  */
 
 import { ConfigurationError } from "../http/errors.ts";
+import { ConfigFileError, type DirectSetting } from "./errors.ts";
 
 /** Environment variable that overrides the config file's location. */
 export const CONFIG_PATH_ENV = "REPO_APY_CONFIG";
@@ -41,18 +42,34 @@ export interface PathOptions {
  * console.log(configPath({ os: "windows", env })); // "C:\\Users\\me\\.repoconfig"
  * ```
  *
- * @param options The platform and environment; default: the running process's.
+ * @param options The platform and environment (default: the running process's); `missing`: the
+ * settings the caller still lacks, for the error.
  * @returns The path of the config file.
- * @throws {ConfigurationError} When neither the variable nor a home directory is set.
+ * @throws {ConfigFileError} When neither the variable nor a home directory is set (`noHome`).
  */
-export function configPath(options: PathOptions = {}): string {
+export function configPath(
+  options: PathOptions & { missing?: readonly DirectSetting[] | undefined } = {},
+): string {
   const env = options.env ?? ((name: string) => Deno.env.get(name));
   const override = env(CONFIG_PATH_ENV);
   if (override !== undefined && override !== "") return override;
-  return homePath(CONFIG_FILE_NAME, {
-    ...options,
-    missing: `or ${CONFIG_PATH_ENV} to locate the config file, or pass host and pat directly`,
-  });
+  try {
+    return homePath(CONFIG_FILE_NAME, {
+      ...options,
+      missing: `or ${CONFIG_PATH_ENV} to locate the config file, or pass host and pat directly`,
+    });
+  } catch (error) {
+    if (!(error instanceof ConfigurationError)) throw error;
+    throw new ConfigFileError(error.message, {
+      problem: "noHome",
+      homeVariable: homeVariable(options),
+      missing: options.missing,
+    });
+  }
+}
+
+function homeVariable(options: PathOptions): string {
+  return (options.os ?? Deno.build.os) === "windows" ? "USERPROFILE" : "HOME";
 }
 
 /**
@@ -78,7 +95,7 @@ export function homePath(
 ): string {
   const windows = (options.os ?? Deno.build.os) === "windows";
   const env = options.env ?? ((name: string) => Deno.env.get(name));
-  const variable = windows ? "USERPROFILE" : "HOME";
+  const variable = homeVariable(options);
   const home = env(variable);
   if (home === undefined || home === "") {
     throw new ConfigurationError(

@@ -103,7 +103,9 @@ function fromEnv(
  *
  * @param options Explicit settings, instance name, config path and warning callback.
  * @returns The resolved settings.
- * @throws {ConfigurationError} When the file is needed but missing or malformed, the instance
+ * @throws {ConfigFileError} When the file is needed but missing or may not be read (`missing`
+ * names the settings that could be given instead).
+ * @throws {ConfigurationError} When the file is malformed, the instance
  * is unknown, a key is missing, or an option has a bad value.
  */
 export async function resolveSettings(options: SettingsOptions): Promise<ConnectionSettings> {
@@ -121,8 +123,12 @@ export async function resolveSettings(options: SettingsOptions): Promise<Connect
   if (options.configPath === undefined && options.env === undefined) {
     checkConfigAccess({ host, pat });
   }
-  const path = options.configPath ?? defaultConfigPath();
-  const config = await readConfig(path, { warn: options.warn });
+  const missing = [
+    ...(host === undefined ? ["host" as const] : []),
+    ...(pat === undefined ? ["pat" as const] : []),
+  ];
+  const path = options.configPath ?? defaultConfigPath({ missing });
+  const config = await readConfig(path, { warn: options.warn, missing });
   const { name, section } = selectInstance(config, path, instance);
   return settingsFrom(
     options,
