@@ -4,9 +4,10 @@
 
 import { type RepoApyError, RequestError } from "../http/errors.ts";
 import { ConfigFileError } from "../config/errors.ts";
+import { CONFIG_PATH_ENV, SETTINGS_ENV } from "../config/path.ts";
 import { MetadataError, ResourceNotFoundError } from "../resources/errors.ts";
-import { LocalFileError } from "../transfer/errors.ts";
-import { partFileTarget } from "../transfer/part_file.ts";
+import { LocalFileError, UploadFilesError } from "../transfer/errors.ts";
+import { partFileTarget } from "../utils/part_file.ts";
 
 /** What the CLI knows about the run when it reports an error. */
 export interface MessageContext {
@@ -44,9 +45,6 @@ function describeValue(value: unknown): string {
   return typeof value === "string" ? `'${oneLine(value)}'` : oneLine(JSON.stringify(value) ?? "");
 }
 
-/** Where a setting comes from without a config file: the CLI's environment variables. */
-const SETTING_ENV = { host: "REPO_APY_HOST", pat: "REPO_APY_PAT" } as const;
-
 /** The CLI's sentence for a config file it cannot use, from the error's fields. */
 function configFileLine(error: ConfigFileError): string {
   const path = error.path ?? "";
@@ -59,9 +57,10 @@ function configFileLine(error: ConfigFileError): string {
       `owner`,
     noHome: `Cannot find the home directory: set ${
       error.homeVariable ?? "HOME"
-    } or REPO_APY_CONFIG to locate the config file`,
+    } or ${CONFIG_PATH_ENV} to locate the config file`,
   }[error.problem];
-  const variables = error.missing.map((setting) => SETTING_ENV[setting]);
+  // Without a config file, the CLI takes the missing settings from its environment variables.
+  const variables = error.missing.map((setting) => SETTINGS_ENV[setting]);
   return variables.length === 0 ? problem : `${problem}, or set ${variables.join(" and ")}`;
 }
 
@@ -192,7 +191,8 @@ const OS_ERRORS: [new (...args: never[]) => Error, (path: string, message: strin
 
 /**
  * The one line for an error of the OS (file system) in CLI terms, or `undefined` when `error` is
- * not one. The path is the one a library error names (a download's target); otherwise the one
+ * not one. The path is the one a library error names (a download's target, the file an upload
+ * failed on); otherwise the one
  * quoted in the OS's message, with a temporary download file shown as its target.
  *
  * @param error Any error.
@@ -201,7 +201,9 @@ const OS_ERRORS: [new (...args: never[]) => Error, (path: string, message: strin
 export function osErrorLine(error: unknown): string | undefined {
   let known: string | undefined;
   for (let current = error, depth = 0; current instanceof Error && depth < 10; depth++) {
-    if (current instanceof LocalFileError) known ??= current.path;
+    if (current instanceof LocalFileError || current instanceof UploadFilesError) {
+      known ??= current.path;
+    }
     for (const [type, say] of OS_ERRORS) {
       if (current instanceof type) {
         const path = known ?? quotedPath(current.message);

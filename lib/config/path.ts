@@ -10,6 +10,16 @@ import { ConfigFileError, type DirectSetting } from "./errors.ts";
 /** Environment variable that overrides the config file's location. */
 export const CONFIG_PATH_ENV = "REPO_APY_CONFIG";
 
+/**
+ * Environment variables with connection settings, as `GH_TOKEN` for gh: they beat the config
+ * file and lose to explicit options. Read only when Deno grants `--allow-env` for them.
+ */
+export const SETTINGS_ENV = {
+  host: "REPO_APY_HOST",
+  pat: "REPO_APY_PAT",
+  instance: "REPO_APY_INSTANCE",
+} as const;
+
 /** File name of the config file inside the home directory. */
 export const CONFIG_FILE_NAME = ".repoconfig";
 

@@ -6,7 +6,7 @@
 
 import { ConfigurationError } from "../http/errors.ts";
 import { envGranted, grantedEnv } from "../http/_env.ts";
-import { CONFIG_PATH_ENV, configPath as defaultConfigPath } from "./path.ts";
+import { CONFIG_PATH_ENV, configPath as defaultConfigPath, SETTINGS_ENV } from "./path.ts";
 import { readConfig } from "./read.ts";
 import { selectInstance } from "./select.ts";
 import type { InstanceSection, RepoConfig } from "./types.ts";
@@ -14,16 +14,6 @@ import type { InstanceSection, RepoConfig } from "./types.ts";
 import { DEFAULT_TIMEOUT } from "../http/_transport_types.ts";
 
 export { DEFAULT_TIMEOUT };
-
-/**
- * Environment variables with connection settings, as `GH_TOKEN` for gh: they beat the config
- * file and lose to explicit options. Read only when Deno grants `--allow-env` for them.
- */
-export const SETTINGS_ENV = {
-  host: "REPO_APY_HOST",
-  pat: "REPO_APY_PAT",
-  instance: "REPO_APY_INSTANCE",
-} as const;
 
 /** Fully resolved settings of one connection. */
 export interface ConnectionSettings {

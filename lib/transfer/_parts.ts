@@ -11,7 +11,7 @@
 
 import { basename, dirname, join } from "node:path";
 import { tempStem } from "./_atomic_file.ts";
-import { PART_FILE_NAME } from "./part_file.ts";
+import { PART_FILE_NAME } from "../utils/part_file.ts";
 
 /** A temporary file not changed for this long is removed wherever it is found. */
 export const STALE_PART_MS = 24 * 60 * 60 * 1000;

@@ -22,7 +22,6 @@ export * from "./download_files.ts";
 export * from "./errors.ts";
 export * from "./export.ts";
 export * from "./export_metadata.ts";
-export * from "./part_file.ts";
 export * from "./progress.ts";
 export * from "./collection.ts";
 export * from "./record.ts";

@@ -6,7 +6,8 @@ import { assertEquals, assertNotIncludes, assertStringIncludes } from "../_asser
 import { startServer } from "../../lib/testing/mod.ts";
 import { ConfigFileError } from "../../lib/config/errors.ts";
 import { MetadataError } from "../../lib/resources/errors.ts";
-import { LocalFileError } from "../../lib/transfer/errors.ts";
+import { LocalFileError, UploadFilesError } from "../../lib/transfer/errors.ts";
+import { RepoApyError } from "../../lib/http/errors.ts";
 import { reportError } from "../../lib/cli/_errors.ts";
 import { errorLine, fieldErrors } from "../../lib/cli/_messages.ts";
 import { Output } from "../../lib/cli/output.ts";
@@ -120,5 +121,18 @@ Deno.test("an OS error of a download names the target the library reports, not t
   assertEquals(reported(new LocalFileError("/data/out/run1.h5", denied)), [
     "Error: No permission to access '/data/out/run1.h5': check the permissions of the file and " +
     "its folder\n",
+  ]);
+});
+
+Deno.test("an OS error of a folder upload names the file the upload failed on", () => {
+  const denied = new Deno.errors.PermissionDenied("Permission denied (os error 13)");
+  const done = { uploaded: [], skipped: [] };
+  const failed = new UploadFilesError("x", "/data/in/b.txt", done, denied);
+  const error = new RepoApyError(`Uploading '/data/in/b.txt' failed (${denied.message}); …`, {
+    cause: failed,
+  });
+  assertEquals(reported(error), [
+    "Error: No permission to access '/data/in/b.txt': check the permissions of the file and its " +
+    "folder\n",
   ]);
 });

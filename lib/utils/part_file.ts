@@ -1,5 +1,6 @@
 /**
- * Temporary files of downloads and exports: `.<name>.<8 hex>.part` beside the target.
+ * Names of the temporary files of downloads and exports: `.<name>.<8 hex>.part` beside the
+ * target (written by `lib/transfer`; here so that callers can map them back without loading it).
  *
  * @module
  */
