@@ -35,8 +35,8 @@ export const CLI_PERMISSIONS: readonly string[] = [
   "--allow-net",
   "--allow-read",
   "--allow-write",
-  // The proxy variables: only when they can be read are upload bodies sent without copies
-  // (lib/http/_raw_fetch.ts); Deno's fetch reads them anyway.
+  // The proxy variables: only when they can be read do uploads and downloads go through the
+  // copy-free client (lib/http/_raw_fetch.ts, proxy included); Deno's fetch reads them anyway.
   "--allow-env=REPO_APY_CONFIG,REPO_APY_HOST,REPO_APY_PAT,REPO_APY_INSTANCE,HOME,USERPROFILE," +
   "SHELL,NO_COLOR,TERM,HTTP_PROXY,http_proxy,HTTPS_PROXY,https_proxy,ALL_PROXY,all_proxy," +
   "NO_PROXY,no_proxy",

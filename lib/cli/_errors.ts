@@ -2,8 +2,13 @@
 
 import { CommanderError } from "@commander-js/extra-typings";
 import { InputError, RepoApyError, RequestError } from "../http/errors.ts";
-import { IncompleteDownloadError, UploadError, UploadFilesError } from "../transfer/errors.ts";
-import { errorLine, inCliTerms, type MessageContext, nextStep, osErrorLine } from "./_messages.ts";
+import {
+  IncompleteDownloadError,
+  LocalFileError,
+  UploadError,
+  UploadFilesError,
+} from "../transfer/errors.ts";
+import { errorLine, type MessageContext, nextStep, osErrorLine } from "./_messages.ts";
 import type { Output } from "./output.ts";
 
 /** Exit codes of the CLI: 130 is an interrupt (Ctrl-C, SIGTERM), as shells report it. */
@@ -62,7 +67,10 @@ export function reportError(error: unknown, output: Output, options: ReportOptio
       : `${errorLine(error).replace(/\.$/, "")}: ${step}`;
     // Multi-line messages (an example after the reason) keep their lines, in CLI terms.
     const rest = error.message.trim().split("\n").slice(1).join("\n");
-    const raw = /\(os error \d+\)|NotCapable/.test(error.message);
+    // A local file the OS refused is said from the OS error's class; so is a library message that
+    // only passes on Deno's own OS text.
+    const raw = error instanceof LocalFileError ||
+      /\(os error \d+\)|NotCapable/.test(error.message);
     output.error(`Error: ${(raw ? osLine : undefined) ?? line}`);
     // Each line is printed (and made safe) on its own.
     if (rest !== "") { for (const restLine of rest.split("\n")) output.error(restLine); }
@@ -72,7 +80,7 @@ export function reportError(error: unknown, output: Output, options: ReportOptio
     return error instanceof UsageError ? EXIT.usage : EXIT.failure;
   }
   const message = error instanceof Error ? error.message : String(error);
-  output.error(`Error: ${osLine ?? inCliTerms(message.split("\n")[0] ?? "")}`);
+  output.error(`Error: ${osLine ?? message.split("\n")[0] ?? ""}`);
   return EXIT.failure;
 }
 

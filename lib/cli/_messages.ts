@@ -1,8 +1,13 @@
-// Turns library and OS wording into CLI terms: field errors of the server, next steps for 401 and
-// 403, flags instead of option names, and no internal temporary file names.
+// Library errors and OS errors in CLI terms: field errors of the server, next steps for 401 and
+// 403, environment variables instead of option names, and no internal temporary file names.
+// Every sentence is built from an error's class and fields, never from the library's wording.
 
 import { type RepoApyError, RequestError } from "../http/errors.ts";
-import { ResourceNotFoundError } from "../resources/errors.ts";
+import { ConfigFileError } from "../config/errors.ts";
+import { CONFIG_PATH_ENV, SETTINGS_ENV } from "../config/path.ts";
+import { MetadataError, ResourceNotFoundError } from "../resources/errors.ts";
+import { LocalFileError, UploadFilesError } from "../transfer/errors.ts";
+import { partFileTarget } from "../utils/part_file.ts";
 
 /** What the CLI knows about the run when it reports an error. */
 export interface MessageContext {
@@ -10,42 +15,53 @@ export interface MessageContext {
   instance?: string | undefined;
 }
 
-/** Library phrases and what the CLI says instead. */
-const REWRITES: [RegExp, (...groups: string[]) => string][] = [
-  [/\bnothing is not a metadata type; use one of/, () => "the type is missing: give one of"],
-  [/,? ?or pass host and pat directly/, () => ", or set REPO_APY_HOST and REPO_APY_PAT"],
-  [
-    /\bextras((?:\[\d+\]|\.[A-Za-z_]+)+)/g,
-    (path) => `metadata entry ${metadataPath(path)}`,
-  ],
-  // `.<name>.<8 hex>.part` is the temporary file of a download: show the target instead.
-  [/(^|[/\\'" ])\.([^/\\'"]+?)\.[0-9a-f]{8}\.part\b/g, (before, name) => `${before}${name}`],
-];
-
-function metadataPath(path: string): string {
-  const parts = [...path.matchAll(/\[(\d+)\]|\.([A-Za-z_]+)/g)].map((match) =>
-    match[1] === undefined ? (match[2] ?? "") : String(Number(match[1]) + 1)
+/**
+ * A metadata path (`["extras", 0, "value", 1, "type"]`, or the server's `["extras", "0", …]`) in
+ * CLI terms: `metadata entry 1, value 2 type` (entries counted from 1).
+ */
+export function metadataEntry(path: readonly (string | number)[]): string {
+  const parts = path.slice(1).map((part) =>
+    typeof part === "number" || /^\d+$/.test(part) ? String(Number(part) + 1) : oneLine(part)
   );
   const [first = "", ...rest] = parts;
-  return rest.length === 0 ? first : `${first}, ${rest.join(" ")}`;
+  return `metadata entry ${rest.length === 0 ? first : `${first}, ${rest.join(" ")}`}`.trim();
 }
 
-/**
- * Rewrites library wording in `message` into CLI terms.
- *
- * @param message A message from the library or the OS.
- * @returns The message as the CLI prints it.
- */
-export function inCliTerms(message: string): string {
-  let result = message;
-  for (const [pattern, replace] of REWRITES) {
-    result = result.replace(
-      pattern,
-      (_match, ...groups: unknown[]) =>
-        replace(...groups.filter((group): group is string => typeof group === "string")),
-    );
-  }
-  return result;
+/** The CLI's sentence for invalid metadata: the entry, then what is wrong with it. */
+function metadataLine(error: MetadataError): string {
+  const subject = error.keyPath === undefined
+    ? "Invalid metadatum"
+    : `Invalid metadatum '${oneLine(error.keyPath.join("."))}'`;
+  const allowed = error.allowedTypes?.join(", ");
+  const reason = allowed === undefined
+    ? error.reason
+    : error.givenType === undefined
+    ? `the type is missing: give one of ${allowed}`
+    : `${describeValue(error.givenType)} is not a metadata type: give one of ${allowed}`;
+  return `${subject} (${metadataEntry(error.path)}): ${reason}`;
+}
+
+function describeValue(value: unknown): string {
+  return typeof value === "string" ? `'${oneLine(value)}'` : oneLine(JSON.stringify(value) ?? "");
+}
+
+/** The CLI's sentence for a config file it cannot use, from the error's fields. */
+function configFileLine(error: ConfigFileError): string {
+  const path = error.path ?? "";
+  const problem = {
+    notFound: `No config file at ${path}: run 'repo-apy config create' and then ` +
+      `'repo-apy config set-host' / 'set-pat'`,
+    notPermitted: `No permission to read the config file ${path}: run Deno with ` +
+      `--allow-read=${path}`,
+    notReadable: `The config file ${path} is not readable by you: run 'chmod 600 ${path}' as its ` +
+      `owner`,
+    noHome: `Cannot find the home directory: set ${
+      error.homeVariable ?? "HOME"
+    } or ${CONFIG_PATH_ENV} to locate the config file`,
+  }[error.problem];
+  // Without a config file, the CLI takes the missing settings from its environment variables.
+  const variables = error.missing.map((setting) => SETTINGS_ENV[setting]);
+  return variables.length === 0 ? problem : `${problem}, or set ${variables.join(" and ")}`;
 }
 
 /** Flattens the server's `errors` field (`{license: ["No license …"]}`) into `field: reason` texts. */
@@ -67,13 +83,7 @@ export function fieldErrors(body: unknown): string[] {
 }
 
 function fieldName(path: string[]): string {
-  const [first = "", ...rest] = path;
-  if (first === "extras" && rest.length > 0) {
-    return inCliTerms(
-      `extras${rest.map((part) => /^\d+$/.test(part) ? `[${part}]` : `.${part}`).join("")}`,
-    );
-  }
-  return oneLine(path.join("."));
+  return path[0] === "extras" && path.length > 1 ? metadataEntry(path) : oneLine(path.join("."));
 }
 
 function oneLine(text: string): string {
@@ -105,6 +115,8 @@ function setPat(context: MessageContext): string {
  * @returns The line without the `Error: ` prefix.
  */
 export function errorLine(error: RepoApyError): string {
+  if (error instanceof MetadataError) return metadataLine(error);
+  if (error instanceof ConfigFileError) return configFileLine(error);
   if (error instanceof ResourceNotFoundError) {
     // Decided by the error's class and fields, never by the library's wording.
     const { type, identifier } = error;
@@ -117,7 +129,7 @@ export function errorLine(error: RepoApyError): string {
       return `[${error.status}] The server rejected the input: ${fields.join("; ")}`;
     }
   }
-  return inCliTerms(error.message.trim().split("\n")[0] ?? "");
+  return error.message.trim().split("\n")[0] ?? "";
 }
 
 /**
@@ -179,24 +191,33 @@ const OS_ERRORS: [new (...args: never[]) => Error, (path: string, message: strin
 
 /**
  * The one line for an error of the OS (file system) in CLI terms, or `undefined` when `error` is
- * not one.
+ * not one. The path is the one a library error names (a download's target, the file an upload
+ * failed on); otherwise the one
+ * quoted in the OS's message, with a temporary download file shown as its target.
  *
  * @param error Any error.
  * @returns The line without the `Error: ` prefix.
  */
 export function osErrorLine(error: unknown): string | undefined {
+  let known: string | undefined;
   for (let current = error, depth = 0; current instanceof Error && depth < 10; depth++) {
+    if (current instanceof LocalFileError || current instanceof UploadFilesError) {
+      known ??= current.path;
+    }
     for (const [type, say] of OS_ERRORS) {
       if (current instanceof type) {
-        const match = [...current.message.matchAll(/'([^']+)'|"([^"]+)"/g)].at(-1);
-        const quoted = match?.[1] ?? match?.[2];
-        return say(
-          quoted === undefined ? "the given path" : `'${inCliTerms(quoted)}'`,
-          current.message,
-        );
+        const path = known ?? quotedPath(current.message);
+        return say(path === undefined ? "the given path" : `'${oneLine(path)}'`, current.message);
       }
     }
     current = current.cause;
   }
   return undefined;
+}
+
+/** The last path Deno quotes in an OS error's message, as the target for a temporary file. */
+function quotedPath(message: string): string | undefined {
+  const match = [...message.matchAll(/'([^']+)'|"([^"]+)"/g)].at(-1);
+  const quoted = match?.[1] ?? match?.[2];
+  return quoted === undefined ? undefined : partFileTarget(quoted) ?? quoted;
 }

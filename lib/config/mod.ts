@@ -13,6 +13,7 @@
  */
 
 export * from "./types.ts";
+export * from "./errors.ts";
 export * from "./path.ts";
 export * from "./parse.ts";
 export * from "./read.ts";

@@ -5,9 +5,20 @@
  */
 
 import { ConfigurationError } from "../http/errors.ts";
+import { ConfigFileError, type DirectSetting } from "./errors.ts";
 
 /** Environment variable that overrides the config file's location. */
 export const CONFIG_PATH_ENV = "REPO_APY_CONFIG";
+
+/**
+ * Environment variables with connection settings, as `GH_TOKEN` for gh: they beat the config
+ * file and lose to explicit options. Read only when Deno grants `--allow-env` for them.
+ */
+export const SETTINGS_ENV = {
+  host: "REPO_APY_HOST",
+  pat: "REPO_APY_PAT",
+  instance: "REPO_APY_INSTANCE",
+} as const;
 
 /** File name of the config file inside the home directory. */
 export const CONFIG_FILE_NAME = ".repoconfig";
@@ -41,18 +52,34 @@ export interface PathOptions {
  * console.log(configPath({ os: "windows", env })); // "C:\\Users\\me\\.repoconfig"
  * ```
  *
- * @param options The platform and environment; default: the running process's.
+ * @param options The platform and environment (default: the running process's); `missing`: the
+ * settings the caller still lacks, for the error.
  * @returns The path of the config file.
- * @throws {ConfigurationError} When neither the variable nor a home directory is set.
+ * @throws {ConfigFileError} When neither the variable nor a home directory is set (`noHome`).
  */
-export function configPath(options: PathOptions = {}): string {
+export function configPath(
+  options: PathOptions & { missing?: readonly DirectSetting[] | undefined } = {},
+): string {
   const env = options.env ?? ((name: string) => Deno.env.get(name));
   const override = env(CONFIG_PATH_ENV);
   if (override !== undefined && override !== "") return override;
-  return homePath(CONFIG_FILE_NAME, {
-    ...options,
-    missing: `or ${CONFIG_PATH_ENV} to locate the config file, or pass host and pat directly`,
-  });
+  try {
+    return homePath(CONFIG_FILE_NAME, {
+      ...options,
+      missing: `or ${CONFIG_PATH_ENV} to locate the config file, or pass host and pat directly`,
+    });
+  } catch (error) {
+    if (!(error instanceof ConfigurationError)) throw error;
+    throw new ConfigFileError(error.message, {
+      problem: "noHome",
+      homeVariable: homeVariable(options),
+      missing: options.missing,
+    });
+  }
+}
+
+function homeVariable(options: PathOptions): string {
+  return (options.os ?? Deno.build.os) === "windows" ? "USERPROFILE" : "HOME";
 }
 
 /**
@@ -78,7 +105,7 @@ export function homePath(
 ): string {
   const windows = (options.os ?? Deno.build.os) === "windows";
   const env = options.env ?? ((name: string) => Deno.env.get(name));
-  const variable = windows ? "USERPROFILE" : "HOME";
+  const variable = homeVariable(options);
   const home = env(variable);
   if (home === undefined || home === "") {
     throw new ConfigurationError(

@@ -5,6 +5,7 @@
  */
 
 import { ConfigurationError } from "../http/errors.ts";
+import { ConfigFileError, type DirectSetting } from "./errors.ts";
 import { parseConfig } from "./parse.ts";
 import type { RepoConfig } from "./types.ts";
 
@@ -17,6 +18,11 @@ export interface ReadConfigOptions {
    * @default {Deno.build.os}
    */
   os?: typeof Deno.build.os | undefined;
+  /**
+   * Settings the caller still lacks, named in a {@linkcode ConfigFileError} (`missing`) when the
+   * file cannot be read. @default {["host", "pat"]}
+   */
+  missing?: readonly DirectSetting[] | undefined;
 }
 
 /**
@@ -40,7 +46,8 @@ export interface ReadConfigOptions {
  * @param path Path of the config file.
  * @param options A `warn` callback.
  * @returns The parsed config.
- * @throws {ConfigurationError} When the file is missing, unreadable or malformed.
+ * @throws {ConfigFileError} When the file is missing or may not be read (`problem`, `path`).
+ * @throws {ConfigurationError} When the file is malformed or cannot be read otherwise.
  */
 export async function readConfig(
   path: string,
@@ -50,7 +57,7 @@ export async function readConfig(
   try {
     text = await Deno.readTextFile(path);
   } catch (error) {
-    throw readError(path, error);
+    throw readError(path, error, options.missing);
   }
   if ((options.os ?? Deno.build.os) !== "windows" && options.warn !== undefined) {
     const mode = await Deno.stat(path).then((info) => info.mode, () => null);
@@ -65,27 +72,33 @@ export async function readConfig(
   return parseConfig(text, path);
 }
 
-function readError(path: string, error: unknown): ConfigurationError {
+function readError(
+  path: string,
+  error: unknown,
+  missing: readonly DirectSetting[] | undefined,
+): ConfigurationError {
   const options = { cause: error };
+  const fileError = (message: string, problem: ConfigFileError["problem"]) =>
+    new ConfigFileError(message, { problem, path, missing, cause: error });
   if (error instanceof Deno.errors.NotFound) {
-    return new ConfigurationError(
+    return fileError(
       `No config file at ${path}: run 'repo-apy config create' and then 'repo-apy config set-host' / ` +
         `'set-pat', or pass host and pat directly`,
-      options,
+      "notFound",
     );
   }
   if (error instanceof Deno.errors.NotCapable) {
-    return new ConfigurationError(
+    return fileError(
       `No permission to read the config file ${path}: run Deno with --allow-read=${path}, or pass ` +
         `host and pat directly`,
-      options,
+      "notPermitted",
     );
   }
   if (error instanceof Deno.errors.PermissionDenied) {
-    return new ConfigurationError(
+    return fileError(
       `The config file ${path} is not readable by you: run 'chmod 600 ${path}' as its owner, or pass ` +
         `host and pat directly`,
-      options,
+      "notReadable",
     );
   }
   if (error instanceof Deno.errors.IsADirectory) {

@@ -6,7 +6,7 @@
 
 import { ConfigurationError } from "../http/errors.ts";
 import { envGranted, grantedEnv } from "../http/_env.ts";
-import { CONFIG_PATH_ENV, configPath as defaultConfigPath } from "./path.ts";
+import { CONFIG_PATH_ENV, configPath as defaultConfigPath, SETTINGS_ENV } from "./path.ts";
 import { readConfig } from "./read.ts";
 import { selectInstance } from "./select.ts";
 import type { InstanceSection, RepoConfig } from "./types.ts";
@@ -14,16 +14,6 @@ import type { InstanceSection, RepoConfig } from "./types.ts";
 import { DEFAULT_TIMEOUT } from "../http/_transport_types.ts";
 
 export { DEFAULT_TIMEOUT };
-
-/**
- * Environment variables with connection settings, as `GH_TOKEN` for gh: they beat the config
- * file and lose to explicit options. Read only when Deno grants `--allow-env` for them.
- */
-export const SETTINGS_ENV = {
-  host: "REPO_APY_HOST",
-  pat: "REPO_APY_PAT",
-  instance: "REPO_APY_INSTANCE",
-} as const;
 
 /** Fully resolved settings of one connection. */
 export interface ConnectionSettings {
@@ -103,7 +93,9 @@ function fromEnv(
  *
  * @param options Explicit settings, instance name, config path and warning callback.
  * @returns The resolved settings.
- * @throws {ConfigurationError} When the file is needed but missing or malformed, the instance
+ * @throws {ConfigFileError} When the file is needed but missing or may not be read (`missing`
+ * names the settings that could be given instead).
+ * @throws {ConfigurationError} When the file is malformed, the instance
  * is unknown, a key is missing, or an option has a bad value.
  */
 export async function resolveSettings(options: SettingsOptions): Promise<ConnectionSettings> {
@@ -121,8 +113,12 @@ export async function resolveSettings(options: SettingsOptions): Promise<Connect
   if (options.configPath === undefined && options.env === undefined) {
     checkConfigAccess({ host, pat });
   }
-  const path = options.configPath ?? defaultConfigPath();
-  const config = await readConfig(path, { warn: options.warn });
+  const missing = [
+    ...(host === undefined ? ["host" as const] : []),
+    ...(pat === undefined ? ["pat" as const] : []),
+  ];
+  const path = options.configPath ?? defaultConfigPath({ missing });
+  const config = await readConfig(path, { warn: options.warn, missing });
   const { name, section } = selectInstance(config, path, instance);
   return settingsFrom(
     options,

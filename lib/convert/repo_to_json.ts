@@ -11,8 +11,9 @@
  * @module
  */
 
-import { InputError } from "../http/errors.ts";
 import type { Extra } from "../http/protocol.ts";
+import { MetadataError } from "../resources/errors.ts";
+import { metadataPathText } from "../resources/metadata.ts";
 
 /** A plain JSON value as {@link repoToJson} returns it. */
 export type PlainJson = null | boolean | number | string | PlainJson[] | {
@@ -32,35 +33,43 @@ export type PlainJson = null | boolean | number | string | PlainJson[] | {
  *
  * @param extras The entries (from a record's `extras`, not trusted).
  * @returns The plain object.
- * @throws {InputError} When an entry is not an object with a type, or a dict child has no key.
+ * @throws {MetadataError} When an entry is not an object with a type, or a dict child has no key
+ * (`path` says which entry).
  */
 export function repoToJson(extras: readonly Extra[]): { [key: string]: PlainJson } {
-  return toObject(extras, "extras");
+  return toObject(extras, ["extras"]);
 }
 
-function toValue(extra: unknown, at: string): PlainJson {
+type At = readonly (string | number)[];
+
+function invalid(at: At, reason: string): MetadataError {
+  return new MetadataError(`The metadata entry ${metadataPathText(at)} ${reason}`, {
+    path: at,
+    reason,
+  });
+}
+
+function toValue(extra: unknown, at: At): PlainJson {
   if (typeof extra !== "object" || extra === null || !("type" in extra)) {
-    throw new InputError(`The metadata entry ${at} is not an object with a type`);
+    throw invalid(at, "is not an object with a type");
   }
   const entry = extra as Extra;
   if (entry.type === "dict" || entry.type === "list") {
     const children = Array.isArray(entry.value) ? entry.value as Extra[] : [];
     return entry.type === "dict"
-      ? toObject(children, `${at}.value`)
-      : children.map((child, index) => toValue(child, `${at}.value[${index}]`));
+      ? toObject(children, [...at, "value"])
+      : children.map((child, index) => toValue(child, [...at, "value", index]));
   }
   return (entry.value ?? null) as PlainJson;
 }
 
-function toObject(extras: readonly Extra[], at: string): { [key: string]: PlainJson } {
+function toObject(extras: readonly Extra[], at: At): { [key: string]: PlainJson } {
   const result: { [key: string]: PlainJson } = {};
   extras.forEach((extra, index) => {
     const key = (extra as { key?: unknown } | null)?.key;
-    if (typeof key !== "string") {
-      throw new InputError(`The metadata entry ${at}[${index}] has no key`);
-    }
+    if (typeof key !== "string") throw invalid([...at, index], "has no key");
     Object.defineProperty(result, key, {
-      value: toValue(extra, `${at}[${index}]`),
+      value: toValue(extra, [...at, index]),
       enumerable: true,
       writable: true,
       configurable: true,

@@ -7,10 +7,11 @@
  */
 
 import { ConfigurationError, redactUrl } from "./errors.ts";
-import { type FetchFn, insecureFetch, proxyFromEnv } from "./_node_fetch.ts";
+import type { FetchFn } from "./_node_fetch.ts";
 import { httpClient } from "./_connect.ts";
 import { sendWatched } from "./_idle.ts";
-import { proxyMayBeSet, rawFetch } from "./_raw_fetch.ts";
+import { rawFetch } from "./_raw_fetch.ts";
+import { proxyRouter } from "./_proxy_env.ts";
 import type { TransportOptions, TransportSettings } from "./_transport_types.ts";
 import { apiBaseUrl } from "./url.ts";
 
@@ -38,31 +39,27 @@ export async function openFetchState(
   const custom = options.fetch;
   if (custom) return { base, settings, fetch: watchedFetch(custom), close() {} };
   const { client, caCerts } = await httpClient(settings.caBundle);
-  // Only the node:https path needs it: Deno's fetch reads the proxy variables itself.
-  const proxy = settings.verify !== false
-    ? undefined
-    : settings.proxy !== undefined
-    ? URL.parse(settings.proxy)
-    : proxyFromEnv();
-  if (proxy === null || (proxy !== undefined && proxy.protocol !== "http:")) {
-    throw new ConfigurationError(
-      `The proxy '${redactUrl(settings.proxy ?? "")}' is not an http:// URL: write it like ` +
-        `'http://proxy.example:3128'`,
-    );
-  }
-  const insecure = settings.verify === false
-    ? insecureFetch({ proxy: proxy ?? undefined })
-    : undefined;
-  // Large byte bodies (upload chunks) go through a small HTTP/1.1 client that sends the
-  // caller's buffer without copying it, with a Content-Length, reporting every piece written
-  // to the idle timer (see docs/decisions.md, "Transfer performance"). Only Deno's fetch
-  // honours a proxy, so it keeps every request when one may be configured; it gets bodies as
-  // a stream whose reads count as activity.
-  const bulk = proxyMayBeSet() ? undefined : rawFetch({ caCerts });
+  // The node:https path (verify = false) is loaded only when used: Node's HTTP stack costs
+  // start-up time. Only it needs the proxy: Deno's fetch reads the proxy variables itself.
+  const insecure = settings.verify === false ? await insecureClient(settings) : undefined;
+  // Large byte bodies (upload chunks) and bulk answers (downloads) go through a small HTTP/1.1
+  // client that sends the caller's buffer without copying it, with a Content-Length, reporting
+  // every piece written to the idle timer, and reads answers into the reader's buffers (see
+  // docs/decisions.md, "Transfer performance" and "third round"). It uses an `http://` proxy
+  // from the environment as Deno's fetch would; when the route is unknown (a proxy variable may
+  // not be read, or names another kind of proxy), Deno's fetch keeps the request: it gets
+  // bodies as a stream whose reads count as activity.
+  const route = proxyRouter();
+  const bulk = rawFetch({ caCerts, route });
   const pooled = watchedFetch((url, init) => fetch(url, { ...init, client }));
   const fetchFn: FetchFn = (url, init) => {
     if (insecure && url.protocol === "https:") return insecure.fetch(url, init);
-    if (bulk && isLargeBytes(init.body)) return bulk(url, init);
+    if (
+      (isLargeBytes(init.body) || (init.bulk && init.body === null)) &&
+      route(url).kind !== "unknown"
+    ) {
+      return bulk(url, init);
+    }
     return pooled(url, init);
   };
   return {
@@ -76,6 +73,21 @@ export async function openFetchState(
   };
 }
 
+/** The certificate-ignoring client of `verify = false`, through the configured proxy if any. */
+async function insecureClient(
+  settings: TransportSettings,
+): Promise<{ fetch: FetchFn; close(): void }> {
+  const { insecureFetch, proxyFromEnv } = await import("./_node_fetch.ts");
+  const proxy = settings.proxy !== undefined ? URL.parse(settings.proxy) : proxyFromEnv();
+  if (proxy === null || (proxy !== undefined && proxy.protocol !== "http:")) {
+    throw new ConfigurationError(
+      `The proxy '${redactUrl(settings.proxy ?? "")}' is not an http:// URL: write it like ` +
+        `'http://proxy.example:3128'`,
+    );
+  }
+  return insecureFetch({ proxy: proxy ?? undefined });
+}
+
 /**
  * A standard fetch as the transport calls it: redirects are handled (and refused) by the
  * transport, never followed by the fetch itself, and the body's progress counts as activity.
@@ -83,7 +95,7 @@ export async function openFetchState(
 function watchedFetch(
   fetchImpl: (url: URL, init: RequestInit) => Promise<Response>,
 ): FetchFn {
-  return (url, { activity, ...init }) => {
+  return (url, { activity, bulk: _bulk, ...init }) => {
     const send = (body: BodyInit | null) => fetchImpl(url, { ...init, body, redirect: "manual" });
     return activity ? sendWatched(send, init.body, activity) : send(init.body);
   };

@@ -9,6 +9,7 @@ import type tls from "node:tls";
 import type { Readable } from "node:stream";
 import type { IncomingMessage } from "node:http";
 import { grantedEnv } from "./_env.ts";
+import { bypasses } from "./_proxy_env.ts";
 import { bodilessAnswer, socketHostname, WRITE_PIECE } from "./_connect.ts";
 
 interface NodeModules {
@@ -43,6 +44,8 @@ export interface FetchInit {
   signal: AbortSignal;
   /** Called whenever a piece of the body was handed on (the transport's idle timer). */
   activity?: () => void;
+  /** The answer is bulk data (a file download), read as a stream. */
+  bulk?: boolean;
 }
 
 /** A fetch function as the transport uses it. */
@@ -137,16 +140,8 @@ function readEnv(name: string): string | undefined {
   }
 }
 
-// NO_PROXY: comma-separated host names (a leading dot or `*.` matches subdomains), or `*`.
 function bypassesProxy(url: URL): boolean {
-  const list = readEnv("NO_PROXY") ?? readEnv("no_proxy");
-  if (!list) return false;
-  const host = url.hostname.toLowerCase();
-  return list.split(",").map((entry) => entry.trim().toLowerCase().replace(/^\*?\./, ".")).some(
-    (entry) =>
-      entry === "*" || entry === host || entry === url.host ||
-      (entry.startsWith(".") && (host.endsWith(entry) || host === entry.slice(1))),
-  );
+  return bypasses(url, readEnv("NO_PROXY") ?? readEnv("no_proxy") ?? "");
 }
 
 // Opens a CONNECT tunnel through an http:// proxy to the target's host and port.

@@ -90,4 +90,10 @@ export interface RequestOptions {
   idempotent?: boolean;
   /** Status codes returned to the caller instead of thrown as {@linkcode RequestError}. */
   expect?: readonly number[];
+  /**
+   * The answer is bulk data read as a stream (a file download): it gets a connection of its own
+   * whose body is read straight into the reader's buffers (when no proxy may be configured).
+   * @default {false}
+   */
+  bulk?: boolean;
 }

@@ -389,6 +389,7 @@ export class Transport implements AsyncDisposable {
         headers,
         body,
         ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.bulk ? { bulk: true } : {}),
       });
       const { response } = answer;
       const location = response.headers.get(HEADER.location);
@@ -427,7 +428,13 @@ export class Transport implements AsyncDisposable {
   async #fetchOnce(
     state: FetchState,
     url: URL,
-    init: { method: string; headers: Headers; body: BodyInit | null; signal?: AbortSignal },
+    init: {
+      method: string;
+      headers: Headers;
+      body: BodyInit | null;
+      signal?: AbortSignal;
+      bulk?: boolean;
+    },
   ): Promise<Answer> {
     // Idle time only: every piece of the body sent, and every piece of the answer read, starts
     // the timeout again.
@@ -441,6 +448,7 @@ export class Transport implements AsyncDisposable {
       body: init.body,
       signal,
       activity: () => timer.touch(),
+      ...(init.bulk ? { bulk: true } : {}),
     };
     // Most addresses hold nothing to redact: parsing each one again costs every request.
     const plain = url.username === "" && url.password === "" && url.search === "";

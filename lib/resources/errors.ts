@@ -73,3 +73,71 @@ export class TooManyResultsError extends InputError {
     this.limit = limit;
   }
 }
+
+/** Where an invalid metadata entry sits, and what is wrong with it. */
+export interface MetadataErrorInit {
+  /**
+   * Position of the offending entry or field: the array's name (`extras`), then indices (from
+   * 0) and field names, for example `["extras", 0, "value", 1, "type"]`.
+   */
+  path: readonly (string | number)[];
+  /**
+   * The entry's key path (nested keys; list items by their 1-based position), for example
+   * `["a", "2"]`, when the entry has a key.
+   */
+  keyPath?: readonly string[] | undefined;
+  /** What is wrong, for example `a non-empty string key is required`. */
+  reason: string;
+  /** The list of allowed types, when the entry's type is the problem. */
+  allowedTypes?: readonly string[] | undefined;
+  /** The type that was given (`undefined` when none was), when the type is the problem. */
+  givenType?: unknown;
+}
+
+/**
+ * Metadata ("extras") that cannot be sent or converted: one entry is invalid. The fields say
+ * which entry, which field, and (for a wrong type) the allowed types, so a caller can word its
+ * own message.
+ *
+ * @example Usage
+ * ```ts
+ * import { MetadataError, validateExtras } from "@repo/apy";
+ * import assert from "node:assert";
+ *
+ * assert.throws(() => validateExtras([{ key: "n", value: 1 }]), (error) => {
+ *   assert.ok(error instanceof MetadataError);
+ *   assert.deepStrictEqual(error.path, ["extras", 0, "type"]);
+ *   assert.deepStrictEqual(error.keyPath, ["n"]);
+ *   assert.strictEqual(error.givenType, undefined);
+ *   assert.ok(error.allowedTypes?.includes("int"));
+ *   return true;
+ * });
+ * ```
+ */
+export class MetadataError extends InputError {
+  /** Position of the offending entry or field (see {@linkcode MetadataErrorInit.path}). */
+  readonly path: readonly (string | number)[];
+  /** The entry's key path, when it has a key. */
+  readonly keyPath: readonly string[] | undefined;
+  /** What is wrong with the entry or field. */
+  readonly reason: string;
+  /** The allowed types, when the type is the problem; otherwise `undefined`. */
+  readonly allowedTypes: readonly string[] | undefined;
+  /** The type given, when the type is the problem (`undefined` also when none was given). */
+  readonly givenType: unknown;
+
+  /**
+   * Creates the error.
+   *
+   * @param message The whole message.
+   * @param init Where the entry sits and what is wrong.
+   */
+  constructor(message: string, init: MetadataErrorInit) {
+    super(message);
+    this.path = [...init.path];
+    this.keyPath = init.keyPath === undefined ? undefined : [...init.keyPath];
+    this.reason = init.reason;
+    this.allowedTypes = init.allowedTypes === undefined ? undefined : [...init.allowedTypes];
+    this.givenType = init.givenType;
+  }
+}

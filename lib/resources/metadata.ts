@@ -17,6 +17,7 @@
  */
 
 import { InputError } from "../http/errors.ts";
+import { MetadataError } from "./errors.ts";
 import {
   type Extra,
   EXTRA_TYPES,
@@ -35,10 +36,10 @@ const UNIT_TYPES: readonly ExtraType[] = ["int", "float"];
  */
 export const MAX_EXTRAS_DEPTH = 64;
 
-/** Where an entry sits: its array path (`extras[0].value[1]`) and its key path (`a.2`). */
+/** Where an entry sits: its array path (`extras, 0, value, 1`) and its key path (`a, 2`). */
 interface Position {
-  path: string;
-  name: string | undefined;
+  path: readonly (string | number)[];
+  name: readonly string[] | undefined;
   /** Nesting level of the array (top level: 0). */
   depth?: number;
 }
@@ -72,10 +73,12 @@ function tooDeep(): never {
  * @param extras The entries to check (anything; not trusted).
  * @param path Name of the array in messages. @default {"extras"}
  * @returns A validated copy of the entries.
- * @throws {InputError} Naming the first offending entry and what to change.
+ * @throws {MetadataError} Naming the first offending entry and what to change (`path`,
+ * `keyPath`, `reason`; `allowedTypes` and `givenType` for a wrong type).
+ * @throws {InputError} When nested deeper than {@linkcode MAX_EXTRAS_DEPTH} levels.
  */
 export function validateExtras(extras: unknown, path = "extras"): Extra[] {
-  return validateArray(extras, { path, name: undefined }, false);
+  return validateArray(extras, { path: [path], name: undefined }, false);
 }
 
 function validateArray(extras: unknown, at: Position, inList: boolean): Extra[] {
@@ -86,20 +89,16 @@ function validateArray(extras: unknown, at: Position, inList: boolean): Extra[] 
   }
   const seen = new Set<string>();
   return extras.map((entry: unknown, index) => {
-    const path = `${at.path}[${index}]`;
+    const path = [...at.path, index];
     const ownKey = isObject(entry) && typeof entry.key === "string" ? entry.key.trim() : undefined;
     const part = inList ? String(index + 1) : ownKey;
-    const name = part === undefined
-      ? undefined
-      : at.name === undefined
-      ? part
-      : `${at.name}.${part}`;
+    const name = part === undefined ? undefined : [...(at.name ?? []), part];
     const position = { path, name, depth };
     if (!inList && ownKey !== undefined && ownKey !== "") {
       const normalized = ownKey.replace(/\s+/g, " ");
       if (seen.has(normalized)) {
         fail(
-          { path: `${path}.key`, name },
+          { path: [...path, "key"], name },
           "the key is used twice at the same level; keys must be unique",
         );
       }
@@ -116,25 +115,26 @@ function validateEntry(entry: unknown, at: Position, inList: boolean): Extra {
   const type = entry.type;
   if (typeof type !== "string" || !(EXTRA_TYPES as readonly string[]).includes(type)) {
     fail(
-      { ...at, path: `${at.path}.type` },
+      { ...at, path: [...at.path, "type"] },
       `${describe(type)} is not a metadata type; use one of ${EXTRA_TYPES.join(", ")}`,
+      { allowedTypes: EXTRA_TYPES, givenType: type },
     );
   }
   const extraType = type as ExtraType;
   const copy: Extra = { ...entry, type: extraType };
   if (!inList) {
     if (typeof entry.key !== "string" || entry.key.trim() === "") {
-      fail({ ...at, path: `${at.path}.key` }, "a non-empty string key is required");
+      fail({ ...at, path: [...at.path, "key"] }, "a non-empty string key is required");
     }
   }
-  const valueAt = { ...at, path: `${at.path}.value`, depth: (at.depth ?? 0) + 1 };
+  const valueAt = { ...at, path: [...at.path, "value"], depth: (at.depth ?? 0) + 1 };
   if (entry.value !== null && entry.value !== undefined) {
     copy.value = NESTED_TYPES.includes(extraType)
       ? validateArray(entry.value, valueAt, extraType === "list")
       : validateValue(extraType, entry.value, valueAt);
   }
   if (entry.unit !== undefined && entry.unit !== null) {
-    const unitAt = { ...at, path: `${at.path}.unit` };
+    const unitAt = { ...at, path: [...at.path, "unit"] };
     if (!UNIT_TYPES.includes(extraType)) {
       fail(unitAt, `a unit is only allowed with int and float, not ${extraType}; remove the unit`);
     }
@@ -143,7 +143,7 @@ function validateEntry(entry: unknown, at: Position, inList: boolean): Extra {
   for (const field of ["description", "term"] as const) {
     const value = entry[field];
     if (value !== undefined && value !== null && typeof value !== "string") {
-      fail({ ...at, path: `${at.path}.${field}` }, `${describe(value)} is not a string`);
+      fail({ ...at, path: [...at.path, field] }, `${describe(value)} is not a string`);
     }
   }
   return copy;
@@ -335,7 +335,36 @@ function describe(value: unknown): string {
   return String(value);
 }
 
-function fail(at: Position, reason: string): never {
-  const subject = at.name === undefined ? "Invalid metadatum" : `Invalid metadatum '${at.name}'`;
-  throw new InputError(`${subject} (${at.path}): ${reason}`);
+function fail(
+  at: Position,
+  reason: string,
+  type?: { allowedTypes: readonly string[]; givenType: unknown },
+): never {
+  const subject = at.name === undefined
+    ? "Invalid metadatum"
+    : `Invalid metadatum '${at.name.join(".")}'`;
+  throw new MetadataError(`${subject} (${metadataPathText(at.path)}): ${reason}`, {
+    path: at.path,
+    keyPath: at.name,
+    reason,
+    ...type,
+  });
+}
+
+/**
+ * Writes a metadata path as code would: `extras[0].value[1].type`.
+ *
+ * @example Usage
+ * ```ts
+ * import { metadataPathText } from "@repo/apy";
+ * console.log(metadataPathText(["extras", 0, "value", 1, "type"])); // "extras[0].value[1].type"
+ * ```
+ *
+ * @param path The array's name, then indices and field names.
+ * @returns The path as text.
+ */
+export function metadataPathText(path: readonly (string | number)[]): string {
+  return path.map((part, index) =>
+    typeof part === "number" ? `[${part}]` : index === 0 ? part : `.${part}`
+  ).join("");
 }

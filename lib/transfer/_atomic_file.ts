@@ -17,7 +17,7 @@ export interface WriteAtomicOptions {
    */
   verify?: () => void | Promise<void>;
   /**
-   * Called with each piece before it is written, and awaited after the write; the piece's
+   * Called with each piece while it is being written, and awaited after the write; the piece's
    * buffer is reused once the returned promise settled.
    */
   onChunk?: (chunk: Uint8Array) => void | Promise<void>;
@@ -57,8 +57,11 @@ export async function writeAtomic(
   let open = true;
   try {
     for await (const chunk of readChunks(body)) {
+      // The write runs on another thread while the piece is handled (hashed) here.
+      const writing = writeAll(file, chunk);
+      writing.catch(() => {});
       const handled = options.onChunk?.(chunk);
-      await writeAll(file, chunk);
+      await writing;
       await handled;
     }
     await file.sync();

@@ -5,6 +5,7 @@
 import type { Transport } from "../http/transport.ts";
 import type { QueryParams } from "../http/url.ts";
 import { asDirectory, resolveTarget, withExtension } from "./_paths.ts";
+import { writingFile } from "./_local_file.ts";
 import { saveResponse } from "./_save.ts";
 import type { ProgressCallback } from "./progress.ts";
 
@@ -46,9 +47,10 @@ export async function saveExport(
     force: options.force,
     folder: options.useFolder ? identifier : undefined,
   });
-  return await saveResponse(transport, endpoint, target, {
-    query: options.query,
-    onProgress: options.onProgress,
-    signal: options.signal,
-  });
+  return await writingFile(target, () =>
+    saveResponse(transport, endpoint, target, {
+      query: options.query,
+      onProgress: options.onProgress,
+      signal: options.signal,
+    }));
 }

@@ -5,6 +5,7 @@ import type { FileJson } from "../http/protocol.ts";
 import { fileDownloadPath } from "../http/paths.ts";
 import type { PartListings } from "./_parts.ts";
 import { resolveTarget } from "./_paths.ts";
+import { writingFile } from "./_local_file.ts";
 import { saveResponse } from "./_save.ts";
 import type { ProgressCallback } from "./progress.ts";
 import type { TransferTarget } from "./upload.ts";
@@ -45,13 +46,14 @@ export async function saveFile(
     onWarning: options.onWarning,
   });
   const link = file._links?.download ?? fileDownloadPath(record.id, file.id);
-  return await saveResponse(record.transport, link, target, {
-    size: file.size,
-    checksum: file.checksum,
-    resumeKey: `${file.id}\n${file.size}\n${file.checksum ?? ""}`,
-    keepPartial: options.keepPartial,
-    partListings: options.partListings,
-    onProgress: options.onProgress,
-    signal: options.signal,
-  });
+  return await writingFile(target, () =>
+    saveResponse(record.transport, link, target, {
+      size: file.size,
+      checksum: file.checksum,
+      resumeKey: `${file.id}\n${file.size}\n${file.checksum ?? ""}`,
+      keepPartial: options.keepPartial,
+      partListings: options.partListings,
+      onProgress: options.onProgress,
+      signal: options.signal,
+    }));
 }

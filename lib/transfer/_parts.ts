@@ -11,14 +11,13 @@
 
 import { basename, dirname, join } from "node:path";
 import { tempStem } from "./_atomic_file.ts";
+import { PART_FILE_NAME } from "../utils/part_file.ts";
 
 /** A temporary file not changed for this long is removed wherever it is found. */
 export const STALE_PART_MS = 24 * 60 * 60 * 1000;
 
 /** A temporary file changed within this time may be in use by another process. */
 const IN_USE_MS = 60 * 1000;
-
-const PART_NAME = /^\..+\.[0-9a-f]{8}\.part$/;
 
 /** Temporary files of directories, listed once per operation. */
 export type PartListings = Map<string, Promise<string[]>>;
@@ -55,7 +54,7 @@ export async function cleanStaleParts(
   const prefix = `.${tempStem(basename(target))}.`;
   const keep = options.keep === undefined ? undefined : basename(options.keep);
   for (const name of await listing) {
-    if (name === keep || !name.startsWith(prefix) || !PART_NAME.test(name)) continue;
+    if (name === keep || !name.startsWith(prefix) || !PART_FILE_NAME.test(name)) continue;
     if (name.length !== prefix.length + "01234567.part".length) continue;
     await removeIfOlder(join(dir, name), now - IN_USE_MS);
   }
@@ -66,7 +65,7 @@ async function listParts(dir: string, now: number): Promise<string[]> {
   const names: string[] = [];
   try {
     for await (const entry of Deno.readDir(dir)) {
-      if (!entry.isFile || !PART_NAME.test(entry.name)) continue;
+      if (!entry.isFile || !PART_FILE_NAME.test(entry.name)) continue;
       if (!await removeIfOlder(join(dir, entry.name), now - STALE_PART_MS)) names.push(entry.name);
     }
   } catch (error) {

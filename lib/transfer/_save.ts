@@ -19,6 +19,9 @@ import { cleanStaleParts, type PartListings } from "./_parts.ts";
 import { IncompleteDownloadError, IntegrityError } from "./errors.ts";
 import { type ProgressCallback, ProgressStream } from "./progress.ts";
 
+/** Downloads from this size on are read as bulk data (a connection of their own). */
+const BULK_BYTES = 1 << 20;
+
 /** Options of {@linkcode saveResponse} and {@linkcode openBody}. */
 export interface SaveOptions {
   /** Query parameters. */
@@ -55,6 +58,7 @@ export async function openBody(
   const response = await transport.request("GET", endpoint, {
     ...(options.query ? { query: options.query } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
+    bulk: true,
   });
   const body = response.body ?? ReadableStream.from<Uint8Array>([]);
   if (!options.onProgress) return body;
@@ -85,10 +89,13 @@ export async function saveResponse(
   const key = options.resumeKey === undefined ? undefined : resumeTag(options.resumeKey);
   const temp = tempPathFor(path, key);
   await cleanStaleParts(path, { keep: key && temp, listings: options.partListings });
+  // Small files keep the shared connections; big ones (or of unknown size) get their own.
+  const bulk = options.size === undefined || options.size >= BULK_BYTES;
   const get = (offset: number) =>
     transport.request("GET", endpoint, {
       ...(options.query ? { query: options.query } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
+      bulk,
       ...(offset > 0 ? { headers: { [HEADER.range]: `bytes=${offset}-` }, expect: [416] } : {}),
     });
   let offset = key === undefined ? 0 : await partSize(temp, options.size);

@@ -31,6 +31,7 @@ import { saveFile } from "./_file_download.ts";
 import type { PartListings } from "./_parts.ts";
 import { asDirectory, resolveTarget } from "./_paths.ts";
 import { runPool } from "./_pool.ts";
+import { writingFile } from "./_local_file.ts";
 import { saveResponse } from "./_save.ts";
 import { IncompleteDownloadError, type PartialFile } from "./errors.ts";
 import type { ProgressCallback } from "./progress.ts";
@@ -191,8 +192,12 @@ export async function downloadAllFiles(
 ): Promise<string> {
   const { identifier } = await record.meta();
   const target = await resolveTarget(path, `${identifier}.zip`, { force: options.force });
-  return await saveResponse(record.transport, filesDownloadPath(record.id), target, {
-    onProgress: options.onProgress,
-    signal: options.signal,
-  });
+  return await writingFile(
+    target,
+    () =>
+      saveResponse(record.transport, filesDownloadPath(record.id), target, {
+        onProgress: options.onProgress,
+        signal: options.signal,
+      }),
+  );
 }

@@ -272,3 +272,35 @@ export class IncompleteDownloadError extends RepoApyError {
     this.partials = partials;
   }
 }
+
+/**
+ * The file system refused a local file of a transfer (no permission, a missing folder, a file
+ * where a folder should be). `path` is the file the caller asked for (a download's target, never
+ * its temporary `.part` file); the OS error is the `cause`.
+ *
+ * @example Usage
+ * ```ts
+ * import { LocalFileError } from "@repo/apy";
+ * import assert from "node:assert";
+ *
+ * const denied = new Deno.errors.PermissionDenied("Permission denied (os error 13)");
+ * const error = new LocalFileError("/data/out/run1.h5", denied);
+ * assert.strictEqual(error.path, "/data/out/run1.h5");
+ * assert.ok(error.cause instanceof Deno.errors.PermissionDenied);
+ * ```
+ */
+export class LocalFileError extends RepoApyError {
+  /** The local file the operation was writing or reading, as the caller named it. */
+  readonly path: string;
+
+  /**
+   * Creates the error.
+   *
+   * @param path The local file (a download's target, not its temporary file).
+   * @param cause The OS error.
+   */
+  constructor(path: string, cause: Error) {
+    super(`Cannot write or read the file '${path}': ${cause.message}`, { cause });
+    this.path = path;
+  }
+}

@@ -16,3 +16,4 @@ export * from "./file_name.ts";
 export * from "./glob.ts";
 export * from "./identifier.ts";
 export * from "./resource_type.ts";
+export * from "./part_file.ts";

@@ -98,6 +98,16 @@ Deno.test("collections create/edit/delete: get-or-create, one change per attribu
   assertStringIncludes(usage.stderr, "--collection-id or --collection-identifier");
 });
 
+Deno.test("collections add-tag says when the tag was there already, as records add-tag does", async () => {
+  await using server = await startServer();
+  await createdId(server, ["collections", "create", "-i", "tag-twice"]);
+  const first = await must(server, ["collections", "add-tag", "-C", "tag-twice", "-t", "raman"]);
+  assertStringIncludes(first.stdout, "Added the tag 'raman' to the collection");
+  const again = await must(server, ["collections", "add-tag", "-C", "tag-twice", "-t", "Raman"]);
+  assertStringIncludes(again.stdout, "has the tag 'raman' already");
+  assertEquals(again.stdout.includes("Added"), false);
+});
+
 Deno.test("collections tags, search by tag, get-collection-ids with a custom separator", async () => {
   await using server = await startServer();
   const a = await createdId(server, ["collections", "create", "-i", "tagged-a"]);

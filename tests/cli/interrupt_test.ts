@@ -23,13 +23,13 @@ async function waitForPart(dir: string): Promise<void> {
   throw new Error("no partial file appeared");
 }
 
-Deno.test("records get-file: SIGINT mid-download prints one line, exits 130, and the rerun resumes", async () => {
+async function interruptAndResume(size: number): Promise<void> {
   await using server = await startServer();
   await using home = await tempHome();
   await using manager = new RepoManager({ host: server.url, pat: server.pat });
   const record = await manager.record({ identifier: "interrupt", create: true });
-  const content = new Uint8Array(SIZE).map((_, i) => i % 251);
-  await record.uploadFile(ReadableStream.from([content]), { fileName: "big.bin", size: SIZE });
+  const content = new Uint8Array(size).map((_, i) => i % 251);
+  await record.uploadFile(ReadableStream.from([content]), { fileName: "big.bin", size });
   await writeLocalConfig(home.configPath, server.url, server.pat);
   const out = `${home.dir}/out`;
   await Deno.mkdir(out);
@@ -44,7 +44,10 @@ Deno.test("records get-file: SIGINT mid-download prints one line, exits 130, and
   assertEquals(text.trim().split("\n").length, 1, text);
   assertMatch(
     text,
-    /^Interrupted: the partial file '.*\/out\/\.big\.bin\.[0-9a-f]{8}\.part' \(\d+ of 1000000 bytes\) was kept; run the same command again to resume the download\n$/,
+    new RegExp(
+      String
+        .raw`^Interrupted: the partial file '.*\/out\/\.big\.bin\.[0-9a-f]{8}\.part' \(\d+ of ${size} bytes\) was kept; run the same command again to resume the download\n$`,
+    ),
   );
   server.clearFaults();
   const before = server.log.length;
@@ -60,6 +63,14 @@ Deno.test("records get-file: SIGINT mid-download prints one line, exits 130, and
   assertMatch(range ?? "", /^bytes=\d+-$/);
   assertEquals(await Deno.readFile(`${out}/big.bin`), content);
   assertEquals([...Deno.readDirSync(out)].map((entry) => entry.name), ["big.bin"]);
+}
+
+Deno.test("records get-file: SIGINT mid-download prints one line, exits 130, and the rerun resumes", async () => {
+  await interruptAndResume(SIZE);
+});
+
+Deno.test("records get-file: the same over the bulk connection of a big file (2 MB)", async () => {
+  await interruptAndResume(2_000_000);
 });
 
 Deno.test("runCli() with an aborted signal exits 130 with one line", async () => {

@@ -1,5 +1,6 @@
 import { assertEquals, assertThrows } from "../_assert.ts";
 import { configPath } from "../../lib/config/path.ts";
+import { ConfigFileError } from "../../lib/config/errors.ts";
 import { ConfigurationError } from "../../lib/http/errors.ts";
 
 function withEnv(values: { [name: string]: string | undefined }, fn: () => void): void {
@@ -43,5 +44,13 @@ Deno.test("configPath() explains a missing home directory", () => {
       assertThrows(() => configPath(), ConfigurationError).message,
       "Cannot find the home directory: set HOME or REPO_APY_CONFIG to locate the config file, or pass host and pat directly",
     );
+    const error = assertThrows(() => configPath({ missing: ["pat"] }), ConfigFileError);
+    assertEquals([error.problem, error.path, error.homeVariable], ["noHome", undefined, "HOME"]);
+    assertEquals(error.missing, ["pat"]);
   });
+  const windows = assertThrows(
+    () => configPath({ os: "windows", env: () => undefined }),
+    ConfigFileError,
+  );
+  assertEquals(windows.homeVariable, "USERPROFILE");
 });

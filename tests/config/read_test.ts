@@ -1,6 +1,7 @@
 import { assertEquals, assertRejects } from "../_assert.ts";
 import { readConfig } from "../../lib/config/read.ts";
 import { ConfigurationError } from "../../lib/http/errors.ts";
+import { ConfigFileError } from "../../lib/config/errors.ts";
 
 const TEXT = '[global]\ndefault = "main"\n[main]\nhost = "https://repo.example"\npat = "pat_x"\n';
 
@@ -47,6 +48,9 @@ Deno.test({
       error.message,
       "No permission to read the config file /etc/.repoconfig: run Deno with --allow-read=/etc/.repoconfig, or pass host and pat directly",
     );
+    assertEquals(error instanceof ConfigFileError && error.problem, "notPermitted");
+    assertEquals(error instanceof ConfigFileError && error.path, "/etc/.repoconfig");
+    assertEquals(error.cause instanceof Deno.errors.NotCapable, true);
   },
 });
 
@@ -64,6 +68,25 @@ Deno.test("readConfig() explains a file the user may not read", async () => {
       error.message,
       `The config file ${path} is not readable by you: run 'chmod 600 ${path}' as its owner, or pass host and pat directly`,
     );
+    assertEquals(error instanceof ConfigFileError && error.problem, "notReadable");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("readConfig(): a missing file is a ConfigFileError naming the file and the settings", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const error = await assertRejects(
+      () => readConfig(`${dir}/none`, { missing: ["host"] }),
+      ConfigFileError,
+    );
+    assertEquals([error.problem, error.path, error.missing], ["notFound", `${dir}/none`, ["host"]]);
+    const plain = await assertRejects(() => readConfig(`${dir}/none`), ConfigFileError);
+    assertEquals(plain.missing, ["host", "pat"]);
+    // A directory is not a file the user forgot: a plain ConfigurationError, no settings named.
+    const folder = await assertRejects(() => readConfig(dir), ConfigurationError);
+    assertEquals(folder instanceof ConfigFileError, false);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -1,5 +1,6 @@
 import { assertEquals, assertRejects } from "../_assert.ts";
 import { resolveSettings } from "../../lib/config/settings.ts";
+import { ConfigFileError } from "../../lib/config/errors.ts";
 import { ConfigurationError } from "../../lib/http/errors.ts";
 
 async function withConfig(text: string, fn: (path: string) => Promise<void>): Promise<void> {
@@ -123,6 +124,26 @@ Deno.test("resolveSettings() explains a missing config file", async () => {
       `No config file at ${path}: run 'repo-apy config create' and then ` +
         "'repo-apy config set-host' / 'set-pat', or pass host and pat directly",
     );
+  });
+});
+
+Deno.test("resolveSettings(): a ConfigFileError says which file, why, and which settings are missing", async () => {
+  await withConfig("", async (existing) => {
+    const path = `${existing}.missing`;
+    const both = await assertRejects(() => resolveSettings({ configPath: path }), ConfigFileError);
+    assertEquals([both.problem, both.path, both.missing], ["notFound", path, ["host", "pat"]]);
+    assertEquals(both instanceof ConfigurationError, true);
+    const env = (name: string) => name === "REPO_APY_HOST" ? "https://env.example" : undefined;
+    const pat = await assertRejects(
+      () => resolveSettings({ configPath: path, env }),
+      ConfigFileError,
+    );
+    assertEquals(pat.missing, ["pat"]);
+    const named = await assertRejects(
+      () => resolveSettings({ configPath: path, instance: "main", host: "https://h", pat: "p" }),
+      ConfigFileError,
+    );
+    assertEquals(named.missing, []);
   });
 });
 

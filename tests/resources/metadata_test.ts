@@ -5,8 +5,12 @@ import {
   getExtra,
   MAX_EXTRAS_DEPTH,
   mergeExtras,
+  metadataPathText,
   validateExtras,
 } from "../../lib/resources/metadata.ts";
+import { MetadataError } from "../../lib/resources/errors.ts";
+import { repoToJson } from "../../lib/convert/repo_to_json.ts";
+import { EXTRA_TYPES } from "../../lib/http/protocol.ts";
 import { assertEquals, assertStringIncludes, assertThrows } from "../_assert.ts";
 
 const nested: Extra[] = [
@@ -221,4 +225,51 @@ Deno.test("validateExtras() and flattenExtras() refuse metadata nested too deep 
     assertStringIncludes(error.message, `nested deeper than ${MAX_EXTRAS_DEPTH} levels`);
     assertThrows(() => flattenExtras(extras), InputError);
   }
+});
+
+Deno.test("validateExtras(): a MetadataError carries the entry's path, key path and reason", () => {
+  const missing = assertThrows(
+    () => validateExtras([{ key: "d", type: "dict", value: [{ key: "e", value: 1 }] }]),
+    MetadataError,
+  );
+  assertEquals(missing.path, ["extras", 0, "value", 0, "type"]);
+  assertEquals(missing.keyPath, ["d", "e"]);
+  assertEquals(missing.givenType, undefined);
+  assertEquals(missing.allowedTypes, [...EXTRA_TYPES]);
+  assertEquals(missing instanceof InputError, true);
+  // The library's message stays as it was, for library users.
+  assertStringIncludes(missing.message, "(extras[0].value[0].type): nothing is not a metadata");
+  const wrong = assertThrows(
+    () => validateExtras([{ key: "k", type: "text", value: "x" }]),
+    MetadataError,
+  );
+  assertEquals(wrong.givenType, "text");
+  const list = assertThrows(
+    () => validateExtras([{ key: "l", type: "list", value: [{ type: "int", value: 1 }, 2] }]),
+    MetadataError,
+  );
+  assertEquals([list.path, list.keyPath], [["extras", 0, "value", 1], ["l", "2"]]);
+  assertEquals(list.allowedTypes, undefined);
+  assertStringIncludes(list.reason, "expected an object");
+  const unit = assertThrows(
+    () => validateExtras([{ key: "s", type: "str", value: "x", unit: "m" }], "meta"),
+    MetadataError,
+  );
+  assertEquals(unit.path, ["meta", 0, "unit"]);
+  const twice = assertThrows(
+    () =>
+      validateExtras([{ key: "a", type: "int", value: 1 }, { key: "a", type: "int", value: 2 }]),
+    MetadataError,
+  );
+  assertEquals([twice.path, twice.keyPath], [["extras", 1, "key"], ["a"]]);
+});
+
+Deno.test("repoToJson(): a bad entry is a MetadataError with its path", () => {
+  const error = assertThrows(
+    () => repoToJson([{ key: "d", type: "dict", value: [{ type: "int", value: 1 }] }] as Extra[]),
+    MetadataError,
+  );
+  assertEquals(error.path, ["extras", 0, "value", 0]);
+  assertEquals(error.message, "The metadata entry extras[0].value[0] has no key");
+  assertEquals(metadataPathText(["extras", 2, "value", 0, "type"]), "extras[2].value[0].type");
 });

@@ -7,11 +7,13 @@ import type { Extra } from "../../http/protocol.ts";
 import { jsonToRepo } from "../../convert/json_to_repo.ts";
 import { type JsonValue, jsonValueToPlain, parseJson } from "../../convert/parse_json.ts";
 import { readBoundedText } from "../../import/read_bounded_text.ts";
+import { MetadataError } from "../../resources/errors.ts";
 import { validateExtras } from "../../resources/metadata.ts";
 import { jsonMode, readingCommand } from "../_command_kind.ts";
 import { printJson } from "../_json_output.ts";
 import { apyCommand, dryRun, dryRunOption, isDryRun } from "../apy_command.ts";
 import { UsageError } from "../_errors.ts";
+import { errorLine } from "../_messages.ts";
 import {
   describe,
   openRecord,
@@ -185,6 +187,8 @@ function parseMetadata(text: string, flags: MetadataFlags): Extra[] {
     }
     return validateExtras(jsonValueToPlain(Array.isArray(data) ? data : [data]));
   } catch (error) {
+    // Invalid metadata is said from the error's fields (the entry, the allowed types).
+    if (error instanceof MetadataError) throw wrongFormat(errorLine(error));
     if (error instanceof InputError) throw wrongFormat(error.message);
     throw error;
   }

@@ -22,7 +22,7 @@ import {
   removeGroupRoleCommand,
   removeTagCommand,
   removeUserCommand,
-} from "./_resources_roles.ts";
+} from "./_roles.ts";
 import { getResourceIdsCommand, getResourcesCommand } from "./_resources_search.ts";
 import { showResourceCommand } from "./_resources_show.ts";
 

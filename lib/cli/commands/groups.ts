@@ -12,7 +12,7 @@ import {
   deleteResourceCommand,
   editResourceCommand,
 } from "./_resources_basic.ts";
-import { addUserCommand, removeUserCommand } from "./_resources_roles.ts";
+import { addUserCommand, removeUserCommand } from "./_roles.ts";
 import { getResourcesCommand } from "./_resources_search.ts";
 import { showResourceCommand } from "./_resources_show.ts";
 

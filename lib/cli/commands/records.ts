@@ -49,7 +49,7 @@ import {
   removeGroupRoleCommand,
   removeTagCommand,
   removeUserCommand,
-} from "./_records_roles.ts";
+} from "./_roles.ts";
 import { getRecordIdsCommand, getRecordsCommand } from "./_records_search.ts";
 
 /**
@@ -94,12 +94,12 @@ export function recordsCommand(): Command {
     ...changing(
       addCollectionLinkCommand,
       removeCollectionLinkCommand,
-      addTagCommand,
-      removeTagCommand,
-      addUserCommand,
-      removeUserCommand,
-      addGroupRoleCommand,
-      removeGroupRoleCommand,
+      () => addTagCommand("record"),
+      () => removeTagCommand("record"),
+      () => addUserCommand("record"),
+      () => removeUserCommand("record"),
+      () => addGroupRoleCommand("record"),
+      () => removeGroupRoleCommand("record"),
       deleteRecordCommand,
     ),
     getRecordsCommand,

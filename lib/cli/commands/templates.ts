@@ -19,7 +19,7 @@ import {
   addUserCommand,
   removeGroupRoleCommand,
   removeUserCommand,
-} from "./_resources_roles.ts";
+} from "./_roles.ts";
 import { getTemplatesCommand } from "./_resources_search.ts";
 import { showResourceCommand } from "./_resources_show.ts";
 

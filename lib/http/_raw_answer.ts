@@ -1,0 +1,264 @@
+// Reading an HTTP/1.1 answer from a connection for the raw client (_raw_fetch.ts): the head is
+// parsed from a small bounded buffer; the body is a byte stream that reads from the connection
+// straight into the consumer's buffer (BYOB), framed by Content-Length, chunked encoding or the
+// end of the connection. Nothing is copied and nothing grows with the body's size.
+import { bodilessAnswer } from "./_connect.ts";
+
+/** The longest answer head (status line and headers) or chunk-size line read. */
+const MAX_HEAD_BYTES = 64 * 1024;
+/** Piece size of reads without a buffer of the consumer's (default readers). */
+const READ_SIZE = 64 * 1024;
+
+/** Reads from a connection: lines from a small buffer, body bytes into the caller's buffer. */
+export class ConnReader {
+  #conn: Deno.Conn;
+  #buffer = new Uint8Array(16 * 1024);
+  #start = 0;
+  #end = 0;
+  #ended = false;
+
+  constructor(conn: Deno.Conn) {
+    this.#conn = conn;
+  }
+
+  /** Bytes read from the connection and not taken yet. */
+  get buffered(): number {
+    return this.#end - this.#start;
+  }
+
+  /** Reads more into the buffer (compacted, grown up to the head bound); false at the end. */
+  async #fill(): Promise<boolean> {
+    if (this.#ended) return false;
+    if (this.#start === this.#end) this.#start = this.#end = 0;
+    if (this.#end === this.#buffer.byteLength) {
+      if (this.#start > 0) {
+        this.#buffer.copyWithin(0, this.#start, this.#end);
+        this.#end -= this.#start;
+        this.#start = 0;
+      } else {
+        if (this.#buffer.byteLength >= MAX_HEAD_BYTES) {
+          throw new TypeError("The answer's head is too long");
+        }
+        const grown = new Uint8Array(this.#buffer.byteLength * 2);
+        grown.set(this.#buffer.subarray(0, this.#end));
+        this.#buffer = grown;
+      }
+    }
+    const read = await this.#conn.read(this.#buffer.subarray(this.#end));
+    if (read === null) {
+      this.#ended = true;
+      return false;
+    }
+    this.#end += read;
+    return true;
+  }
+
+  /** Reads up to the next `separator` (CRLF or CRLFCRLF) and returns the text before it. */
+  async #until(separator: "\r\n" | "\r\n\r\n", what: string): Promise<string> {
+    // Bytes after #start known not to begin the separator (kept relative: #fill may compact).
+    let scanned = 0;
+    for (;;) {
+      const at = indexOf(this.#buffer, this.#start + scanned, this.#end, separator);
+      if (at >= 0) {
+        const text = new TextDecoder().decode(this.#buffer.subarray(this.#start, at));
+        this.#start = at + separator.length;
+        return text;
+      }
+      scanned = Math.max(0, this.#end - this.#start - separator.length + 1);
+      if (this.#end - this.#start > MAX_HEAD_BYTES) throw new TypeError(`${what} is too long`);
+      if (!(await this.#fill())) throw new TypeError(`The connection closed within ${what}`);
+    }
+  }
+
+  /** The answer's head: status line and header lines, without the empty line. */
+  head(): Promise<string> {
+    return this.#until("\r\n\r\n", "the answer's head");
+  }
+
+  /** One line (a chunk size or a trailer). */
+  line(): Promise<string> {
+    return this.#until("\r\n", "a line of the answer");
+  }
+
+  /**
+   * Reads up to `view.byteLength` body bytes into `view`: bytes already buffered first, then
+   * straight from the connection.
+   *
+   * @returns The count read, or null at the end of the connection.
+   */
+  async readInto(view: Uint8Array): Promise<number | null> {
+    if (this.#end > this.#start) {
+      const count = Math.min(view.byteLength, this.#end - this.#start);
+      view.set(this.#buffer.subarray(this.#start, this.#start + count));
+      this.#start += count;
+      return count;
+    }
+    if (this.#ended) return null;
+    const read = await this.#conn.read(view);
+    if (read === null) this.#ended = true;
+    return read;
+  }
+}
+
+function indexOf(data: Uint8Array, from: number, end: number, separator: string): number {
+  const last = end - separator.length;
+  outer: for (let i = from; i <= last; i++) {
+    for (let j = 0; j < separator.length; j++) {
+      if (data[i + j] !== separator.charCodeAt(j)) continue outer;
+    }
+    return i;
+  }
+  return -1;
+}
+
+/** An answer's status line and headers. */
+export interface AnswerHead {
+  status: number;
+  statusText: string;
+  headers: Headers;
+}
+
+/**
+ * Reads the head of the final answer, skipping 1xx interim answers.
+ *
+ * @param reader The connection's reader.
+ * @returns Status and headers.
+ * @throws {TypeError} For anything that is not an HTTP/1.x answer.
+ */
+export async function readHead(reader: ConnReader): Promise<AnswerHead> {
+  for (;;) {
+    const [statusLine = "", ...headerLines] = (await reader.head()).split("\r\n");
+    const match = /^HTTP\/1\.[01] ([1-5]\d\d)(?: (.*))?$/.exec(statusLine);
+    if (!match) throw new TypeError(`Invalid HTTP answer: ${statusLine.slice(0, 80)}`);
+    const status = Number(match[1]);
+    if (status < 200) continue;
+    const headers = new Headers();
+    for (const line of headerLines) {
+      const colon = line.indexOf(":");
+      if (colon > 0) headers.append(line.slice(0, colon).trim(), line.slice(colon + 1).trim());
+    }
+    return { status, statusText: match[2] ?? "", headers };
+  }
+}
+
+/** How the end of a body is found. */
+type Framing =
+  | { kind: "length"; remaining: number }
+  | { kind: "chunked"; left: number; started: boolean }
+  | { kind: "close" };
+
+/**
+ * The body of an answer as a byte stream read from the connection, or null for a bodiless one.
+ * `done` runs once when the body ended, failed or was cancelled (it closes the connection).
+ *
+ * @param reader The connection's reader, positioned after the head.
+ * @param method The request's method (HEAD answers have no body).
+ * @param head The answer's head.
+ * @param done Called once at the body's end.
+ * @returns The body.
+ * @throws {TypeError} For an invalid Content-Length or an unsupported Content-Encoding.
+ */
+export function answerBody(
+  reader: ConnReader,
+  method: string,
+  head: AnswerHead,
+  done: () => void,
+): ReadableStream<Uint8Array> | null {
+  const { headers } = head;
+  const length = headers.get("content-length");
+  const chunked = /chunked/i.test(headers.get("transfer-encoding") ?? "");
+  if (!chunked && length !== null && !/^\d{1,15}$/.test(length.trim())) {
+    throw new TypeError(`Invalid Content-Length ${length.slice(0, 20)}`);
+  }
+  const framing: Framing = chunked
+    ? { kind: "chunked", left: 0, started: false }
+    : length !== null
+    ? { kind: "length", remaining: Number(length) }
+    : { kind: "close" };
+  if (bodilessAnswer(method, head.status) || (framing.kind === "length" && !framing.remaining)) {
+    done();
+    return null;
+  }
+  const encoding = (headers.get("content-encoding") ?? "identity").trim().toLowerCase();
+  const format = encoding === "gzip" || encoding === "x-gzip"
+    ? "gzip"
+    : encoding === "deflate"
+    ? "deflate"
+    : undefined;
+  if (format === undefined && encoding !== "identity") {
+    done();
+    throw new TypeError(`Unsupported Content-Encoding ${encoding.slice(0, 20)}`);
+  }
+  let finished = false;
+  const finish = () => {
+    if (finished) return;
+    finished = true;
+    done();
+  };
+  const body = new ReadableStream({
+    type: "bytes",
+    autoAllocateChunkSize: READ_SIZE,
+    async pull(controller) {
+      // autoAllocateChunkSize guarantees a request (the consumer's buffer or a fresh one).
+      const request = controller.byobRequest as ReadableStreamBYOBRequest;
+      const view = request.view as Uint8Array;
+      try {
+        const count = await readBody(reader, framing, view);
+        if (count === null) {
+          finish();
+          controller.close();
+          request.respond(0);
+          return;
+        }
+        request.respond(count);
+        if (framing.kind === "length" && framing.remaining === 0) {
+          finish();
+          controller.close();
+        }
+      } catch (error) {
+        finish();
+        controller.error(error);
+      }
+    },
+    cancel() {
+      finish();
+    },
+  });
+  return format ? body.pipeThrough(new DecompressionStream(format)) : body;
+}
+
+/** Reads the next body bytes into `view`; null at the body's end. */
+async function readBody(
+  reader: ConnReader,
+  framing: Framing,
+  view: Uint8Array,
+): Promise<number | null> {
+  if (framing.kind === "close") return await reader.readInto(view);
+  if (framing.kind === "length") {
+    const count = await reader.readInto(
+      view.subarray(0, Math.min(view.byteLength, framing.remaining)),
+    );
+    if (count === null) {
+      throw new TypeError(
+        `The connection closed ${framing.remaining} bytes before the answer's end`,
+      );
+    }
+    framing.remaining -= count;
+    return count;
+  }
+  if (framing.left === 0) {
+    if (framing.started) await reader.line(); // the CRLF after the previous chunk
+    framing.started = true;
+    const size = (await reader.line()).split(";")[0]?.trim() ?? "";
+    if (!/^[0-9a-f]{1,12}$/i.test(size)) throw new TypeError("Invalid chunk size in the answer");
+    framing.left = parseInt(size, 16);
+    if (framing.left === 0) {
+      while ((await reader.line()) !== ""); // trailers
+      return null;
+    }
+  }
+  const count = await reader.readInto(view.subarray(0, Math.min(view.byteLength, framing.left)));
+  if (count === null) throw new TypeError("The connection closed within a chunk of the answer");
+  framing.left -= count;
+  return count;
+}
