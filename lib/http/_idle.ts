@@ -16,6 +16,7 @@ export class IdleTimer implements Disposable {
   #timer: ReturnType<typeof setTimeout> | undefined;
   #last = 0;
   #paused = false;
+  #stopped = false;
   #fired = false;
 
   constructor(timeoutMs: number) {
@@ -30,6 +31,8 @@ export class IdleTimer implements Disposable {
 
   /** Bytes moved: the timeout starts again. */
   touch(): void {
+    // Late activity (a piece written after the request failed) must not start it again.
+    if (this.#stopped) return;
     this.#last = performance.now();
     if (this.#timer === undefined) {
       this.#paused = false;
@@ -52,6 +55,7 @@ export class IdleTimer implements Disposable {
 
   /** Stops the timer for good (the request is over). */
   stop(): void {
+    this.#stopped = true;
     this.#paused = true;
     clearTimeout(this.#timer);
     this.#timer = undefined;

@@ -35,3 +35,13 @@ Deno.test("redactSecrets: replaces the secret as is and URL-encoded, leaves othe
   );
   assertEquals(redactSecrets("nothing here", [secret, "abc"]), "nothing here");
 });
+
+Deno.test("IdleTimer: activity after stop() starts nothing (no timer left behind)", () => {
+  // The test sanitizer fails the test when a timer is still pending at its end.
+  const timer = new IdleTimer(60_000);
+  timer.pause();
+  timer.touch();
+  timer.stop();
+  timer.touch();
+  assertEquals(timer.fired, false);
+});
