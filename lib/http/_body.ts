@@ -53,12 +53,13 @@ const TEXT_READ_SIZE = 16_384;
 /**
  * Reads a body as text, at most `maxBytes`; a longer body is cancelled after the bound. A byte
  * stream (the transport's bodies) is read into one reused buffer, so a small answer costs one
- * small allocation instead of a buffer per read.
+ * small allocation instead of a buffer per read; `sizeHint` (the Content-Length) sizes it.
  */
 export async function readBoundedText(
   body: ReadableStream<Uint8Array> | null,
   maxBytes: number,
   watch?: ReadWatch,
+  sizeHint?: number,
 ): Promise<BoundedText> {
   if (body === null) {
     watch?.end();
@@ -67,7 +68,11 @@ export async function readBoundedText(
   const byob = byobReader(body);
   const plain = byob ? undefined : body.getReader();
   const reader = byob ?? plain!;
-  let buffer = new Uint8Array(byob ? TEXT_READ_SIZE : 0);
+  // A known small length (most JSON answers) needs no bigger buffer; the read after the last
+  // byte finds the end either way.
+  const hint = sizeHint ?? Number.NaN;
+  const size = Number.isInteger(hint) && hint >= 1 && hint < TEXT_READ_SIZE ? hint : TEXT_READ_SIZE;
+  let buffer = new Uint8Array(byob ? size : 0);
   const read = async (): Promise<ReadableStreamReadResult<Uint8Array>> => {
     watch?.before();
     try {

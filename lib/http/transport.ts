@@ -292,7 +292,12 @@ export class Transport implements AsyncDisposable {
     // Built only for an error: most answers never need the redacted address.
     const address = () => redactUrl(endpointUrl(state.base, endpoint, options.query).href);
     // Read directly under the idle timer: no guarded copy of the body stream is needed.
-    const read = await readBoundedText(response.body, this.#maxJsonBytes, watchReads(timer, host));
+    const read = await readBoundedText(
+      response.body,
+      this.#maxJsonBytes,
+      watchReads(timer, host),
+      Number(response.headers.get(HEADER.contentLength) ?? Number.NaN),
+    );
     if (read.truncated) throw new ResponseTooLargeError(method, address(), this.#maxJsonBytes);
     const errorInit = () => ({
       status: response.status,

@@ -45,3 +45,14 @@ Deno.test("IdleTimer: activity after stop() starts nothing (no timer left behind
   timer.touch();
   assertEquals(timer.fired, false);
 });
+
+Deno.test("readBoundedText: a size hint (Content-Length) that is wrong still reads the whole body", async () => {
+  const text = '{"a":"' + "x".repeat(3000) + '"}';
+  for (const hint of [1, 10, text.length, 100_000, Number.NaN, 0, -5]) {
+    const body = guardBody(new Response(text), new IdleTimer(60_000), "http://x").body;
+    assertEquals(await readBoundedText(body, 1_000_000, undefined, hint), {
+      text,
+      truncated: false,
+    });
+  }
+});
