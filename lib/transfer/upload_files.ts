@@ -132,7 +132,7 @@ export async function uploadFiles(
   source: string | string[],
   options: UploadFilesOptions = {},
 ): Promise<UploadFilesDone> {
-  const { concurrency = 16, chunkConcurrency = 4, force = false, skipExisting = false } = options;
+  const { concurrency = 16, chunkConcurrency = 4, force = false } = options;
   for (
     const [key, value] of [["concurrency", concurrency], ["chunkConcurrency", chunkConcurrency]]
   ) {
@@ -140,12 +140,13 @@ export async function uploadFiles(
       throw new InputError(`${key} must be a positive integer, got ${value}`);
     }
   }
-  const local = await localFiles(source, options);
+  const plan = await planUploadFiles(record, source, options);
   const done: UploadFilesDone = { uploaded: [], skipped: [] };
-  const pending = await withoutExisting(record, local, { force, skipExisting }, (file, found) => {
+  for (const { file, found } of plan.skip) {
     done.skipped.push(found);
     options.onFile?.({ file, uploaded: found, skipped: true });
-  });
+  }
+  const pending = plan.upload;
 
   let failed: LocalUploadFile | undefined;
   const send = async (file: LocalUploadFile) => {
@@ -194,10 +195,69 @@ export async function uploadFiles(
   return done;
 }
 
+/** What {@linkcode uploadFiles} would do with the same arguments, decided without sending. */
+export interface UploadFilesPlan {
+  /** The files it would upload (replacing a file of the same name when `force` is set). */
+  upload: LocalUploadFile[];
+  /** The files it would leave out: the record has them with the same content. */
+  skip: { file: LocalUploadFile; found: FileJson }[];
+}
+
+/**
+ * Decides what {@linkcode uploadFiles} would send, without sending anything (a dry run): the
+ * local files (folder listing and globs), and against the record's files the ones to skip and
+ * the name clashes, which throw as they would there.
+ *
+ * Permissions: `--allow-net` to the host, `--allow-read` for the files.
+ *
+ * @example Usage
+ * ```ts
+ * import { planUploadFiles, RepoManager, uploadFiles } from "@repo/apy";
+ * import { startServer } from "@repo/apy/testing";
+ * import assert from "node:assert";
+ *
+ * await using server = await startServer();
+ * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+ * const record = await manager.record({ identifier: "sample-1", create: true });
+ * const dir = await Deno.makeTempDir(); // --allow-read for it
+ * await Deno.writeTextFile(`${dir}/a.txt`, "a");
+ * await uploadFiles(record, dir);
+ * await Deno.writeTextFile(`${dir}/b.txt`, "b");
+ * const plan = await planUploadFiles(record, dir, { skipExisting: true });
+ * assert.deepStrictEqual(plan.upload.map((file) => file.name), ["b.txt"]);
+ * assert.deepStrictEqual(plan.skip.map(({ file }) => file.name), ["a.txt"]);
+ * ```
+ *
+ * @param record The record.
+ * @param source A folder, a file, or a list of files.
+ * @param options Globs, force and skipExisting (the other options do not change the plan).
+ * @returns The files to upload and to skip, in name order.
+ * @throws {FilesExistError} When names exist already.
+ * @throws {InputError} For a missing path or a folder in a list.
+ */
+export async function planUploadFiles(
+  record: UploadFilesTarget,
+  source: string | string[],
+  options: Pick<UploadFilesOptions, "pattern" | "excludePattern" | "force" | "skipExisting"> = {},
+): Promise<UploadFilesPlan> {
+  const local = await localFiles(source, options);
+  const skip: UploadFilesPlan["skip"] = [];
+  const upload = await withoutExisting(
+    record,
+    local,
+    { force: options.force ?? false, skipExisting: options.skipExisting ?? false },
+    (file, found) => skip.push({ file, found }),
+  );
+  return { upload, skip };
+}
+
 /** File system calls in flight while listing a folder. */
 const STAT_CONCURRENCY = 16;
 
-async function localFiles(source: string | string[], options: UploadFilesOptions) {
+async function localFiles(
+  source: string | string[],
+  options: Pick<UploadFilesOptions, "pattern" | "excludePattern">,
+) {
   const files: LocalUploadFile[] = [];
   if (typeof source === "string" && (await statUploadPath(source)).isDirectory) {
     const wanted = globFilter(options.pattern ?? "*", options.excludePattern);

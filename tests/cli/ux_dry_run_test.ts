@@ -25,6 +25,33 @@ Deno.test("add-files --dry-run lists the files it would send and sends nothing",
   assertEquals(await Array.fromAsync((await manager.record({ id: Number(id) })).files()), []);
 });
 
+Deno.test("add-files --dry-run asks the library: what it would skip, and the clashes that would stop it", async () => {
+  await using server = await startServer();
+  await using dir = await tempDir();
+  const id = String(await createRecord(server, "dry-plan"));
+  await Deno.writeTextFile(`${dir.path}/a.txt`, "same");
+  await ok(server, ["add-files", "-r", id, "-n", `${dir.path}/a.txt`]);
+  await Deno.writeTextFile(`${dir.path}/b.txt`, "new");
+  const from = server.log.length;
+  const run = await ok(server, [
+    "add-files",
+    "-r",
+    id,
+    "-n",
+    dir.path,
+    "--skip-existing",
+    "--dry-run",
+  ]);
+  assertStringIncludes(run.stdout, `Dry run: would upload '${dir.path}/b.txt' (3 B) as 'b.txt'`);
+  assertEquals(run.stdout.includes("would upload '" + dir.path + "/a.txt'"), false);
+  assertStringIncludes(run.stderr + run.stdout, "Would skip 'a.txt'");
+  await Deno.writeTextFile(`${dir.path}/a.txt`, "other");
+  const clash = await repo(server, ["records", "add-files", "-r", id, "-n", dir.path, "--dry-run"]);
+  assertEquals(clash.code, 1);
+  assertStringIncludes(clash.stderr, "'a.txt'");
+  assertEquals(changes(server, from), []);
+});
+
 Deno.test("get-file --dry-run says what it would write and writes nothing", async () => {
   await using server = await startServer();
   await using dir = await tempDir();

@@ -7,7 +7,11 @@ import { InputError, RepoApyError } from "../../http/errors.ts";
 import type { FileJson } from "../../http/protocol.ts";
 import { FilesExistError, type UploadFilesDone, UploadFilesError } from "../../transfer/errors.ts";
 import type { RepoRecord } from "../../transfer/record.ts";
-import type { UploadFilesProgress } from "../../transfer/upload_files.ts";
+import type {
+  UploadFilesOptions,
+  UploadFilesPlan,
+  UploadFilesProgress,
+} from "../../transfer/upload_files.ts";
 import { formatBytes } from "../output.ts";
 import { apyCommand, dryRun, dryRunOption, isDryRun } from "../apy_command.ts";
 import { globFilter } from "../../utils/glob.ts";
@@ -64,26 +68,21 @@ function uploadProgress(manager: CLIRepoManager, label: string, total: number) {
   };
 }
 
-/** `add-files --dry-run`: lists the files that would be sent (a folder's files, not recursive). */
+/** `add-files --dry-run`: what the library would upload and skip (clashes fail as they would). */
 async function planUpload(
   manager: CLIRepoManager,
   record: RepoRecord,
   path: string,
-  options: { folder: boolean; pattern: string; exclude_pattern?: string | undefined },
+  options: UploadFilesOptions & { folder: boolean },
 ): Promise<void> {
-  const files: { path: string; name: string; size: number }[] = [];
-  if (options.folder) {
-    const wanted = globFilter(options.pattern, options.exclude_pattern);
-    for await (const entry of Deno.readDir(path)) {
-      if (!entry.isFile || !wanted(entry.name)) continue;
-      const file = `${path.replace(/\/+$/, "")}/${entry.name}`;
-      files.push({ path: file, name: entry.name, size: (await Deno.stat(file)).size });
-    }
-    files.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
-  } else {
-    files.push({ path, name: basename(path), size: (await Deno.stat(path)).size });
+  const { planUploadFiles } = await import("../../transfer/upload_files.ts");
+  let plan: UploadFilesPlan;
+  try {
+    plan = await planUploadFiles(record, path, options);
+  } catch (error) {
+    throw addFilesError(record, error, options.folder);
   }
-  for (const file of files) {
+  for (const file of plan.upload) {
     dryRun(
       manager,
       `upload '${file.path}' (${formatBytes(file.size)}) as '${file.name}' to the ${
@@ -91,7 +90,14 @@ async function planUpload(
       }`,
     );
   }
-  if (files.length === 0) manager.printWarning(`No file in the folder '${path}' matches`);
+  for (const { file } of plan.skip) {
+    manager.printInfo(
+      `Would skip '${file.name}': the ${describe(record)} has it with the same content`,
+    );
+  }
+  if (plan.upload.length + plan.skip.length === 0) {
+    manager.printWarning(`No file in the folder '${path}' matches`);
+  }
 }
 
 /** `records add-files`: uploads a file, or the files of a folder (not recursive). */
@@ -133,15 +139,21 @@ export function addFilesCommand(): CommandUnknownOpts {
     if (folder && options.fileDescription !== undefined) {
       throw new UsageError("-d/--file-description only works with a single file, not a folder");
     }
+    const choice: UploadFilesOptions = {
+      pattern: options.pattern,
+      ...(options.exclude_pattern === undefined ? {} : { excludePattern: options.exclude_pattern }),
+      ...(options.force === true ? { force: true } : {}),
+      ...(options.skipExisting === true ? { skipExisting: true } : {}),
+    };
     if (isDryRun(manager)) {
-      await planUpload(manager, record, path, { folder, ...options });
+      await planUpload(manager, record, path, { ...choice, folder });
       return;
     }
     const progress = uploadProgress(manager, `Uploading ${basename(path)}`, folder ? 0 : info.size);
     let result: UploadFilesDone;
     try {
       result = await record.uploadFiles(path, {
-        pattern: options.pattern,
+        ...choice,
         concurrency: options.concurrency,
         onProgress: progress.onProgress,
         onFile: ({ uploaded, skipped }) => {
@@ -153,11 +165,6 @@ export function addFilesCommand(): CommandUnknownOpts {
               `Uploaded '${uploaded.name}' (id: ${uploaded.id}) to the ${label}`,
             );}
         },
-        ...(options.exclude_pattern === undefined
-          ? {}
-          : { excludePattern: options.exclude_pattern }),
-        ...(options.force === true ? { force: true } : {}),
-        ...(options.skipExisting === true ? { skipExisting: true } : {}),
         ...(options.fileDescription === undefined
           ? {}
           : { fileDescription: options.fileDescription }),
