@@ -1,21 +1,31 @@
 // Reading an HTTP/1.1 answer from a connection for the raw client (_raw_fetch.ts): the head is
 // parsed from a small bounded buffer; the body is a byte stream that reads from the connection
 // straight into the consumer's buffer (BYOB), framed by Content-Length, chunked encoding or the
-// end of the connection. Nothing is copied and nothing grows with the body's size.
+// end of the connection. What arrives while a piece is gathered passes through a small buffer;
+// nothing grows with the body's size.
 import { bodilessAnswer } from "./_connect.ts";
 
 /** The longest answer head (status line and headers) or chunk-size line read. */
 const MAX_HEAD_BYTES = 64 * 1024;
 /** Piece size of reads without a buffer of the consumer's (default readers). */
 const READ_SIZE = 64 * 1024;
+/**
+ * A piece handed on is gathered from several reads up to this size, for at most `GATHER_MS`:
+ * TLS hands over one record (16 KB) per read, and every piece costs its consumer a hash update,
+ * a write and a progress report.
+ */
+const GATHER_BYTES = 256 * 1024;
+const GATHER_MS = 20;
 
 /** Reads from a connection: lines from a small buffer, body bytes into the caller's buffer. */
 export class ConnReader {
   #conn: Deno.Conn;
-  #buffer = new Uint8Array(16 * 1024);
+  #buffer = new Uint8Array(MAX_HEAD_BYTES);
   #start = 0;
   #end = 0;
   #ended = false;
+  /** The read into the buffer in flight, if any (one at a time). */
+  #pending: Promise<boolean> | undefined;
 
   constructor(conn: Deno.Conn) {
     this.#conn = conn;
@@ -26,8 +36,23 @@ export class ConnReader {
     return this.#end - this.#start;
   }
 
+  /**
+   * Reads more into the buffer, or waits for the read in flight; false at the end. A read left
+   * in flight by {@linkcode ConnReader.ready} is taken over by the next caller.
+   */
+  #fill(): Promise<boolean> {
+    if (this.#pending === undefined) {
+      const pending = this.#fillNow().finally(() => {
+        if (this.#pending === pending) this.#pending = undefined;
+      });
+      pending.catch(() => {}); // its error reaches whoever waits for it next
+      this.#pending = pending;
+    }
+    return this.#pending;
+  }
+
   /** Reads more into the buffer (compacted, grown up to the head bound); false at the end. */
-  async #fill(): Promise<boolean> {
+  async #fillNow(): Promise<boolean> {
     if (this.#ended) return false;
     if (this.#start === this.#end) this.#start = this.#end = 0;
     if (this.#end === this.#buffer.byteLength) {
@@ -87,6 +112,9 @@ export class ConnReader {
    * @returns The count read, or null at the end of the connection.
    */
   async readInto(view: Uint8Array): Promise<number | null> {
+    if (this.#end === this.#start && this.#pending !== undefined && !(await this.#fill())) {
+      return null;
+    }
     if (this.#end > this.#start) {
       const count = Math.min(view.byteLength, this.#end - this.#start);
       view.set(this.#buffer.subarray(this.#start, this.#start + count));
@@ -97,6 +125,25 @@ export class ConnReader {
     const read = await this.#conn.read(view);
     if (read === null) this.#ended = true;
     return read;
+  }
+
+  /**
+   * Whether more bytes are at hand within `ms`: `data` (buffered now), `end` (the connection
+   * ended) or `wait` (none came; the read stays in flight for the next call).
+   *
+   * @param ms The longest wait.
+   * @returns The state.
+   */
+  async ready(ms: number): Promise<"data" | "end" | "wait"> {
+    if (this.#end > this.#start) return "data";
+    if (this.#ended) return "end";
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const waited = new Promise<"wait">((resolve) => timer = setTimeout(() => resolve("wait"), ms));
+    try {
+      return await Promise.race([this.#fill().then((more) => more ? "data" : "end"), waited]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 }
 
@@ -149,12 +196,14 @@ type Framing =
 
 /**
  * The body of an answer as a byte stream read from the connection, or null for a bodiless one.
- * `done` runs once when the body ended, failed or was cancelled (it closes the connection).
+ * `done` runs once when the body ended, failed or was cancelled (it closes the connection);
+ * `activity` whenever bytes arrived.
  *
  * @param reader The connection's reader, positioned after the head.
  * @param method The request's method (HEAD answers have no body).
  * @param head The answer's head.
  * @param done Called once at the body's end.
+ * @param activity Called for every read that brought bytes (the idle timer).
  * @returns The body.
  * @throws {TypeError} For an invalid Content-Length or an unsupported Content-Encoding.
  */
@@ -163,6 +212,7 @@ export function answerBody(
   method: string,
   head: AnswerHead,
   done: () => void,
+  activity?: () => void,
 ): ReadableStream<Uint8Array> | null {
   const { headers } = head;
   const length = headers.get("content-length");
@@ -203,7 +253,7 @@ export function answerBody(
       const request = controller.byobRequest as ReadableStreamBYOBRequest;
       const view = request.view as Uint8Array;
       try {
-        const count = await readBody(reader, framing, view);
+        const count = await gather(reader, framing, view, activity);
         if (count === null) {
           finish();
           controller.close();
@@ -225,6 +275,33 @@ export function answerBody(
     },
   });
   return format ? body.pipeThrough(new DecompressionStream(format)) : body;
+}
+
+/** Reads the next body bytes into `view`, several reads up to `GATHER_BYTES`; null at the end. */
+async function gather(
+  reader: ConnReader,
+  framing: Framing,
+  view: Uint8Array,
+  activity: (() => void) | undefined,
+): Promise<number | null> {
+  const started = performance.now();
+  let count = await readBody(reader, framing, view);
+  if (count === null) return null;
+  // Only within what the framing promises, so a read never waits past the body's end.
+  const more = () =>
+    framing.kind === "close" ||
+    (framing.kind === "length" ? framing.remaining > 0 : framing.left > 0);
+  while (count < GATHER_BYTES && count < view.byteLength && more()) {
+    const left = GATHER_MS - (performance.now() - started);
+    // A read that does not bring bytes in time stays in flight: this piece goes on without it.
+    if (left <= 0 || (await reader.ready(left)) !== "data") break;
+    activity?.();
+    const next = await readBody(reader, framing, view.subarray(count));
+    if (next === null) break;
+    count += next;
+  }
+  activity?.();
+  return count;
 }
 
 /** Reads the next body bytes into `view`; null at the body's end. */

@@ -75,7 +75,8 @@ export function rawFetch(options: RawFetchOptions = {}): FetchFn {
       const reader = new ConnReader(open);
       const answer = async () => {
         const head = await readHead(reader);
-        const response = new Response(answerBody(reader, init.method, head, close), head);
+        const stream = answerBody(reader, init.method, head, close, init.activity);
+        const response = new Response(stream, head);
         answered = true;
         return response;
       };
