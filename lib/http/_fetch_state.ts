@@ -11,7 +11,7 @@ import type { FetchFn } from "./_node_fetch.ts";
 import { httpClient } from "./_connect.ts";
 import { sendWatched } from "./_idle.ts";
 import { rawFetch } from "./_raw_fetch.ts";
-import { proxyRouter } from "./_proxy_env.ts";
+import { httpsProxyFromEnv, proxyRouter } from "./_proxy_env.ts";
 import type { TransportOptions, TransportSettings } from "./_transport_types.ts";
 import { apiBaseUrl } from "./url.ts";
 
@@ -77,8 +77,8 @@ export async function openFetchState(
 async function insecureClient(
   settings: TransportSettings,
 ): Promise<{ fetch: FetchFn; close(): void }> {
-  const { insecureFetch, proxyFromEnv } = await import("./_node_fetch.ts");
-  const proxy = settings.proxy !== undefined ? URL.parse(settings.proxy) : proxyFromEnv();
+  const { insecureFetch } = await import("./_node_fetch.ts");
+  const proxy = settings.proxy !== undefined ? URL.parse(settings.proxy) : httpsProxyFromEnv();
   if (proxy === null || (proxy !== undefined && proxy.protocol !== "http:")) {
     throw new ConfigurationError(
       `The proxy '${redactUrl(settings.proxy ?? "")}' is not an http:// URL: write it like ` +

@@ -8,8 +8,7 @@ import type net from "node:net";
 import type tls from "node:tls";
 import type { Readable } from "node:stream";
 import type { IncomingMessage } from "node:http";
-import { grantedEnv } from "./_env.ts";
-import { bypasses } from "./_proxy_env.ts";
+import { noProxyBypasses, proxyAuthorization } from "./_proxy_env.ts";
 import { bodilessAnswer, socketHostname, WRITE_PIECE } from "./_connect.ts";
 
 interface NodeModules {
@@ -65,7 +64,7 @@ export function insecureFetch(options: { proxy?: URL | undefined } = {}): {
     // `ca: []` keeps node:tls from loading the system roots (which needs --allow-sys=ca); with
     // verification off they are not used anyway.
     const pool = agent ??= new https.Agent({ rejectUnauthorized: false, keepAlive: true, ca: [] });
-    const proxy = options.proxy && !bypassesProxy(url) ? options.proxy : undefined;
+    const proxy = options.proxy && !noProxyBypasses(url) ? options.proxy : undefined;
     const socket = proxy ? await tunnel(net, proxy, url, init.signal) : undefined;
     return await new Promise<Response>((resolve, reject) => {
       if (init.signal.aborted) return reject(init.signal.reason);
@@ -118,32 +117,6 @@ export function insecureFetch(options: { proxy?: URL | undefined } = {}): {
   return { fetch: fetchFn, close: () => agent?.destroy() };
 }
 
-/**
- * The proxy for `https://` requests from the environment (`HTTPS_PROXY`, `https_proxy`), if
- * Deno may read it; `undefined` without one.
- */
-export function proxyFromEnv(): URL | undefined {
-  for (const name of ["HTTPS_PROXY", "https_proxy"]) {
-    const value = readEnv(name);
-    if (value) {
-      return URL.parse(/^[a-z]+:\/\//i.test(value) ? value : `http://${value}`) ?? undefined;
-    }
-  }
-  return undefined;
-}
-
-function readEnv(name: string): string | undefined {
-  try {
-    return grantedEnv(name)?.trim() || undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function bypassesProxy(url: URL): boolean {
-  return bypasses(url, readEnv("NO_PROXY") ?? readEnv("no_proxy") ?? "");
-}
-
 // Opens a CONNECT tunnel through an http:// proxy to the target's host and port.
 function tunnel(
   net: NodeModules["net"],
@@ -152,11 +125,8 @@ function tunnel(
   signal: AbortSignal,
 ): Promise<net.Socket> {
   const authority = `${target.hostname}:${target.port === "" ? 443 : target.port}`;
-  const auth = proxy.username
-    ? `Proxy-Authorization: Basic ${
-      btoa(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`)
-    }\r\n`
-    : "";
+  const credentials = proxyAuthorization(proxy);
+  const auth = credentials === undefined ? "" : `Proxy-Authorization: ${credentials}\r\n`;
   return new Promise((resolve, reject) => {
     const socket = net.connect(
       proxy.port === "" ? 80 : Number(proxy.port),

@@ -16,20 +16,34 @@ const NAMES = {
 } as const;
 const NO_PROXY = ["NO_PROXY", "no_proxy"] as const;
 
+/** A variable's value: undefined when unset or empty, null when Deno may not read it. */
+function variable(name: string): string | undefined | null {
+  if (!envGranted(name)) return null;
+  return Deno.env.get(name)?.trim() || undefined;
+}
+
+/** A proxy variable's value as a URL (`host:port` means `http://host:port`). */
+function proxyUrl(value: string): URL | null {
+  return URL.parse(/^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`);
+}
+
+/** The NO_PROXY list (either case); null when Deno may not read it. */
+function noProxyList(): string | null {
+  const values = NO_PROXY.map(variable);
+  return values.includes(null) ? null : values.find((value) => value !== undefined) ?? "";
+}
+
 /**
  * Reads the proxy variables once and routes URLs by them.
  *
  * @returns The router.
  */
 export function proxyRouter(): (url: URL) => ProxyRoute {
-  const read = (name: string): string | undefined | null => {
-    if (!envGranted(name)) return null;
-    return Deno.env.get(name)?.trim() || undefined;
-  };
   const values = new Map<string, string | undefined | null>();
-  for (const name of [...NAMES["https:"], ...NAMES["http:"], ...NO_PROXY]) {
-    values.set(name, read(name));
+  for (const name of new Set([...NAMES["https:"], ...NAMES["http:"]])) {
+    values.set(name, variable(name));
   }
+  const noProxy = noProxyList();
   return (url) => {
     const names = url.protocol === "https:" ? NAMES["https:"] : NAMES["http:"];
     let value: string | undefined;
@@ -42,15 +56,45 @@ export function proxyRouter(): (url: URL) => ProxyRoute {
       }
     }
     if (value === undefined) return { kind: "direct" };
-    const noProxy = NO_PROXY.map((name) => values.get(name));
-    if (noProxy.includes(null)) return { kind: "unknown" };
-    if (bypasses(url, noProxy.find((entry) => entry !== undefined) ?? "")) {
-      return { kind: "direct" };
-    }
-    const proxy = URL.parse(/^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`);
+    if (noProxy === null) return { kind: "unknown" };
+    if (bypasses(url, noProxy)) return { kind: "direct" };
+    const proxy = proxyUrl(value);
     if (proxy === null || proxy.protocol !== "http:") return { kind: "unknown" };
     return { kind: "proxy", proxy };
   };
+}
+
+/**
+ * The proxy of the `verify = false` path's `https://` requests: `HTTPS_PROXY` (either case)
+ * where Deno may read it (an unreadable or invalid value counts as unset there).
+ *
+ * @returns The proxy, or undefined for none.
+ */
+export function httpsProxyFromEnv(): URL | undefined {
+  const value = ["HTTPS_PROXY", "https_proxy"].map(variable).find((found) => found);
+  return value ? proxyUrl(value) ?? undefined : undefined;
+}
+
+/**
+ * Whether the readable NO_PROXY exempts the URL (an unreadable one exempts nothing).
+ *
+ * @param url The request's URL.
+ * @returns True when the request goes straight to the host.
+ */
+export function noProxyBypasses(url: URL): boolean {
+  return bypasses(url, noProxyList() ?? "");
+}
+
+/**
+ * The `Proxy-Authorization` value for a proxy URL with credentials (UTF-8, Basic).
+ *
+ * @param proxy The proxy URL.
+ * @returns The header value, or undefined without credentials.
+ */
+export function proxyAuthorization(proxy: URL): string | undefined {
+  if (proxy.username === "") return undefined;
+  const user = `${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`;
+  return `Basic ${btoa(String.fromCharCode(...new TextEncoder().encode(user)))}`;
 }
 
 /**

@@ -11,7 +11,7 @@
 import type { FetchFn } from "./_node_fetch.ts";
 import { socketHostname, WRITE_PIECE } from "./_connect.ts";
 import { answerBody, ConnReader, readHead } from "./_raw_answer.ts";
-import type { ProxyRoute } from "./_proxy_env.ts";
+import { proxyAuthorization, type ProxyRoute } from "./_proxy_env.ts";
 
 /** Options of {@linkcode rawFetch}. */
 export interface RawFetchOptions {
@@ -69,7 +69,7 @@ export function rawFetch(options: RawFetchOptions = {}): FetchFn {
       if (body !== null || !/^(GET|HEAD)$/.test(init.method)) {
         lines.push(`content-length: ${body?.byteLength ?? 0}`);
       }
-      if (proxy && url.protocol === "http:") lines.push(...proxyAuthorization(proxy));
+      if (proxy && url.protocol === "http:") lines.push(...authorizationLines(proxy));
       lines.push("connection: close", "", "");
       const open = conn;
       const reader = new ConnReader(open);
@@ -129,7 +129,7 @@ async function connect(
   if (!tls) return tcp;
   const authority = `${url.hostname}:${port}`;
   const request = [`CONNECT ${authority} HTTP/1.1`, `host: ${authority}`];
-  request.push(...proxyAuthorization(proxy), "", "");
+  request.push(...authorizationLines(proxy), "", "");
   await writeAll(tcp, new TextEncoder().encode(request.join("\r\n")));
   const reader = new ConnReader(tcp);
   const head = await readHead(reader);
@@ -144,11 +144,9 @@ async function connect(
 }
 
 /** The Proxy-Authorization header line for a proxy URL with credentials (none without). */
-function proxyAuthorization(proxy: URL): string[] {
-  if (proxy.username === "") return [];
-  const user = `${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`;
-  const bytes = new TextEncoder().encode(user);
-  return [`proxy-authorization: Basic ${btoa(String.fromCharCode(...bytes))}`];
+function authorizationLines(proxy: URL): string[] {
+  const value = proxyAuthorization(proxy);
+  return value === undefined ? [] : [`proxy-authorization: ${value}`];
 }
 
 async function writeAll(
