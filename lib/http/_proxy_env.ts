@@ -105,7 +105,7 @@ export function proxyAuthorization(proxy: URL): string | undefined {
  * @param list The NO_PROXY value.
  * @returns True when the request goes straight to the host.
  */
-export function bypasses(url: URL, list: string): boolean {
+function bypasses(url: URL, list: string): boolean {
   if (list === "") return false;
   const host = url.hostname.toLowerCase();
   return list.split(",").map((entry) => entry.trim().toLowerCase().replace(/^\*?\./, ".")).some(
