@@ -17,7 +17,7 @@ import { apyCommand, dryRun, dryRunOption, isDryRun } from "../apy_command.ts";
 import { globFilter } from "../../utils/glob.ts";
 import { UsageError } from "../_errors.ts";
 import type { CLIRepoManager } from "../cli_manager.ts";
-import { fileIdOptions, type FileIdValue, fileIdValue } from "../options.ts";
+import { fileIdOptions, type FileIdValue, fileIdValue, parseInteger } from "../options.ts";
 import {
   asValues,
   describe,
@@ -124,7 +124,12 @@ export function addFilesCommand(): CommandUnknownOpts {
         "--skip-existing",
         "Leave out files the record already has with the same name and content",
       )
-      .option("--concurrency <n>", "Small files uploaded at once", positiveInt, 16),
+      .option(
+        "--concurrency <n>",
+        "Small files uploaded at once",
+        (value) => parseInteger(value, { min: 1 }),
+        16,
+      ),
   );
   dryRunOption(command);
   apyCommand(command, async (manager, options) => {
@@ -186,14 +191,6 @@ export function addFilesCommand(): CommandUnknownOpts {
     }
   });
   return command;
-}
-
-function positiveInt(value: string): number {
-  const number = Number(value);
-  if (!/^\d+$/.test(value.trim()) || number < 1) {
-    throw new UsageError(`--concurrency takes a positive whole number, got '${value}'`);
-  }
-  return number;
 }
 
 /** Turns the library's errors of `add-files` into messages in CLI terms. */
