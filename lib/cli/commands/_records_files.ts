@@ -373,10 +373,12 @@ async function planDownload(
     ? `${dir}/${(await record.meta()).identifier}/`
     : `${dir}/`;
   const wanted = globFilter(options.pattern, options.exclude_pattern);
-  const files = selected === undefined
-    ? (await Array.fromAsync(record.files())).filter((file) => wanted(file.name))
-    : [await selectedFile(record, selected)];
-  for (const file of files) {
+  // Listed page by page as it arrives, not gathered first.
+  const files = selected === undefined ? record.files() : [await selectedFile(record, selected)];
+  let count = 0;
+  for await (const file of files) {
+    if (selected === undefined && !wanted(file.name)) continue;
+    count++;
     dryRun(
       manager,
       `download '${file.name}' (${formatBytes(file.size)}) of the ${
@@ -384,7 +386,7 @@ async function planDownload(
       } into '${target}'`,
     );
   }
-  if (files.length === 0) manager.printWarning(`No file of the ${describe(record)} matches`);
+  if (count === 0) manager.printWarning(`No file of the ${describe(record)} matches`);
 }
 
 /** The file `selected` names, by id or by name. */
