@@ -161,15 +161,12 @@ export function addFilesCommand(): CommandUnknownOpts {
         ...choice,
         concurrency: options.concurrency,
         onProgress: progress.onProgress,
-        onFile: ({ uploaded, skipped }) => {
-          if (skipped) {
-            manager.printInfo(
-              `Skipped '${uploaded.name}': the ${label} has it with the same content`,
-            );
-          } else {manager.printInfo(
-              `Uploaded '${uploaded.name}' (id: ${uploaded.id}) to the ${label}`,
-            );}
-        },
+        onFile: ({ uploaded, skipped }) =>
+          manager.printInfo(
+            skipped
+              ? `Skipped '${uploaded.name}': the ${label} has it with the same content`
+              : `Uploaded '${uploaded.name}' (id: ${uploaded.id}) to the ${label}`,
+          ),
         ...(options.fileDescription === undefined
           ? {}
           : { fileDescription: options.fileDescription }),
