@@ -2,7 +2,7 @@
 // commands that declare `--exclude_pattern` (the reference client's spelling).
 
 import type { CommandUnknownOpts, Option } from "@commander-js/extra-typings";
-import { takesValue } from "./_tree.ts";
+import { subcommand, takesValue } from "./_tree.ts";
 
 /** Rewrites kebab spellings of underscore flags in `args` for the command they address. */
 export function normalizeUnderscoreFlags(
@@ -38,9 +38,7 @@ export function normalizeUnderscoreFlags(
       }
       continue;
     }
-    const sub = command.commands.find((candidate) =>
-      candidate.name() === token || candidate.aliases().includes(token)
-    );
+    const sub = subcommand(command, token);
     if (sub !== undefined) command = sub;
     result.push(token);
   }

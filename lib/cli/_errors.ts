@@ -66,14 +66,14 @@ export function reportError(error: unknown, output: Output, options: ReportOptio
       ? errorLine(error)
       : `${errorLine(error).replace(/\.$/, "")}: ${step}`;
     // Multi-line messages (an example after the reason) keep their lines, in CLI terms.
-    const rest = error.message.trim().split("\n").slice(1).join("\n");
+    const [, ...rest] = error.message.trim().split("\n");
     // A local file the OS refused is said from the OS error's class; so is a library message that
     // only passes on Deno's own OS text.
     const raw = error instanceof LocalFileError ||
       /\(os error \d+\)|NotCapable/.test(error.message);
     output.error(`Error: ${(raw ? osLine : undefined) ?? line}`);
     // Each line is printed (and made safe) on its own.
-    if (rest !== "") { for (const restLine of rest.split("\n")) output.error(restLine); }
+    for (const restLine of rest) output.error(restLine);
     if (error instanceof RequestError && output.isVerbose("debug") && error.body !== undefined) {
       output.debug(`Response body: ${JSON.stringify(error.body, null, 2)}`);
     }

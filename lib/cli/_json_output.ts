@@ -8,7 +8,8 @@ import type { Output } from "./output.ts";
  * Prints one value: indented JSON (`json`) or compact on one line (`jsonl`).
  */
 export function printJson(output: Output, value: unknown, mode: JsonMode): void {
-  output.data(mode === "jsonl" ? JSON.stringify(value) : JSON.stringify(value, null, 2));
+  if (mode === "jsonl") output.data(JSON.stringify(value));
+  else output.json(value);
 }
 
 /**

@@ -53,6 +53,16 @@ export function commandPath(command: CommandUnknownOpts): string {
   return names.join(" ");
 }
 
+/** The subcommand of `command` called `name` (or with `name` as an alias), if any. */
+export function subcommand(
+  command: CommandUnknownOpts,
+  name: string,
+): CommandUnknownOpts | undefined {
+  return command.commands.find((candidate) =>
+    candidate.name() === name || candidate.aliases().includes(name)
+  );
+}
+
 /** The command and all commands below it, depth first. */
 export function* walkCommands(command: CommandUnknownOpts): Generator<CommandUnknownOpts> {
   yield command;

@@ -2,6 +2,7 @@
 // Commander's "Did you mean …?") before a required option it was meant to give is missed.
 
 import type { CommandUnknownOpts, Option } from "@commander-js/extra-typings";
+import { subcommand } from "./_tree.ts";
 
 /** A flag of `args` that the command it belongs to does not declare. */
 export interface UnknownFlag {
@@ -34,9 +35,7 @@ export function firstUnknownFlag(
       continue;
     }
     if (token.startsWith("-") && token.length > 2) continue; // -abc or -xVALUE: left to Commander
-    const sub = command.commands.find((candidate) =>
-      candidate.name() === token || candidate.aliases().includes(token)
-    );
+    const sub = subcommand(command, token);
     if (sub !== undefined) command = sub;
   }
   return undefined;

@@ -416,18 +416,16 @@ export interface ProgressOptions {
  * @param total Total amount (for example bytes); 0 or less draws no percentage and no ETA.
  * @param label Text in front of the bar.
  * @param output The output to draw on; default: a new process output.
- * @param options Clock and interval of plain lines (or just the clock).
+ * @param options Clock and interval of plain lines.
  * @returns The progress bar.
  */
 export function createProgress(
   total: number,
   label: string,
   output: Output = new Output(),
-  options: ProgressOptions | (() => number) = {},
+  options: ProgressOptions = {},
 ): Progress {
-  const { now = () => performance.now(), interval = 5000 } = typeof options === "function"
-    ? { now: options }
-    : options;
+  const { now = () => performance.now(), interval = 5000 } = options;
   const terminal = output.stderrIsTerminal();
   if ((!terminal && !output.plainProgress) || !output.isVerbose("info")) {
     return { advance() {}, skip() {}, done() {} };

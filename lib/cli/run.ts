@@ -10,6 +10,7 @@ import type { RepoManagerOptions } from "../manager/repo_manager.ts";
 import { normalizeUnderscoreFlags } from "./_argv.ts";
 import { reportError } from "./_errors.ts";
 import { firstUnknownFlag } from "./_typos.ts";
+import { subcommand } from "./_tree.ts";
 import { Output } from "./output.ts";
 import { loadProgram } from "./_load.ts";
 
@@ -91,9 +92,7 @@ export async function runCli(args: readonly string[], options: RunCliOptions): P
 function helpArgs(root: CommandUnknownOpts, path: readonly string[]): readonly string[] {
   let command = root;
   for (const name of path) {
-    const sub = command.commands.find((candidate) =>
-      candidate.name() === name || candidate.aliases().includes(name)
-    );
+    const sub = subcommand(command, name);
     if (sub === undefined) return path;
     command = sub;
   }

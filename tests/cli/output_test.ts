@@ -77,7 +77,7 @@ Deno.test("createProgress() draws only when stderr is a terminal", () => {
 Deno.test("createProgress() counts skipped (resumed) amounts in the total, not in the rate", () => {
   const tty = capture("info", true);
   let time = 0;
-  const bar = createProgress(2_000_000, "up", tty.output, () => time);
+  const bar = createProgress(2_000_000, "up", tty.output, { now: () => time });
   bar.skip(1_000_000);
   time = 1000;
   bar.advance(500_000);

@@ -17,7 +17,7 @@ import { apyCommand, dryRun, dryRunOption, isDryRun } from "../apy_command.ts";
 import { globFilter } from "../../utils/glob.ts";
 import { UsageError } from "../_errors.ts";
 import type { CLIRepoManager } from "../cli_manager.ts";
-import { fileIdOptions, type FileIdValue, fileIdValue } from "../options.ts";
+import { fileIdOptions, type FileIdValue, fileIdValue, parseInteger } from "../options.ts";
 import {
   asValues,
   describe,
@@ -124,7 +124,12 @@ export function addFilesCommand(): CommandUnknownOpts {
         "--skip-existing",
         "Leave out files the record already has with the same name and content",
       )
-      .option("--concurrency <n>", "Small files uploaded at once", positiveInt, 16),
+      .option(
+        "--concurrency <n>",
+        "Small files uploaded at once",
+        (value) => parseInteger(value, { min: 1 }),
+        16,
+      ),
   );
   dryRunOption(command);
   apyCommand(command, async (manager, options) => {
@@ -156,15 +161,12 @@ export function addFilesCommand(): CommandUnknownOpts {
         ...choice,
         concurrency: options.concurrency,
         onProgress: progress.onProgress,
-        onFile: ({ uploaded, skipped }) => {
-          if (skipped) {
-            manager.printInfo(
-              `Skipped '${uploaded.name}': the ${label} has it with the same content`,
-            );
-          } else {manager.printInfo(
-              `Uploaded '${uploaded.name}' (id: ${uploaded.id}) to the ${label}`,
-            );}
-        },
+        onFile: ({ uploaded, skipped }) =>
+          manager.printInfo(
+            skipped
+              ? `Skipped '${uploaded.name}': the ${label} has it with the same content`
+              : `Uploaded '${uploaded.name}' (id: ${uploaded.id}) to the ${label}`,
+          ),
         ...(options.fileDescription === undefined
           ? {}
           : { fileDescription: options.fileDescription }),
@@ -186,14 +188,6 @@ export function addFilesCommand(): CommandUnknownOpts {
     }
   });
   return command;
-}
-
-function positiveInt(value: string): number {
-  const number = Number(value);
-  if (!/^\d+$/.test(value.trim()) || number < 1) {
-    throw new UsageError(`--concurrency takes a positive whole number, got '${value}'`);
-  }
-  return number;
 }
 
 /** Turns the library's errors of `add-files` into messages in CLI terms. */
@@ -376,10 +370,12 @@ async function planDownload(
     ? `${dir}/${(await record.meta()).identifier}/`
     : `${dir}/`;
   const wanted = globFilter(options.pattern, options.exclude_pattern);
-  const files = selected === undefined
-    ? (await Array.fromAsync(record.files())).filter((file) => wanted(file.name))
-    : [await selectedFile(record, selected)];
-  for (const file of files) {
+  // Listed page by page as it arrives, not gathered first.
+  const files = selected === undefined ? record.files() : [await selectedFile(record, selected)];
+  let count = 0;
+  for await (const file of files) {
+    if (selected === undefined && !wanted(file.name)) continue;
+    count++;
     dryRun(
       manager,
       `download '${file.name}' (${formatBytes(file.size)}) of the ${
@@ -387,7 +383,7 @@ async function planDownload(
       } into '${target}'`,
     );
   }
-  if (files.length === 0) manager.printWarning(`No file of the ${describe(record)} matches`);
+  if (count === 0) manager.printWarning(`No file of the ${describe(record)} matches`);
 }
 
 /** The file `selected` names, by id or by name. */
