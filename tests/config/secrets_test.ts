@@ -71,3 +71,20 @@ Deno.test("show-instances and get-repo-info mask user:password in a host", async
   const info = await runCli(home.dir, ["config", "get-repo-info"]);
   assert(!`${info.stdout}${info.stderr}`.includes("s3cret"), info.stdout + info.stderr);
 });
+
+Deno.test("show-instances --json and get-repo-info --json mask user:password in a host too", async () => {
+  await using server = await startServer();
+  await using home = await tempHome();
+  const host = server.url.replace("http://", "http://alice:s3cret@");
+  await Deno.writeTextFile(
+    home.configPath,
+    `[global]\ndefault = "local"\n\n[local]\nhost = "${host}"\npat = "${server.pat}"\n`,
+    { mode: 0o600 },
+  );
+  const shown = await runCli(home.dir, ["config", "show-instances", "--json"]);
+  assertEquals(shown.code, 0, shown.stderr);
+  assert(!shown.stdout.includes("s3cret") && !shown.stdout.includes("alice"), shown.stdout);
+  assertEquals(JSON.parse(shown.stdout).instances[0].host, maskHost(host));
+  const info = await runCli(home.dir, ["config", "get-repo-info", "--json"]);
+  assert(!`${info.stdout}${info.stderr}`.includes("s3cret"), info.stdout + info.stderr);
+});

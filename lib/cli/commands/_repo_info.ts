@@ -26,7 +26,11 @@ export function getRepoInfoCommand(): Command {
     if (mode !== undefined) {
       const pat = maskPat(settings.pat, 10, "***");
       const instance = settings.instance ?? null;
-      printJson(manager.output, { instance, host: settings.host, info, pat, user }, mode);
+      printJson(
+        manager.output,
+        { instance, host: maskHost(settings.host), info, pat, user },
+        mode,
+      );
       return;
     }
     manager.printInfo(`Instance: ${settings.instance ?? "(none: host and pat given directly)"}`);

@@ -231,7 +231,7 @@ function showInstancesCommand(): Command {
     if (mode !== undefined) {
       const instances = [...config.instances].map(([name, section]) => ({
         name,
-        host: section.host ?? null,
+        host: section.host === undefined ? null : maskHost(section.host),
         default: name === fallback,
       }));
       printJson(output, { path, default: fallback ?? null, instances }, mode);
