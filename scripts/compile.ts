@@ -17,6 +17,7 @@
 
 import denoJson from "../deno.json" with { type: "json" };
 import { smokeTest } from "./_compile_smoke.ts";
+import { sha256File } from "./_files.ts";
 
 /** Every target a release ships. */
 export const TARGETS = [
@@ -99,15 +100,6 @@ function keyLine(text: string): string {
   const lines = text.split("\n").map((line) => line.replace(/^\s*\d+:\s*/, "").trim());
   return lines.find((line) => /could not find denort|error sending request/i.test(line)) ??
     lines.find((line) => line.startsWith("error:")) ?? lines.at(-1) ?? "no output";
-}
-
-/** SHA-256 of a file as hex, read as a stream. */
-export async function sha256File(path: string): Promise<string> {
-  const { createHash } = await import("node:crypto");
-  const hash = createHash("sha256");
-  using file = await Deno.open(path);
-  for await (const chunk of file.readable) hash.update(chunk);
-  return hash.digest("hex");
 }
 
 /** Compiles the targets, writes SHA256SUMS, checks runnable binaries; returns the exit code. */

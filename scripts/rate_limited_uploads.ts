@@ -10,7 +10,7 @@
 import { createHash } from "node:crypto";
 import { startServer } from "../lib/testing/mod.ts";
 import { RepoManager } from "../lib/manager/repo_manager.ts";
-import { writeTestFile } from "./_test_file.ts";
+import { writeTestFile } from "./_files.ts";
 
 const MB = 1_000_000;
 const CLI = new URL("../cli.ts", import.meta.url).pathname;

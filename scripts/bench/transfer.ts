@@ -20,7 +20,7 @@ import { makeCertificates } from "../../tests/_tls.ts";
 import { RepoRecord } from "../../lib/transfer/record.ts";
 import { type Client, curlClient, pythonClient, repoApyClient } from "./_clients.ts";
 import { onPath, type Sample, summarize } from "./_measure.ts";
-import { writeTestFile } from "../_test_file.ts";
+import { writeTestFile } from "../_files.ts";
 
 const MB = 1_000_000;
 

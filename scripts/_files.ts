@@ -1,5 +1,6 @@
-// Test data for the scripts (benchmarks, rate-limited uploads): a file of incompressible bytes
-// written one MiB at a time, each MiB stamped with a counter so that no two are alike.
+// File helpers of the scripts: test data (benchmarks, rate-limited uploads), a file of
+// incompressible bytes written one MiB at a time, each MiB stamped with a counter so that no two
+// are alike; and a file's SHA-256 (the demo, SHA256SUMS of the binaries).
 
 import { createHash } from "node:crypto";
 
@@ -21,5 +22,13 @@ export async function writeTestFile(path: string, size: number, seed = 0): Promi
     for (let offset = 0; offset < part.length;) offset += await file.write(part.subarray(offset));
     written += part.length;
   }
+  return hash.digest("hex");
+}
+
+/** SHA-256 of a file as hex, read as a stream. */
+export async function sha256File(path: string): Promise<string> {
+  const hash = createHash("sha256");
+  using file = await Deno.open(path);
+  for await (const chunk of file.readable) hash.update(chunk);
   return hash.digest("hex");
 }
