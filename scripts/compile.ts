@@ -17,9 +17,10 @@
 
 import denoJson from "../deno.json" with { type: "json" };
 import { smokeTest } from "./_compile_smoke.ts";
+import { sha256File } from "./_files.ts";
 
 /** Every target a release ships. */
-export const TARGETS = [
+const TARGETS = [
   "x86_64-unknown-linux-gnu",
   "aarch64-unknown-linux-gnu",
   "x86_64-apple-darwin",
@@ -49,12 +50,12 @@ export const CLI_PERMISSIONS: readonly string[] = [
 const INCLUDE = ["--include", "lib/transfer/_md5_worker.ts"];
 
 /** File name of a target's binary. */
-export function binaryName(target: string): string {
+function binaryName(target: string): string {
   return `repo-apy-${target}${target.includes("windows") ? ".exe" : ""}`;
 }
 
 /** Outcome of compiling one target. */
-export interface CompileResult {
+interface CompileResult {
   target: string;
   /** Path of the binary when it was written. */
   binary?: string;
@@ -63,7 +64,7 @@ export interface CompileResult {
 }
 
 /** Compiles `cli.ts` for one target into `outDir`. */
-export async function compileTarget(target: string, outDir: string): Promise<CompileResult> {
+async function compileTarget(target: string, outDir: string): Promise<CompileResult> {
   const binary = `${outDir}/${binaryName(target)}`;
   const { code, stderr } = await new Deno.Command("deno", {
     args: [
@@ -101,17 +102,8 @@ function keyLine(text: string): string {
     lines.find((line) => line.startsWith("error:")) ?? lines.at(-1) ?? "no output";
 }
 
-/** SHA-256 of a file as hex, read as a stream. */
-export async function sha256File(path: string): Promise<string> {
-  const { createHash } = await import("node:crypto");
-  const hash = createHash("sha256");
-  using file = await Deno.open(path);
-  for await (const chunk of file.readable) hash.update(chunk);
-  return hash.digest("hex");
-}
-
 /** Compiles the targets, writes SHA256SUMS, checks runnable binaries; returns the exit code. */
-export async function compileAll(targets: readonly string[], outDir: string): Promise<number> {
+async function compileAll(targets: readonly string[], outDir: string): Promise<number> {
   await Deno.mkdir(outDir, { recursive: true });
   const sums = `${outDir}/SHA256SUMS`;
   await Deno.remove(sums).catch(() => {}); // never leave checksums of an earlier build behind

@@ -10,19 +10,12 @@
  * @module
  */
 
-import { createHash } from "node:crypto";
+import { sha256File } from "./_files.ts";
 import { startServer } from "../lib/testing/mod.ts";
 import { writeConfig } from "../lib/config/write.ts";
 
 const CLI = new URL("../cli.ts", import.meta.url).pathname;
 const BIG_FILE_BYTES = 60_000_000;
-
-async function sha256(path: string): Promise<string> {
-  const hash = createHash("sha256");
-  using file = await Deno.open(path);
-  for await (const chunk of file.readable) hash.update(chunk);
-  return hash.digest("hex");
-}
 
 async function writeGeneratedFile(path: string, size: number): Promise<void> {
   using file = await Deno.open(path, { write: true, create: true, truncate: true });
@@ -126,8 +119,8 @@ if (import.meta.main) {
     await Deno.mkdir(`${dir}/download`);
     await run(env, "records", "get-file", "-r", id, "-n", "big.bin", "-p", `${dir}/download`);
     const [sent, received] = await Promise.all([
-      sha256(`${dir}/big.bin`),
-      sha256(`${dir}/download/big.bin`),
+      sha256File(`${dir}/big.bin`),
+      sha256File(`${dir}/download/big.bin`),
     ]);
     console.log(`\nSHA-256 uploaded   ${sent}\nSHA-256 downloaded ${received}`);
     if (sent !== received) throw new Error("The downloaded file differs from the uploaded one");

@@ -29,21 +29,21 @@ import BASELINE from "./doc_lint_baseline.json" with { type: "json" };
 /** A reason comment in an ignored example: it must name the real host that keeps it from running. */
 const IGNORE_REASON = /\/\/.*\breal host\b/i;
 
-export interface JsDocTag {
+interface JsDocTag {
   kind: string;
   doc?: string;
 }
-export interface JsDoc {
+interface JsDoc {
   doc?: string;
   tags?: JsDocTag[];
 }
-export interface DocMethod {
+interface DocMethod {
   name: string;
   kind: string;
   accessibility?: string;
   jsDoc?: JsDoc;
 }
-export interface DocDeclaration {
+interface DocDeclaration {
   kind: string;
   jsDoc?: JsDoc;
   def?: { methods?: DocMethod[] };
@@ -57,7 +57,7 @@ interface DocJson {
 }
 
 /** One finding of the example check: `key` is stable (entry point, symbol, method) for the baseline. */
-export interface Finding {
+interface Finding {
   key: string;
   problem: "no example" | "ignored example without a real-host reason";
 }

@@ -10,6 +10,7 @@
 import { createHash } from "node:crypto";
 import { startServer } from "../lib/testing/mod.ts";
 import { RepoManager } from "../lib/manager/repo_manager.ts";
+import { writeTestFile } from "./_files.ts";
 
 const MB = 1_000_000;
 const CLI = new URL("../cli.ts", import.meta.url).pathname;
@@ -39,22 +40,6 @@ export interface RateLimitedUploadsResult {
   requests: number;
   /** Wall time of the uploads in seconds. */
   seconds: number;
-}
-
-async function generate(path: string, size: number, seed: number): Promise<string> {
-  const block = new Uint8Array(MB);
-  crypto.getRandomValues(block.subarray(0, 65_536));
-  for (let at = 65_536; at < MB; at += 65_536) block.copyWithin(at, 0, Math.min(65_536, MB - at));
-  const hash = createHash("md5");
-  using file = await Deno.open(path, { write: true, create: true, truncate: true });
-  for (let written = 0, part = 0; written < size; part++) {
-    new DataView(block.buffer).setUint32(0, seed * 100_000 + part);
-    const piece = block.subarray(0, Math.min(MB, size - written));
-    hash.update(piece);
-    for (let done = 0; done < piece.byteLength;) done += await file.write(piece.subarray(done));
-    written += piece.byteLength;
-  }
-  return hash.digest("hex");
 }
 
 async function upload(home: string, recordId: number, path: string) {
@@ -107,7 +92,7 @@ export async function rateLimitedUploads(
     const expected = new Map<string, string>();
     for (let i = 0; i < processes; i++) {
       const name = `upload-${i}.bin`;
-      expected.set(name, await generate(`${home}/${name}`, firstBytes + i * stepBytes, i));
+      expected.set(name, await writeTestFile(`${home}/${name}`, firstBytes + i * stepBytes, i));
     }
     server.addFault({ rateLimit: rate });
     const before = server.log.length;

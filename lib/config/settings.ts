@@ -7,6 +7,7 @@
 import { ConfigurationError } from "../http/errors.ts";
 import { envGranted, grantedEnv } from "../http/_env.ts";
 import { CONFIG_PATH_ENV, configPath as defaultConfigPath, SETTINGS_ENV } from "./path.ts";
+import type { DirectSetting } from "./errors.ts";
 import { readConfig } from "./read.ts";
 import { selectInstance } from "./select.ts";
 import type { InstanceSection, RepoConfig } from "./types.ts";
@@ -110,13 +111,11 @@ export async function resolveSettings(options: SettingsOptions): Promise<Connect
   if (instance === undefined && host !== undefined && pat !== undefined) {
     return settingsFrom(options, undefined, undefined, host, pat);
   }
-  if (options.configPath === undefined && options.env === undefined) {
-    checkConfigAccess({ host, pat });
-  }
   const missing = [
     ...(host === undefined ? ["host" as const] : []),
     ...(pat === undefined ? ["pat" as const] : []),
   ];
+  if (options.configPath === undefined && options.env === undefined) checkConfigAccess(missing);
   const path = options.configPath ?? defaultConfigPath({ missing });
   const config = await readConfig(path, { warn: options.warn, missing });
   const { name, section } = selectInstance(config, path, instance);
@@ -133,23 +132,18 @@ export async function resolveSettings(options: SettingsOptions): Promise<Connect
  * Without access to the variables that locate the config file, says which setting is missing
  * instead of failing on a permission the caller never meant to use.
  */
-function checkConfigAccess(found: { host: string | undefined; pat: string | undefined }): void {
+function checkConfigAccess(missing: readonly DirectSetting[]): void {
   const home = Deno.build.os === "windows" ? "USERPROFILE" : "HOME";
   const blocked = [CONFIG_PATH_ENV, home].filter((name) => !envGranted(name));
   if (blocked.length === 0) return;
-  const missing = [
-    ...(found.host === undefined ? ["host"] : []),
-    ...(found.pat === undefined ? ["pat"] : []),
-  ];
   const what = missing.length === 0
     ? "An instance was named, so the config file is needed"
     : `No ${missing.join(" and no ")} was given`;
   throw new ConfigurationError(
     `${what}: pass ${missing.length === 0 ? "host and pat" : missing.join(" and ")} ` +
       `to RepoManager, set ${
-        (missing.length === 0 ? ["host", "pat"] : missing).map((key) =>
-          SETTINGS_ENV[key as "host" | "pat"]
-        ).join(" and ")
+        (missing.length === 0 ? ["host", "pat"] as const : missing).map((key) => SETTINGS_ENV[key])
+          .join(" and ")
       } (with --allow-env for ${
         missing.length === 1 ? "it" : "them"
       }), or allow reading the config file (--allow-env=${blocked.join(",")} and --allow-read)`,

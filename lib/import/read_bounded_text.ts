@@ -14,6 +14,7 @@
  * @module
  */
 
+import { readBoundedText as readBoundedBody } from "../http/_body.ts";
 import { InputError } from "../http/errors.ts";
 
 /**
@@ -52,26 +53,12 @@ export async function readBoundedText(path: string, maxBytes: number): Promise<s
   }
   // The size is checked again while reading: the file may have grown since, or been replaced.
   using file = await Deno.open(path, { read: true });
-  const pieces: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const piece = new Uint8Array(Math.min(1 << 20, maxBytes + 1 - total));
-    const read = await file.read(piece);
-    if (read === null) break;
-    total += read;
-    if (total > maxBytes) {
-      throw new InputError(
-        `'${path}' grew past ${maxBytes} bytes while it was read: give a file of at most ` +
-          `${maxBytes} bytes that does not change`,
-      );
-    }
-    pieces.push(piece.subarray(0, read));
+  const read = await readBoundedBody(file.readable, maxBytes);
+  if (read.truncated) {
+    throw new InputError(
+      `'${path}' grew past ${maxBytes} bytes while it was read: give a file of at most ` +
+        `${maxBytes} bytes that does not change`,
+    );
   }
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const piece of pieces) {
-    bytes.set(piece, offset);
-    offset += piece.byteLength;
-  }
-  return new TextDecoder().decode(bytes);
+  return read.text;
 }

@@ -77,8 +77,8 @@ export function createApp(state: State, routes: readonly Route[]): Handler {
       const response = await withFaults(
         state.faults,
         request,
-        // The parsed address is handed on (a faulted request has the same one, parsed anew).
-        (faulted) => dispatch(state, routes, faulted, faulted === request ? meta.url : undefined),
+        // The parsed address is handed on: a faulted request (slow body) has the same one.
+        (faulted) => dispatch(state, routes, faulted, meta.url),
       );
       entry.status = response.status;
       if (meta.bodyBytes > 0) entry.bodyBytes = meta.bodyBytes;

@@ -238,21 +238,15 @@ export async function withFaults(
     }
     if (fault.jsonBody !== undefined) return jsonResponse(fault.jsonBody);
   }
-  if (firing.some((f) => f.corruptStorage)) corruptedRequests.add(request);
-
-  const taskError = firing.find((f) => f.taskError !== undefined)?.taskError;
-  if (taskError !== undefined) taskErrors.set(request, taskError);
-  if (firing.some((f) => f.ignoreRange)) rangeIgnored.add(request);
   const slowRead = firing.find((f) => f.slowRequestBytesPerSecond !== undefined);
   const faulted = slowRead
     ? requestWithSlowBody(request, slowRead.slowRequestBytesPerSecond!)
     : request;
-  if (faulted !== request) {
-    // The handler sees the wrapped request: it keeps the marks set on the original.
-    if (corruptedRequests.has(request)) corruptedRequests.add(faulted);
-    if (rangeIgnored.has(request)) rangeIgnored.add(faulted);
-    if (taskError !== undefined) taskErrors.set(faulted, taskError);
-  }
+  // The marks go on the request the handler sees (the wrapped one, for a slow read).
+  if (firing.some((f) => f.corruptStorage)) corruptedRequests.add(faulted);
+  const taskError = firing.find((f) => f.taskError !== undefined)?.taskError;
+  if (taskError !== undefined) taskErrors.set(faulted, taskError);
+  if (firing.some((f) => f.ignoreRange)) rangeIgnored.add(faulted);
   let response = await next(faulted);
   if (firing.some((f) => f.selfNext)) response = await pointNextAtSelf(response, url);
   for (const fault of firing) {

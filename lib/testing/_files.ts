@@ -11,7 +11,7 @@ import { fileJson } from "./_render.ts";
 import { addFileRevision } from "./_revisions.ts";
 import { type Route, route } from "./_router.ts";
 import { openStored } from "./_storage.ts";
-import { now, type RecordData, type StoredFile } from "./_state.ts";
+import { activeFileNamed, now, type RecordData, type StoredFile } from "./_state.ts";
 import { rangeIgnored } from "./_faults.ts";
 import { activeFile } from "./_uploads.ts";
 import { zipSize, zipStream } from "./_zip.ts";
@@ -82,12 +82,10 @@ async function edit(ctx: Ctx): Promise<Response> {
     if (name === null) errors.name = ["Not a valid string."];
     else if (name === "") errors.name = ["String must not be empty."];
     else if (name.length > 256) errors.name = ["Longer than maximum length 256."];
-    else if (
-      [...ctx.state.files.values()].some((f) =>
-        f.recordId === record.id && f.state === "active" && f.name === name && f.id !== file.id
-      )
-    ) errors.name = ["Name is already in use."];
-    else changes.name = name;
+    // Another active file of the record holds the name.
+    else if ((activeFileNamed(ctx.state, record.id, name) ?? file) !== file) {
+      errors.name = ["Name is already in use."];
+    } else changes.name = name;
   }
   if (body.description !== undefined) {
     if (typeof body.description !== "string") errors.description = ["Not a valid string."];

@@ -20,7 +20,7 @@ export interface Stored {
 }
 
 /** Bytes {@linkcode sniffMimetype} looks at. */
-export const SNIFF_BYTES = 512;
+const SNIFF_BYTES = 512;
 
 /** Bodies up to this size are gathered in memory and written with one call. */
 const SMALL_BODY_BYTES = 1 << 20;

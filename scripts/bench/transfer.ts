@@ -20,6 +20,7 @@ import { makeCertificates } from "../../tests/_tls.ts";
 import { RepoRecord } from "../../lib/transfer/record.ts";
 import { type Client, curlClient, pythonClient, repoApyClient } from "./_clients.ts";
 import { onPath, type Sample, summarize } from "./_measure.ts";
+import { writeTestFile } from "../_files.ts";
 
 const MB = 1_000_000;
 
@@ -32,20 +33,6 @@ interface Row {
 function option(name: string, fallback: string): string {
   const index = Deno.args.indexOf(`--${name}`);
   return index >= 0 ? Deno.args[index + 1] ?? fallback : fallback;
-}
-
-async function writeTestFile(path: string, size: number): Promise<void> {
-  using file = await Deno.open(path, { write: true, create: true, truncate: true });
-  const piece = crypto.getRandomValues(new Uint8Array(1 << 16));
-  const block = new Uint8Array(1 << 20);
-  for (let i = 0; i < block.length; i += piece.length) block.set(piece, i);
-  const view = new DataView(block.buffer);
-  for (let written = 0, n = 0; written < size; n++) {
-    view.setUint32(0, n); // no two MiB alike
-    const part = block.subarray(0, Math.min(block.length, size - written));
-    for (let offset = 0; offset < part.length;) offset += await file.write(part.subarray(offset));
-    written += part.length;
-  }
 }
 
 async function main(): Promise<void> {

@@ -251,7 +251,7 @@ function fileName(file: CrateNode): string {
 }
 
 /** The highest suffix tried for a file name taken in a record (`stem_2.ext` … `stem_10000.ext`). */
-export const MAX_NAME_SUFFIX = 10_000;
+const MAX_NAME_SUFFIX = 10_000;
 
 /**
  * Gives each file of a record a name no earlier file of it has: the name, else `stem_2.ext`,
