@@ -28,7 +28,7 @@ import type { FetchInit } from "./_node_fetch.ts";
 import { describe, networkError } from "./_connect.ts";
 import { guardBody, IdleTimer, watchReads } from "./_idle.ts";
 import { isWhitelisted, redirectNotFollowed, redirectRefused } from "./_redirect.ts";
-import { readBoundedText, redactSecrets } from "./_body.ts";
+import { readAnswerText, redactSecrets } from "./_body.ts";
 import { type Logger, silentLogger } from "./log.ts";
 import { hostPacer, type Pacer } from "./pacer.ts";
 import { HEADER } from "./protocol.ts";
@@ -292,12 +292,7 @@ export class Transport implements AsyncDisposable {
     // Built only for an error: most answers never need the redacted address.
     const address = () => redactUrl(endpointUrl(state.base, endpoint, options.query).href);
     // Read directly under the idle timer: no guarded copy of the body stream is needed.
-    const read = await readBoundedText(
-      response.body,
-      this.#maxJsonBytes,
-      watchReads(timer, host),
-      Number(response.headers.get(HEADER.contentLength) ?? Number.NaN),
-    );
+    const read = await readAnswerText(response, this.#maxJsonBytes, watchReads(timer, host));
     if (read.truncated) throw new ResponseTooLargeError(method, address(), this.#maxJsonBytes);
     const errorInit = () => ({
       status: response.status,
