@@ -52,7 +52,7 @@ export interface ResolvedSource {
  * @returns The resolved source.
  */
 export async function resolveSource(source: UploadSource, size?: number): Promise<ResolvedSource> {
-  if (typeof source === "string") return await fileSource(source);
+  if (typeof source === "string") return fileSource(source);
   if (source instanceof Uint8Array) return bytesSource(source);
   if (size === undefined || !Number.isSafeInteger(size) || size < 0) {
     await source.cancel().catch(() => {});
@@ -70,7 +70,7 @@ export async function resolveSource(source: UploadSource, size?: number): Promis
  */
 const SYNC_READ_BYTES = 1 << 20;
 
-async function fileSource(path: string): Promise<ResolvedSource> {
+function fileSource(path: string): ResolvedSource {
   let info: Deno.FileInfo;
   try {
     // Synchronous: one call, mostly answered from the cache (a folder's files were listed).
