@@ -263,7 +263,7 @@ export class Output {
    */
   debug(message: string): void {
     if (!this.isVerbose("debug")) return;
-    this.writeErr(`${message.split("\n").map(terminalLine).join("\n")}\n`);
+    this.writeErr(`${message.split("\n").map((line) => terminalLine(line)).join("\n")}\n`);
   }
 
   /**

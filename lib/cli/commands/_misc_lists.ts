@@ -6,7 +6,7 @@ import { printJson } from "../_json_output.ts";
 import { apyCommand } from "../apy_command.ts";
 import { searchPaginationOptions } from "../options.ts";
 import { printList } from "./_list_output.ts";
-import { printable } from "./_resources_common.ts";
+import { terminalLine } from "../_terminal_text.ts";
 
 /** `misc get-licenses`: one page of the licenses the server offers, or all with `--json`. */
 export function getLicensesCommand(): CommandUnknownOpts {
@@ -24,7 +24,7 @@ export function getLicensesCommand(): CommandUnknownOpts {
       what: "license(s)",
       page: (paging) => manager.misc.getLicenses({ ...paging, ...filter }),
       all: (perPage) => manager.misc.licenses({ perPage, ...filter }),
-      line: (license) => `${printable(license.name)}: ${printable(license.title)}`,
+      line: (license) => `${terminalLine(license.name)}: ${terminalLine(license.title)}`,
     });
   });
   return command;
@@ -54,10 +54,10 @@ export function getRolesCommand(): CommandUnknownOpts {
       return;
     }
     for (const type of types) {
-      manager.printInfo(`Roles of a ${printable(type)}:`);
+      manager.printInfo(`Roles of a ${terminalLine(type)}:`);
       for (const role of roles[type] ?? []) {
-        const actions = role.permissions.map((permission) => printable(permission.action));
-        manager.printInfo(`  ${printable(role.name)}: ${actions.join(", ")}`);
+        const actions = role.permissions.map((permission) => terminalLine(permission.action));
+        manager.printInfo(`  ${terminalLine(role.name)}: ${actions.join(", ")}`);
       }
     }
   });
@@ -87,7 +87,7 @@ export function getTagsCommand(): CommandUnknownOpts {
       what: "tag(s)",
       page: (paging) => manager.misc.getTags({ ...paging, ...params }),
       all: (perPage) => manager.misc.tags({ perPage, ...params }),
-      line: (tag) => printable(tag.name),
+      line: (tag) => terminalLine(tag.name),
     });
   });
   return command;

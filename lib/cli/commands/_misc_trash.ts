@@ -6,7 +6,7 @@ import { parseInteger, searchPaginationOptions } from "../options.ts";
 import { setOptionType } from "../_tree.ts";
 import { readingCommand } from "../_command_kind.ts";
 import { printList } from "./_list_output.ts";
-import { printable } from "./_resources_common.ts";
+import { terminalLine } from "../_terminal_text.ts";
 
 /** Resource types with a trash. */
 const TRASH_TYPES = ["record", "collection", "template", "group"] as const;
@@ -28,8 +28,10 @@ export function getDeletedResourcesCommand(): CommandUnknownOpts {
       page: (paging) => manager.misc.getDeletedResources({ ...paging, ...filter }),
       all: (perPage) => manager.misc.deletedResources({ perPage, ...filter }),
       line: (item) =>
-        `${printable(item.type)} id: ${item.id}, identifier: '${printable(item.identifier)}'` +
-        (item.deleted_at === undefined ? "" : `, deleted at ${printable(item.deleted_at)}`),
+        `${terminalLine(item.type)} id: ${item.id}, identifier: '${
+          terminalLine(item.identifier)
+        }'` +
+        (item.deleted_at === undefined ? "" : `, deleted at ${terminalLine(item.deleted_at)}`),
     });
   });
   return command;

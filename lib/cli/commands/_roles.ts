@@ -10,12 +10,8 @@ import { apyCommand, dryRun, dryRunOption } from "../apy_command.ts";
 import { idIdentifierOptions, parseTokenList, userIdOptions } from "../options.ts";
 import { setOptionType } from "../_tree.ts";
 import { onConflict, openRecord, resolveResourceId, resolveUser } from "./_records_common.ts";
-import {
-  type ManagedResources,
-  type ManagedType,
-  openResource,
-  printable,
-} from "./_resources_common.ts";
+import { type ManagedResources, type ManagedType, openResource } from "./_resources_common.ts";
+import { terminalLine } from "../_terminal_text.ts";
 
 /** A resource that has roles: a record, collection, template or group. */
 export type RoleType = "record" | ManagedType;
@@ -161,7 +157,7 @@ export function addTagCommand(type: TagType): CommandUnknownOpts {
   apyCommand(command, async (manager, options) => {
     const target = await openTarget(manager, type, options);
     for (const tag of options.tag) {
-      const name = printable(tag.toLowerCase());
+      const name = terminalLine(tag.toLowerCase());
       if (await target.checkTag(tag.toLowerCase())) {
         manager.printInfo(`The ${target} has the tag '${name}' already`);
         continue;
@@ -183,7 +179,7 @@ export function removeTagCommand(type: TagType): CommandUnknownOpts {
   ));
   apyCommand(command, async (manager, options) => {
     const target = await openTarget(manager, type, options);
-    const tag = printable(options.tag);
+    const tag = terminalLine(options.tag);
     if (!await target.checkTag(options.tag)) {
       manager.printWarning(`The ${target} has no tag '${tag}': nothing changed`);
       return;

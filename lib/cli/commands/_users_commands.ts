@@ -8,13 +8,13 @@ import { apyCommand } from "../apy_command.ts";
 import { searchPaginationOptions, userIdOptions } from "../options.ts";
 import { resolveUser } from "./_records_common.ts";
 import { printList } from "./_list_output.ts";
-import { printable } from "./_resources_common.ts";
+import { terminalLine } from "../_terminal_text.ts";
 
 function describeUser(user: UserJson): string {
   const identity = user.identity;
-  return `${printable(user.displayname)} (id: ${user.id}, username: ${
-    printable(identity?.username ?? "?")
-  }, identity type: ${printable(identity?.type ?? "?")})`;
+  return `${terminalLine(user.displayname)} (id: ${user.id}, username: ${
+    terminalLine(identity?.username ?? "?")
+  }, identity type: ${terminalLine(identity?.type ?? "?")})`;
 }
 
 /** `users show-info`: display name, id, username and identity type of a user. */
@@ -33,10 +33,10 @@ export function showUserCommand(): CommandUnknownOpts {
       printJson(manager.output, user, mode);
       return;
     }
-    manager.printInfo(`Display name: ${printable(user.displayname)}`);
+    manager.printInfo(`Display name: ${terminalLine(user.displayname)}`);
     manager.printInfo(`ID: ${user.id}`);
-    manager.printInfo(`Username: ${printable(user.identity?.username ?? "?")}`);
-    manager.printInfo(`Identity type: ${printable(user.identity?.type ?? "?")}`);
+    manager.printInfo(`Username: ${terminalLine(user.identity?.username ?? "?")}`);
+    manager.printInfo(`Identity type: ${terminalLine(user.identity?.type ?? "?")}`);
   });
   return command;
 }
