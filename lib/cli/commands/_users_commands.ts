@@ -5,10 +5,10 @@ import type { UserJson } from "../../http/protocol.ts";
 import { jsonMode, readingCommand } from "../_command_kind.ts";
 import { printJson } from "../_json_output.ts";
 import { apyCommand } from "../apy_command.ts";
-import { searchPaginationOptions, userIdOptions } from "../options.ts";
+import { userIdOptions } from "../options.ts";
 import { resolveUser } from "./_records_common.ts";
-import { printList } from "./_list_output.ts";
 import { terminalLine } from "../_terminal_text.ts";
+import { filteredListCommand } from "./_filtered_list.ts";
 
 function describeUser(user: UserJson): string {
   const identity = user.identity;
@@ -43,22 +43,14 @@ export function showUserCommand(): CommandUnknownOpts {
 
 /** `users get-users`: one page of users, with their usernames, or all with `--json`. */
 export function getUsersCommand(): CommandUnknownOpts {
-  const command = readingCommand(
-    searchPaginationOptions(
-      new Command("get-users")
-        .description("Search users by display name or username (one page)")
-        .option("-f, --filter <text>", "Filter by display name or username", ""),
-    ),
-    { list: true, what: "the users" },
-  );
-  apyCommand(command, async (manager, options) => {
-    const filter = options.filter ? { filter: options.filter } : {};
-    await printList(manager, options, {
-      what: "user(s)",
-      page: (paging) => manager.search.searchUsers({ ...paging, ...filter }),
-      all: (perPage) => manager.search.users({ perPage, ...filter }),
-      line: describeUser,
-    });
+  return filteredListCommand({
+    name: "get-users",
+    description: "Search users by display name or username (one page)",
+    filterHelp: "Filter by display name or username",
+    json: "the users",
+    what: "user(s)",
+    page: (manager, query) => manager.search.searchUsers(query),
+    all: (manager, query) => manager.search.users(query),
+    line: describeUser,
   });
-  return command;
 }
