@@ -190,3 +190,21 @@ export function removeTagCommand(type: TagType): CommandUnknownOpts {
   });
   return command;
 }
+
+/**
+ * The role commands of a type, as the records, collections and templates groups list them:
+ * `add-user`, `remove-user`, `add-group-role`, `remove-group-role`.
+ */
+export function roleCommands(type: GroupRoleType): (() => CommandUnknownOpts)[] {
+  return [
+    () => addUserCommand(type),
+    () => removeUserCommand(type),
+    () => addGroupRoleCommand(type),
+    () => removeGroupRoleCommand(type),
+  ];
+}
+
+/** The tag commands of a type, as its group lists them: `add-tag`, `remove-tag`. */
+export function tagCommands(type: TagType): (() => CommandUnknownOpts)[] {
+  return [() => addTagCommand(type), () => removeTagCommand(type)];
+}
