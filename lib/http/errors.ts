@@ -259,10 +259,9 @@ export class ResponseTooLargeError extends RepoApyError {
    */
   constructor(method: string, url: string, limit: number) {
     const shown = redactUrl(url);
+    const size = formatBytes(limit, { prose: true });
     super(
-      `The answer to ${method} ${shown} is larger than ${
-        formatBytes(limit, { prose: true })
-      }, the limit for ` +
+      `The answer to ${method} ${shown} is larger than ${size}, the limit for ` +
         `JSON answers: no API answer is that big; check 'host' and 'base_path' (or raise ` +
         `maxJsonBytes if the server really sends that much)`,
     );
