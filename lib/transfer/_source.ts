@@ -8,6 +8,7 @@
 
 import { basename } from "node:path";
 import { InputError } from "../http/errors.ts";
+import { statLocalPathSync } from "../utils/local_path.ts";
 import { FixedChunkStream } from "./_chunks.ts";
 
 /** What can be uploaded: a file path, a byte stream, or bytes in memory. */
@@ -71,16 +72,8 @@ export async function resolveSource(source: UploadSource, size?: number): Promis
 const SYNC_READ_BYTES = 1 << 20;
 
 function fileSource(path: string): ResolvedSource {
-  let info: Deno.FileInfo;
-  try {
-    // Synchronous: one call, mostly answered from the cache (a folder's files were listed).
-    info = Deno.statSync(path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) {
-      throw new InputError(`The file '${path}' does not exist: check the path`);
-    }
-    throw error;
-  }
+  // Synchronous: one call, mostly answered from the cache (a folder's files were listed).
+  const info = statLocalPathSync(path);
   if (!info.isFile) throw new InputError(`'${path}' is not a regular file: pass a file path`);
   const size = info.size;
   return {
