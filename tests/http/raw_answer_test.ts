@@ -13,7 +13,7 @@ const encode = (text: string) => new TextEncoder().encode(text);
 async function get(url: URL, signal = new AbortController().signal): Promise<Response> {
   return await rawFetch()(url, {
     method: "GET",
-    headers: new Headers({ authorization: "Bearer pat_x" }),
+    headers: { authorization: "Bearer pat_x" },
     body: null,
     signal,
     bulk: true,
