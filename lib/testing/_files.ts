@@ -10,7 +10,7 @@ import { paginate } from "./_pagination.ts";
 import { fileJson } from "./_render.ts";
 import { addFileRevision } from "./_revisions.ts";
 import { type Route, route } from "./_router.ts";
-import { openStored } from "./_storage.ts";
+import { openStored, removeStored } from "./_storage.ts";
 import { activeFileNamed, now, type RecordData, type StoredFile } from "./_state.ts";
 import { rangeIgnored } from "./_faults.ts";
 import { activeFile } from "./_uploads.ts";
@@ -111,7 +111,7 @@ async function remove(ctx: Ctx): Promise<Response> {
   file.state = "deleted";
   file.lastModified = now();
   addFileRevision(ctx.state, file, ctx.user.id);
-  await Deno.remove(file.path).catch(() => {});
+  await removeStored(ctx.state, file.path);
   return new Response(null, { status: 204 });
 }
 
@@ -155,7 +155,7 @@ async function download(ctx: Ctx): Promise<Response> {
     });
   }
   if (range !== undefined) {
-    return new Response(await openStored(file.path, range), {
+    return new Response(await openStored(ctx.state, file.path, range), {
       status: 206,
       headers: {
         ...headers,
@@ -164,7 +164,7 @@ async function download(ctx: Ctx): Promise<Response> {
       },
     });
   }
-  return new Response(await openStored(file.path), {
+  return new Response(await openStored(ctx.state, file.path), {
     headers: { ...headers, "content-length": String(file.size) },
   });
 }
@@ -174,7 +174,7 @@ function downloadAll(ctx: Ctx): Response {
   const entries = recordFiles(ctx, record).reverse().map((f) => ({
     name: f.name,
     size: f.size,
-    content: () => openStored(f.path),
+    content: () => openStored(ctx.state, f.path),
   }));
   return new Response(zipStream(entries), {
     headers: {

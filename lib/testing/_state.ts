@@ -230,6 +230,10 @@ export class State {
   /** Pending background tasks (awaited on close). */
   readonly tasks: Set<Promise<void>> = new Set();
   readonly storageDir: string;
+  /** Small stored bodies kept in memory, by storage path (see `_storage.ts`). */
+  readonly memory: Map<string, Uint8Array> = new Map();
+  /** Bytes in {@linkcode State.memory}. */
+  memoryBytes = 0;
   readonly quota: number;
   #ids: Map<string, number> = new Map();
 

@@ -22,8 +22,11 @@ export interface Stored {
 /** Bytes {@linkcode sniffMimetype} looks at. */
 const SNIFF_BYTES = 512;
 
-/** Bodies up to this size are gathered in memory and written with one call. */
+/** Bodies up to this size are gathered in memory and kept there (or written with one call). */
 const SMALL_BODY_BYTES = 1 << 20;
+
+/** Most bytes of small bodies one server keeps in memory; beyond, they go to the storage directory. */
+const MEMORY_BUDGET_BYTES = 256 << 20;
 
 /**
  * A new unique path in the storage directory.
@@ -37,9 +40,45 @@ export function storagePath(state: State, label: string): string {
 }
 
 /**
- * Streams a request body to a new file, hashing it; the file is removed if the body breaks.
- * A small body (most requests: direct uploads of small files) is gathered in memory and written
- * with one call, which costs a fraction of a file stream per request.
+ * Keeps small stored bodies in memory under their storage path, within a budget per server.
+ * Durability is no part of the local server's contract (its storage is a temporary directory
+ * removed on close), and creating a file costs more CPU than everything else a small upload does.
+ *
+ * @param state Server state.
+ * @param path The body's storage path (its key).
+ * @param bytes The body.
+ * @returns Whether the bytes are kept (else the caller writes them to `path`).
+ */
+function keepInMemory(state: State, path: string, bytes: Uint8Array): boolean {
+  if (state.memoryBytes + bytes.byteLength > MEMORY_BUDGET_BYTES) return false;
+  // A view into a larger buffer (a socket read) would keep all of that buffer alive.
+  const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+  state.memory.set(path, own ? bytes : bytes.slice());
+  state.memoryBytes += bytes.byteLength;
+  return true;
+}
+
+/**
+ * Removes stored bytes (kept in memory or written to the storage directory); a missing one is
+ * no error.
+ *
+ * @param state Server state.
+ * @param path The storage path.
+ */
+export async function removeStored(state: State, path: string): Promise<void> {
+  const bytes = state.memory.get(path);
+  if (bytes !== undefined) {
+    state.memory.delete(path);
+    state.memoryBytes -= bytes.byteLength;
+    return;
+  }
+  await Deno.remove(path).catch(() => {});
+}
+
+/**
+ * Stores a request body, hashing it: a small body (most requests: direct uploads of small files)
+ * is gathered and kept in memory ({@linkcode keepInMemory}), a larger one streamed to a new file
+ * in the storage directory, which is removed if the body breaks.
  *
  * @param state Server state.
  * @param body The request body.
@@ -84,7 +123,7 @@ export async function storeBody(
     if (writer !== undefined) await writer.close();
     else {
       small = concat(gathered, size);
-      await Deno.writeFile(path, small, { createNew: true });
+      if (!keepInMemory(state, path, small)) await Deno.writeFile(path, small, { createNew: true });
     }
   } catch (error) {
     await writer?.abort().catch(() => {});
@@ -125,16 +164,29 @@ export async function readHead(path: string): Promise<Uint8Array> {
 }
 
 /**
- * Opens a stored file as a byte stream, optionally only the bytes `start` to `end` (inclusive).
+ * Opens stored bytes as a byte stream, optionally only the bytes `start` to `end` (inclusive).
  *
- * @param path Path in the storage directory.
+ * @param state Server state.
+ * @param path The storage path.
  * @param range First and last byte to send (default: all).
  * @returns The stream.
  */
 export async function openStored(
+  state: State,
   path: string,
   range?: { start: number; end: number },
 ): Promise<ReadableStream<Uint8Array>> {
+  const bytes = state.memory.get(path);
+  if (bytes !== undefined) {
+    // A copy: the kept bytes never leave the server, whatever a reader does with its chunk.
+    const part = range === undefined ? bytes.slice() : bytes.slice(range.start, range.end + 1);
+    return new ReadableStream<Uint8Array>({
+      start(controller) {
+        if (part.byteLength > 0) controller.enqueue(part);
+        controller.close();
+      },
+    });
+  }
   const file = await Deno.open(path, { read: true });
   if (range === undefined) return file.readable;
   await file.seek(range.start, Deno.SeekMode.Start);

@@ -12,7 +12,15 @@ import { HttpError, jsonResponse, notFound, validationError } from "./_errors.ts
 import { corruptedRequests } from "./_faults.ts";
 import { fileJson, uploadJson } from "./_render.ts";
 import { addFileRevision } from "./_revisions.ts";
-import { hex, openStored, readHead, sniffMimetype, storagePath, storeBody } from "./_storage.ts";
+import {
+  hex,
+  openStored,
+  readHead,
+  removeStored,
+  sniffMimetype,
+  storagePath,
+  storeBody,
+} from "./_storage.ts";
 import { activeFileNamed, now, type State, type StoredFile, type Upload } from "./_state.ts";
 
 /** Creates or updates the file an upload produces; returns null when that is impossible. */
@@ -26,7 +34,7 @@ async function completeFile(
   if (upload.fileId !== null) {
     const file = state.files.get(upload.fileId);
     if (!file || file.state !== "active") return null;
-    await Deno.remove(file.path).catch(() => {});
+    await removeStored(state, file.path);
     Object.assign(file, {
       path: stored.path,
       size: stored.size,
@@ -102,12 +110,12 @@ export async function direct(ctx: Ctx, upload: Upload): Promise<Response> {
     ? `Checksum mismatch (expected ${checksum}, got ${md5}).`
     : undefined;
   if (mismatch !== undefined) {
-    await Deno.remove(stored.path).catch(() => {});
+    await removeStored(ctx.state, stored.path);
     throw new HttpError(400, mismatch);
   }
   const file = await completeFile(ctx.state, upload, { ...stored, checksum: md5 });
   if (!file) {
-    await Deno.remove(stored.path).catch(() => {});
+    await removeStored(ctx.state, stored.path);
     return jsonResponse("Error creating or updating file.", 409);
   }
   upload.state = "inactive";
@@ -148,12 +156,12 @@ export async function chunk(ctx: Ctx, upload: Upload): Promise<Response> {
     : undefined;
   // The upload may have been deleted or finished while the body streamed in.
   if (mismatch !== undefined || upload.state !== "active") {
-    await Deno.remove(stored.path).catch(() => {});
+    await removeStored(ctx.state, stored.path);
     if (mismatch !== undefined) throw new HttpError(400, mismatch);
     throw notFound();
   }
   const previous = upload.chunks.get(index!);
-  if (previous) await Deno.remove(previous.path).catch(() => {});
+  if (previous) await removeStored(ctx.state, previous.path);
   upload.chunks.set(index!, { index: index!, size: stored.size, checksum: md5, path: stored.path });
   upload.lastModified = now();
   return jsonResponse(uploadJson(ctx, upload));
@@ -180,7 +188,7 @@ export async function merge(
     for (let i = 0; i < upload.chunkCount; i++) {
       const c = upload.chunks.get(i)!;
       digests.update(Buffer.from(c.checksum, "hex"));
-      for await (const part of await openStored(c.path)) {
+      for await (const part of await openStored(state, c.path)) {
         size += part.byteLength;
         await writer.write(part);
       }
@@ -188,12 +196,12 @@ export async function merge(
     await writer.close();
   } catch (error) {
     await writer.abort().catch(() => {});
-    await Deno.remove(path).catch(() => {});
+    await removeStored(state, path);
     return fail(`Error merging chunks: ${error instanceof Error ? error.message : error}`);
   }
-  for (const c of upload.chunks.values()) await Deno.remove(c.path).catch(() => {});
+  for (const c of upload.chunks.values()) await removeStored(state, c.path);
   if (size !== upload.size) {
-    await Deno.remove(path).catch(() => {});
+    await removeStored(state, path);
     return fail(`File size mismatch (expected ${upload.size} bytes, got ${size}).`);
   }
   const checksum = `${digests.digest("hex")}-${upload.chunkCount}`;
@@ -204,7 +212,7 @@ export async function merge(
     head: await readHead(path),
   });
   if (!file) {
-    await Deno.remove(path).catch(() => {});
+    await removeStored(state, path);
     return fail("Error creating or updating file.");
   }
   upload.checksum = checksum;

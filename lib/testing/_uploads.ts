@@ -10,6 +10,7 @@ import { HttpError, jsonResponse, notFound, validationError } from "./_errors.ts
 import { taskErrors } from "./_faults.ts";
 import { fileJson, uploadJson } from "./_render.ts";
 import { type Route, route } from "./_router.ts";
+import { removeStored } from "./_storage.ts";
 import { chunk, direct, merge } from "./_upload_data.ts";
 import {
   activeFileNamed,
@@ -198,7 +199,7 @@ async function cancel(ctx: Ctx): Promise<Response> {
   const record = loadActive<RecordData>(ctx, "record", "id", "update", "record.update");
   const upload = ownUpload(ctx, record, ["active"]);
   ctx.state.uploads.delete(upload.id);
-  for (const c of upload.chunks.values()) await Deno.remove(c.path).catch(() => {});
+  for (const c of upload.chunks.values()) await removeStored(ctx.state, c.path);
   return new Response(null, { status: 204 });
 }
 
