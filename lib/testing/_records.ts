@@ -143,14 +143,12 @@ async function update(ctx: Ctx): Promise<Response> {
  */
 export async function purgeRecord(state: State, record: RecordData): Promise<void> {
   state.records.delete(record.id);
-  for (const [id, file] of state.files) {
-    if (file.recordId !== record.id) continue;
-    state.files.delete(id);
+  for (const file of [...state.filesOf(record.id)]) {
+    state.purgeFile(file);
     await removeStored(state, file.path);
   }
-  for (const [id, upload] of state.uploads) {
-    if (upload.recordId !== record.id) continue;
-    state.uploads.delete(id);
+  for (const upload of [...state.uploadsOf(record.id)]) {
+    state.purgeUpload(upload);
     for (const chunk of upload.chunks.values()) await removeStored(state, chunk.path);
   }
   for (const [id, link] of state.links) {

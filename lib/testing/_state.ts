@@ -190,24 +190,11 @@ export function now(): string {
   return new Date().toISOString().replace("Z", "000+00:00");
 }
 
-/**
- * The active file of a record with a name, if any. A loop, not a copy of every file of the
- * server: it runs for each upload.
- *
- * @param state Server state.
- * @param recordId The record.
- * @param name The file name.
- * @returns The file.
- */
-export function activeFileNamed(
-  state: State,
-  recordId: number,
-  name: string,
-): StoredFile | undefined {
-  for (const file of state.files.values()) {
-    if (file.recordId === recordId && file.state === "active" && file.name === name) return file;
-  }
-  return undefined;
+/** What {@linkcode State} indexes per record. */
+interface RecordIndex {
+  files: Map<string, StoredFile>;
+  active: Map<string, StoredFile>;
+  uploads: Map<string, Upload>;
 }
 
 /** The whole mutable state of one server. */
@@ -218,8 +205,10 @@ export class State {
   readonly collections: Map<number, CollectionData> = new Map();
   readonly groups: Map<number, GroupData> = new Map();
   readonly templates: Map<number, TemplateData> = new Map();
-  readonly files: Map<string, StoredFile> = new Map();
-  readonly uploads: Map<string, Upload> = new Map();
+  /** Every file by ID (change them with `addFile`, `updateFile` and `purgeFile`). */
+  readonly files: ReadonlyMap<string, StoredFile>;
+  /** Every upload by ID (change them with `addUpload` and `purgeUpload`). */
+  readonly uploads: ReadonlyMap<string, Upload>;
   readonly links: Map<number, RecordLink> = new Map();
   readonly recordRevisions: Revision[] = [];
   readonly fileRevisions: Revision[] = [];
@@ -236,6 +225,10 @@ export class State {
   memoryBytes = 0;
   readonly quota: number;
   #ids: Map<string, number> = new Map();
+  #files: Map<string, StoredFile> = new Map();
+  #uploads: Map<string, Upload> = new Map();
+  /** Per record: its files (every state, oldest first), its active files by name, its uploads. */
+  #byRecord: Map<number, RecordIndex> = new Map();
 
   /**
    * Creates the state.
@@ -246,6 +239,105 @@ export class State {
   constructor(storageDir: string, quota: number) {
     this.storageDir = storageDir;
     this.quota = quota;
+    this.files = this.#files;
+    this.uploads = this.#uploads;
+  }
+
+  #index(recordId: number): RecordIndex {
+    let index = this.#byRecord.get(recordId);
+    if (index === undefined) {
+      index = { files: new Map(), active: new Map(), uploads: new Map() };
+      this.#byRecord.set(recordId, index);
+    }
+    return index;
+  }
+
+  /**
+   * Adds a new file.
+   *
+   * @param file The file.
+   */
+  addFile(file: StoredFile): void {
+    this.#files.set(file.id, file);
+    const index = this.#index(file.recordId);
+    index.files.set(file.id, file);
+    if (file.state === "active") index.active.set(file.name, file);
+  }
+
+  /**
+   * Changes fields of a file (its name and state only this way: they are indexed).
+   *
+   * @param file The file.
+   * @param changes New values.
+   */
+  updateFile(file: StoredFile, changes: Partial<Omit<StoredFile, "id" | "recordId">>): void {
+    const active = this.#index(file.recordId).active;
+    if (active.get(file.name) === file) active.delete(file.name);
+    Object.assign(file, changes);
+    if (file.state === "active") active.set(file.name, file);
+  }
+
+  /**
+   * Forgets a file (its stored bytes are the caller's).
+   *
+   * @param file The file.
+   */
+  purgeFile(file: StoredFile): void {
+    this.#files.delete(file.id);
+    const index = this.#index(file.recordId);
+    index.files.delete(file.id);
+    if (index.active.get(file.name) === file) index.active.delete(file.name);
+  }
+
+  /**
+   * The files of a record, every state, oldest first.
+   *
+   * @param recordId The record.
+   * @returns The files.
+   */
+  filesOf(recordId: number): IterableIterator<StoredFile> {
+    return this.#index(recordId).files.values();
+  }
+
+  /**
+   * The active file of a record with a name, if any (an index: it runs for each upload).
+   *
+   * @param recordId The record.
+   * @param name The file name.
+   * @returns The file.
+   */
+  activeFileNamed(recordId: number, name: string): StoredFile | undefined {
+    return this.#byRecord.get(recordId)?.active.get(name);
+  }
+
+  /**
+   * Adds a new upload.
+   *
+   * @param upload The upload.
+   */
+  addUpload(upload: Upload): void {
+    this.#uploads.set(upload.id, upload);
+    this.#index(upload.recordId).uploads.set(upload.id, upload);
+  }
+
+  /**
+   * Forgets an upload (its stored chunks are the caller's).
+   *
+   * @param upload The upload.
+   */
+  purgeUpload(upload: Upload): void {
+    this.#uploads.delete(upload.id);
+    this.#index(upload.recordId).uploads.delete(upload.id);
+  }
+
+  /**
+   * The uploads of a record, every state, oldest first.
+   *
+   * @param recordId The record.
+   * @returns The uploads.
+   */
+  uploadsOf(recordId: number): IterableIterator<Upload> {
+    return this.#index(recordId).uploads.values();
   }
 
   /**

@@ -21,7 +21,7 @@ import {
   storagePath,
   storeBody,
 } from "./_storage.ts";
-import { activeFileNamed, now, type State, type StoredFile, type Upload } from "./_state.ts";
+import { now, type State, type StoredFile, type Upload } from "./_state.ts";
 
 /** Creates or updates the file an upload produces; returns null when that is impossible. */
 async function completeFile(
@@ -35,7 +35,7 @@ async function completeFile(
     const file = state.files.get(upload.fileId);
     if (!file || file.state !== "active") return null;
     await removeStored(state, file.path);
-    Object.assign(file, {
+    state.updateFile(file, {
       path: stored.path,
       size: stored.size,
       checksum: stored.checksum,
@@ -47,7 +47,7 @@ async function completeFile(
     addFileRevision(state, file, upload.creatorId);
     return file;
   }
-  if (activeFileNamed(state, upload.recordId, upload.name) !== undefined) return null;
+  if (state.activeFileNamed(upload.recordId, upload.name) !== undefined) return null;
   const file: StoredFile = {
     id: crypto.randomUUID(),
     recordId: upload.recordId,
@@ -63,7 +63,7 @@ async function completeFile(
     lastModified: time,
     creatorId: upload.creatorId,
   };
-  state.files.set(file.id, file);
+  state.addFile(file);
   addFileRevision(state, file, upload.creatorId);
   return file;
 }

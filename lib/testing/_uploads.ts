@@ -12,14 +12,7 @@ import { fileJson, uploadJson } from "./_render.ts";
 import { type Route, route } from "./_router.ts";
 import { removeStored } from "./_storage.ts";
 import { chunk, direct, merge } from "./_upload_data.ts";
-import {
-  activeFileNamed,
-  now,
-  type RecordData,
-  type State,
-  type StoredFile,
-  type Upload,
-} from "./_state.ts";
+import { now, type RecordData, type State, type StoredFile, type Upload } from "./_state.ts";
 
 const MIMETYPE_RE = /^[a-z]+\/[a-z0-9-+.]+$/;
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -123,14 +116,14 @@ function newUpload(ctx: Ctx, record: RecordData, init: {
     chunks: new Map(),
     task: null,
   };
-  ctx.state.uploads.set(upload.id, upload);
+  ctx.state.addUpload(upload);
   return upload;
 }
 
 async function initiate(ctx: Ctx): Promise<Response> {
   const record = loadActive<RecordData>(ctx, "record", "id", "update", "record.update");
   const input = uploadInput(await readObject(ctx), true);
-  const existing = activeFileNamed(ctx.state, record.id, input.name);
+  const existing = ctx.state.activeFileNamed(record.id, input.name);
   if (existing) {
     throw new HttpError(409, "A file with that name already exists.", {
       file: fileJson(ctx, existing),
@@ -198,7 +191,7 @@ function finish(ctx: Ctx): Response {
 async function cancel(ctx: Ctx): Promise<Response> {
   const record = loadActive<RecordData>(ctx, "record", "id", "update", "record.update");
   const upload = ownUpload(ctx, record, ["active"]);
-  ctx.state.uploads.delete(upload.id);
+  ctx.state.purgeUpload(upload);
   for (const c of upload.chunks.values()) await removeStored(ctx.state, c.path);
   return new Response(null, { status: 204 });
 }
@@ -207,8 +200,8 @@ async function cancel(ctx: Ctx): Promise<Response> {
 export const uploadRoutes: Route[] = [
   route("GET", "/records/:id/uploads", (ctx) => {
     const record = loadActive<RecordData>(ctx, "record", "id", "update", "record.update");
-    const items = [...ctx.state.uploads.values()].filter((u) =>
-      u.recordId === record.id && u.creatorId === ctx.user.id && u.state !== "inactive"
+    const items = [...ctx.state.uploadsOf(record.id)].filter((u) =>
+      u.creatorId === ctx.user.id && u.state !== "inactive"
     );
     return jsonResponse({ items: items.map((u) => uploadJson(ctx, u)) });
   }),
