@@ -59,10 +59,12 @@ function list(ctx: Ctx): Response {
   const files = [...ctx.state.filesOf(record.id)].filter((f) =>
     f.state === "active" && (needle === "" || f.name.toLowerCase().includes(needle))
   );
-  const order = files.map((f, i) => [f, i] as const).sort(([a, i], [b, j]) => {
-    const c = get(a) < get(b) ? -1 : get(a) > get(b) ? 1 : i - j;
+  // Each key read once, not twice per comparison.
+  const keyed = files.map((f, i) => ({ f, i, key: get(f) }));
+  const order = keyed.sort((a, b) => {
+    const c = a.key < b.key ? -1 : a.key > b.key ? 1 : a.i - b.i;
     return desc ? -c : c;
-  }).map(([f]) => f);
+  }).map(({ f }) => f);
   const params: [string, string][] = [];
   if (filter !== "") params.push(["filter", filter]);
   if (sortParam !== null) params.push(["sort", sortParam]);
