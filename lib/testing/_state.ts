@@ -6,6 +6,7 @@
  */
 import type { Extra } from "../http/protocol.ts";
 import type { Fault } from "./_faults.ts";
+import { FileIndex } from "./_file_index.ts";
 import type { RequestLogEntry } from "./_log.ts";
 
 /** Every scope a token can hold, in the server's order. */
@@ -190,13 +191,6 @@ export function now(): string {
   return new Date().toISOString().replace("Z", "000+00:00");
 }
 
-/** What {@linkcode State} indexes per record. */
-interface RecordIndex {
-  files: Map<string, StoredFile>;
-  active: Map<string, StoredFile>;
-  uploads: Map<string, Upload>;
-}
-
 /** The whole mutable state of one server. */
 export class State {
   readonly users: Map<number, User> = new Map();
@@ -205,9 +199,9 @@ export class State {
   readonly collections: Map<number, CollectionData> = new Map();
   readonly groups: Map<number, GroupData> = new Map();
   readonly templates: Map<number, TemplateData> = new Map();
-  /** Every file by ID (change them with `addFile`, `updateFile` and `purgeFile`). */
+  /** Every file by ID (changed with `addFile`, `updateFile` and `purgeFile`). */
   readonly files: ReadonlyMap<string, StoredFile>;
-  /** Every upload by ID (change them with `addUpload` and `purgeUpload`). */
+  /** Every upload by ID (changed with `addUpload`, `updateUpload` and `purgeUpload`). */
   readonly uploads: ReadonlyMap<string, Upload>;
   readonly links: Map<number, RecordLink> = new Map();
   readonly recordRevisions: Revision[] = [];
@@ -227,8 +221,7 @@ export class State {
   #ids: Map<string, number> = new Map();
   #files: Map<string, StoredFile> = new Map();
   #uploads: Map<string, Upload> = new Map();
-  /** Per record: its files (every state, oldest first), its active files by name, its uploads. */
-  #byRecord: Map<number, RecordIndex> = new Map();
+  #index: FileIndex = new FileIndex();
 
   /**
    * Creates the state.
@@ -243,101 +236,58 @@ export class State {
     this.uploads = this.#uploads;
   }
 
-  #index(recordId: number): RecordIndex {
-    let index = this.#byRecord.get(recordId);
-    if (index === undefined) {
-      index = { files: new Map(), active: new Map(), uploads: new Map() };
-      this.#byRecord.set(recordId, index);
-    }
-    return index;
-  }
-
-  /**
-   * Adds a new file.
-   *
-   * @param file The file.
-   */
+  /** Adds a new file. */
   addFile(file: StoredFile): void {
     this.#files.set(file.id, file);
-    const index = this.#index(file.recordId);
-    index.files.set(file.id, file);
-    if (file.state === "active") index.active.set(file.name, file);
+    this.#index.addFile(file);
   }
 
-  /**
-   * Changes fields of a file (its name and state only this way: they are indexed).
-   *
-   * @param file The file.
-   * @param changes New values.
-   */
+  /** Changes fields of a file: its name, state and size only this way (they are indexed). */
   updateFile(file: StoredFile, changes: Partial<Omit<StoredFile, "id" | "recordId">>): void {
-    const active = this.#index(file.recordId).active;
-    if (active.get(file.name) === file) active.delete(file.name);
-    Object.assign(file, changes);
-    if (file.state === "active") active.set(file.name, file);
+    this.#index.updateFile(file, () => Object.assign(file, changes));
   }
 
-  /**
-   * Forgets a file (its stored bytes are the caller's).
-   *
-   * @param file The file.
-   */
+  /** Forgets a file (its stored bytes are the caller's). */
   purgeFile(file: StoredFile): void {
     this.#files.delete(file.id);
-    const index = this.#index(file.recordId);
-    index.files.delete(file.id);
-    if (index.active.get(file.name) === file) index.active.delete(file.name);
+    this.#index.purgeFile(file);
   }
 
-  /**
-   * The files of a record, every state, oldest first.
-   *
-   * @param recordId The record.
-   * @returns The files.
-   */
-  filesOf(recordId: number): IterableIterator<StoredFile> {
-    return this.#index(recordId).files.values();
-  }
-
-  /**
-   * The active file of a record with a name, if any (an index: it runs for each upload).
-   *
-   * @param recordId The record.
-   * @param name The file name.
-   * @returns The file.
-   */
-  activeFileNamed(recordId: number, name: string): StoredFile | undefined {
-    return this.#byRecord.get(recordId)?.active.get(name);
-  }
-
-  /**
-   * Adds a new upload.
-   *
-   * @param upload The upload.
-   */
+  /** Adds a new upload. */
   addUpload(upload: Upload): void {
     this.#uploads.set(upload.id, upload);
-    this.#index(upload.recordId).uploads.set(upload.id, upload);
+    this.#index.addUpload(upload);
   }
 
-  /**
-   * Forgets an upload (its stored chunks are the caller's).
-   *
-   * @param upload The upload.
-   */
+  /** Changes fields of an upload: its state only this way (it decides what the quota counts). */
+  updateUpload(upload: Upload, changes: Partial<Omit<Upload, "id" | "recordId">>): void {
+    this.#index.updateUpload(upload, () => Object.assign(upload, changes));
+  }
+
+  /** Forgets an upload (its stored chunks are the caller's). */
   purgeUpload(upload: Upload): void {
     this.#uploads.delete(upload.id);
-    this.#index(upload.recordId).uploads.delete(upload.id);
+    this.#index.purgeUpload(upload);
   }
 
-  /**
-   * The uploads of a record, every state, oldest first.
-   *
-   * @param recordId The record.
-   * @returns The uploads.
-   */
+  /** The files of a record, every state, oldest first. */
+  filesOf(recordId: number): IterableIterator<StoredFile> {
+    return this.#index.filesOf(recordId);
+  }
+
+  /** The active file of a record with a name, if any (an index: it runs for each upload). */
+  activeFileNamed(recordId: number, name: string): StoredFile | undefined {
+    return this.#index.activeFileNamed(recordId, name);
+  }
+
+  /** The uploads of a record, every state, oldest first. */
   uploadsOf(recordId: number): IterableIterator<Upload> {
-    return this.#index(recordId).uploads.values();
+    return this.#index.uploadsOf(recordId);
+  }
+
+  /** Bytes a user holds against the quota: active files they created, uploads not ended. */
+  usedBytes(userId: number): number {
+    return this.#index.usedBytes(userId);
   }
 
   /**

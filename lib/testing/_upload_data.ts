@@ -118,9 +118,7 @@ export async function direct(ctx: Ctx, upload: Upload): Promise<Response> {
     await removeStored(ctx.state, stored.path);
     return jsonResponse("Error creating or updating file.", 409);
   }
-  upload.state = "inactive";
-  upload.checksum = md5;
-  upload.lastModified = now();
+  ctx.state.updateUpload(upload, { state: "inactive", checksum: md5, lastModified: now() });
   return jsonResponse(fileJson(ctx, file), 201);
 }
 
@@ -174,8 +172,7 @@ export async function merge(
   taskError: string | undefined,
 ): Promise<void> {
   const fail = (error: string) => {
-    upload.task = { state: "failure", error };
-    upload.state = "inactive";
+    state.updateUpload(upload, { task: { state: "failure", error }, state: "inactive" });
   };
   await new Promise((r) => setTimeout(r, 5));
   if (taskError !== undefined) return fail(taskError);
@@ -215,8 +212,10 @@ export async function merge(
     await removeStored(state, path);
     return fail("Error creating or updating file.");
   }
-  upload.checksum = checksum;
-  upload.task = { state: "success", fileId: file.id };
-  upload.state = "inactive";
-  upload.lastModified = now();
+  state.updateUpload(upload, {
+    checksum,
+    task: { state: "success", fileId: file.id },
+    state: "inactive",
+    lastModified: now(),
+  });
 }

@@ -36,14 +36,7 @@ export function formatSize(bytes: number): string {
 
 function checkQuota(state: State, userId: number, size: number): void {
   if (!Number.isFinite(state.quota)) return;
-  let used = size;
-  for (const f of state.files.values()) {
-    if (f.creatorId === userId && f.state === "active") used += f.size;
-  }
-  for (const u of state.uploads.values()) {
-    if (u.creatorId === userId && u.state !== "inactive") used += u.size;
-  }
-  if (used > state.quota) {
+  if (size + state.usedBytes(userId) > state.quota) {
     throw new HttpError(413, `Maximum upload quota exceeded (${formatSize(state.quota)}).`);
   }
 }
@@ -178,9 +171,11 @@ function finish(ctx: Ctx): Response {
   if (upload.chunks.size !== upload.chunkCount) {
     throw new HttpError(400, "Number of uploaded chunks does not match the expected chunk count.");
   }
-  upload.state = "processing";
-  upload.task = { state: "pending" };
-  upload.lastModified = now();
+  ctx.state.updateUpload(upload, {
+    state: "processing",
+    task: { state: "pending" },
+    lastModified: now(),
+  });
   const body = uploadJson(ctx, upload);
   const task = merge(ctx.state, upload, taskErrors.get(ctx.request)).catch(() => {});
   ctx.state.tasks.add(task);
