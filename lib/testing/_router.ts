@@ -46,6 +46,8 @@ export function route(method: string, pattern: string, handler: RouteHandler): R
 const DIGITS = /^\d+$/;
 
 function matchSegments(segments: Segment[], parts: string[]): Record<string, string> | null {
+  // Only a pattern ending in `*rest` matches more parts than it has segments.
+  if (parts.length !== segments.length && segments.at(-1)?.kind !== "rest") return null;
   const params: Record<string, string> = {};
   for (let i = 0; i < segments.length; i++) {
     const seg = segments[i]!;

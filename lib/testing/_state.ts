@@ -188,8 +188,15 @@ export interface Revision {
  * @returns The timestamp.
  */
 export function now(): string {
-  return new Date().toISOString().replace("Z", "000+00:00");
+  const ms = Date.now();
+  if (ms !== lastNow.ms) {
+    lastNow = { ms, text: new Date(ms).toISOString().replace("Z", "000+00:00") };
+  }
+  return lastNow.text;
 }
+
+/** The last timestamp made: several per request, most in the same millisecond. */
+let lastNow = { ms: -1, text: "" };
 
 /** The whole mutable state of one server. */
 export class State {

@@ -123,10 +123,10 @@ export async function storeBody(
       }
       await writer.write(chunk);
     }
-    reader?.releaseLock();
+    // The reader is not released: releasing makes an error object (a stack trace) per request.
     if (writer !== undefined) await writer.close();
     else {
-      small = concat(gathered, size);
+      small = concatBytes(gathered, size);
       if (!keepInMemory(state, path, small)) await Deno.writeFile(path, small, { createNew: true });
     }
   } catch (error) {
@@ -140,7 +140,14 @@ export async function storeBody(
   return { path, size, md5: new Uint8Array(hash.digest()), head };
 }
 
-function concat(pieces: Uint8Array[], size: number): Uint8Array {
+/**
+ * Pieces of bytes as one array (the piece itself when there is one).
+ *
+ * @param pieces The pieces.
+ * @param size Their total size.
+ * @returns The bytes.
+ */
+export function concatBytes(pieces: Uint8Array[], size: number): Uint8Array {
   if (pieces.length === 1) return pieces[0]!;
   const bytes = new Uint8Array(size);
   let offset = 0;
@@ -216,8 +223,12 @@ export async function openStored(
  * @returns Hex text.
  */
 export function hex(bytes: Uint8Array): string {
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  let out = "";
+  for (let i = 0; i < bytes.byteLength; i++) out += HEX[bytes[i]!];
+  return out;
 }
+
+const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"));
 
 /**
  * A rough magic MIME type from the first bytes of a file.
