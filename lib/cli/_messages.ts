@@ -8,6 +8,7 @@ import { CONFIG_PATH_ENV, SETTINGS_ENV } from "../config/path.ts";
 import { MetadataError, ResourceNotFoundError } from "../resources/errors.ts";
 import { LocalFileError, UploadFilesError } from "../transfer/errors.ts";
 import { partFileTarget } from "../utils/part_file.ts";
+import { terminalLine } from "./_terminal_text.ts";
 
 /** What the CLI knows about the run when it reports an error. */
 export interface MessageContext {
@@ -86,11 +87,9 @@ function fieldName(path: string[]): string {
   return path[0] === "extras" && path.length > 1 ? metadataEntry(path) : oneLine(path.join("."));
 }
 
+/** Server text inside a sentence: control runs as one space, at most 300 characters. */
 function oneLine(text: string): string {
-  // Control characters from the server must not reach the terminal.
-  // deno-lint-ignore no-control-regex
-  const line = text.replace(/[\u0000-\u001f\u007f]+/g, " ").trim();
-  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
+  return terminalLine(text, { fold: true, maxLength: 300 });
 }
 
 /** The `scopes` key of an error body: the scopes the endpoint needs. */

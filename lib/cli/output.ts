@@ -15,9 +15,13 @@
  * @module
  */
 
+import { formatBytes } from "../http/format_bytes.ts";
 import { LOG_LEVELS, type Logger, type LogLevel } from "../http/log.ts";
 import { EXIT, ExitError } from "./_errors.ts";
 import { terminalLine } from "./_terminal_text.ts";
+
+// The byte formatter is the library's own (its error messages use it too); `./cli` keeps the name.
+export { formatBytes, type FormatBytesOptions } from "../http/format_bytes.ts";
 
 /** Verbosity levels of the CLI (`-V/--verbose`), from quietest to loudest. */
 export const VERBOSITY_LEVELS: typeof LOG_LEVELS = LOG_LEVELS;
@@ -259,7 +263,7 @@ export class Output {
    */
   debug(message: string): void {
     if (!this.isVerbose("debug")) return;
-    this.writeErr(`${message.split("\n").map(terminalLine).join("\n")}\n`);
+    this.writeErr(`${message.split("\n").map((line) => terminalLine(line)).join("\n")}\n`);
   }
 
   /**
@@ -523,27 +527,4 @@ function writeUnlessClosed(stream: { writeSync(data: Uint8Array): number }, text
     throw error;
   }
   return true;
-}
-
-/**
- * Formats a byte count in decimal units, e.g. `20.0 MB`.
- *
- * @example Usage
- * ```ts
- * import { formatBytes } from "./output.ts";
- * console.log(formatBytes(20_000_000)); // "20.0 MB"
- * ```
- *
- * @param bytes The count.
- * @returns The text.
- */
-export function formatBytes(bytes: number): string {
-  const units = ["B", "kB", "MB", "GB", "TB"];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1000 && unit < units.length - 1) {
-    value /= 1000;
-    unit++;
-  }
-  return `${value.toFixed(unit === 0 ? 0 : 1)} ${units[unit]}`;
 }

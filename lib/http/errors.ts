@@ -15,6 +15,7 @@
 
 import { HEADER } from "./protocol.ts";
 import { readBoundedText, redactHeaders, redactSecrets } from "./_body.ts";
+import { formatBytes } from "./format_bytes.ts";
 
 /**
  * Base class of every error raised by repo-apy.
@@ -258,20 +259,15 @@ export class ResponseTooLargeError extends RepoApyError {
    */
   constructor(method: string, url: string, limit: number) {
     const shown = redactUrl(url);
+    const size = formatBytes(limit, { prose: true });
     super(
-      `The answer to ${method} ${shown} is larger than ${formatBytes(limit)}, the limit for ` +
+      `The answer to ${method} ${shown} is larger than ${size}, the limit for ` +
         `JSON answers: no API answer is that big; check 'host' and 'base_path' (or raise ` +
         `maxJsonBytes if the server really sends that much)`,
     );
     this.limit = limit;
     this.url = shown;
   }
-}
-
-function formatBytes(bytes: number): string {
-  if (bytes >= 1_000_000) return `${Math.round(bytes / 100_000) / 10} MB`;
-  if (bytes >= 1_000) return `${Math.round(bytes / 100) / 10} kB`;
-  return `${bytes} bytes`;
 }
 
 /** Data a {@linkcode RequestError} is built from. */

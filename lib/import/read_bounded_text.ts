@@ -16,6 +16,7 @@
 
 import { readBoundedText as readBoundedBody } from "../http/_body.ts";
 import { InputError } from "../http/errors.ts";
+import { statLocalPath } from "../utils/local_path.ts";
 
 /**
  * Reads a text file after checking that it exists, is a file and is not larger than `maxBytes`.
@@ -38,15 +39,7 @@ import { InputError } from "../http/errors.ts";
  * @throws {InputError} For a missing path, a path that is not a file, or a file too large.
  */
 export async function readBoundedText(path: string, maxBytes: number): Promise<string> {
-  let info: Deno.FileInfo;
-  try {
-    info = await Deno.stat(path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) {
-      throw new InputError(`No file at '${path}': check the path`);
-    }
-    throw error;
-  }
+  const info = await statLocalPath(path);
   if (!info.isFile) throw new InputError(`'${path}' is not a file: give the path of a file`);
   if (info.size > maxBytes) {
     throw new InputError(`'${path}' has ${info.size} bytes, more than the ${maxBytes} read`);

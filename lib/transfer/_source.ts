@@ -8,6 +8,7 @@
 
 import { basename } from "node:path";
 import { InputError } from "../http/errors.ts";
+import { statLocalPath } from "../utils/local_path.ts";
 import { FixedChunkStream } from "./_chunks.ts";
 
 /** What can be uploaded: a file path, a byte stream, or bytes in memory. */
@@ -64,15 +65,7 @@ export async function resolveSource(source: UploadSource, size?: number): Promis
 }
 
 async function fileSource(path: string): Promise<ResolvedSource> {
-  let info: Deno.FileInfo;
-  try {
-    info = await Deno.stat(path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) {
-      throw new InputError(`The file '${path}' does not exist: check the path`);
-    }
-    throw error;
-  }
+  const info = await statLocalPath(path);
   if (!info.isFile) throw new InputError(`'${path}' is not a regular file: pass a file path`);
   const size = info.size;
   return {

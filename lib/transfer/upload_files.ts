@@ -26,6 +26,7 @@
 
 import { basename, join } from "node:path";
 import { InputError } from "../http/errors.ts";
+import { statLocalPath } from "../utils/local_path.ts";
 import { type FileJson, UPLOAD_CHUNK_SIZE } from "../http/protocol.ts";
 import { globFilter } from "../utils/glob.ts";
 import { runPool } from "./_pool.ts";
@@ -300,14 +301,7 @@ async function localFiles(
  * @throws {InputError} When nothing exists at `path`.
  */
 export async function statUploadPath(path: string): Promise<Deno.FileInfo> {
-  try {
-    return await Deno.stat(path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) {
-      throw new InputError(`No file or folder at '${path}': check the path`);
-    }
-    throw error;
-  }
+  return await statLocalPath(path, { what: "file or folder" });
 }
 
 /** The files still to upload; skipped ones are reported, clashes thrown before any upload. */

@@ -4,30 +4,21 @@ import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-ty
 import { jsonMode, readingCommand } from "../_command_kind.ts";
 import { printJson } from "../_json_output.ts";
 import { apyCommand } from "../apy_command.ts";
-import { searchPaginationOptions } from "../options.ts";
-import { printList } from "./_list_output.ts";
-import { printable } from "./_resources_common.ts";
+import { terminalLine } from "../_terminal_text.ts";
+import { filteredListCommand } from "./_filtered_list.ts";
 
 /** `misc get-licenses`: one page of the licenses the server offers, or all with `--json`. */
 export function getLicensesCommand(): CommandUnknownOpts {
-  const command = readingCommand(
-    searchPaginationOptions(
-      new Command("get-licenses")
-        .description("List the licenses resources can have (one page)")
-        .option("-f, --filter <text>", "Filter by title or name", ""),
-    ),
-    { list: true, what: "the licenses" },
-  );
-  apyCommand(command, async (manager, options) => {
-    const filter = options.filter ? { filter: options.filter } : {};
-    await printList(manager, options, {
-      what: "license(s)",
-      page: (paging) => manager.misc.getLicenses({ ...paging, ...filter }),
-      all: (perPage) => manager.misc.licenses({ perPage, ...filter }),
-      line: (license) => `${printable(license.name)}: ${printable(license.title)}`,
-    });
+  return filteredListCommand({
+    name: "get-licenses",
+    description: "List the licenses resources can have (one page)",
+    filterHelp: "Filter by title or name",
+    json: "the licenses",
+    what: "license(s)",
+    page: (manager, query) => manager.misc.getLicenses(query),
+    all: (manager, query) => manager.misc.licenses(query),
+    line: (license) => `${terminalLine(license.name)}: ${terminalLine(license.title)}`,
   });
-  return command;
 }
 
 /** `misc get-roles`: the roles of each resource type and what they allow. */
@@ -54,10 +45,10 @@ export function getRolesCommand(): CommandUnknownOpts {
       return;
     }
     for (const type of types) {
-      manager.printInfo(`Roles of a ${printable(type)}:`);
+      manager.printInfo(`Roles of a ${terminalLine(type)}:`);
       for (const role of roles[type] ?? []) {
-        const actions = role.permissions.map((permission) => printable(permission.action));
-        manager.printInfo(`  ${printable(role.name)}: ${actions.join(", ")}`);
+        const actions = role.permissions.map((permission) => terminalLine(permission.action));
+        manager.printInfo(`  ${terminalLine(role.name)}: ${actions.join(", ")}`);
       }
     }
   });
@@ -66,29 +57,23 @@ export function getRolesCommand(): CommandUnknownOpts {
 
 /** `misc get-tags`: one page of the tags of resources you can read, or all with `--json`. */
 export function getTagsCommand(): CommandUnknownOpts {
-  const command = readingCommand(
-    searchPaginationOptions(
-      new Command("get-tags")
-        .description("List the tags of the records and collections you can read (one page)")
-        .option("-f, --filter <text>", "Filter by name", "")
-        .addOption(
-          new Option("-t, --type <type>", "Only tags of this resource type")
-            .choices(["record", "collection"] as const),
-        ),
-    ),
-    { list: true, what: "the tags" },
-  );
-  apyCommand(command, async (manager, options) => {
-    const params = {
-      ...(options.filter ? { filter: options.filter } : {}),
-      ...(options.type === undefined ? {} : { type: options.type }),
-    };
-    await printList(manager, options, {
-      what: "tag(s)",
-      page: (paging) => manager.misc.getTags({ ...paging, ...params }),
-      all: (perPage) => manager.misc.tags({ perPage, ...params }),
-      line: (tag) => printable(tag.name),
-    });
+  return filteredListCommand({
+    name: "get-tags",
+    description: "List the tags of the records and collections you can read (one page)",
+    filterHelp: "Filter by name",
+    options: [
+      new Option("-t, --type <type>", "Only tags of this resource type").choices(TAG_TYPES),
+    ],
+    json: "the tags",
+    what: "tag(s)",
+    query: (values) => {
+      const { type } = values as { type?: (typeof TAG_TYPES)[number] };
+      return type === undefined ? {} : { type };
+    },
+    page: (manager, query) => manager.misc.getTags(query),
+    all: (manager, query) => manager.misc.tags(query),
+    line: (tag) => terminalLine(tag.name),
   });
-  return command;
 }
+
+const TAG_TYPES = ["record", "collection"] as const;

@@ -2,37 +2,28 @@
 
 import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
 import { apyCommand, dryRun, dryRunOption } from "../apy_command.ts";
-import { parseInteger, searchPaginationOptions } from "../options.ts";
+import { parseInteger } from "../options.ts";
 import { setOptionType } from "../_tree.ts";
-import { readingCommand } from "../_command_kind.ts";
-import { printList } from "./_list_output.ts";
-import { printable } from "./_resources_common.ts";
+import { terminalLine } from "../_terminal_text.ts";
+import { filteredListCommand } from "./_filtered_list.ts";
 
 /** Resource types with a trash. */
 const TRASH_TYPES = ["record", "collection", "template", "group"] as const;
 
 /** `misc get-deleted-resources`: one page of your deleted resources, or all with `--json`. */
 export function getDeletedResourcesCommand(): CommandUnknownOpts {
-  const command = readingCommand(
-    searchPaginationOptions(
-      new Command("get-deleted-resources")
-        .description("List your deleted resources (the trash), newest deletion first")
-        .option("-f, --filter <text>", "Filter by identifier", ""),
-    ),
-    { list: true, what: "the deleted resources" },
-  );
-  apyCommand(command, async (manager, options) => {
-    const filter = options.filter ? { filter: options.filter } : {};
-    await printList(manager, options, {
-      what: "deleted resource(s)",
-      page: (paging) => manager.misc.getDeletedResources({ ...paging, ...filter }),
-      all: (perPage) => manager.misc.deletedResources({ perPage, ...filter }),
-      line: (item) =>
-        `${printable(item.type)} id: ${item.id}, identifier: '${printable(item.identifier)}'` +
-        (item.deleted_at === undefined ? "" : `, deleted at ${printable(item.deleted_at)}`),
-    });
+  return filteredListCommand({
+    name: "get-deleted-resources",
+    description: "List your deleted resources (the trash), newest deletion first",
+    filterHelp: "Filter by identifier",
+    json: "the deleted resources",
+    what: "deleted resource(s)",
+    page: (manager, query) => manager.misc.getDeletedResources(query),
+    all: (manager, query) => manager.misc.deletedResources(query),
+    line: (item) =>
+      `${terminalLine(item.type)} id: ${item.id}, identifier: '${terminalLine(item.identifier)}'` +
+      (item.deleted_at === undefined ? "" : `, deleted at ${terminalLine(item.deleted_at)}`),
   });
-  return command;
 }
 
 function trashOptions<C extends CommandUnknownOpts>(command: C): C {

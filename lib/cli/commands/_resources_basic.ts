@@ -10,10 +10,10 @@ import {
   type ManagedResource,
   type ManagedType,
   openResource,
-  printable,
   resourceOptions,
 } from "./_resources_common.ts";
 import { TEMPLATE_KINDS, templateData } from "./_templates_data.ts";
+import { terminalLine } from "../_terminal_text.ts";
 
 const VISIBILITIES = ["private", "public"] as const;
 
@@ -132,11 +132,11 @@ export function editResourceCommand(type: ManagedType): CommandUnknownOpts {
     const label = String(resource);
     for (const [field, value] of given) {
       if ((meta[field] ?? "") === value) {
-        manager.printInfo(`The ${field} of the ${label} is already '${printable(value)}'`);
+        manager.printInfo(`The ${field} of the ${label} is already '${terminalLine(value)}'`);
         continue;
       }
       await resource.edit({ [field]: value });
-      manager.printInfo(`Changed the ${field} of the ${label} to '${printable(value)}'`);
+      manager.printInfo(`Changed the ${field} of the ${label} to '${terminalLine(value)}'`);
     }
   });
   return command;

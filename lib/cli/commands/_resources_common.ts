@@ -84,8 +84,8 @@ function printPageHeader(
 
 /** One resource as a list line: id, identifier, title. */
 export function resourceLine(item: Pick<ResourceJson, "id" | "identifier" | "title">): string {
-  return `id: ${item.id}, identifier: '${printable(item.identifier)}', title: '${
-    printable(item.title)
+  return `id: ${item.id}, identifier: '${terminalLine(item.identifier)}', title: '${
+    terminalLine(item.title)
   }'`;
 }
 
@@ -101,10 +101,3 @@ export function printPage<T>(
   printPageHeader(manager, page, options.what);
   for (const item of page.items) manager.printInfo(`  ${options.line(item)}`);
 }
-
-/**
- * Server text made safe for a terminal line (see `terminalLine`): control characters, escape
- * sequences and line breaks become `?`. Every message line passes through it centrally in
- * `Output`; this alias is for text built before it is printed.
- */
-export const printable: (text: unknown) => string = terminalLine;

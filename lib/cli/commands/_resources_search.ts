@@ -14,56 +14,20 @@ import { jsonMode, readingCommand } from "../_command_kind.ts";
 import { printJson, streamJson } from "../_json_output.ts";
 import { apyCommand } from "../apy_command.ts";
 import type { CLIRepoManager } from "../cli_manager.ts";
-import { parseTokenList, searchPaginationOptions, userIdOptions, userIdValue } from "../options.ts";
-import { setOptionType } from "../_tree.ts";
-import { resolveUser } from "./_records_common.ts";
+import { searchPaginationOptions, userIdOptions } from "../options.ts";
 import { type ListSource, printList } from "./_list_output.ts";
 import { resourceLine } from "./_resources_common.ts";
+import {
+  filterParams,
+  type FilterValues,
+  listedUser,
+  queryOption,
+  tagOptions,
+  visibilityOption,
+} from "./_search_filters.ts";
 
 /** Hits an ids command fetches at most without `--i-am-sure`. */
 export const MAX_IDS_UNSURE = 1000;
-
-const VISIBILITY_CHOICES = ["private", "public", "all"] as const;
-
-/** The filter values the listing commands read. */
-interface FilterValues {
-  tag?: string[] | undefined;
-  tagOperator?: "or" | "and";
-  visibility?: "private" | "public" | "all";
-  query?: string | undefined;
-}
-
-/** `-t/--tag`, `-T/--tag-operator`. */
-function tagOptions<C extends CommandUnknownOpts>(command: C, conflicts: string[]): C {
-  const tag = new Option("-t, --tag <tags>", "Comma-separated tags")
-    .argParser((value) => parseTokenList(value))
-    .conflicts(conflicts);
-  setOptionType(tag, "tokenlist");
-  command.addOption(tag).addOption(
-    new Option("-T, --tag-operator <operator>", "Whether results need any (or) or all tags")
-      .choices(["or", "and"] as const).default("or" as const),
-  );
-  return command;
-}
-
-function visibilityOption(what: string, conflicts: string[]) {
-  return new Option("-v, --visibility <visibility>", `Visibility of the ${what}`)
-    .choices(VISIBILITY_CHOICES).default("all" as const).conflicts(conflicts);
-}
-
-/** The search parameters of the filter options (`all` is not sent). */
-function filterParams(values: FilterValues): SearchParams {
-  const params: SearchParams = {};
-  if (values.query !== undefined) params.query = values.query;
-  if (values.visibility !== undefined && values.visibility !== "all") {
-    params.visibility = values.visibility;
-  }
-  if (values.tag !== undefined && values.tag.length > 0) {
-    params.tags = values.tag;
-    params.tagOperator = values.tagOperator ?? "or";
-  }
-  return params;
-}
 
 /**
  * `collections get-collections` and `groups get-groups`: one page of search results, or the
@@ -86,19 +50,14 @@ export function getResourcesCommand(
         )
         .addOption(mine)
         .addOption(visibilityOption(plural, userOptions))
-        .addOption(
-          new Option("-q, --query <text>", "Search text (title and identifier)")
-            .conflicts(userOptions),
-        ),
+        .addOption(queryOption(userOptions)),
     ),
   );
   readingCommand(command, { list: true, what: `the ${plural}` });
   if (type === "collection") tagOptions(command, userOptions);
   apyCommand(command, async (manager, options) => {
     const values = options as unknown as FilterValues & { [key: string]: unknown };
-    let user: number | undefined;
-    if (values[mine.attributeName()] === true) user = (await manager.patUser()).id;
-    else if (userIdValue(values) !== undefined) user = (await resolveUser(manager, values)).id;
+    const user = await listedUser(manager, values, mine.attributeName());
     await printList(
       manager,
       options,
@@ -138,7 +97,7 @@ export function getTemplatesCommand(): CommandUnknownOpts {
     searchPaginationOptions(
       new Command("get-templates")
         .description("Search templates (one page)")
-        .option("-q, --query <text>", "Search text (title and identifier)"),
+        .addOption(queryOption()),
     ),
     { list: true, what: "the templates" },
   );
@@ -157,7 +116,7 @@ export function getResourceIdsCommand(type: "collection"): CommandUnknownOpts {
       new Command(`get-${type}-ids`)
         .description(`Print the ids of all ${type}s matching the filters`)
         .addOption(visibilityOption(`${type}s`, []))
-        .option("-q, --query <text>", "Search text (title and identifier)"),
+        .addOption(queryOption()),
     ),
     [],
   );

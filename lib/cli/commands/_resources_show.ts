@@ -12,11 +12,11 @@ import {
   type ManagedType,
   openResource,
   pageParams,
-  printable,
   printPage,
   resourceLine,
   resourceOptions,
 } from "./_resources_common.ts";
+import { terminalLine } from "../_terminal_text.ts";
 
 /**
  * `<type> show-info`: title, id and identifier, plus `-d` description and `-v` visibility; a
@@ -57,13 +57,15 @@ export function showResourceCommand(type: ManagedType): CommandUnknownOpts {
       printJson(manager.output, { ...meta, ...lists }, mode);
       return;
     }
-    manager.printInfo(printable(capitalized(String(resource))));
+    manager.printInfo(terminalLine(capitalized(String(resource))));
     if (values.description === true) {
       printDescription(manager, meta.plain_description ?? meta.description);
     }
-    if (values.visibility === true) manager.printInfo(`Visibility: ${printable(meta.visibility)}`);
+    if (values.visibility === true) {
+      manager.printInfo(`Visibility: ${terminalLine(meta.visibility)}`);
+    }
     if (values.data === true) {
-      manager.printInfo(`Type: ${printable(meta.type)}`);
+      manager.printInfo(`Type: ${terminalLine(meta.type)}`);
       manager.printInfo("Data:");
       printJsonLines(manager, meta.data);
     }

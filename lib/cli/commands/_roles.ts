@@ -10,12 +10,8 @@ import { apyCommand, dryRun, dryRunOption } from "../apy_command.ts";
 import { idIdentifierOptions, parseTokenList, userIdOptions } from "../options.ts";
 import { setOptionType } from "../_tree.ts";
 import { onConflict, openRecord, resolveResourceId, resolveUser } from "./_records_common.ts";
-import {
-  type ManagedResources,
-  type ManagedType,
-  openResource,
-  printable,
-} from "./_resources_common.ts";
+import { type ManagedResources, type ManagedType, openResource } from "./_resources_common.ts";
+import { terminalLine } from "../_terminal_text.ts";
 
 /** A resource that has roles: a record, collection, template or group. */
 export type RoleType = "record" | ManagedType;
@@ -161,7 +157,7 @@ export function addTagCommand(type: TagType): CommandUnknownOpts {
   apyCommand(command, async (manager, options) => {
     const target = await openTarget(manager, type, options);
     for (const tag of options.tag) {
-      const name = printable(tag.toLowerCase());
+      const name = terminalLine(tag.toLowerCase());
       if (await target.checkTag(tag.toLowerCase())) {
         manager.printInfo(`The ${target} has the tag '${name}' already`);
         continue;
@@ -183,7 +179,7 @@ export function removeTagCommand(type: TagType): CommandUnknownOpts {
   ));
   apyCommand(command, async (manager, options) => {
     const target = await openTarget(manager, type, options);
-    const tag = printable(options.tag);
+    const tag = terminalLine(options.tag);
     if (!await target.checkTag(options.tag)) {
       manager.printWarning(`The ${target} has no tag '${tag}': nothing changed`);
       return;
@@ -193,4 +189,22 @@ export function removeTagCommand(type: TagType): CommandUnknownOpts {
     manager.printInfo(`Removed the tag '${tag}' from the ${target}`);
   });
   return command;
+}
+
+/**
+ * The role commands of a type, as the records, collections and templates groups list them:
+ * `add-user`, `remove-user`, `add-group-role`, `remove-group-role`.
+ */
+export function roleCommands(type: GroupRoleType): (() => CommandUnknownOpts)[] {
+  return [
+    () => addUserCommand(type),
+    () => removeUserCommand(type),
+    () => addGroupRoleCommand(type),
+    () => removeGroupRoleCommand(type),
+  ];
+}
+
+/** The tag commands of a type, as its group lists them: `add-tag`, `remove-tag`. */
+export function tagCommands(type: TagType): (() => CommandUnknownOpts)[] {
+  return [() => addTagCommand(type), () => removeTagCommand(type)];
 }

@@ -5,16 +5,16 @@ import type { UserJson } from "../../http/protocol.ts";
 import { jsonMode, readingCommand } from "../_command_kind.ts";
 import { printJson } from "../_json_output.ts";
 import { apyCommand } from "../apy_command.ts";
-import { searchPaginationOptions, userIdOptions } from "../options.ts";
+import { userIdOptions } from "../options.ts";
 import { resolveUser } from "./_records_common.ts";
-import { printList } from "./_list_output.ts";
-import { printable } from "./_resources_common.ts";
+import { terminalLine } from "../_terminal_text.ts";
+import { filteredListCommand } from "./_filtered_list.ts";
 
 function describeUser(user: UserJson): string {
   const identity = user.identity;
-  return `${printable(user.displayname)} (id: ${user.id}, username: ${
-    printable(identity?.username ?? "?")
-  }, identity type: ${printable(identity?.type ?? "?")})`;
+  return `${terminalLine(user.displayname)} (id: ${user.id}, username: ${
+    terminalLine(identity?.username ?? "?")
+  }, identity type: ${terminalLine(identity?.type ?? "?")})`;
 }
 
 /** `users show-info`: display name, id, username and identity type of a user. */
@@ -33,32 +33,24 @@ export function showUserCommand(): CommandUnknownOpts {
       printJson(manager.output, user, mode);
       return;
     }
-    manager.printInfo(`Display name: ${printable(user.displayname)}`);
+    manager.printInfo(`Display name: ${terminalLine(user.displayname)}`);
     manager.printInfo(`ID: ${user.id}`);
-    manager.printInfo(`Username: ${printable(user.identity?.username ?? "?")}`);
-    manager.printInfo(`Identity type: ${printable(user.identity?.type ?? "?")}`);
+    manager.printInfo(`Username: ${terminalLine(user.identity?.username ?? "?")}`);
+    manager.printInfo(`Identity type: ${terminalLine(user.identity?.type ?? "?")}`);
   });
   return command;
 }
 
 /** `users get-users`: one page of users, with their usernames, or all with `--json`. */
 export function getUsersCommand(): CommandUnknownOpts {
-  const command = readingCommand(
-    searchPaginationOptions(
-      new Command("get-users")
-        .description("Search users by display name or username (one page)")
-        .option("-f, --filter <text>", "Filter by display name or username", ""),
-    ),
-    { list: true, what: "the users" },
-  );
-  apyCommand(command, async (manager, options) => {
-    const filter = options.filter ? { filter: options.filter } : {};
-    await printList(manager, options, {
-      what: "user(s)",
-      page: (paging) => manager.search.searchUsers({ ...paging, ...filter }),
-      all: (perPage) => manager.search.users({ perPage, ...filter }),
-      line: describeUser,
-    });
+  return filteredListCommand({
+    name: "get-users",
+    description: "Search users by display name or username (one page)",
+    filterHelp: "Filter by display name or username",
+    json: "the users",
+    what: "user(s)",
+    page: (manager, query) => manager.search.searchUsers(query),
+    all: (manager, query) => manager.search.users(query),
+    line: describeUser,
   });
-  return command;
 }

@@ -15,14 +15,7 @@ import {
   editResourceCommand,
 } from "./_resources_basic.ts";
 import { exportResourceCommand } from "./_resources_export.ts";
-import {
-  addGroupRoleCommand,
-  addTagCommand,
-  addUserCommand,
-  removeGroupRoleCommand,
-  removeTagCommand,
-  removeUserCommand,
-} from "./_roles.ts";
+import { roleCommands, tagCommands } from "./_roles.ts";
 import { getResourceIdsCommand, getResourcesCommand } from "./_resources_search.ts";
 import { showResourceCommand } from "./_resources_show.ts";
 
@@ -47,17 +40,13 @@ export function collectionsCommand(): Command {
     ),
     () => showResourceCommand("collection"),
     ...changing(
-      () => addUserCommand("collection"),
-      () => removeUserCommand("collection"),
-      () => addGroupRoleCommand("collection"),
-      () => removeGroupRoleCommand("collection"),
+      ...roleCommands("collection"),
       () => deleteResourceCommand("collection"),
       () => recordLinkCommand("add"),
       () => recordLinkCommand("remove"),
       () => collectionLinkCommand("add"),
       () => collectionLinkCommand("remove"),
-      () => addTagCommand("collection"),
-      () => removeTagCommand("collection"),
+      ...tagCommands("collection"),
     ),
     () =>
       getResourcesCommand(

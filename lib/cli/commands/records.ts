@@ -42,14 +42,7 @@ import {
   deleteMetadatumCommand,
   getMetadatumCommand,
 } from "./_records_metadata.ts";
-import {
-  addGroupRoleCommand,
-  addTagCommand,
-  addUserCommand,
-  removeGroupRoleCommand,
-  removeTagCommand,
-  removeUserCommand,
-} from "./_roles.ts";
+import { roleCommands, tagCommands } from "./_roles.ts";
 import { getRecordIdsCommand, getRecordsCommand } from "./_records_search.ts";
 
 /**
@@ -94,12 +87,8 @@ export function recordsCommand(): Command {
     ...changing(
       addCollectionLinkCommand,
       removeCollectionLinkCommand,
-      () => addTagCommand("record"),
-      () => removeTagCommand("record"),
-      () => addUserCommand("record"),
-      () => removeUserCommand("record"),
-      () => addGroupRoleCommand("record"),
-      () => removeGroupRoleCommand("record"),
+      ...tagCommands("record"),
+      ...roleCommands("record"),
       deleteRecordCommand,
     ),
     getRecordsCommand,

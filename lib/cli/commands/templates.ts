@@ -14,12 +14,7 @@ import {
   editResourceCommand,
 } from "./_resources_basic.ts";
 import { exportResourceCommand } from "./_resources_export.ts";
-import {
-  addGroupRoleCommand,
-  addUserCommand,
-  removeGroupRoleCommand,
-  removeUserCommand,
-} from "./_roles.ts";
+import { roleCommands } from "./_roles.ts";
 import { getTemplatesCommand } from "./_resources_search.ts";
 import { showResourceCommand } from "./_resources_show.ts";
 
@@ -45,10 +40,7 @@ export function templatesCommand(): Command {
     () => showResourceCommand("template"),
     ...changing(
       () => deleteResourceCommand("template"),
-      () => addUserCommand("template"),
-      () => removeUserCommand("template"),
-      () => addGroupRoleCommand("template"),
-      () => removeGroupRoleCommand("template"),
+      ...roleCommands("template"),
     ),
     getTemplatesCommand,
     ...changing(

@@ -6,6 +6,7 @@
 import { createHash } from "node:crypto";
 import { type Entry, type FileEntry, Reader, ZipReader } from "@zip.js/zip.js";
 import { InputError } from "../../http/errors.ts";
+import { openLocalFile } from "../../utils/local_path.ts";
 import { ChecksumMismatchError } from "./errors.ts";
 import type { ElnLimits } from "./limits.ts";
 
@@ -73,15 +74,7 @@ class FsFileReader extends Reader<Deno.FsFile> {
  * @throws {InputError} When the archive is unreadable or breaks a rule or limit.
  */
 export async function openElnArchive(path: string, limits: ElnLimits): Promise<ElnArchive> {
-  let file: Deno.FsFile;
-  try {
-    file = await Deno.open(path, { read: true });
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) {
-      throw new InputError(`No file at '${path}': check the path of the .eln file`);
-    }
-    throw error;
-  }
+  const file = await openLocalFile(path, { hint: "check the path of the .eln file" });
   const reader = new ZipReader(new FsFileReader(file), { useWebWorkers: false });
   try {
     let entries: Entry[];
