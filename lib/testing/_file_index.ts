@@ -55,7 +55,10 @@ export class FileIndex {
 
   /** Changes a file with `change` and re-indexes it (its name, state and size may change). */
   updateFile(file: StoredFile, change: () => void): void {
-    const active = this.#entry(file.recordId).active;
+    const entry = this.#records.get(file.recordId);
+    // A purged file (a task finishing after its record was purged) is no longer counted.
+    if (entry?.files.get(file.id) !== file) return change();
+    const active = entry.active;
     if (active.get(file.name) === file) active.delete(file.name);
     const before = fileBytes(file);
     change();
@@ -79,6 +82,8 @@ export class FileIndex {
 
   /** Changes an upload with `change` (its state may change). */
   updateUpload(upload: Upload, change: () => void): void {
+    // A purged upload (a merge finishing after its record was purged) is no longer counted.
+    if (this.#records.get(upload.recordId)?.uploads.get(upload.id) !== upload) return change();
     const before = uploadBytes(upload);
     change();
     this.#count(upload.creatorId, uploadBytes(upload) - before);

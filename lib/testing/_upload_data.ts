@@ -109,9 +109,12 @@ export async function direct(ctx: Ctx, upload: Upload): Promise<Response> {
     : checksum !== undefined && checksum !== md5
     ? `Checksum mismatch (expected ${checksum}, got ${md5}).`
     : undefined;
-  if (mismatch !== undefined) {
+  // The upload may have been cancelled while the body streamed in: no file then, as for a chunk.
+  const cancelled = ctx.state.uploads.get(upload.id) !== upload;
+  if (mismatch !== undefined || cancelled) {
     await removeStored(ctx.state, stored.path);
-    throw new HttpError(400, mismatch);
+    if (mismatch !== undefined) throw new HttpError(400, mismatch);
+    throw notFound();
   }
   const file = await completeFile(ctx.state, upload, { ...stored, checksum: md5 });
   if (!file) {

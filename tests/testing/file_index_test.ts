@@ -58,6 +58,8 @@ Deno.test("FileIndex keeps files, names, uploads and used bytes equal to a recou
   const index = new FileIndex();
   const files: StoredFile[] = [];
   const uploads: Upload[] = [];
+  const purgedFiles: StoredFile[] = [];
+  const purgedUploads: Upload[] = [];
   const random = generator(0xf11e);
   const names = ["a", "b", "c", "d"];
   const check = (step: number) => {
@@ -88,7 +90,7 @@ Deno.test("FileIndex keeps files, names, uploads and used bytes equal to a recou
     }
   };
   for (let step = 1; step <= 3000; step++) {
-    const op = random(8);
+    const op = random(10);
     const someFile = files[random(files.length || 1)];
     const someUpload = uploads[random(uploads.length || 1)];
     if (op === 0 || files.length === 0) {
@@ -115,6 +117,7 @@ Deno.test("FileIndex keeps files, names, uploads and used bytes equal to a recou
       index.updateFile(someFile, () => someFile.size = random(100));
     } else if (op === 4 && someFile) {
       files.splice(files.indexOf(someFile), 1);
+      purgedFiles.push(someFile);
       index.purgeFile(someFile);
     } else if (op === 5) {
       const u = upload(step, 1 + random(3), 1 + random(2));
@@ -125,7 +128,21 @@ Deno.test("FileIndex keeps files, names, uploads and used bytes equal to a recou
       index.updateUpload(someUpload, () => someUpload.state = states[random(3)]!);
     } else if (op === 7 && someUpload) {
       uploads.splice(uploads.indexOf(someUpload), 1);
+      purgedUploads.push(someUpload);
       index.purgeUpload(someUpload);
+    } else if (op === 8 && purgedFiles.length > 0) {
+      // A task that finishes after the purge changes what is no longer there.
+      const gone = purgedFiles[random(purgedFiles.length)]!;
+      index.updateFile(gone, () => {
+        gone.size = random(100);
+        gone.state = "active";
+      });
+    } else if (op === 9 && purgedUploads.length > 0) {
+      const gone = purgedUploads[random(purgedUploads.length)]!;
+      index.updateUpload(
+        gone,
+        () => gone.state = gone.state === "inactive" ? "active" : "inactive",
+      );
     }
     check(step);
   }
