@@ -99,6 +99,8 @@ function requestBody(req: http.IncomingMessage, meta: RequestMeta): ReadableStre
 /** A `Host` header that can only name a host and port (no path, query, user or fragment). */
 const PLAIN_HOST = /^[A-Za-z0-9.\-]+(?::\d+)?$|^\[[0-9A-Fa-f:.]+\](?::\d+)?$/;
 
+const TAB_OR_NEWLINE = /[\t\n\r]/;
+
 /**
  * The request's headers for `new Request()`: node's header object as it is (a record converts
  * several times faster than a `Headers` object), unless a header came as a list.
@@ -132,10 +134,12 @@ function toRequest(req: http.IncomingMessage, origin: string, meta: RequestMeta)
   }
   const target = req.url ?? "/";
   // One string to parse is cheaper than a path and a base, and means the same for an origin-form
-  // target (`/path?query`) below a plain host.
-  const url = target.startsWith("/") && !target.startsWith("//") && PLAIN_HOST.test(host)
-    ? new URL(base + target)
-    : new URL(target, base);
+  // target (`/path?query`) below a plain host; `//x` and `/\x` are scheme-relative instead (also
+  // once the parser has dropped tabs and line breaks, which it does anywhere).
+  const second = target[1];
+  const plain = target[0] === "/" && second !== "/" && second !== "\\" &&
+    !TAB_OR_NEWLINE.test(target);
+  const url = plain && PLAIN_HOST.test(host) ? new URL(base + target) : new URL(target, base);
   meta.url = url;
   return new Request(url.href, init);
 }

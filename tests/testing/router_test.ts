@@ -58,7 +58,7 @@ async function rawGet(port: number, target: string, host: string, pat: string): 
   return text.slice(text.indexOf("\r\n\r\n") + 4);
 }
 
-Deno.test("a Host header with a path resolves the target against it (links keep the host only)", async () => {
+Deno.test("the request target resolves against the Host as the URL standard says (links follow)", async () => {
   await using server = await startServer();
   const record = await createRecord(server, "host-rec");
   const port = Number(new URL(server.url).port);
@@ -67,4 +67,7 @@ Deno.test("a Host header with a path resolves the target against it (links keep 
   assertEquals(plain._links.self, `http://example.org:81${path}`);
   const odd = JSON.parse(await rawGet(port, path, "example.org/base", server.pat));
   assertEquals(odd._links.self, `http://example.org${path}`);
+  // A backslash after the first slash makes the target scheme-relative, as `//host/path` does.
+  const other = JSON.parse(await rawGet(port, `/\\other.org${path}`, "example.org", server.pat));
+  assertEquals(other._links.self, `http://other.org${path}`);
 });
