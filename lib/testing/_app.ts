@@ -79,6 +79,7 @@ export function createApp(state: State, routes: readonly Route[]): Handler {
         request,
         // The parsed address is handed on: a faulted request (slow body) has the same one.
         (faulted) => dispatch(state, routes, faulted, meta.url),
+        meta.url,
       );
       entry.status = response.status;
       if (meta.bodyBytes > 0) entry.bodyBytes = meta.bodyBytes;

@@ -63,6 +63,8 @@ export function reasonPhrase(status: number): string {
   return REASONS[status] ?? "Unknown";
 }
 
+const encoder = new TextEncoder();
+
 /**
  * A JSON response with the server's compact serialization.
  *
@@ -76,7 +78,7 @@ export function jsonResponse(
   status = 200,
   headers: Record<string, string> = {},
 ): Response {
-  const bytes = new TextEncoder().encode(JSON.stringify(body));
+  const bytes = encoder.encode(JSON.stringify(body));
   const response = new Response(bytes, {
     status,
     headers: {

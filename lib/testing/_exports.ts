@@ -241,7 +241,7 @@ function crateEntries(
         entries.push({
           name: `${root}/${r.identifier}/${f.name}`,
           size: f.size,
-          content: () => openStored(f.path),
+          content: () => openStored(ctx.state, f.path),
         });
         parts.push({
           "@id": `${dir}${f.name.split("/").map(encodeURIComponent).join("/")}`,

@@ -201,15 +201,17 @@ async function withFields(
  * @param faults The fault rules (in order).
  * @param request The request.
  * @param next The wrapped handler.
+ * @param parsed The request's address, parsed (parsed here when not given).
  * @returns The (possibly faulted) response.
  */
 export async function withFaults(
   faults: readonly Fault[],
   request: Request,
   next: (request: Request) => Promise<Response>,
+  parsed?: URL,
 ): Promise<Response> {
   if (faults.length === 0) return await next(request);
-  const url = new URL(request.url);
+  const url = parsed ?? new URL(request.url);
   const firing = faults.filter((f) => matches(f, request, url)).filter(fires);
   for (const fault of firing) {
     if (fault.delayMs !== undefined) await new Promise((r) => setTimeout(r, fault.delayMs));

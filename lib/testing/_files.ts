@@ -10,8 +10,8 @@ import { paginate } from "./_pagination.ts";
 import { fileJson } from "./_render.ts";
 import { addFileRevision } from "./_revisions.ts";
 import { type Route, route } from "./_router.ts";
-import { openStored } from "./_storage.ts";
-import { activeFileNamed, now, type RecordData, type StoredFile } from "./_state.ts";
+import { openStored, removeStored } from "./_storage.ts";
+import { now, type RecordData, type StoredFile } from "./_state.ts";
 import { rangeIgnored } from "./_faults.ts";
 import { activeFile } from "./_uploads.ts";
 import { zipSize, zipStream } from "./_zip.ts";
@@ -36,9 +36,7 @@ export function attachment(name: string): string {
  * @returns The files.
  */
 export function recordFiles(ctx: Ctx, record: RecordData): StoredFile[] {
-  return [...ctx.state.files.values()].filter((f) =>
-    f.recordId === record.id && f.state === "active"
-  ).reverse();
+  return [...ctx.state.filesOf(record.id)].filter((f) => f.state === "active").reverse();
 }
 
 function list(ctx: Ctx): Response {
@@ -57,14 +55,16 @@ function list(ctx: Ctx): Response {
     : "-last_modified";
   const get = keys[sort.replace(/^-/, "")]!;
   const desc = sort.startsWith("-");
-  const files = [...ctx.state.files.values()].filter((f) =>
-    f.recordId === record.id && f.state === "active" &&
-    f.name.toLowerCase().includes(filter.toLowerCase())
+  const needle = filter.toLowerCase();
+  const files = [...ctx.state.filesOf(record.id)].filter((f) =>
+    f.state === "active" && (needle === "" || f.name.toLowerCase().includes(needle))
   );
-  const order = files.map((f, i) => [f, i] as const).sort(([a, i], [b, j]) => {
-    const c = get(a) < get(b) ? -1 : get(a) > get(b) ? 1 : i - j;
+  // Each key read once, not twice per comparison.
+  const keyed = files.map((f, i) => ({ f, i, key: get(f) }));
+  const order = keyed.sort((a, b) => {
+    const c = a.key < b.key ? -1 : a.key > b.key ? 1 : a.i - b.i;
     return desc ? -c : c;
-  }).map(([f]) => f);
+  }).map(({ f }) => f);
   const params: [string, string][] = [];
   if (filter !== "") params.push(["filter", filter]);
   if (sortParam !== null) params.push(["sort", sortParam]);
@@ -83,7 +83,7 @@ async function edit(ctx: Ctx): Promise<Response> {
     else if (name === "") errors.name = ["String must not be empty."];
     else if (name.length > 256) errors.name = ["Longer than maximum length 256."];
     // Another active file of the record holds the name.
-    else if ((activeFileNamed(ctx.state, record.id, name) ?? file) !== file) {
+    else if ((ctx.state.activeFileNamed(record.id, name) ?? file) !== file) {
       errors.name = ["Name is already in use."];
     } else changes.name = name;
   }
@@ -99,7 +99,7 @@ async function edit(ctx: Ctx): Promise<Response> {
   if (Object.keys(errors).length > 0) throw validationError(errors);
   const changed = Object.entries(changes).some(([k, v]) => file[k as keyof StoredFile] !== v);
   if (changed) {
-    Object.assign(file, changes, { lastModified: now() });
+    ctx.state.updateFile(file, { ...changes, lastModified: now() });
     addFileRevision(ctx.state, file, ctx.user.id);
   }
   return jsonResponse(fileJson(ctx, file));
@@ -108,10 +108,9 @@ async function edit(ctx: Ctx): Promise<Response> {
 async function remove(ctx: Ctx): Promise<Response> {
   const record = loadActive<RecordData>(ctx, "record", "id", "update", "record.update");
   const file = activeFile(ctx, record, ctx.params.file);
-  file.state = "deleted";
-  file.lastModified = now();
+  ctx.state.updateFile(file, { state: "deleted", lastModified: now() });
   addFileRevision(ctx.state, file, ctx.user.id);
-  await Deno.remove(file.path).catch(() => {});
+  await removeStored(ctx.state, file.path);
   return new Response(null, { status: 204 });
 }
 
@@ -155,7 +154,7 @@ async function download(ctx: Ctx): Promise<Response> {
     });
   }
   if (range !== undefined) {
-    return new Response(await openStored(file.path, range), {
+    return new Response(await openStored(ctx.state, file.path, range), {
       status: 206,
       headers: {
         ...headers,
@@ -164,7 +163,7 @@ async function download(ctx: Ctx): Promise<Response> {
       },
     });
   }
-  return new Response(await openStored(file.path), {
+  return new Response(await openStored(ctx.state, file.path), {
     headers: { ...headers, "content-length": String(file.size) },
   });
 }
@@ -174,7 +173,7 @@ function downloadAll(ctx: Ctx): Response {
   const entries = recordFiles(ctx, record).reverse().map((f) => ({
     name: f.name,
     size: f.size,
-    content: () => openStored(f.path),
+    content: () => openStored(ctx.state, f.path),
   }));
   return new Response(zipStream(entries), {
     headers: {
@@ -204,7 +203,7 @@ export const fileRoutes: Route[] = [
   route("GET", "/records/:id/files/download", downloadAll),
   route("GET", "/records/:id/files/name/*name", (ctx) => {
     const record = loadActive<RecordData>(ctx, "record", "id", "read", "record.read");
-    const file = recordFiles(ctx, record).find((f) => f.name === ctx.params.name);
+    const file = ctx.state.activeFileNamed(record.id, ctx.params.name ?? "");
     if (!file) throw notFound();
     return jsonResponse(fileJson(ctx, file));
   }),

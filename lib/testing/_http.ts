@@ -96,17 +96,35 @@ function requestBody(req: http.IncomingMessage, meta: RequestMeta): ReadableStre
   }, { highWaterMark: 8 });
 }
 
-function toRequest(req: http.IncomingMessage, origin: string, meta: RequestMeta): Request {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined) continue;
-    for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
+/** A `Host` header that can only name a host and port (no path, query, user or fragment). */
+const PLAIN_HOST = /^[A-Za-z0-9.\-]+(?::\d+)?$|^\[[0-9A-Fa-f:.]+\](?::\d+)?$/;
+
+const TAB_OR_NEWLINE = /[\t\n\r]/;
+
+/**
+ * The request's headers for `new Request()`: node's header object as it is (a record converts
+ * several times faster than a `Headers` object), unless a header came as a list.
+ */
+function requestHeaders(req: http.IncomingMessage): HeadersInit {
+  const record = req.headers;
+  for (const name in record) {
+    if (typeof record[name] === "string") continue;
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(record)) {
+      if (value === undefined) continue;
+      for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
+    }
+    return headers;
   }
+  return record as Record<string, string>;
+}
+
+function toRequest(req: http.IncomingMessage, origin: string, meta: RequestMeta): Request {
   const method = req.method ?? "GET";
   const hasBody = method !== "GET" && method !== "HEAD";
   const host = req.headers.host ?? new URL(origin).host;
-  const base = `${origin.split("://")[0]}://${host}`;
-  const init: RequestInit & { duplex?: string } = { method, headers };
+  const base = `${origin.slice(0, origin.indexOf("://"))}://${host}`;
+  const init: RequestInit & { duplex?: string } = { method, headers: requestHeaders(req) };
   if (hasBody) {
     init.body = requestBody(req, meta);
     init.duplex = "half";
@@ -114,9 +132,16 @@ function toRequest(req: http.IncomingMessage, origin: string, meta: RequestMeta)
     req.resume();
     meta.onBodyEnd?.(0);
   }
-  const url = new URL(req.url ?? "/", base);
+  const target = req.url ?? "/";
+  // One string to parse is cheaper than a path and a base, and means the same for an origin-form
+  // target (`/path?query`) below a plain host; `//x` and `/\x` are scheme-relative instead (also
+  // once the parser has dropped tabs and line breaks, which it does anywhere).
+  const second = target[1];
+  const plain = target[0] === "/" && second !== "/" && second !== "\\" &&
+    !TAB_OR_NEWLINE.test(target);
+  const url = plain && PLAIN_HOST.test(host) ? new URL(base + target) : new URL(target, base);
   meta.url = url;
-  return new Request(url, init);
+  return new Request(url.href, init);
 }
 
 /** Largest unread request body that is drained (instead of closing the connection). */

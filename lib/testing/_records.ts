@@ -20,6 +20,7 @@ import { loadByIdentifier, newResource } from "./_resources.ts";
 import { type Route, route } from "./_router.ts";
 import { validateResource } from "./_schema.ts";
 import { matchExtras, parseExtrasQuery, sortResources } from "./_search.ts";
+import { removeStored } from "./_storage.ts";
 import { trashRoutes } from "./_trash.ts";
 import { now, type RecordData, type State } from "./_state.ts";
 
@@ -142,15 +143,13 @@ async function update(ctx: Ctx): Promise<Response> {
  */
 export async function purgeRecord(state: State, record: RecordData): Promise<void> {
   state.records.delete(record.id);
-  for (const [id, file] of state.files) {
-    if (file.recordId !== record.id) continue;
-    state.files.delete(id);
-    await Deno.remove(file.path).catch(() => {});
+  for (const file of [...state.filesOf(record.id)]) {
+    state.purgeFile(file);
+    await removeStored(state, file.path);
   }
-  for (const [id, upload] of state.uploads) {
-    if (upload.recordId !== record.id) continue;
-    state.uploads.delete(id);
-    for (const chunk of upload.chunks.values()) await Deno.remove(chunk.path).catch(() => {});
+  for (const upload of [...state.uploadsOf(record.id)]) {
+    state.purgeUpload(upload);
+    for (const chunk of upload.chunks.values()) await removeStored(state, chunk.path);
   }
   for (const [id, link] of state.links) {
     if (link.fromId === record.id || link.toId === record.id) state.links.delete(id);

@@ -6,6 +6,7 @@
  */
 import type { Extra } from "../http/protocol.ts";
 import type { Fault } from "./_faults.ts";
+import { FileIndex } from "./_file_index.ts";
 import type { RequestLogEntry } from "./_log.ts";
 
 /** Every scope a token can hold, in the server's order. */
@@ -187,28 +188,15 @@ export interface Revision {
  * @returns The timestamp.
  */
 export function now(): string {
-  return new Date().toISOString().replace("Z", "000+00:00");
+  const ms = Date.now();
+  if (ms !== lastNow.ms) {
+    lastNow = { ms, text: new Date(ms).toISOString().replace("Z", "000+00:00") };
+  }
+  return lastNow.text;
 }
 
-/**
- * The active file of a record with a name, if any. A loop, not a copy of every file of the
- * server: it runs for each upload.
- *
- * @param state Server state.
- * @param recordId The record.
- * @param name The file name.
- * @returns The file.
- */
-export function activeFileNamed(
-  state: State,
-  recordId: number,
-  name: string,
-): StoredFile | undefined {
-  for (const file of state.files.values()) {
-    if (file.recordId === recordId && file.state === "active" && file.name === name) return file;
-  }
-  return undefined;
-}
+/** The last timestamp made: several per request, most in the same millisecond. */
+let lastNow = { ms: -1, text: "" };
 
 /** The whole mutable state of one server. */
 export class State {
@@ -218,8 +206,10 @@ export class State {
   readonly collections: Map<number, CollectionData> = new Map();
   readonly groups: Map<number, GroupData> = new Map();
   readonly templates: Map<number, TemplateData> = new Map();
-  readonly files: Map<string, StoredFile> = new Map();
-  readonly uploads: Map<string, Upload> = new Map();
+  /** Every file by ID (changed with `addFile`, `updateFile` and `purgeFile`). */
+  readonly files: ReadonlyMap<string, StoredFile>;
+  /** Every upload by ID (changed with `addUpload`, `updateUpload` and `purgeUpload`). */
+  readonly uploads: ReadonlyMap<string, Upload>;
   readonly links: Map<number, RecordLink> = new Map();
   readonly recordRevisions: Revision[] = [];
   readonly fileRevisions: Revision[] = [];
@@ -230,8 +220,15 @@ export class State {
   /** Pending background tasks (awaited on close). */
   readonly tasks: Set<Promise<void>> = new Set();
   readonly storageDir: string;
+  /** Small stored bodies kept in memory, by storage path (see `_storage.ts`). */
+  readonly memory: Map<string, Uint8Array> = new Map();
+  /** Bytes in {@linkcode State.memory}. */
+  memoryBytes = 0;
   readonly quota: number;
   #ids: Map<string, number> = new Map();
+  #files: Map<string, StoredFile> = new Map();
+  #uploads: Map<string, Upload> = new Map();
+  #index: FileIndex = new FileIndex();
 
   /**
    * Creates the state.
@@ -242,6 +239,62 @@ export class State {
   constructor(storageDir: string, quota: number) {
     this.storageDir = storageDir;
     this.quota = quota;
+    this.files = this.#files;
+    this.uploads = this.#uploads;
+  }
+
+  /** Adds a new file. */
+  addFile(file: StoredFile): void {
+    this.#files.set(file.id, file);
+    this.#index.addFile(file);
+  }
+
+  /** Changes fields of a file: its name, state and size only this way (they are indexed). */
+  updateFile(file: StoredFile, changes: Partial<Omit<StoredFile, "id" | "recordId">>): void {
+    this.#index.updateFile(file, () => Object.assign(file, changes));
+  }
+
+  /** Forgets a file (its stored bytes are the caller's). */
+  purgeFile(file: StoredFile): void {
+    this.#files.delete(file.id);
+    this.#index.purgeFile(file);
+  }
+
+  /** Adds a new upload. */
+  addUpload(upload: Upload): void {
+    this.#uploads.set(upload.id, upload);
+    this.#index.addUpload(upload);
+  }
+
+  /** Changes fields of an upload: its state only this way (it decides what the quota counts). */
+  updateUpload(upload: Upload, changes: Partial<Omit<Upload, "id" | "recordId">>): void {
+    this.#index.updateUpload(upload, () => Object.assign(upload, changes));
+  }
+
+  /** Forgets an upload (its stored chunks are the caller's). */
+  purgeUpload(upload: Upload): void {
+    this.#uploads.delete(upload.id);
+    this.#index.purgeUpload(upload);
+  }
+
+  /** The files of a record, every state, oldest first. */
+  filesOf(recordId: number): IterableIterator<StoredFile> {
+    return this.#index.filesOf(recordId);
+  }
+
+  /** The active file of a record with a name, if any (an index: it runs for each upload). */
+  activeFileNamed(recordId: number, name: string): StoredFile | undefined {
+    return this.#index.activeFileNamed(recordId, name);
+  }
+
+  /** The uploads of a record, every state, oldest first. */
+  uploadsOf(recordId: number): IterableIterator<Upload> {
+    return this.#index.uploadsOf(recordId);
+  }
+
+  /** Bytes a user holds against the quota: active files they created, uploads not ended. */
+  usedBytes(userId: number): number {
+    return this.#index.usedBytes(userId);
   }
 
   /**

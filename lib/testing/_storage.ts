@@ -22,8 +22,11 @@ export interface Stored {
 /** Bytes {@linkcode sniffMimetype} looks at. */
 const SNIFF_BYTES = 512;
 
-/** Bodies up to this size are gathered in memory and written with one call. */
+/** Bodies up to this size are gathered in memory and kept there (or written with one call). */
 const SMALL_BODY_BYTES = 1 << 20;
+
+/** Most bytes of small bodies one server keeps in memory; beyond, they go to the storage directory. */
+const MEMORY_BUDGET_BYTES = 256 << 20;
 
 /**
  * A new unique path in the storage directory.
@@ -37,9 +40,45 @@ export function storagePath(state: State, label: string): string {
 }
 
 /**
- * Streams a request body to a new file, hashing it; the file is removed if the body breaks.
- * A small body (most requests: direct uploads of small files) is gathered in memory and written
- * with one call, which costs a fraction of a file stream per request.
+ * Keeps small stored bodies in memory under their storage path, within a budget per server.
+ * Durability is no part of the local server's contract (its storage is a temporary directory
+ * removed on close), and creating a file costs more CPU than everything else a small upload does.
+ *
+ * @param state Server state.
+ * @param path The body's storage path (its key).
+ * @param bytes The body.
+ * @returns Whether the bytes are kept (else the caller writes them to `path`).
+ */
+function keepInMemory(state: State, path: string, bytes: Uint8Array): boolean {
+  if (state.memoryBytes + bytes.byteLength > MEMORY_BUDGET_BYTES) return false;
+  // A view into a larger buffer (a socket read) would keep all of that buffer alive.
+  const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+  state.memory.set(path, own ? bytes : bytes.slice());
+  state.memoryBytes += bytes.byteLength;
+  return true;
+}
+
+/**
+ * Removes stored bytes (kept in memory or written to the storage directory); a missing one is
+ * no error.
+ *
+ * @param state Server state.
+ * @param path The storage path.
+ */
+export async function removeStored(state: State, path: string): Promise<void> {
+  const bytes = state.memory.get(path);
+  if (bytes !== undefined) {
+    state.memory.delete(path);
+    state.memoryBytes -= bytes.byteLength;
+    return;
+  }
+  await Deno.remove(path).catch(() => {});
+}
+
+/**
+ * Stores a request body, hashing it: a small body (most requests: direct uploads of small files)
+ * is gathered and kept in memory ({@linkcode keepInMemory}), a larger one streamed to a new file
+ * in the storage directory, which is removed if the body breaks.
  *
  * @param state Server state.
  * @param body The request body.
@@ -59,34 +98,40 @@ export async function storeBody(
   let writer: WritableStreamDefaultWriter<Uint8Array> | undefined;
   let size = 0;
   let small: Uint8Array | undefined;
+  // A reader, not `for await`: the async iterator costs more than the rest of a small upload.
+  const reader = body?.getReader();
   try {
-    if (body !== null) {
-      for await (let chunk of body) {
-        if (corrupt && size === 0 && chunk.byteLength > 0) {
-          chunk = chunk.slice();
-          chunk[0] = chunk[0]! ^ 0xff;
-        }
-        size += chunk.byteLength;
-        if (size > MAX_CONTENT_LENGTH) throw new HttpError(413);
-        hash.update(chunk);
-        if (writer === undefined && size <= SMALL_BODY_BYTES) {
-          gathered.push(chunk);
-          continue;
-        }
-        if (writer === undefined) {
-          const file = await Deno.open(path, { write: true, createNew: true });
-          writer = file.writable.getWriter();
-          for (const piece of gathered.splice(0)) await writer.write(piece);
-        }
-        await writer.write(chunk);
+    while (reader !== undefined) {
+      const read = await reader.read();
+      if (read.done) break;
+      let chunk = read.value;
+      if (corrupt && size === 0 && chunk.byteLength > 0) {
+        chunk = chunk.slice();
+        chunk[0] = chunk[0]! ^ 0xff;
       }
+      size += chunk.byteLength;
+      if (size > MAX_CONTENT_LENGTH) throw new HttpError(413);
+      hash.update(chunk);
+      if (writer === undefined && size <= SMALL_BODY_BYTES) {
+        gathered.push(chunk);
+        continue;
+      }
+      if (writer === undefined) {
+        const file = await Deno.open(path, { write: true, createNew: true });
+        writer = file.writable.getWriter();
+        for (const piece of gathered.splice(0)) await writer.write(piece);
+      }
+      await writer.write(chunk);
     }
+    // The reader is not released: releasing makes an error object (a stack trace) per request.
     if (writer !== undefined) await writer.close();
     else {
-      small = concat(gathered, size);
-      await Deno.writeFile(path, small, { createNew: true });
+      small = concatBytes(gathered, size);
+      if (!keepInMemory(state, path, small)) await Deno.writeFile(path, small, { createNew: true });
     }
   } catch (error) {
+    // As `for await` did: a body left unread is cancelled.
+    await reader?.cancel().catch(() => {});
     await writer?.abort().catch(() => {});
     await Deno.remove(path).catch(() => {});
     throw error;
@@ -95,7 +140,14 @@ export async function storeBody(
   return { path, size, md5: new Uint8Array(hash.digest()), head };
 }
 
-function concat(pieces: Uint8Array[], size: number): Uint8Array {
+/**
+ * Pieces of bytes as one array (the piece itself when there is one).
+ *
+ * @param pieces The pieces.
+ * @param size Their total size.
+ * @returns The bytes.
+ */
+export function concatBytes(pieces: Uint8Array[], size: number): Uint8Array {
   if (pieces.length === 1) return pieces[0]!;
   const bytes = new Uint8Array(size);
   let offset = 0;
@@ -125,16 +177,29 @@ export async function readHead(path: string): Promise<Uint8Array> {
 }
 
 /**
- * Opens a stored file as a byte stream, optionally only the bytes `start` to `end` (inclusive).
+ * Opens stored bytes as a byte stream, optionally only the bytes `start` to `end` (inclusive).
  *
- * @param path Path in the storage directory.
+ * @param state Server state.
+ * @param path The storage path.
  * @param range First and last byte to send (default: all).
  * @returns The stream.
  */
 export async function openStored(
+  state: State,
   path: string,
   range?: { start: number; end: number },
 ): Promise<ReadableStream<Uint8Array>> {
+  const bytes = state.memory.get(path);
+  if (bytes !== undefined) {
+    // A copy: the kept bytes never leave the server, whatever a reader does with its chunk.
+    const part = range === undefined ? bytes.slice() : bytes.slice(range.start, range.end + 1);
+    return new ReadableStream<Uint8Array>({
+      start(controller) {
+        if (part.byteLength > 0) controller.enqueue(part);
+        controller.close();
+      },
+    });
+  }
   const file = await Deno.open(path, { read: true });
   if (range === undefined) return file.readable;
   await file.seek(range.start, Deno.SeekMode.Start);
@@ -158,8 +223,12 @@ export async function openStored(
  * @returns Hex text.
  */
 export function hex(bytes: Uint8Array): string {
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  let out = "";
+  for (let i = 0; i < bytes.byteLength; i++) out += HEX[bytes[i]!];
+  return out;
 }
+
+const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"));
 
 /**
  * A rough magic MIME type from the first bytes of a file.
@@ -177,8 +246,11 @@ export function sniffMimetype(head: Uint8Array): string {
   if (starts(0x50, 0x4b, 0x03, 0x04)) return "application/zip";
   if (starts(0xff, 0xd8, 0xff)) return "image/jpeg";
   if (starts(0x1f, 0x8b)) return "application/gzip";
+  const whole = n < SNIFF_BYTES;
+  // A control character makes it binary either way (UTF-8 decoding keeps every ASCII byte as it
+  // is, and no JSON text holds one): found on the bytes, without decoding them.
+  if (hasControlByte(whole ? bytes : bytes.subarray(0, n - 4))) return "application/octet-stream";
   try {
-    const whole = n < SNIFF_BYTES;
     const text = new TextDecoder("utf-8", { fatal: whole }).decode(
       whole ? bytes : bytes.subarray(0, n - 4),
     );
@@ -188,12 +260,17 @@ export function sniffMimetype(head: Uint8Array): string {
         return "application/json";
       } catch { /* plain text */ }
     }
-    const binary = Array.from(text).some((ch) => {
-      const code = ch.charCodeAt(0);
-      return code < 9 || (code > 13 && code < 32);
-    });
-    return binary ? "application/octet-stream" : "text/plain";
+    return "text/plain";
   } catch {
     return "application/octet-stream";
   }
+}
+
+/** Whether bytes hold a control character other than tab, line feeds and carriage return. */
+function hasControlByte(bytes: Uint8Array): boolean {
+  for (let i = 0; i < bytes.byteLength; i++) {
+    const b = bytes[i]!;
+    if (b < 9 || (b > 13 && b < 32)) return true;
+  }
+  return false;
 }

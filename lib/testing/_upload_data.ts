@@ -12,8 +12,16 @@ import { HttpError, jsonResponse, notFound, validationError } from "./_errors.ts
 import { corruptedRequests } from "./_faults.ts";
 import { fileJson, uploadJson } from "./_render.ts";
 import { addFileRevision } from "./_revisions.ts";
-import { hex, openStored, readHead, sniffMimetype, storagePath, storeBody } from "./_storage.ts";
-import { activeFileNamed, now, type State, type StoredFile, type Upload } from "./_state.ts";
+import {
+  hex,
+  openStored,
+  readHead,
+  removeStored,
+  sniffMimetype,
+  storagePath,
+  storeBody,
+} from "./_storage.ts";
+import { now, type State, type StoredFile, type Upload } from "./_state.ts";
 
 /** Creates or updates the file an upload produces; returns null when that is impossible. */
 async function completeFile(
@@ -26,8 +34,8 @@ async function completeFile(
   if (upload.fileId !== null) {
     const file = state.files.get(upload.fileId);
     if (!file || file.state !== "active") return null;
-    await Deno.remove(file.path).catch(() => {});
-    Object.assign(file, {
+    await removeStored(state, file.path);
+    state.updateFile(file, {
       path: stored.path,
       size: stored.size,
       checksum: stored.checksum,
@@ -39,7 +47,7 @@ async function completeFile(
     addFileRevision(state, file, upload.creatorId);
     return file;
   }
-  if (activeFileNamed(state, upload.recordId, upload.name) !== undefined) return null;
+  if (state.activeFileNamed(upload.recordId, upload.name) !== undefined) return null;
   const file: StoredFile = {
     id: crypto.randomUUID(),
     recordId: upload.recordId,
@@ -55,7 +63,7 @@ async function completeFile(
     lastModified: time,
     creatorId: upload.creatorId,
   };
-  state.files.set(file.id, file);
+  state.addFile(file);
   addFileRevision(state, file, upload.creatorId);
   return file;
 }
@@ -101,18 +109,19 @@ export async function direct(ctx: Ctx, upload: Upload): Promise<Response> {
     : checksum !== undefined && checksum !== md5
     ? `Checksum mismatch (expected ${checksum}, got ${md5}).`
     : undefined;
-  if (mismatch !== undefined) {
-    await Deno.remove(stored.path).catch(() => {});
-    throw new HttpError(400, mismatch);
+  // The upload may have been cancelled while the body streamed in: no file then, as for a chunk.
+  const cancelled = ctx.state.uploads.get(upload.id) !== upload;
+  if (mismatch !== undefined || cancelled) {
+    await removeStored(ctx.state, stored.path);
+    if (mismatch !== undefined) throw new HttpError(400, mismatch);
+    throw notFound();
   }
   const file = await completeFile(ctx.state, upload, { ...stored, checksum: md5 });
   if (!file) {
-    await Deno.remove(stored.path).catch(() => {});
+    await removeStored(ctx.state, stored.path);
     return jsonResponse("Error creating or updating file.", 409);
   }
-  upload.state = "inactive";
-  upload.checksum = md5;
-  upload.lastModified = now();
+  ctx.state.updateUpload(upload, { state: "inactive", checksum: md5, lastModified: now() });
   return jsonResponse(fileJson(ctx, file), 201);
 }
 
@@ -148,12 +157,12 @@ export async function chunk(ctx: Ctx, upload: Upload): Promise<Response> {
     : undefined;
   // The upload may have been deleted or finished while the body streamed in.
   if (mismatch !== undefined || upload.state !== "active") {
-    await Deno.remove(stored.path).catch(() => {});
+    await removeStored(ctx.state, stored.path);
     if (mismatch !== undefined) throw new HttpError(400, mismatch);
     throw notFound();
   }
   const previous = upload.chunks.get(index!);
-  if (previous) await Deno.remove(previous.path).catch(() => {});
+  if (previous) await removeStored(ctx.state, previous.path);
   upload.chunks.set(index!, { index: index!, size: stored.size, checksum: md5, path: stored.path });
   upload.lastModified = now();
   return jsonResponse(uploadJson(ctx, upload));
@@ -166,8 +175,7 @@ export async function merge(
   taskError: string | undefined,
 ): Promise<void> {
   const fail = (error: string) => {
-    upload.task = { state: "failure", error };
-    upload.state = "inactive";
+    state.updateUpload(upload, { task: { state: "failure", error }, state: "inactive" });
   };
   await new Promise((r) => setTimeout(r, 5));
   if (taskError !== undefined) return fail(taskError);
@@ -180,7 +188,7 @@ export async function merge(
     for (let i = 0; i < upload.chunkCount; i++) {
       const c = upload.chunks.get(i)!;
       digests.update(Buffer.from(c.checksum, "hex"));
-      for await (const part of await openStored(c.path)) {
+      for await (const part of await openStored(state, c.path)) {
         size += part.byteLength;
         await writer.write(part);
       }
@@ -188,12 +196,12 @@ export async function merge(
     await writer.close();
   } catch (error) {
     await writer.abort().catch(() => {});
-    await Deno.remove(path).catch(() => {});
+    await removeStored(state, path);
     return fail(`Error merging chunks: ${error instanceof Error ? error.message : error}`);
   }
-  for (const c of upload.chunks.values()) await Deno.remove(c.path).catch(() => {});
+  for (const c of upload.chunks.values()) await removeStored(state, c.path);
   if (size !== upload.size) {
-    await Deno.remove(path).catch(() => {});
+    await removeStored(state, path);
     return fail(`File size mismatch (expected ${upload.size} bytes, got ${size}).`);
   }
   const checksum = `${digests.digest("hex")}-${upload.chunkCount}`;
@@ -204,11 +212,13 @@ export async function merge(
     head: await readHead(path),
   });
   if (!file) {
-    await Deno.remove(path).catch(() => {});
+    await removeStored(state, path);
     return fail("Error creating or updating file.");
   }
-  upload.checksum = checksum;
-  upload.task = { state: "success", fileId: file.id };
-  upload.state = "inactive";
-  upload.lastModified = now();
+  state.updateUpload(upload, {
+    checksum,
+    task: { state: "success", fileId: file.id },
+    state: "inactive",
+    lastModified: now(),
+  });
 }

@@ -10,15 +10,9 @@ import { HttpError, jsonResponse, notFound, validationError } from "./_errors.ts
 import { taskErrors } from "./_faults.ts";
 import { fileJson, uploadJson } from "./_render.ts";
 import { type Route, route } from "./_router.ts";
+import { removeStored } from "./_storage.ts";
 import { chunk, direct, merge } from "./_upload_data.ts";
-import {
-  activeFileNamed,
-  now,
-  type RecordData,
-  type State,
-  type StoredFile,
-  type Upload,
-} from "./_state.ts";
+import { now, type RecordData, type State, type StoredFile, type Upload } from "./_state.ts";
 
 const MIMETYPE_RE = /^[a-z]+\/[a-z0-9-+.]+$/;
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -42,14 +36,7 @@ export function formatSize(bytes: number): string {
 
 function checkQuota(state: State, userId: number, size: number): void {
   if (!Number.isFinite(state.quota)) return;
-  let used = size;
-  for (const f of state.files.values()) {
-    if (f.creatorId === userId && f.state === "active") used += f.size;
-  }
-  for (const u of state.uploads.values()) {
-    if (u.creatorId === userId && u.state !== "inactive") used += u.size;
-  }
-  if (used > state.quota) {
+  if (size + state.usedBytes(userId) > state.quota) {
     throw new HttpError(413, `Maximum upload quota exceeded (${formatSize(state.quota)}).`);
   }
 }
@@ -122,14 +109,14 @@ function newUpload(ctx: Ctx, record: RecordData, init: {
     chunks: new Map(),
     task: null,
   };
-  ctx.state.uploads.set(upload.id, upload);
+  ctx.state.addUpload(upload);
   return upload;
 }
 
 async function initiate(ctx: Ctx): Promise<Response> {
   const record = loadActive<RecordData>(ctx, "record", "id", "update", "record.update");
   const input = uploadInput(await readObject(ctx), true);
-  const existing = activeFileNamed(ctx.state, record.id, input.name);
+  const existing = ctx.state.activeFileNamed(record.id, input.name);
   if (existing) {
     throw new HttpError(409, "A file with that name already exists.", {
       file: fileJson(ctx, existing),
@@ -184,9 +171,11 @@ function finish(ctx: Ctx): Response {
   if (upload.chunks.size !== upload.chunkCount) {
     throw new HttpError(400, "Number of uploaded chunks does not match the expected chunk count.");
   }
-  upload.state = "processing";
-  upload.task = { state: "pending" };
-  upload.lastModified = now();
+  ctx.state.updateUpload(upload, {
+    state: "processing",
+    task: { state: "pending" },
+    lastModified: now(),
+  });
   const body = uploadJson(ctx, upload);
   const task = merge(ctx.state, upload, taskErrors.get(ctx.request)).catch(() => {});
   ctx.state.tasks.add(task);
@@ -197,8 +186,8 @@ function finish(ctx: Ctx): Response {
 async function cancel(ctx: Ctx): Promise<Response> {
   const record = loadActive<RecordData>(ctx, "record", "id", "update", "record.update");
   const upload = ownUpload(ctx, record, ["active"]);
-  ctx.state.uploads.delete(upload.id);
-  for (const c of upload.chunks.values()) await Deno.remove(c.path).catch(() => {});
+  ctx.state.purgeUpload(upload);
+  for (const c of upload.chunks.values()) await removeStored(ctx.state, c.path);
   return new Response(null, { status: 204 });
 }
 
@@ -206,8 +195,8 @@ async function cancel(ctx: Ctx): Promise<Response> {
 export const uploadRoutes: Route[] = [
   route("GET", "/records/:id/uploads", (ctx) => {
     const record = loadActive<RecordData>(ctx, "record", "id", "update", "record.update");
-    const items = [...ctx.state.uploads.values()].filter((u) =>
-      u.recordId === record.id && u.creatorId === ctx.user.id && u.state !== "inactive"
+    const items = [...ctx.state.uploadsOf(record.id)].filter((u) =>
+      u.creatorId === ctx.user.id && u.state !== "inactive"
     );
     return jsonResponse({ items: items.map((u) => uploadJson(ctx, u)) });
   }),

@@ -12,7 +12,8 @@
  *   token answers 401 "This account is currently inactive.");
  * - `tls`: `{ cert, key }` PEM text to serve HTTPS;
  * - `faults`: fault rules active from the start (more with `server.addFault()`);
- * - `quota`: per-user upload quota in bytes; `storageDir`: where file bytes are kept.
+ * - `quota`: per-user upload quota in bytes; `storageDir`: where file bytes are kept (bodies up to
+ *   1 MiB stay in memory, up to 256 MiB of them per server).
  *
  * More users and tokens with chosen scopes can be added later with `server.createUser()` and
  * `server.createToken()`. Standalone: `deno task serve --help`.

@@ -52,7 +52,10 @@ export interface ServerOptions {
   faults?: Fault[];
   /** Per-user upload quota in bytes (default unlimited). */
   quota?: number;
-  /** Directory below which the server keeps file bytes (default: a new temporary directory). */
+  /**
+   * Directory below which the server keeps file bytes (default: a new temporary directory); bodies
+   * up to 1 MiB stay in memory (up to 256 MiB of them per server).
+   */
   storageDir?: string;
   /**
    * More user accounts besides the default user `testuser` (ID 1), e.g. to try roles and group
