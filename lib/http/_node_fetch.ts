@@ -38,7 +38,8 @@ function nodeModules(): Promise<NodeModules> {
 /** What the transport passes to a fetch implementation. */
 export interface FetchInit {
   method: string;
-  headers: Headers;
+  /** Header names in lower case (see `headerRecord` in `_header_record.ts`). */
+  headers: Record<string, string>;
   body: BodyInit | null;
   signal: AbortSignal;
   /** Called whenever a piece of the body was handed on (the transport's idle timer). */
@@ -68,8 +69,7 @@ export function insecureFetch(options: { proxy?: URL | undefined } = {}): {
     const socket = proxy ? await tunnel(net, proxy, url, init.signal) : undefined;
     return await new Promise<Response>((resolve, reject) => {
       if (init.signal.aborted) return reject(init.signal.reason);
-      const headers: Record<string, string> = {};
-      init.headers.forEach((value, name) => headers[name] = value);
+      const headers: Record<string, string> = { ...init.headers };
       const fixed = fixedBody(init.body);
       if (fixed) headers["content-length"] = String(fixed.byteLength);
       const secure = socket &&

@@ -61,11 +61,11 @@ export function rawFetch(options: RawFetchOptions = {}): FetchFn {
         ? `${url.origin}${url.pathname}${url.search}`
         : `${url.pathname}${url.search}`;
       const lines = [`${init.method} ${target} HTTP/1.1`, `host: ${url.host}`];
-      init.headers.forEach((value, name) => {
+      for (const [name, value] of Object.entries(init.headers)) {
         if (!/^(host|content-length|connection|transfer-encoding)$/i.test(name)) {
           lines.push(`${name}: ${value}`);
         }
-      });
+      }
       if (body !== null || !/^(GET|HEAD)$/.test(init.method)) {
         lines.push(`content-length: ${body?.byteLength ?? 0}`);
       }

@@ -46,7 +46,7 @@ export async function statLocalPath(
   path: string,
   options: LocalPathOptions = {},
 ): Promise<Deno.FileInfo> {
-  return await inUserTerms(() => Deno.stat(path), path, options);
+  return await callInUserTerms(() => Deno.stat(path), path, options);
 }
 
 /**
@@ -62,20 +62,46 @@ export async function openLocalFile(
   path: string,
   options: LocalPathOptions = {},
 ): Promise<Deno.FsFile> {
-  return await inUserTerms(() => Deno.open(path, { read: true }), path, options);
+  return await callInUserTerms(() => Deno.open(path, { read: true }), path, options);
 }
 
-async function inUserTerms<T>(
+/**
+ * `Deno.statSync(path)`, with an {@linkcode InputError} when nothing is there, as
+ * {@linkcode statLocalPath}: for a path stat'ed once per upload, where the asynchronous call's
+ * cost counts (a folder of small files).
+ *
+ * @param path The path the user gave.
+ * @param options How a missing path is said.
+ * @returns Its file information (a symbolic link is followed).
+ * @throws {InputError} When nothing exists at `path`.
+ */
+export function statLocalPathSync(path: string, options: LocalPathOptions = {}): Deno.FileInfo {
+  try {
+    return Deno.statSync(path);
+  } catch (error) {
+    throw inUserTerms(error, path, options);
+  }
+}
+
+async function callInUserTerms<T>(
   call: () => Promise<T>,
   path: string,
-  { what = "file", hint = "check the path" }: LocalPathOptions,
+  options: LocalPathOptions,
 ): Promise<T> {
   try {
     return await call();
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) {
-      throw new InputError(`No ${what} at '${path}': ${hint}`);
-    }
-    throw error;
+    throw inUserTerms(error, path, options);
   }
+}
+
+/** A missing path as an {@linkcode InputError}; any other error as it is. */
+function inUserTerms(
+  error: unknown,
+  path: string,
+  { what = "file", hint = "check the path" }: LocalPathOptions,
+): unknown {
+  return error instanceof Deno.errors.NotFound
+    ? new InputError(`No ${what} at '${path}': ${hint}`)
+    : error;
 }

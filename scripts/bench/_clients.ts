@@ -115,6 +115,50 @@ export async function pythonClient(server: Server, home: string, program: string
 }
 
 /**
+ * The Python client's protocol steps with `requests` and one session (`_python_steps.py`), when
+ * `python3` with `requests` is on `PATH`: not the Python client, but the requests it sends, in
+ * its order, without its start-up, configuration and output. The real client does all of this and
+ * more, so its time is a lower bound for the Python client's.
+ *
+ * @param server The server.
+ * @param python Path of `python3`.
+ * @returns The client.
+ */
+export function pythonStepsClient(server: Server, python: string): Client {
+  const script = new URL("./_python_steps.py", import.meta.url).pathname;
+  const env = {
+    REPO_APY_BENCH_HOST: server.url,
+    REPO_APY_BENCH_PAT: server.pat,
+    ...(server.caPath ? { REPO_APY_BENCH_CA: server.caPath } : {}),
+  };
+  const run = async (args: string[]) => (await measure([python, script, ...args], { env })).sample;
+  return {
+    name: PYTHON_STEPS,
+    upload: (id, path) => run(["upload", String(id), path]),
+    download: (id, file, dir) => run(["download", String(id), file.name, dir]),
+    addFolder: (id, dir) => run(["add-folder", String(id), dir]),
+  };
+}
+
+/** Name of {@linkcode pythonStepsClient} in the table. */
+export const PYTHON_STEPS = "Python requests, kadi-apy's steps (lower bound)";
+
+/**
+ * Whether `python` can import `requests` (the steps client needs it).
+ *
+ * @param python Path of `python3`.
+ * @returns `true` when it can.
+ */
+export async function hasRequests(python: string): Promise<boolean> {
+  const { success } = await new Deno.Command(python, {
+    args: ["-c", "import requests"],
+    stdout: "null",
+    stderr: "null",
+  }).output();
+  return success;
+}
+
+/**
  * `curl` running the protocol steps one process after another: initiate, PUT (direct) or the
  * chunk PUTs (`dd | curl`), finish and polling; for downloads the file's metadata, then the data.
  *

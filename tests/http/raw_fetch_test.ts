@@ -109,7 +109,7 @@ Deno.test("rawFetch() gives a bodiless answer for 205, as fetch does", async () 
   );
   const response = await rawFetch()(new URL(`http://127.0.0.1:${server.addr.port}/x`), {
     method: "PUT",
-    headers: new Headers(),
+    headers: {},
     body: sample(1_048_576),
     signal: new AbortController().signal,
   });

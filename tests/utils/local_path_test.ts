@@ -1,6 +1,6 @@
-import { assertEquals, assertRejects } from "../_assert.ts";
+import { assertEquals, assertRejects, assertThrows } from "../_assert.ts";
 import { InputError } from "../../lib/http/errors.ts";
-import { openLocalFile, statLocalPath } from "../../lib/utils/local_path.ts";
+import { openLocalFile, statLocalPath, statLocalPathSync } from "../../lib/utils/local_path.ts";
 
 const MISSING = "tests/utils/no-such-file.txt";
 
@@ -23,4 +23,10 @@ Deno.test("openLocalFile() opens a file, and says a missing one with the caller'
   assertEquals(error.message, `No file at '${MISSING}': check the path of the .eln file`);
   using file = await openLocalFile("tests/utils/local_path_test.ts");
   assertEquals((await file.stat()).isFile, true);
+});
+
+Deno.test("statLocalPathSync() says a missing path as statLocalPath() does", () => {
+  const error = assertThrows(() => statLocalPathSync(MISSING), InputError);
+  assertEquals(error.message, `No file at '${MISSING}': check the path`);
+  assertEquals(statLocalPathSync("tests/utils").isDirectory, true);
 });

@@ -1,0 +1,52 @@
+// writeAtomic(): big writes are flushed to disk in the background while writing goes on; every
+// handle is closed (the test sanitizer checks) whether the write ends, fails or is refused.
+import { assertEquals, assertRejects } from "../_assert.ts";
+import { writeAtomic } from "../../lib/transfer/_atomic_file.ts";
+
+const SIZE = 80 * 1024 * 1024 + 12_345; // two background flushes and more
+
+/** A stream of `size` bytes in 1 MiB pieces (byte i is i mod 251), failing after `failAt`. */
+function pattern(size: number, failAt = Infinity): ReadableStream<Uint8Array> {
+  let sent = 0;
+  return new ReadableStream({
+    pull(controller) {
+      if (sent >= failAt) return controller.error(new Error("connection lost"));
+      if (sent >= size) return controller.close();
+      const piece = new Uint8Array(Math.min(1 << 20, size - sent)).map((_, i) => (sent + i) % 251);
+      sent += piece.byteLength;
+      controller.enqueue(piece);
+    },
+  });
+}
+
+async function entries(dir: string): Promise<string[]> {
+  return (await Array.fromAsync(Deno.readDir(dir))).map((entry) => entry.name).sort();
+}
+
+Deno.test("writeAtomic(): a write of 80 MiB, flushed on the way, has every byte", async () => {
+  const dir = await Deno.makeTempDir();
+  await writeAtomic(`${dir}/big.bin`, pattern(SIZE));
+  const data = await Deno.readFile(`${dir}/big.bin`);
+  assertEquals(data.byteLength, SIZE);
+  assertEquals(data.every((byte, i) => byte === i % 251), true);
+  assertEquals(await entries(dir), ["big.bin"]);
+});
+
+Deno.test("writeAtomic(): a stream failing after 70 MiB leaves no file and no open handle", async () => {
+  const dir = await Deno.makeTempDir();
+  await assertRejects(() => writeAtomic(`${dir}/big.bin`, pattern(SIZE, 70 << 20)), Error);
+  assertEquals(await entries(dir), []);
+});
+
+Deno.test("writeAtomic(): a refused check after the flushes leaves no file and no open handle", async () => {
+  const dir = await Deno.makeTempDir();
+  const error = await assertRejects(
+    () =>
+      writeAtomic(`${dir}/big.bin`, pattern(SIZE), {
+        verify: () => Promise.reject(new Error("checksum mismatch")),
+      }),
+    Error,
+  );
+  assertEquals(error.message, "checksum mismatch");
+  assertEquals(await entries(dir), []);
+});
