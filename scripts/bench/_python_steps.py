@@ -28,14 +28,17 @@ SESSION.headers.update(
         "User-Agent": "kadi-apy-steps/bench",
     }
 )
-SESSION.verify = os.environ.get("REPO_APY_BENCH_CA") or True
+# Given with each request: a session's own `verify` loses to REQUESTS_CA_BUNDLE in the environment.
+VERIFY = os.environ.get("REPO_APY_BENCH_CA") or True
 TIMEOUT = 600
 
 
 def request(method, url, **kwargs):
     """One request; the client retries HTTP 429 after Retry-After (section 2.2)."""
     while True:
-        response = SESSION.request(method, url, timeout=TIMEOUT, allow_redirects=False, **kwargs)
+        response = SESSION.request(
+            method, url, timeout=TIMEOUT, allow_redirects=False, verify=VERIFY, **kwargs
+        )
         if response.status_code != 429:
             return response
         time.sleep(float(response.headers.get("Retry-After", 1)))
