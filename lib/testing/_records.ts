@@ -143,12 +143,13 @@ async function update(ctx: Ctx): Promise<Response> {
  */
 export async function purgeRecord(state: State, record: RecordData): Promise<void> {
   state.records.delete(record.id);
-  for (const file of [...state.filesOf(record.id)]) {
-    state.purgeFile(file);
-    await removeStored(state, file.path);
-  }
-  for (const upload of [...state.uploadsOf(record.id)]) {
-    state.purgeUpload(upload);
+  // Everything leaves the state before the first wait, so a merge ending meanwhile sees it gone.
+  const files = [...state.filesOf(record.id)];
+  const uploads = [...state.uploadsOf(record.id)];
+  for (const file of files) state.purgeFile(file);
+  for (const upload of uploads) state.purgeUpload(upload);
+  for (const file of files) await removeStored(state, file.path);
+  for (const upload of uploads) {
     for (const chunk of upload.chunks.values()) await removeStored(state, chunk.path);
   }
   for (const [id, link] of state.links) {

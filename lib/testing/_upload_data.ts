@@ -29,6 +29,8 @@ async function completeFile(
   upload: Upload,
   stored: { path: string; size: number; checksum: string; head: Uint8Array },
 ): Promise<StoredFile | null> {
+  // Cancelled or purged with its record while the data came in: the file would belong to nothing.
+  if (state.uploads.get(upload.id) !== upload) return null;
   const time = now();
   const magic = sniffMimetype(stored.head);
   if (upload.fileId !== null) {

@@ -202,6 +202,10 @@ function changed(path: string, before: Deno.FileInfo, size: number): InputError 
   );
 }
 
+function shrank(path: string): InputError {
+  return new InputError(`The file '${path}' shrank while it was uploaded: upload it again`);
+}
+
 /**
  * Reads a small file whole with synchronous calls (open, reads, fstat, close), into a buffer of
  * the size it had plus one byte, so a file that grew is told without reading all of it.
@@ -217,7 +221,7 @@ function readSmallFile(path: string, info: Deno.FileInfo): Uint8Array<ArrayBuffe
     if (filled === buffer.byteLength) throw changed(path, info, file.statSync().size);
   }
   if (filled < info.size) {
-    throw new InputError(`The file '${path}' shrank while it was uploaded: upload it again`);
+    throw shrank(path);
   }
   checkUnchanged(file.statSync(), info, path);
   return buffer.subarray(0, filled);
@@ -236,7 +240,7 @@ async function readInto(file: Deno.FsFile, buffer: Uint8Array, path: string): Pr
   while (offset < buffer.byteLength) {
     const read = await file.read(buffer.subarray(offset));
     if (read === null) {
-      throw new InputError(`The file '${path}' shrank while it was uploaded: upload it again`);
+      throw shrank(path);
     }
     offset += read;
   }

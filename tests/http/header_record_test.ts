@@ -31,3 +31,17 @@ Deno.test("headerRecord(): a value that would end a line of the request head is 
     assertThrows(() => new Headers({ [name]: "1" }), TypeError);
   }
 });
+
+Deno.test("headerRecord(): a record is taken or refused exactly as new Headers() takes or refuses it", () => {
+  const values = ["v\r\n", "\n v \r", "\t\r\nv", "a\tb", "€", "caf\u00e9", "\u0100"];
+  for (const value of values) {
+    let expected: Record<string, string> | undefined;
+    try {
+      expected = Object.fromEntries(new Headers({ "X-A": value }));
+    } catch (error) {
+      if (!(error instanceof TypeError)) throw error;
+    }
+    if (expected === undefined) assertThrows(() => headerRecord({ "X-A": value }), TypeError);
+    else assertEquals(headerRecord({ "X-A": value }), expected);
+  }
+});

@@ -54,3 +54,20 @@ Deno.test("Transport.json(): a small compressed answer that inflates beyond the 
     server.close();
   }
 });
+
+Deno.test("Transport.json(): a small declared length beside a chunked body does not bound the read, the bound does", async () => {
+  const json = `[${"0,".repeat(500_000)}0]`;
+  const server = scripted([
+    `${HEAD}content-length: 8\r\ntransfer-encoding: chunked\r\n\r\n`,
+    `${json.length.toString(16)}\r\n${json}\r\n0\r\n\r\n`,
+  ]);
+  try {
+    await using transport = new Transport({
+      settings: { host: server.url.origin, pat: "pat_x" },
+      maxJsonBytes: 100_000,
+    });
+    await assertRejects(() => transport.json("GET", server.url.href), ResponseTooLargeError);
+  } finally {
+    server.close();
+  }
+});
