@@ -85,7 +85,7 @@ function fileSource(path: string): ResolvedSource {
       using file = await Deno.open(path);
       const bytes = new Uint8Array(size);
       await readInto(file, bytes, path);
-      await checkEnd(file, info, path);
+      checkUnchanged(await file.stat(), info, path);
       return bytes;
     },
     async *chunks(chunkSize, wanted) {
@@ -207,32 +207,20 @@ function shrank(path: string): InputError {
 }
 
 /**
- * Reads a small file whole with synchronous calls (open, reads, fstat, close), into a buffer of
- * the size it had plus one byte, so a file that grew is told without reading all of it.
+ * Reads a small file whole with synchronous calls (open, reads, fstat, close): exactly the size it
+ * had, then the same check as every other read (a file that grew or changed is refused by its
+ * size or time).
  */
 function readSmallFile(path: string, info: Deno.FileInfo): Uint8Array<ArrayBuffer> {
   using file = Deno.openSync(path);
-  const buffer = new Uint8Array(info.size + 1);
-  let filled = 0;
-  for (;;) {
-    const read = file.readSync(buffer.subarray(filled));
-    if (read === null) break;
-    filled += read;
-    if (filled === buffer.byteLength) throw changed(path, info, file.statSync().size);
-  }
-  if (filled < info.size) {
-    throw shrank(path);
+  const bytes = new Uint8Array(info.size);
+  for (let offset = 0; offset < bytes.byteLength;) {
+    const read = file.readSync(bytes.subarray(offset));
+    if (read === null) throw shrank(path);
+    offset += read;
   }
   checkUnchanged(file.statSync(), info, path);
-  return buffer.subarray(0, filled);
-}
-
-/** After the last byte of the file's size was read: the file must end there, unchanged. */
-async function checkEnd(file: Deno.FsFile, info: Deno.FileInfo, path: string): Promise<void> {
-  const more = await file.read(new Uint8Array(1));
-  const now = await file.stat();
-  if (more !== null) throw changed(path, info, Math.max(now.size, info.size + 1));
-  checkUnchanged(now, info, path);
+  return bytes;
 }
 
 async function readInto(file: Deno.FsFile, buffer: Uint8Array, path: string): Promise<void> {

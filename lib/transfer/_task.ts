@@ -10,11 +10,16 @@ import type { Transport } from "../http/transport.ts";
 import { UploadError } from "./errors.ts";
 
 const POLL_START_MS = 100;
-const POLL_MAX_MS = 2000;
+/** Growth of the delay per poll: gentle, so a merge that just ended is seen soon after. */
+const POLL_GROWTH = 1.5;
+const POLL_MAX_MS = 1000;
 
 /**
- * Polls a finished upload with growing delays (100 ms up to 2 s) until its merge task produced
- * the file, failed, or the deadline passed.
+ * Polls a finished upload with growing delays (100 ms, growing by half up to 1 s) until its merge
+ * task produced the file, failed, or the deadline passed. The merge of a 500 MB file takes the
+ * local server about a second; delays doubling up to 2 s looked at 0.7 s and then 1.5 s after the
+ * finish, these at 0.81 s and 1.31 s (docs/decisions.md). A poll a second is little load for a
+ * server.
  *
  * @param transport The transport.
  * @param upload The upload as `finish` (or a GET) returned it.
@@ -65,7 +70,7 @@ export async function pollTask(
       );
     }
     await sleep(delay, options.signal);
-    delay = Math.min(POLL_MAX_MS, delay * 2);
+    delay = Math.min(POLL_MAX_MS, Math.round(delay * POLL_GROWTH));
     current = await transport.json<UploadJson>("GET", self, {
       ...(options.signal ? { signal: options.signal } : {}),
     });

@@ -93,13 +93,27 @@ export function summarize(runs: readonly Sample[]): Sample {
   };
 }
 
-function median(values: number[]): number {
+/**
+ * The median of some numbers (the mean of the middle two for an even count; NaN for none).
+ *
+ * @param values The numbers.
+ * @returns Their median.
+ */
+export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   if (sorted.length === 0) return Number.NaN;
   return sorted.length % 2
     ? sorted[middle] as number
     : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
+
+/**
+ * Writes the data of earlier runs to disk (`sync`) before a measured run, so one client's disk
+ * write-back does not land in the next client's time. Skipped where `sync` is missing.
+ */
+export async function settle(): Promise<void> {
+  await new Deno.Command("sync").output().catch(() => {});
 }
 
 /**

@@ -5,12 +5,17 @@
  * sent with `requests` (`_python_steps.py`, a lower bound of its time) when `python3` has
  * `requests`, all against the local server: upload and
  * download of big files, 200 small files in one `add-files`, and start-up. Every client run is
- * its own process; the table gives the median wall time of several runs, the median client CPU
- * seconds (user + system) and the highest peak RSS (`/usr/bin/time`). repo-apy verifies every
+ * its own process. Runs are paired: each run measures every client once, in an order that
+ * rotates from run to run, after `sync` has written the previous run's data to disk, so drifting
+ * machine state (disk write-back, caches) falls on every client alike. The table gives the median
+ * wall time, the median of the per-run ratios to curl and to the Python client, the median client
+ * CPU seconds (user + system) and the highest peak RSS (`/usr/bin/time`). repo-apy verifies every
  * byte (MD5 per chunk up, size and MD5 down); curl and the Python client verify nothing.
  *
- * Run: `deno task bench [--sizes 100,500] [--runs 3] [--only big,small,startup] [--tls]` (sizes
- * in MB; `--tls` serves HTTPS with a throwaway CA, made with `openssl`).
+ * Run: `deno task bench [--sizes 100,500] [--runs 3] [--only big,small,startup] [--tls]
+ * [--latency 5]` (sizes in MB; `--tls` serves HTTPS with a throwaway CA, made with `openssl`;
+ * `--latency` adds a row of small files with the server answering each request that many
+ * milliseconds late, as a real server does, next to the row on the bare local server).
  *
  * @module
  */
@@ -29,7 +34,7 @@ import {
   pythonStepsClient,
   repoApyClient,
 } from "./_clients.ts";
-import { onPath, type Sample, summarize } from "./_measure.ts";
+import { median, onPath, type Sample, settle, summarize } from "./_measure.ts";
 import { writeTestFile } from "../_files.ts";
 
 const MB = 1_000_000;
@@ -37,7 +42,8 @@ const MB = 1_000_000;
 interface Row {
   task: string;
   client: string;
-  result: Sample;
+  /** One sample per run; sample i of two clients were taken in the same run (a pair). */
+  samples: Sample[];
 }
 
 function option(name: string, fallback: string): string {
@@ -49,6 +55,7 @@ async function main(): Promise<void> {
   const sizes = option("sizes", "100,500").split(",").map((s) => Number(s) * MB);
   const runs = Math.max(1, Number(option("runs", "3")));
   const only = option("only", "big,small,startup").split(",");
+  const latency = Math.max(0, Number(option("latency", "0")));
   const work = await Deno.realPath(await Deno.makeTempDir({ prefix: "repo-apy-bench-" }));
   const certs = Deno.args.includes("--tls") ? await makeCertificates(work) : undefined;
   await using started = await startServer({
@@ -71,14 +78,16 @@ async function main(): Promise<void> {
   let records = 0;
   const newRecord = () =>
     RepoRecord.load(transport, { identifier: `bench-${++records}`, create: true });
-  const rows: Row[] = [];
-  const report = (task: string, client: Client, samples: Sample[]) => {
-    const row = { task, client: client.name, result: summarize(samples) };
-    rows.push(row);
-    const { seconds, cpu, rssKb } = row.result;
+  // One entry per task and client, in the order first measured; run i of every client is pair i.
+  const rows = new Map<string, Row>();
+  const add = (task: string, client: Client, run: number, sample: Sample) => {
+    const key = `${task}\u0000${client.name}`;
+    const row = rows.get(key) ?? { task, client: client.name, samples: [] };
+    rows.set(key, row);
+    row.samples[run] = sample;
     console.error(
-      `${task} ${client.name}: ${seconds.toFixed(2)} s, CPU ${cpu.toFixed(2)} s, ` +
-        `${(rssKb / 1024).toFixed(0)} MiB`,
+      `${task} ${client.name} (run ${run + 1}): ${sample.seconds.toFixed(2)} s, ` +
+        `CPU ${sample.cpu.toFixed(2)} s, ${(sample.rssKb / 1024).toFixed(0)} MiB`,
     );
   };
   try {
@@ -86,23 +95,26 @@ async function main(): Promise<void> {
       for (const size of sizes) {
         const source = `${work}/data-${size / MB}MB.bin`;
         await writeTestFile(source, size);
-        for (const client of clients) {
-          const up: Sample[] = [];
-          const down: Sample[] = [];
-          for (let run = 0; run < runs; run++) {
+        for (let run = 0; run < runs; run++) {
+          for (const client of rotated(clients, run)) {
             const record = await newRecord();
-            up.push(await client.upload(record.id, source));
+            await settle();
+            add(`upload ${size / MB} MB`, client, run, await client.upload(record.id, source));
             const file = await fileNamed(transport, record.id, source.split("/").at(-1)!);
             if (file.size !== size) throw new Error(`${client.name} stored ${file.size} bytes`);
             const dir = await Deno.makeTempDir({ dir: work });
-            down.push(await client.download(record.id, file, dir));
+            await settle();
+            add(
+              `download ${size / MB} MB`,
+              client,
+              run,
+              await client.download(record.id, file, dir),
+            );
             const got = (await Deno.stat(`${dir}/${file.name}`)).size;
             if (got !== size) throw new Error(`${client.name} downloaded ${got} bytes`);
             await Deno.remove(dir, { recursive: true });
             await transport.request("DELETE", `/records/${record.id}/files/${file.id}`);
           }
-          report(`upload ${size / MB} MB`, client, up);
-          report(`download ${size / MB} MB`, client, down);
         }
         await Deno.remove(source);
       }
@@ -113,23 +125,29 @@ async function main(): Promise<void> {
       for (let i = 0; i < 200; i++) {
         await Deno.writeFile(`${folder}/f${i}.bin`, crypto.getRandomValues(new Uint8Array(4096)));
       }
-      for (const client of clients) {
-        const samples: Sample[] = [];
+      for (const delayMs of latency > 0 ? [0, latency] : [0]) {
+        const task = delayMs > 0
+          ? `200 × 4 KB, server ${delayMs} ms per request`
+          : "200 × 4 KB, one add-files";
+        if (delayMs > 0) started.addFault({ delayMs });
         for (let run = 0; run < runs; run++) {
-          samples.push(await client.addFolder((await newRecord()).id, folder));
+          for (const client of rotated(clients, run)) {
+            const record = await newRecord();
+            await settle();
+            add(task, client, run, await client.addFolder(record.id, folder));
+          }
         }
-        report("200 × 4 KB, one add-files", client, samples);
+        started.clearFaults();
       }
     }
     if (only.includes("startup")) {
-      const starters = [...clients];
+      const starters = clients.filter((client) => client.start !== undefined);
       if (binary) starters.push(await repoApyClient(server, `${work}/home`, binary));
       for (const args of [["--version"], ["records", "--help"]]) {
-        for (const client of starters) {
-          if (!client.start) continue;
-          const samples: Sample[] = [];
-          for (let run = 0; run < Math.max(5, runs); run++) samples.push(await client.start(args));
-          report(`start-up: ${args.join(" ")}`, client, samples);
+        for (let run = 0; run < Math.max(5, runs); run++) {
+          for (const client of rotated(starters, run)) {
+            add(`start-up: ${args.join(" ")}`, client, run, await client.start!(args));
+          }
         }
       }
     }
@@ -137,18 +155,28 @@ async function main(): Promise<void> {
     await started.close();
     await Deno.remove(work, { recursive: true }).catch(() => {});
   }
-  console.log(table(rows));
+  console.log(table([...rows.values()]));
   console.log(
-    `\n${runs} runs per case (start-up: ${Math.max(5, runs)}); local server in the benchmark ` +
+    `\n${runs} paired runs per case (start-up: ${Math.max(5, runs)}), each client once per run ` +
+      "in a rotating order, after `sync`; local server in the benchmark " +
       `process on 127.0.0.1 (${
         certs ? "HTTPS" : "HTTP"
-      }); ${navigator.hardwareConcurrency} CPUs. Time and CPU: medians; ` +
-      "RSS: the highest peak of one client process. curl runs each step as its own process " +
-      "(chunks one after another) and verifies nothing; repo-apy verifies every byte. " +
-      `"${PYTHON_STEPS}" sends the Python client's requests in its order with one requests ` +
+      }); ${navigator.hardwareConcurrency} CPUs. Time and CPU: medians; "vs" columns: medians of ` +
+      "the per-run ratios; RSS: the highest peak of one client process. curl runs each step as " +
+      "its own process (chunks one after another) and verifies nothing; repo-apy verifies every " +
+      `byte. "${PYTHON_STEPS}" sends the Python client's requests in its order with one requests ` +
       "session and nothing else (no CLI, no config, no output), so the Python client cannot be " +
-      'faster: against it, "vs Python" is an upper bound (≤).',
+      'faster: against it, "vs Python" is an upper bound (≤).' +
+      (latency > 0
+        ? ` The "server ${latency} ms per request" row delays every answer of the local server ` +
+          "by that much (without using its CPU), as the request time of a real deployment does."
+        : ""),
   );
+}
+
+/** The list starting at a different element each run, so no client always goes first. */
+function rotated<T>(list: readonly T[], run: number): T[] {
+  return list.map((_, index) => list[(index + run) % list.length] as T);
 }
 
 async function fileNamed(transport: Transport, recordId: number, name: string): Promise<FileJson> {
@@ -175,8 +203,15 @@ function table(rows: Row[]): string {
   const python = (task: string) =>
     rows.find((r) => r.task === task && r.client.includes("kadi-apy (Python)"));
   const steps = (task: string) => rows.find((r) => r.task === task && r.client === PYTHON_STEPS);
-  const ratio = (row: Row, base: Row | undefined) =>
-    base && base !== row ? `${(row.result.seconds / base.result.seconds).toFixed(2)}×` : "";
+  // The median of the ratios of paired runs (same run, same machine state).
+  const ratio = (row: Row, base: Row | undefined) => {
+    if (!base || base === row) return "";
+    const ratios = row.samples.flatMap((sample, run) => {
+      const other = base.samples[run];
+      return other ? [sample.seconds / other.seconds] : [];
+    });
+    return ratios.length > 0 ? `${median(ratios).toFixed(2)}×` : "";
+  };
   // Against the lower bound of the Python client's time, the ratio is an upper bound: "≤".
   const vsPython = (row: Row) => {
     if (row.client !== "repo-apy" && !row.client.startsWith("repo-apy (")) return "";
@@ -188,13 +223,14 @@ function table(rows: Row[]): string {
   return [
     "| task | client | median s | vs curl | vs Python | CPU s | peak RSS MiB |",
     "| --- | --- | ---: | ---: | ---: | ---: | ---: |",
-    ...rows.map((row) =>
-      `| ${row.task} | ${row.client} | ${row.result.seconds.toFixed(2)} | ${
+    ...rows.map((row) => {
+      const result = summarize(row.samples);
+      return `| ${row.task} | ${row.client} | ${result.seconds.toFixed(2)} | ${
         ratio(row, curl(row.task))
-      } | ${vsPython(row)} | ${
-        Number.isNaN(row.result.cpu) ? "n/a" : row.result.cpu.toFixed(2)
-      } | ${row.result.rssKb > 0 ? (row.result.rssKb / 1024).toFixed(0) : "n/a"} |`
-    ),
+      } | ${vsPython(row)} | ${Number.isNaN(result.cpu) ? "n/a" : result.cpu.toFixed(2)} | ${
+        result.rssKb > 0 ? (result.rssKb / 1024).toFixed(0) : "n/a"
+      } |`;
+    }),
   ].join("\n");
 }
 

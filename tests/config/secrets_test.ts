@@ -55,15 +55,24 @@ Deno.test("maskHost() hides user and password of a host URL", () => {
   assertEquals(maskHost("http://a.example/p@th"), "http://a.example/p@th");
 });
 
-Deno.test("show-instances and get-repo-info mask user:password in a host", async () => {
-  await using server = await startServer();
-  await using home = await tempHome();
+/** Writes a config whose host carries `alice:s3cret@`; returns that host. */
+async function writeCredentialedHost(
+  configPath: string,
+  server: { url: string; pat: string },
+): Promise<string> {
   const host = server.url.replace("http://", "http://alice:s3cret@");
   await Deno.writeTextFile(
-    home.configPath,
+    configPath,
     `[global]\ndefault = "local"\n\n[local]\nhost = "${host}"\npat = "${server.pat}"\n`,
     { mode: 0o600 },
   );
+  return host;
+}
+
+Deno.test("show-instances and get-repo-info mask user:password in a host", async () => {
+  await using server = await startServer();
+  await using home = await tempHome();
+  await writeCredentialedHost(home.configPath, server);
   const shown = await runCli(home.dir, ["config", "show-instances"]);
   assertEquals(shown.code, 0, shown.stderr);
   assert(!shown.stdout.includes("s3cret") && !shown.stdout.includes("alice"), shown.stdout);
@@ -75,12 +84,7 @@ Deno.test("show-instances and get-repo-info mask user:password in a host", async
 Deno.test("show-instances --json and get-repo-info --json mask user:password in a host too", async () => {
   await using server = await startServer();
   await using home = await tempHome();
-  const host = server.url.replace("http://", "http://alice:s3cret@");
-  await Deno.writeTextFile(
-    home.configPath,
-    `[global]\ndefault = "local"\n\n[local]\nhost = "${host}"\npat = "${server.pat}"\n`,
-    { mode: 0o600 },
-  );
+  const host = await writeCredentialedHost(home.configPath, server);
   const shown = await runCli(home.dir, ["config", "show-instances", "--json"]);
   assertEquals(shown.code, 0, shown.stderr);
   assert(!shown.stdout.includes("s3cret") && !shown.stdout.includes("alice"), shown.stdout);
