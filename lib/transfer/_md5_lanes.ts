@@ -74,6 +74,43 @@ export class Md5Lanes {
    * @returns The four digests (hex), in lane order.
    */
   digests(length: number): string[] {
+    this.reset();
+    return this.finish(length, 0);
+  }
+
+  /** Starts four new streams: the state goes back to MD5's initial values. */
+  reset(): void {
+    const view = new DataView(this.#memory.buffer);
+    for (let lane = 0; lane < 4; lane++) {
+      for (let word = 0; word < 4; word++) {
+        view.setUint32(this.#state + word * 16 + lane * 4, INIT[word]!, true);
+      }
+    }
+  }
+
+  /**
+   * Hashes `count` 64-byte blocks of each lane, from block `from` on, into the running state (the
+   * data must be in place; blocks are hashed once each, in order, before {@linkcode finish}).
+   *
+   * @param from The first block.
+   * @param count How many blocks.
+   */
+  hash(from: number, count: number): void {
+    if (count <= 0) return;
+    const s = this.#stride;
+    const at = from * 64;
+    this.#run(at, s + at, 2 * s + at, 3 * s + at, count, this.#state);
+  }
+
+  /**
+   * Pads each lane after `length` bytes and hashes its blocks from `from` to the end: the four
+   * digests of streams whose blocks before `from` went through {@linkcode hash}.
+   *
+   * @param length Bytes per lane (at most `laneBytes`).
+   * @param from Blocks already hashed (at most `length / 64`).
+   * @returns The four digests (hex), in lane order.
+   */
+  finish(length: number, from: number): string[] {
     const bytes = new Uint8Array(this.#memory.buffer);
     const view = new DataView(this.#memory.buffer);
     const tail = length % 64;
@@ -85,12 +122,8 @@ export class Md5Lanes {
       bytes[start + length] = 0x80;
       view.setUint32(end - 8, (length * 8) >>> 0, true);
       view.setUint32(end - 4, Math.floor(length / 0x20000000), true);
-      for (let word = 0; word < 4; word++) {
-        view.setUint32(this.#state + word * 16 + lane * 4, INIT[word]!, true);
-      }
     }
-    const s = this.#stride;
-    this.#run(0, s, 2 * s, 3 * s, blocks, this.#state);
+    this.hash(from, blocks - from);
     const digests: string[] = [];
     for (let lane = 0; lane < 4; lane++) {
       let hex = "";

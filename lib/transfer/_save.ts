@@ -113,8 +113,9 @@ export async function saveResponse(
   const kind = options.size === undefined
     ? undefined
     : checksumKind(options.checksum, options.size);
-  // The per-part form is hashed by workers in parallel where that pays, else here four parts at
-  // a time (WebAssembly SIMD lanes); the plain MD5, one sequence, in place.
+  // The per-part form is hashed by workers in parallel where that pays (3 cores or more), else
+  // here four parts at a time in SIMD lanes, spread over the arrival of the next four (one
+  // download of the process at a time; the others, and the plain MD5, hash one stream in place).
   using checksum = kind === "composite"
     ? parallelHashing() ? new PartChecksum() : LaneChecksum.create() ?? new Checksum(kind)
     : kind

@@ -42,16 +42,45 @@ Deno.test("Md5Lanes: the lanes can be hashed again (the state starts afresh)", (
   assertEquals(first, inputs.map(md5));
 });
 
+Deno.test("Md5Lanes: blocks hashed in steps, then finished, give the digests of one pass", () => {
+  const lanes = Md5Lanes.create(64 * 100 + 30)!;
+  const inputs = [0, 1, 2, 3].map((lane) => random(64 * 100 + 30, lane + 11));
+  inputs.forEach((input, lane) => lanes.lane(lane).set(input));
+  lanes.reset();
+  lanes.hash(0, 1);
+  lanes.hash(1, 60);
+  lanes.hash(61, 39);
+  assertEquals(lanes.finish(64 * 100 + 30, 100), inputs.map(md5));
+});
+
 Deno.test("LaneChecksum: the composite checksum of Checksum, for every count of parts and tails", () => {
-  for (const size of [0, 1, 999, 1000, 1001, 3000, 3999, 4000, 4001, 8000, 9500, 12_345]) {
-    const data = random(size, size + 3);
-    const reference = new Checksum("composite", 1000);
-    const lanes = LaneChecksum.create(1000)!;
-    // Pieces of an odd size, so parts start and end inside pieces.
-    for (let offset = 0; offset < size; offset += 777) {
-      reference.update(data.subarray(offset, offset + 777));
-      lanes.update(data.subarray(offset, offset + 777));
+  const sizes = [0, 1, 999, 1000, 1001, 3000, 3999, 4000, 4001, 7999, 8000, 8001, 9500, 12_345];
+  for (const partSize of [1000, 1024]) {
+    for (const size of [...sizes, 16_000, 20_480, 24_577, 40_000]) {
+      for (const piece of [1, 777, 4096, 10_000]) {
+        if (piece === 1 && size > 9000) continue;
+        const data = random(size, size + 3);
+        const reference = new Checksum("composite", partSize);
+        using lanes = LaneChecksum.create(partSize);
+        assert(lanes !== undefined);
+        // Pieces of an odd size, so parts start and end inside pieces.
+        for (let offset = 0; offset < size; offset += piece) {
+          reference.update(data.subarray(offset, offset + piece));
+          lanes.update(data.subarray(offset, offset + piece));
+        }
+        assertEquals(lanes.result(), reference.result(), `part ${partSize} size ${size}`);
+      }
     }
-    assertEquals(lanes.result(), reference.result(), `size ${size}`);
   }
+});
+
+Deno.test("LaneChecksum: one at a time per process; the next one once the first is disposed", () => {
+  const first = LaneChecksum.create(1000);
+  assert(first !== undefined);
+  assertEquals(LaneChecksum.create(1000), undefined);
+  first[Symbol.dispose]();
+  first[Symbol.dispose]();
+  using again = LaneChecksum.create(1000);
+  assert(again !== undefined);
+  assertEquals(LaneChecksum.create(1000), undefined);
 });
