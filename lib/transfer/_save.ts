@@ -15,6 +15,7 @@ import { Checksum, checksumKind } from "./_chunks.ts";
 import { tempPathFor, writeAtomic } from "./_atomic_file.ts";
 import { parallelHashing } from "./_hash_pool.ts";
 import { PartChecksum } from "./_part_checksum.ts";
+import { LaneChecksum } from "./_lane_checksum.ts";
 import { cleanStaleParts, type PartListings } from "./_parts.ts";
 import { IncompleteDownloadError, IntegrityError } from "./errors.ts";
 import { type ProgressCallback, ProgressStream } from "./progress.ts";
@@ -112,10 +113,11 @@ export async function saveResponse(
   const kind = options.size === undefined
     ? undefined
     : checksumKind(options.checksum, options.size);
-  // The per-part form is hashed by workers in parallel where that pays; otherwise (and for the
-  // plain MD5, one sequence) in place.
-  using checksum = kind === "composite" && parallelHashing()
-    ? new PartChecksum()
+  // The per-part form is hashed by workers in parallel where that pays (3 cores or more), else
+  // here four parts at a time in SIMD lanes, spread over the arrival of the next four (one
+  // download of the process at a time; the others, and the plain MD5, hash one stream in place).
+  using checksum = kind === "composite"
+    ? parallelHashing() ? new PartChecksum() : LaneChecksum.create() ?? new Checksum(kind)
     : kind
     ? new Checksum(kind)
     : undefined;

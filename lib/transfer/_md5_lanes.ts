@@ -1,0 +1,307 @@
+/**
+ * Four MD5 streams at once, one per 32-bit lane of WebAssembly SIMD (`i32x4`): on one core about
+ * twice the throughput of one `node:crypto` stream (4 × 10 MB: 35 ms against 71 ms here). Used for
+ * the per-part (composite) checksum, whose 10 MB parts are independent. The module is built here
+ * (about 5 KB, no file to load, no permission); where WebAssembly SIMD is missing,
+ * {@linkcode Md5Lanes.create} returns `undefined` and callers hash one stream at a time.
+ *
+ * @module
+ */
+
+const INIT = [0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476];
+const SHIFTS = [7, 12, 17, 22, 5, 9, 14, 20, 4, 11, 16, 23, 6, 10, 15, 21];
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
+
+/** Four equal-length MD5 streams hashed together in WebAssembly memory. */
+export class Md5Lanes {
+  #memory: WebAssembly.Memory;
+  #run: (p0: number, p1: number, p2: number, p3: number, blocks: number, state: number) => void;
+  #stride: number;
+  #state: number;
+  #laneBytes: number;
+
+  private constructor(instance: WebAssembly.Instance, laneBytes: number) {
+    const exports = instance.exports as {
+      md5x4: (
+        p0: number,
+        p1: number,
+        p2: number,
+        p3: number,
+        blocks: number,
+        state: number,
+      ) => void;
+      memory: WebAssembly.Memory;
+    };
+    this.#memory = exports.memory;
+    this.#run = exports.md5x4;
+    this.#laneBytes = laneBytes;
+    // Room for the padding blocks after each lane's data.
+    this.#stride = Math.ceil((laneBytes + 128) / 64) * 64;
+    this.#state = 4 * this.#stride;
+    const needed = this.#state + 64;
+    const pages = Math.ceil(needed / 65_536) - this.#memory.buffer.byteLength / 65_536;
+    if (pages > 0) this.#memory.grow(pages);
+  }
+
+  /**
+   * Lanes for parts of at most `laneBytes` bytes (memory: four of them), or `undefined` where
+   * WebAssembly SIMD is not available.
+   *
+   * @param laneBytes The largest part.
+   * @returns The lanes, or `undefined`.
+   */
+  static create(laneBytes: number): Md5Lanes | undefined {
+    const module = compiled();
+    if (module === undefined) return undefined;
+    return new Md5Lanes(new WebAssembly.Instance(module), laneBytes);
+  }
+
+  /**
+   * The memory of one lane, to copy a part's data into (valid until the next call of
+   * {@linkcode Md5Lanes.digests}, which writes padding after the data).
+   *
+   * @param lane 0 to 3.
+   * @returns A view of `laneBytes` bytes.
+   */
+  lane(lane: number): Uint8Array {
+    return new Uint8Array(this.#memory.buffer, lane * this.#stride, this.#laneBytes);
+  }
+
+  /**
+   * The MD5 of the first `length` bytes of each of the four lanes.
+   *
+   * @param length Bytes per lane (at most `laneBytes`).
+   * @returns The four digests (hex), in lane order.
+   */
+  digests(length: number): string[] {
+    this.reset();
+    return this.finish(length, 0);
+  }
+
+  /** Starts four new streams: the state goes back to MD5's initial values. */
+  reset(): void {
+    const view = new DataView(this.#memory.buffer);
+    for (let lane = 0; lane < 4; lane++) {
+      for (let word = 0; word < 4; word++) {
+        view.setUint32(this.#state + word * 16 + lane * 4, INIT[word]!, true);
+      }
+    }
+  }
+
+  /**
+   * Hashes `count` 64-byte blocks of each lane, from block `from` on, into the running state (the
+   * data must be in place; blocks are hashed once each, in order, before {@linkcode finish}).
+   *
+   * @param from The first block.
+   * @param count How many blocks.
+   */
+  hash(from: number, count: number): void {
+    if (count <= 0) return;
+    const s = this.#stride;
+    const at = from * 64;
+    this.#run(at, s + at, 2 * s + at, 3 * s + at, count, this.#state);
+  }
+
+  /**
+   * Pads each lane after `length` bytes and hashes its blocks from `from` to the end: the four
+   * digests of streams whose blocks before `from` went through {@linkcode hash}.
+   *
+   * @param length Bytes per lane (at most `laneBytes`).
+   * @param from Blocks already hashed (at most `length / 64`).
+   * @returns The four digests (hex), in lane order.
+   */
+  finish(length: number, from: number): string[] {
+    const bytes = new Uint8Array(this.#memory.buffer);
+    const view = new DataView(this.#memory.buffer);
+    const tail = length % 64;
+    const blocks = (length - tail) / 64 + (tail < 56 ? 1 : 2);
+    for (let lane = 0; lane < 4; lane++) {
+      const start = lane * this.#stride;
+      const end = start + blocks * 64;
+      bytes.fill(0, start + length, end);
+      bytes[start + length] = 0x80;
+      view.setUint32(end - 8, (length * 8) >>> 0, true);
+      view.setUint32(end - 4, Math.floor(length / 0x20000000), true);
+    }
+    this.hash(from, blocks - from);
+    const digests: string[] = [];
+    for (let lane = 0; lane < 4; lane++) {
+      let hex = "";
+      for (let word = 0; word < 4; word++) {
+        const at = this.#state + word * 16 + lane * 4;
+        for (let byte = 0; byte < 4; byte++) hex += HEX[bytes[at + byte]!];
+      }
+      digests.push(hex);
+    }
+    return digests;
+  }
+}
+
+let module: WebAssembly.Module | null | undefined;
+
+function compiled(): WebAssembly.Module | undefined {
+  if (module === undefined) {
+    const bytes = md5x4Module();
+    module = WebAssembly.validate(bytes) ? new WebAssembly.Module(bytes) : null;
+  }
+  return module ?? undefined;
+}
+
+/**
+ * The WebAssembly module: one exported function `md5x4(p0, p1, p2, p3, blocks, state)` that runs
+ * the MD5 compression over `blocks` 64-byte blocks at each of four addresses, the four states kept
+ * lane-wise at `state` (A of the four lanes, then B, C, D), and the memory (exported).
+ */
+function md5x4Module(): Uint8Array<ArrayBuffer> {
+  const code: number[] = [];
+  const op = (...bytes: number[]) => code.push(...bytes);
+  const simd = (opcode: number, ...rest: number[]) => op(0xfd, ...uleb(opcode), ...rest);
+  const get = (local: number) => op(0x20, ...uleb(local));
+  const set = (local: number) => op(0x21, ...uleb(local));
+  const tee = (local: number) => op(0x22, ...uleb(local));
+  const i32 = (value: number) => op(0x41, ...sleb(value | 0));
+  const splat = (value: number) => {
+    const lanes = new Uint8Array(16);
+    const view = new DataView(lanes.buffer);
+    for (let lane = 0; lane < 4; lane++) view.setUint32(lane * 4, value >>> 0, true);
+    simd(0x0c, ...lanes);
+  };
+  // Parameters 0–3 the lanes' addresses, 4 the block count, 5 the state's address; v128 locals:
+  // the state (6–9), the working registers (10–13), the message words (14–29), a scratch (30).
+  const [blocks, state, sum, work, words, scratch] = [4, 5, 6, 10, 14, 30];
+  const lanes = [0, 1, 2, 3];
+  for (let i = 0; i < 4; i++) {
+    get(state);
+    simd(0x00, 4, ...uleb(i * 16)); // v128.load
+    set(sum + i);
+  }
+  op(0x02, 0x40, 0x03, 0x40); // block, loop
+  get(blocks);
+  op(0x45, 0x0d, 1); // leave when no block is left: i32.eqz, br_if 1
+  for (let word = 0; word < 16; word++) {
+    for (const lane of lanes) {
+      get(lane);
+      op(0x28, 2, ...uleb(word * 4)); // i32.load
+      if (lane === 0) simd(0x11); // i32x4.splat
+      else simd(0x1c, lane); // i32x4.replace_lane
+    }
+    set(words + word);
+  }
+  for (let i = 0; i < 4; i++) {
+    get(sum + i);
+    set(work + i);
+  }
+  let [a, b, c, d] = [work, work + 1, work + 2, work + 3];
+  const [BITSELECT, NOT, OR, XOR, ADD, SHL, SHR] = [0x52, 0x4d, 0x50, 0x51, 0xae, 0xab, 0xad];
+  for (let step = 0; step < 64; step++) {
+    let word: number;
+    if (step < 16) {
+      for (const register of [c, d, b]) get(register); // (b & c) | (~b & d)
+      simd(BITSELECT);
+      word = step;
+    } else if (step < 32) {
+      for (const register of [b, c, d]) get(register); // (d & b) | (~d & c)
+      simd(BITSELECT);
+      word = (5 * step + 1) % 16;
+    } else if (step < 48) {
+      for (const register of [b, c]) get(register); // b ^ c ^ d
+      simd(XOR);
+      get(d);
+      simd(XOR);
+      word = (3 * step + 5) % 16;
+    } else {
+      for (const register of [c, b, d]) get(register); // c ^ (b | ~d)
+      simd(NOT);
+      simd(OR);
+      simd(XOR);
+      word = (7 * step) % 16;
+    }
+    // + a + K[step] + M[word], rotated left, + b: the new b, into the register a no longer needs.
+    get(a);
+    simd(ADD);
+    splat(Math.floor(Math.abs(Math.sin(step + 1)) * 2 ** 32));
+    simd(ADD);
+    get(words + word);
+    simd(ADD);
+    const shift = SHIFTS[(step >> 4) * 4 + (step % 4)]!;
+    tee(scratch);
+    i32(shift);
+    simd(SHL);
+    get(scratch);
+    i32(32 - shift);
+    simd(SHR);
+    simd(OR);
+    get(b);
+    simd(ADD);
+    set(a);
+    [a, b, c, d] = [d, a, b, c];
+  }
+  const result = [a, b, c, d];
+  for (let i = 0; i < 4; i++) {
+    get(sum + i);
+    get(result[i]!);
+    simd(0xae); // i32x4.add
+    set(sum + i);
+  }
+  for (const lane of lanes) {
+    get(lane);
+    i32(64);
+    op(0x6a); // i32.add
+    set(lane);
+  }
+  get(blocks);
+  i32(1);
+  op(0x6b); // i32.sub
+  set(blocks);
+  op(0x0c, 0, 0x0b, 0x0b); // br 0, end loop, end block
+  for (let i = 0; i < 4; i++) {
+    get(state);
+    get(sum + i);
+    simd(0x0b, 4, ...uleb(i * 16)); // v128.store
+  }
+  op(0x0b);
+  const body = [...vector([[...uleb(25), 0x7b]]), ...code];
+  const i32Param = [0x7f];
+  return new Uint8Array([
+    ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
+    ...section(1, vector([[0x60, ...vector(Array(6).fill(i32Param)), 0x00]])),
+    ...section(3, vector([[0]])),
+    ...section(5, vector([[0x00, 1]])),
+    ...section(7, vector([[...name("md5x4"), 0x00, 0], [...name("memory"), 0x02, 0]])),
+    ...section(10, vector([[...uleb(body.length), ...body]])),
+  ]);
+}
+
+function uleb(value: number): number[] {
+  const bytes: number[] = [];
+  do {
+    let byte = value & 0x7f;
+    value >>>= 7;
+    if (value !== 0) byte |= 0x80;
+    bytes.push(byte);
+  } while (value !== 0);
+  return bytes;
+}
+
+function sleb(value: number): number[] {
+  const bytes: number[] = [];
+  for (;;) {
+    const byte = value & 0x7f;
+    value >>= 7;
+    if ((value === 0 && !(byte & 0x40)) || (value === -1 && byte & 0x40)) return [...bytes, byte];
+    bytes.push(byte | 0x80);
+  }
+}
+
+function vector(items: number[][]): number[] {
+  return [...uleb(items.length), ...items.flat()];
+}
+
+function section(id: number, body: number[]): number[] {
+  return [id, ...uleb(body.length), ...body];
+}
+
+function name(text: string): number[] {
+  const bytes = new TextEncoder().encode(text);
+  return [...uleb(bytes.length), ...bytes];
+}

@@ -1,0 +1,86 @@
+// Four MD5 streams in WebAssembly SIMD lanes give node:crypto's digests, at every length that
+// matters to the padding.
+import { createHash } from "node:crypto";
+import { assert, assertEquals } from "../_assert.ts";
+import { Md5Lanes } from "../../lib/transfer/_md5_lanes.ts";
+import { LaneChecksum } from "../../lib/transfer/_lane_checksum.ts";
+import { Checksum } from "../../lib/transfer/_chunks.ts";
+
+const md5 = (bytes: Uint8Array) => createHash("md5").update(bytes).digest("hex");
+
+function random(size: number, seed: number): Uint8Array {
+  const bytes = new Uint8Array(size);
+  let x = seed * 2654435761 >>> 0 || 1;
+  for (let i = 0; i < size; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    bytes[i] = x & 0xff;
+  }
+  return bytes;
+}
+
+Deno.test("Md5Lanes: four lanes give node:crypto's MD5 at every padding length", () => {
+  const lanes = Md5Lanes.create(200_000);
+  assert(lanes !== undefined, "WebAssembly SIMD is available on the test machines");
+  for (
+    const length of [0, 1, 55, 56, 57, 63, 64, 65, 119, 120, 128, 1000, 65_536, 199_999, 200_000]
+  ) {
+    const inputs = [0, 1, 2, 3].map((lane) => random(length, length * 4 + lane + 1));
+    inputs.forEach((input, lane) => lanes.lane(lane).set(input));
+    assertEquals(lanes.digests(length), inputs.map(md5), `length ${length}`);
+  }
+});
+
+Deno.test("Md5Lanes: the lanes can be hashed again (the state starts afresh)", () => {
+  const lanes = Md5Lanes.create(1024)!;
+  const inputs = [0, 1, 2, 3].map((lane) => random(1024, lane + 7));
+  inputs.forEach((input, lane) => lanes.lane(lane).set(input));
+  const first = lanes.digests(1024);
+  inputs.forEach((input, lane) => lanes.lane(lane).set(input));
+  assertEquals(lanes.digests(1024), first);
+  assertEquals(first, inputs.map(md5));
+});
+
+Deno.test("Md5Lanes: blocks hashed in steps, then finished, give the digests of one pass", () => {
+  const lanes = Md5Lanes.create(64 * 100 + 30)!;
+  const inputs = [0, 1, 2, 3].map((lane) => random(64 * 100 + 30, lane + 11));
+  inputs.forEach((input, lane) => lanes.lane(lane).set(input));
+  lanes.reset();
+  lanes.hash(0, 1);
+  lanes.hash(1, 60);
+  lanes.hash(61, 39);
+  assertEquals(lanes.finish(64 * 100 + 30, 100), inputs.map(md5));
+});
+
+Deno.test("LaneChecksum: the composite checksum of Checksum, for every count of parts and tails", () => {
+  const sizes = [0, 1, 999, 1000, 1001, 3000, 3999, 4000, 4001, 7999, 8000, 8001, 9500, 12_345];
+  for (const partSize of [1000, 1024]) {
+    for (const size of [...sizes, 16_000, 20_480, 24_577, 40_000]) {
+      for (const piece of [1, 777, 4096, 10_000]) {
+        if (piece === 1 && size > 9000) continue;
+        const data = random(size, size + 3);
+        const reference = new Checksum("composite", partSize);
+        using lanes = LaneChecksum.create(partSize);
+        assert(lanes !== undefined);
+        // Pieces of an odd size, so parts start and end inside pieces.
+        for (let offset = 0; offset < size; offset += piece) {
+          reference.update(data.subarray(offset, offset + piece));
+          lanes.update(data.subarray(offset, offset + piece));
+        }
+        assertEquals(lanes.result(), reference.result(), `part ${partSize} size ${size}`);
+      }
+    }
+  }
+});
+
+Deno.test("LaneChecksum: one at a time per process; the next one once the first is disposed", () => {
+  const first = LaneChecksum.create(1000);
+  assert(first !== undefined);
+  assertEquals(LaneChecksum.create(1000), undefined);
+  first[Symbol.dispose]();
+  first[Symbol.dispose]();
+  using again = LaneChecksum.create(1000);
+  assert(again !== undefined);
+  assertEquals(LaneChecksum.create(1000), undefined);
+});
