@@ -96,24 +96,33 @@ async function main(): Promise<void> {
         const source = `${work}/data-${size / MB}MB.bin`;
         await writeTestFile(source, size);
         for (let run = 0; run < runs; run++) {
+          // All uploads of a run, then all downloads: each download follows another transfer of
+          // the same kind, whichever client goes first (see docs/decisions.md on the machine's
+          // freed memory).
+          const stored: { client: Client; recordId: number; file: FileJson }[] = [];
           for (const client of rotated(clients, run)) {
             const record = await newRecord();
             await settle();
             add(`upload ${size / MB} MB`, client, run, await client.upload(record.id, source));
             const file = await fileNamed(transport, record.id, source.split("/").at(-1)!);
             if (file.size !== size) throw new Error(`${client.name} stored ${file.size} bytes`);
+            stored.push({ client, recordId: record.id, file });
+          }
+          for (const { client, recordId, file } of stored) {
             const dir = await Deno.makeTempDir({ dir: work });
             await settle();
             add(
               `download ${size / MB} MB`,
               client,
               run,
-              await client.download(record.id, file, dir),
+              await client.download(recordId, file, dir),
             );
             const got = (await Deno.stat(`${dir}/${file.name}`)).size;
             if (got !== size) throw new Error(`${client.name} downloaded ${got} bytes`);
             await Deno.remove(dir, { recursive: true });
-            await transport.request("DELETE", `/records/${record.id}/files/${file.id}`);
+          }
+          for (const { recordId, file } of stored) {
+            await transport.request("DELETE", `/records/${recordId}/files/${file.id}`);
           }
         }
         await Deno.remove(source);
