@@ -51,23 +51,16 @@ export class ConnReader {
     return this.#pending;
   }
 
-  /** Reads more into the buffer (compacted, grown up to the head bound); false at the end. */
+  /** Reads more into the buffer (compacted first when full); false at the end. */
   async #fillNow(): Promise<boolean> {
     if (this.#ended) return false;
     if (this.#start === this.#end) this.#start = this.#end = 0;
     if (this.#end === this.#buffer.byteLength) {
-      if (this.#start > 0) {
-        this.#buffer.copyWithin(0, this.#start, this.#end);
-        this.#end -= this.#start;
-        this.#start = 0;
-      } else {
-        if (this.#buffer.byteLength >= MAX_HEAD_BYTES) {
-          throw new TypeError("The answer's head is too long");
-        }
-        const grown = new Uint8Array(this.#buffer.byteLength * 2);
-        grown.set(this.#buffer.subarray(0, this.#end));
-        this.#buffer = grown;
-      }
+      // The buffer holds the longest head allowed: full from its start, the head is too long.
+      if (this.#start === 0) throw new TypeError("The answer's head is too long");
+      this.#buffer.copyWithin(0, this.#start, this.#end);
+      this.#end -= this.#start;
+      this.#start = 0;
     }
     const read = await this.#conn.read(this.#buffer.subarray(this.#end));
     if (read === null) {
