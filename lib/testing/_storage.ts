@@ -98,6 +98,7 @@ export async function storeBody(
   let writer: WritableStreamDefaultWriter<Uint8Array> | undefined;
   let size = 0;
   let small: Uint8Array | undefined;
+  const head = new HeadBytes();
   // A reader, not `for await`: the async iterator costs more than the rest of a small upload.
   const reader = body?.getReader();
   try {
@@ -112,6 +113,7 @@ export async function storeBody(
       size += chunk.byteLength;
       if (size > MAX_CONTENT_LENGTH) throw new HttpError(413);
       hash.update(chunk);
+      head.add(chunk);
       if (writer === undefined && size <= SMALL_BODY_BYTES) {
         gathered.push(chunk);
         continue;
@@ -136,8 +138,7 @@ export async function storeBody(
     await Deno.remove(path).catch(() => {});
     throw error;
   }
-  const head = small !== undefined ? small.subarray(0, SNIFF_BYTES) : await readHead(path);
-  return { path, size, md5: new Uint8Array(hash.digest()), head };
+  return { path, size, md5: new Uint8Array(hash.digest()), head: head.bytes };
 }
 
 /**
@@ -158,22 +159,23 @@ export function concatBytes(pieces: Uint8Array[], size: number): Uint8Array {
   return bytes;
 }
 
-/**
- * The first bytes of a stored file (at most {@linkcode SNIFF_BYTES}).
- *
- * @param path Stored file.
- * @returns The bytes.
- */
-export async function readHead(path: string): Promise<Uint8Array> {
-  using file = await Deno.open(path, { read: true });
-  const head = new Uint8Array(SNIFF_BYTES);
-  let n = 0;
-  while (n < head.byteLength) {
-    const read = await file.read(head.subarray(n));
-    if (read === null) break;
-    n += read;
+/** The first bytes (at most {@linkcode SNIFF_BYTES}) of data that passes by in pieces. */
+export class HeadBytes {
+  #bytes = new Uint8Array(SNIFF_BYTES);
+  #length = 0;
+
+  /** Takes what it still needs of the next piece (a copy). */
+  add(piece: Uint8Array): void {
+    if (this.#length === SNIFF_BYTES) return;
+    const take = piece.subarray(0, SNIFF_BYTES - this.#length);
+    this.#bytes.set(take, this.#length);
+    this.#length += take.byteLength;
   }
-  return head.subarray(0, n);
+
+  /** The first bytes seen. */
+  get bytes(): Uint8Array {
+    return this.#bytes.subarray(0, this.#length);
+  }
 }
 
 /**

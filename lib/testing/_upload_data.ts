@@ -13,9 +13,9 @@ import { corruptedRequests } from "./_faults.ts";
 import { fileJson, uploadJson } from "./_render.ts";
 import { addFileRevision } from "./_revisions.ts";
 import {
+  HeadBytes,
   hex,
   openStored,
-  readHead,
   removeStored,
   sniffMimetype,
   storagePath,
@@ -185,6 +185,7 @@ export async function merge(
   const out = await Deno.open(path, { write: true, createNew: true });
   const writer = out.writable.getWriter();
   const digests = createHash("md5");
+  const head = new HeadBytes();
   let size = 0;
   try {
     for (let i = 0; i < upload.chunkCount; i++) {
@@ -192,6 +193,7 @@ export async function merge(
       digests.update(Buffer.from(c.checksum, "hex"));
       for await (const part of await openStored(state, c.path)) {
         size += part.byteLength;
+        head.add(part);
         await writer.write(part);
       }
     }
@@ -211,7 +213,7 @@ export async function merge(
     path,
     size,
     checksum,
-    head: await readHead(path),
+    head: head.bytes,
   });
   if (!file) {
     await removeStored(state, path);

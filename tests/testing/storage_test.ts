@@ -81,3 +81,36 @@ Deno.test("storage: small files stay in memory, large ones on disk; both read, r
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("storage: the magic MIME type comes from the first bytes of a large body and of a merged upload", async () => {
+  await using server = await startServer();
+  const record = await createRecord(server, "magic");
+  const png = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+  const large = bytes(1_500_000, 3);
+  large.set(png);
+  assertEquals((await upload(server, record.id, "large.png", large)).magic_mimetype, "image/png");
+  // More than the direct-upload maximum: chunks, then the merge.
+  const chunked = bytes(50_000_001, 4);
+  chunked.set([0x25, 0x50, 0x44, 0x46, 0x2d]); // %PDF-
+  const started = await call(server, "POST", `/records/${record.id}/uploads`, {
+    body: { name: "merged.pdf", size: chunked.byteLength },
+  });
+  assertEquals(started.body.upload_type, "chunked");
+  const chunkSize = started.body._meta.chunk_size;
+  for (let index = 0; index * chunkSize < chunked.byteLength; index++) {
+    const data = chunked.slice(index * chunkSize, (index + 1) * chunkSize);
+    const sent = await call(server, "PUT", started.body._actions.upload_data, {
+      raw: data,
+      headers: { "Kadi-Chunk-Index": String(index), "Kadi-Chunk-Size": String(data.byteLength) },
+    });
+    assertEquals(sent.status, 200);
+  }
+  const finished = await call(server, "POST", started.body._actions.finish);
+  assertEquals(finished.status, 202);
+  let task = finished.body;
+  while (task._meta?.task?.file === undefined && task._meta?.task?.error === undefined) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    task = (await call(server, "GET", started.body._links.self)).body;
+  }
+  assertEquals(task._meta.task.file.magic_mimetype, "application/pdf");
+});
