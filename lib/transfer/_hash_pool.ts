@@ -13,7 +13,8 @@
  */
 
 import { md5Hex } from "./_chunks.ts";
-import type { HashAnswer, HashJob } from "./_md5_worker.ts";
+import type { Md5Lanes } from "./_md5_lanes.ts";
+import type { HashAnswer, HashJob, LanesJob } from "./_md5_worker.ts";
 
 /** A digest and the bytes it was computed from, handed back by {@linkcode HashPool.md5}. */
 export interface Hashed {
@@ -43,18 +44,29 @@ export interface HashPool extends Disposable {
    * @returns The digest and the bytes (use the returned view: a transferred input is detached).
    */
   md5(bytes: Uint8Array<ArrayBuffer>, options?: HashOptions): Promise<Hashed>;
+  /**
+   * The MD5 of the first `length` bytes of each lane of a bank in shared memory, computed in
+   * place by a worker (the bank must stay unchanged until the answer).
+   *
+   * @param bank The bank (from {@linkcode Md5Lanes.banks}).
+   * @param length Bytes per lane.
+   * @returns The four digests, in lane order.
+   */
+  lanes(bank: Md5Lanes, length: number): Promise<string[]>;
 }
 
 /** Below this size a worker round trip costs more than hashing in place. */
 const INLINE_BYTES = 1 << 20;
 
+/** A job waiting for, or run by, a worker. */
 interface Job {
-  id: number;
-  bytes: Uint8Array<ArrayBuffer>;
-  /** Where the data sits in its buffer (the view reads 0 once the buffer is transferred). */
-  offset: number;
-  length: number;
-  resolve(hashed: Hashed): void;
+  /** The message to the worker and what it transfers. */
+  message: HashJob | LanesJob;
+  transfer: Transferable[];
+  /** Takes the worker's answer. */
+  answer(answer: HashAnswer): void;
+  /** Computes the answer here (no worker could start). */
+  inline(): void;
   reject(error: unknown): void;
 }
 
@@ -92,6 +104,7 @@ export function acquireHashPool(options: AcquireOptions = {}): HashPool {
   if (options.onlyParallel && !parallelHashing()) {
     return {
       md5: (bytes) => Promise.resolve({ digest: md5Hex(bytes), bytes }),
+      lanes: (bank, length) => Promise.resolve(bank.digests(length)),
       [Symbol.dispose]() {},
     };
   }
@@ -99,6 +112,7 @@ export function acquireHashPool(options: AcquireOptions = {}): HashPool {
   let released = false;
   return {
     md5: (bytes, options = {}) => submit(bytes, options.transfer ?? true),
+    lanes: submitLanes,
     [Symbol.dispose]() {
       if (released) return;
       released = true;
@@ -115,6 +129,16 @@ export function acquireHashPool(options: AcquireOptions = {}): HashPool {
  */
 export function hashWorkerCount(): number {
   return slots.length;
+}
+
+/**
+ * Whether jobs can go to workers: false where the worker module may not be loaded (no read
+ * permission for it) or a worker failed to start; jobs are then hashed on the calling thread.
+ *
+ * @returns True when workers can be used.
+ */
+export function hashWorkersUsable(): boolean {
+  return !inlineOnly && mayLoadWorker();
 }
 
 /**
@@ -143,13 +167,33 @@ function submit(bytes: Uint8Array<ArrayBuffer>, transfer: boolean): Promise<Hash
     return Promise.resolve({ digest: md5Hex(bytes), bytes });
   }
   const owned = transfer ? bytes : bytes.slice();
+  // Where the data sits in its buffer (the view reads 0 once the buffer is transferred).
+  const { byteOffset: offset, byteLength: length } = owned;
   return new Promise<Hashed>((resolve, reject) => {
+    const done = (digest: string, hashed: Uint8Array<ArrayBuffer>) =>
+      resolve({ digest, bytes: transfer ? hashed : bytes });
     queue.push({
-      id: nextId++,
-      bytes: owned,
-      offset: owned.byteOffset,
-      length: owned.byteLength,
-      resolve: transfer ? resolve : ({ digest }) => resolve({ digest, bytes }),
+      message: { kind: "bytes", id: nextId++, buffer: owned.buffer, offset, length },
+      transfer: [owned.buffer],
+      answer: ({ digests, buffer }) =>
+        buffer && done(digests[0] ?? "", new Uint8Array(buffer, offset, length)),
+      inline: () => done(md5Hex(owned), owned),
+      reject,
+    });
+    dispatch();
+  });
+}
+
+function submitLanes(bank: Md5Lanes, length: number): Promise<string[]> {
+  if (inlineOnly) return Promise.resolve(bank.digests(length));
+  const { memory, laneBytes, base } = bank;
+  return new Promise<string[]>((resolve, reject) => {
+    queue.push({
+      message: { kind: "lanes", id: nextId++, memory, laneBytes, base, length },
+      transfer: [],
+      // The worker is the same runtime as this thread, so it has SIMD too; if not, hash here.
+      answer: ({ digests }) => resolve(digests.length === 4 ? digests : bank.digests(length)),
+      inline: () => resolve(bank.digests(length)),
       reject,
     });
     dispatch();
@@ -158,7 +202,7 @@ function submit(bytes: Uint8Array<ArrayBuffer>, transfer: boolean): Promise<Hash
 
 function dispatch(): void {
   if (inlineOnly) {
-    for (const job of queue.splice(0)) job.resolve({ digest: md5Hex(job.bytes), bytes: job.bytes });
+    for (const job of queue.splice(0)) job.inline();
     return;
   }
   for (const slot of slots) {
@@ -166,13 +210,7 @@ function dispatch(): void {
     if (!slot.ready || slot.job !== undefined) continue;
     const job = queue.shift() as Job;
     slot.job = job;
-    const message: HashJob = {
-      id: job.id,
-      buffer: job.bytes.buffer,
-      offset: job.offset,
-      length: job.length,
-    };
-    slot.worker.postMessage(message, [job.bytes.buffer]);
+    slot.worker.postMessage(job.message, job.transfer);
   }
   // Jobs still waiting get a worker each, up to the pool size (one that is starting counts).
   let starting = slots.filter((slot) => !slot.ready).length;
@@ -215,10 +253,7 @@ function spawn(): boolean {
     } else {
       const job = slot.job;
       slot.job = undefined;
-      if (job && answer.buffer) {
-        const bytes = new Uint8Array(answer.buffer, job.offset, job.length);
-        job.resolve({ digest: answer.digest, bytes });
-      }
+      job?.answer(answer);
     }
     dispatch();
     shrink();

@@ -114,8 +114,8 @@ export async function saveResponse(
     ? undefined
     : checksumKind(options.checksum, options.size);
   // The per-part form is hashed by workers in parallel where that pays (3 cores or more), else
-  // here four parts at a time in SIMD lanes, spread over the arrival of the next four (one
-  // download of the process at a time; the others, and the plain MD5, hash one stream in place).
+  // four parts at a time in SIMD lanes, by a worker while the next four arrive (one download of
+  // the process at a time; the others, and the plain MD5, hash one stream in place).
   using checksum = kind === "composite"
     ? parallelHashing() ? new PartChecksum() : LaneChecksum.create() ?? new Checksum(kind)
     : kind

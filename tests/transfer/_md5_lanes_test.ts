@@ -5,6 +5,7 @@ import { assert, assertEquals } from "../_assert.ts";
 import { Md5Lanes } from "../../lib/transfer/_md5_lanes.ts";
 import { LaneChecksum } from "../../lib/transfer/_lane_checksum.ts";
 import { Checksum } from "../../lib/transfer/_chunks.ts";
+import { acquireHashPool, hashWorkerCount } from "../../lib/transfer/_hash_pool.ts";
 
 const md5 = (bytes: Uint8Array) => createHash("md5").update(bytes).digest("hex");
 
@@ -53,26 +54,33 @@ Deno.test("Md5Lanes: blocks hashed in steps, then finished, give the digests of 
   assertEquals(lanes.finish(64 * 100 + 30, 100), inputs.map(md5));
 });
 
-Deno.test("LaneChecksum: the composite checksum of Checksum, for every count of parts and tails", () => {
-  const sizes = [0, 1, 999, 1000, 1001, 3000, 3999, 4000, 4001, 7999, 8000, 8001, 9500, 12_345];
-  for (const partSize of [1000, 1024]) {
-    for (const size of [...sizes, 16_000, 20_480, 24_577, 40_000]) {
-      for (const piece of [1, 777, 4096, 10_000]) {
-        if (piece === 1 && size > 9000) continue;
-        const data = random(size, size + 3);
-        const reference = new Checksum("composite", partSize);
-        using lanes = LaneChecksum.create(partSize);
-        assert(lanes !== undefined);
-        // Pieces of an odd size, so parts start and end inside pieces.
-        for (let offset = 0; offset < size; offset += piece) {
-          reference.update(data.subarray(offset, offset + piece));
-          lanes.update(data.subarray(offset, offset + piece));
+for (const workers of [false, true]) {
+  const where = workers ? "by a worker" : "here";
+  Deno.test(`LaneChecksum (${where}): the composite checksum of Checksum, for every count of parts and tails`, async () => {
+    // A hold of the test's own keeps one worker for all the checksums (each would start one).
+    using _hold = workers ? acquireHashPool() : undefined;
+    const sizes = [0, 1, 999, 1000, 1001, 3000, 3999, 4000, 4001, 7999, 8000, 8001, 9500, 12_345];
+    for (const partSize of [1000, 1024]) {
+      for (const size of [...sizes, 16_000, 20_480, 24_577, 40_000]) {
+        for (const piece of [1, 777, 4096, 10_000]) {
+          if (piece === 1 && size > 9000) continue;
+          const data = random(size, size + 3);
+          const reference = new Checksum("composite", partSize);
+          using lanes = LaneChecksum.create(partSize, { workers });
+          assert(lanes !== undefined);
+          // Pieces of an odd size, so parts start and end inside pieces.
+          for (let offset = 0; offset < size; offset += piece) {
+            reference.update(data.subarray(offset, offset + piece));
+            await lanes.update(data.subarray(offset, offset + piece));
+          }
+          // The worker holds on while the checksum does: its jobs did run in a worker.
+          if (workers && size >= 4 * partSize) assert(hashWorkerCount() >= 1);
+          assertEquals(await lanes.result(), reference.result(), `part ${partSize} size ${size}`);
         }
-        assertEquals(lanes.result(), reference.result(), `part ${partSize} size ${size}`);
       }
     }
-  }
-});
+  });
+}
 
 Deno.test("LaneChecksum: one at a time per process; the next one once the first is disposed", () => {
   const first = LaneChecksum.create(1000);
