@@ -66,7 +66,8 @@ function matchSegments(segments: Segment[], parts: string[]): Record<string, str
     if (part === "") return null;
     params[seg.text] = part;
   }
-  return parts.length === segments.length ? params : null;
+  // No `*rest`: the lengths are equal (checked first).
+  return params;
 }
 
 /**
