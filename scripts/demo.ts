@@ -10,28 +10,12 @@
  * @module
  */
 
-import { sha256File } from "./_files.ts";
+import { sha256File, writeTestFile } from "./_files.ts";
 import { startServer } from "../lib/testing/mod.ts";
 import { writeConfig } from "../lib/config/write.ts";
 
 const CLI = new URL("../cli.ts", import.meta.url).pathname;
 const BIG_FILE_BYTES = 60_000_000;
-
-async function writeGeneratedFile(path: string, size: number): Promise<void> {
-  using file = await Deno.open(path, { write: true, create: true, truncate: true });
-  const block = new Uint8Array(1 << 20);
-  let state = 0x9e3779b9;
-  for (let written = 0; written < size; written += block.length) {
-    for (let i = 0; i < block.length; i += 4) {
-      state ^= state << 13;
-      state ^= state >>> 17;
-      state ^= state << 5;
-      new DataView(block.buffer).setUint32(i, state >>> 0);
-    }
-    const part = block.subarray(0, Math.min(block.length, size - written));
-    for (let offset = 0; offset < part.length;) offset += await file.write(part.subarray(offset));
-  }
-}
 
 /**
  * Quotes one argument for POSIX shells, so a printed command can be copied into a shell: plain
@@ -88,7 +72,7 @@ if (import.meta.main) {
     await Deno.writeTextFile(`${dir}/notes.txt`, "Measured at 21 °C.\n");
     await run(env, "records", "add-files", "-r", id, "-n", `${dir}/notes.txt`, "-d", "Lab notes");
     console.log(`\nGenerating a ${BIG_FILE_BYTES / 1e6} MB file (chunked upload above 50 MB)`);
-    await writeGeneratedFile(`${dir}/big.bin`, BIG_FILE_BYTES);
+    await writeTestFile(`${dir}/big.bin`, BIG_FILE_BYTES);
     await run(env, "records", "add-files", "-r", id, "-n", `${dir}/big.bin`);
     await run(
       env,
