@@ -46,10 +46,8 @@ export class LaneChecksum implements Disposable {
   #filled = 0;
   /** The worker pool, or `undefined` when hashing here. */
   #pool: HashPool | undefined;
-  /** The worker's job on the other bank, which must end before that bank fills again. */
-  #otherJob: Promise<string[]> | undefined;
-  /** The job to wait for before writing on: the one on the bank now filling. */
-  #wait: Promise<string[]> | undefined;
+  /** The worker's job on each bank, until it ended: a bank is written again only after it. */
+  #jobs = new Map<Md5Lanes, Promise<string[]>>();
   /** The full bank being hashed here, a few blocks at a time. */
   #hashing: Hashing | undefined;
   #size = 0;
@@ -108,15 +106,16 @@ export class LaneChecksum implements Disposable {
   #add(chunk: Uint8Array, from: number): void | Promise<void> {
     let offset = from;
     while (offset < chunk.byteLength) {
-      const wait = this.#wait;
-      if (wait !== undefined) {
-        return wait.then(() => {
-          if (this.#wait === wait) this.#wait = undefined;
+      const bank = this.#filling;
+      const job = this.#jobs.get(bank);
+      if (job !== undefined) {
+        return job.then(() => {
+          if (this.#jobs.get(bank) === job) this.#jobs.delete(bank);
           return this.#add(chunk, offset);
         });
       }
       const take = Math.min(this.#partSize - this.#filled, chunk.byteLength - offset);
-      this.#filling.lane(this.#lane).set(chunk.subarray(offset, offset + take), this.#filled);
+      bank.lane(this.#lane).set(chunk.subarray(offset, offset + take), this.#filled);
       this.#filled += take;
       offset += take;
       this.#pace();
@@ -134,9 +133,7 @@ export class LaneChecksum implements Disposable {
       const job = this.#pool.lanes(full, this.#partSize);
       job.catch(() => {});
       this.#digests.push(job);
-      // The bank filled next is the one hashed before: wait for that job before writing into it.
-      this.#wait = this.#otherJob;
-      this.#otherJob = job;
+      this.#jobs.set(full, job);
     } else {
       // The other bank is (nearly) done: finish it, then hash this one from now on.
       this.#finishHashing();
