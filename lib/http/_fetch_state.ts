@@ -1,7 +1,8 @@
 /**
  * The transport's connection state, opened on first use: the settings resolved, the base URL, and
- * the fetch function every request goes through (Deno's fetch with the CA bundle, the
- * certificate-ignoring node:https path, or the copy-free client for large byte bodies).
+ * the fetch function every request goes through (the copy-free client with its keep-alive pool,
+ * Deno's fetch with the CA bundle for streamed bodies and unknown proxy routes, or the
+ * certificate-ignoring node:https path).
  *
  * @module
  */
@@ -11,6 +12,7 @@ import type { FetchFn } from "./_node_fetch.ts";
 import { httpClient } from "./_connect.ts";
 import { sendWatched } from "./_idle.ts";
 import { rawFetch } from "./_raw_fetch.ts";
+import { ConnPool } from "./_conn_pool.ts";
 import { httpsProxyFromEnv, proxyRouter } from "./_proxy_env.ts";
 import type { TransportOptions, TransportSettings } from "./_transport_types.ts";
 import { apiBaseUrl } from "./url.ts";
@@ -42,23 +44,33 @@ export async function openFetchState(
   // The node:https path (verify = false) is loaded only when used: Node's HTTP stack costs
   // start-up time. Only it needs the proxy: Deno's fetch reads the proxy variables itself.
   const insecure = settings.verify === false ? await insecureClient(settings) : undefined;
-  // Large byte bodies (upload chunks) and bulk answers (downloads) go through a small HTTP/1.1
-  // client that sends the caller's buffer without copying it, with a Content-Length, reporting
-  // every piece written to the idle timer, and reads answers into the reader's buffers (see
-  // docs/decisions.md, "Transfer performance" and "third round"). It uses an `http://` proxy
-  // from the environment as Deno's fetch would; when the route is unknown (a proxy variable may
-  // not be read, or names another kind of proxy), Deno's fetch keeps the request: it gets
+  // Requests whose body is bytes, text or none (every request the library sends but streamed
+  // ones) go straight to the host through a small HTTP/1.1 client with a keep-alive pool: it
+  // sends the caller's buffer without copying it, with a Content-Length, reporting every piece
+  // written to the idle timer, reads answers into the reader's buffers, and costs a third of
+  // fetch's CPU per small request (see docs/decisions.md, "Transfer performance", "third round"
+  // and "Connection reuse in the copy-free client"). Through an `http://` proxy from the
+  // environment, it carries large byte bodies and bulk answers only, one connection each (a
+  // CONNECT tunnel for `https://`, the absolute form for `http://`), and Deno's fetch, which
+  // pools connections to the proxy, the rest. When the route is unknown (a proxy variable may
+  // not be read, or names another kind of proxy), Deno's fetch carries every request: it gets
   // bodies as a stream whose reads count as activity.
   const route = proxyRouter();
-  const bulk = rawFetch({ caCerts, route });
+  const pool = new ConnPool();
+  const direct = rawFetch({ caCerts, route, pool });
+  const proxied = rawFetch({ caCerts, route });
   const pooled = watchedFetch((url, init) => fetch(url, { ...init, client }));
   const fetchFn: FetchFn = (url, init) => {
     if (insecure && url.protocol === "https:") return insecure.fetch(url, init);
+    const { body } = init;
+    const kind = route(url).kind;
     if (
-      (isLargeBytes(init.body) || (init.bulk && init.body === null)) &&
-      route(url).kind !== "unknown"
+      kind === "direct" && (body === null || body instanceof Uint8Array || typeof body === "string")
     ) {
-      return bulk(url, init);
+      return direct(url, init);
+    }
+    if (kind === "proxy" && (isLargeBytes(body) || (init.bulk && body === null))) {
+      return proxied(url, init);
     }
     return pooled(url, init);
   };
@@ -67,6 +79,7 @@ export async function openFetchState(
     settings,
     fetch: fetchFn,
     close() {
+      pool.close();
       client.close();
       insecure?.close();
     },
@@ -101,7 +114,7 @@ function watchedFetch(
   };
 }
 
-/** Byte bodies from this size on are sent without a copy (when no proxy may be set). */
+/** Byte bodies from this size on go through a proxy without a copy. */
 const LARGE_BODY_BYTES = 1 << 20;
 
 function isLargeBytes(body: BodyInit | null): boolean {

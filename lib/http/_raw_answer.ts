@@ -24,6 +24,7 @@ export class ConnReader {
   #start = 0;
   #end = 0;
   #ended = false;
+  #received = 0;
   /** The read into the buffer in flight, if any (one at a time). */
   #pending: Promise<boolean> | undefined;
 
@@ -34,6 +35,40 @@ export class ConnReader {
   /** Bytes read from the connection and not taken yet. */
   get buffered(): number {
     return this.#end - this.#start;
+  }
+
+  /** Bytes read from the connection so far (a reused connection: whether an answer began). */
+  get received(): number {
+    return this.#received;
+  }
+
+  /** Whether the connection ended (the peer closed it). */
+  get ended(): boolean {
+    return this.#ended;
+  }
+
+  /**
+   * Starts a read into the buffer (unless one is in flight) and returns it: on an idle kept-alive
+   * connection it settles when the server closes the connection or sends anything; when the
+   * connection is used again, the next answer's head read takes it over.
+   *
+   * @returns True when bytes arrived, false at the end; rejected when the read failed.
+   */
+  watch(): Promise<boolean> {
+    return this.#fill();
+  }
+
+  /**
+   * Takes `length` buffered bytes as a copy, when that many are buffered.
+   *
+   * @param length The count.
+   * @returns The bytes, or undefined when fewer are buffered.
+   */
+  take(length: number): Uint8Array<ArrayBuffer> | undefined {
+    if (this.#end - this.#start < length) return undefined;
+    const bytes = this.#buffer.slice(this.#start, this.#start + length);
+    this.#start += length;
+    return bytes;
   }
 
   /**
@@ -68,6 +103,7 @@ export class ConnReader {
       return false;
     }
     this.#end += read;
+    this.#received += read;
     return true;
   }
 
@@ -117,6 +153,7 @@ export class ConnReader {
     if (this.#ended) return null;
     const read = await this.#conn.read(view);
     if (read === null) this.#ended = true;
+    else this.#received += read;
     return read;
   }
 
@@ -156,6 +193,11 @@ export interface AnswerHead {
   status: number;
   statusText: string;
   headers: Headers;
+  /**
+   * Whether the server keeps the connection open after this answer: HTTP/1.1 without
+   * `Connection: close`, or HTTP/1.0 with `Connection: keep-alive`.
+   */
+  persistent: boolean;
 }
 
 /**
@@ -168,16 +210,20 @@ export interface AnswerHead {
 export async function readHead(reader: ConnReader): Promise<AnswerHead> {
   for (;;) {
     const [statusLine = "", ...headerLines] = (await reader.head()).split("\r\n");
-    const match = /^HTTP\/1\.[01] ([1-5]\d\d)(?: (.*))?$/.exec(statusLine);
+    const match = /^HTTP\/1\.([01]) ([1-5]\d\d)(?: (.*))?$/.exec(statusLine);
     if (!match) throw new TypeError(`Invalid HTTP answer: ${statusLine.slice(0, 80)}`);
-    const status = Number(match[1]);
+    const status = Number(match[2]);
     if (status < 200) continue;
     const headers = new Headers();
     for (const line of headerLines) {
       const colon = line.indexOf(":");
       if (colon > 0) headers.append(line.slice(0, colon).trim(), line.slice(colon + 1).trim());
     }
-    return { status, statusText: match[2] ?? "", headers };
+    const connection = headers.get("connection")?.toLowerCase() ?? "";
+    const persistent = match[1] === "1"
+      ? !/(^|,)\s*close\s*(,|$)/.test(connection)
+      : /(^|,)\s*keep-alive\s*(,|$)/.test(connection);
+    return { status, statusText: match[3] ?? "", headers, persistent };
   }
 }
 
@@ -188,9 +234,12 @@ type Framing =
   | { kind: "close" };
 
 /**
- * The body of an answer as a byte stream read from the connection, or null for a bodiless one.
- * `done` runs once when the body ended, failed or was cancelled (it closes the connection);
- * `activity` whenever bytes arrived.
+ * The body of an answer: null for a bodiless one; the bytes themselves when the whole body (of a
+ * declared length, not encoded) is already buffered, which is most small answers (no stream, no
+ * read more); otherwise a byte stream read from the connection. `done` runs once when the body
+ * ended, failed or was cancelled, with `clean` true only when it was read to its framed end
+ * (length or last chunk; never "until the connection closes"): the connection may then carry
+ * another request. `activity` runs whenever bytes arrived.
  *
  * @param reader The connection's reader, positioned after the head.
  * @param method The request's method (HEAD answers have no body).
@@ -204,9 +253,9 @@ export function answerBody(
   reader: ConnReader,
   method: string,
   head: AnswerHead,
-  done: () => void,
+  done: (clean: boolean) => void,
   activity?: () => void,
-): ReadableStream<Uint8Array> | null {
+): ReadableStream<Uint8Array> | Uint8Array<ArrayBuffer> | null {
   const { headers } = head;
   const length = headers.get("content-length");
   const chunked = /chunked/i.test(headers.get("transfer-encoding") ?? "");
@@ -219,7 +268,7 @@ export function answerBody(
     ? { kind: "length", remaining: Number(length) }
     : { kind: "close" };
   if (bodilessAnswer(method, head.status) || (framing.kind === "length" && !framing.remaining)) {
-    done();
+    done(true);
     return null;
   }
   const encoding = (headers.get("content-encoding") ?? "identity").trim().toLowerCase();
@@ -229,14 +278,22 @@ export function answerBody(
     ? "deflate"
     : undefined;
   if (format === undefined && encoding !== "identity") {
-    done();
+    done(false);
     throw new TypeError(`Unsupported Content-Encoding ${encoding.slice(0, 20)}`);
   }
+  if (framing.kind === "length" && format === undefined) {
+    const whole = reader.take(framing.remaining);
+    if (whole !== undefined) {
+      activity?.();
+      done(true);
+      return whole;
+    }
+  }
   let finished = false;
-  const finish = () => {
+  const finish = (clean: boolean) => {
     if (finished) return;
     finished = true;
-    done();
+    done(clean && framing.kind !== "close");
   };
   const body = new ReadableStream({
     type: "bytes",
@@ -248,23 +305,23 @@ export function answerBody(
       try {
         const count = await gather(reader, framing, view, activity);
         if (count === null) {
-          finish();
+          finish(true);
           controller.close();
           request.respond(0);
           return;
         }
         request.respond(count);
         if (framing.kind === "length" && framing.remaining === 0) {
-          finish();
+          finish(true);
           controller.close();
         }
       } catch (error) {
-        finish();
+        finish(false);
         controller.error(error);
       }
     },
     cancel() {
-      finish();
+      finish(false);
     },
   });
   return format ? body.pipeThrough(new DecompressionStream(format)) : body;
