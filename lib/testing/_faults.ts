@@ -1,7 +1,7 @@
 /**
  * Fault injection: a middleware that matches requests against {@linkcode Fault} rules and answers
- * with an error status, a redirect, a dropped connection, a delay, a slow or cut body, or a failing
- * merge task; hostile answers (echoed headers, endless or odd JSON bodies, a self-pointing `next`),
+ * with an error status, a redirect, a dropped connection (with or without a byte first), a delay,
+ * a slow or cut body, an idle kept-alive connection closed, or a failing merge task; hostile answers (echoed headers, endless or odd JSON bodies, a self-pointing `next`),
  * slow request reading and a token-bucket rate limit.
  *
  * @module
@@ -30,6 +30,18 @@ export interface Fault {
   drop?: boolean;
   /** Process the request normally, then close the connection without an answer. */
   dropAfterProcessing?: boolean;
+  /**
+   * Close the connection without a byte of answer; the request is not processed (a server that
+   * closed an idle kept-alive connection just as the request arrived). Clients send such a
+   * request once more when the connection was a reused one; `drop` sends a broken status line
+   * first, which no client sends again.
+   */
+  dropSilently?: boolean;
+  /**
+   * After the answer, close the connection once it has been idle this many milliseconds (0: at
+   * once), without `Connection: close`: a server dropping idle kept-alive connections.
+   */
+  closeIdleAfterMs?: number;
   /**
    * For upload data (direct or chunk): store other bytes than received (the first byte
    * flipped), ignoring the `Kadi-MD5-Checksum` header, and report the stored bytes' checksum.
@@ -220,6 +232,7 @@ export async function withFaults(
     const wait = fault.rateLimit === undefined ? undefined : rateLimited(fault, fault.rateLimit);
     if (wait !== undefined) return errorResponse(429, undefined, {}, { "retry-after": `${wait}` });
     if (fault.drop) throw new DropConnection();
+    if (fault.dropSilently) throw new DropConnection(true);
     if (fault.redirect !== undefined) {
       const status = fault.status !== undefined && fault.status >= 300 && fault.status < 400
         ? fault.status
@@ -259,7 +272,13 @@ export async function withFaults(
     response = new Response(slowBody(response.body, slow.slowBodyBytesPerSecond!), response);
   }
   const cut = firing.find((f) => f.dropAfterBytes !== undefined);
-  if (cut) responseControl.set(response, { dropAfterBytes: cut.dropAfterBytes! });
+  const idle = firing.find((f) => f.closeIdleAfterMs !== undefined);
+  if (cut || idle) {
+    responseControl.set(response, {
+      ...(cut ? { dropAfterBytes: cut.dropAfterBytes! } : {}),
+      ...(idle ? { closeIdleAfterMs: idle.closeIdleAfterMs! } : {}),
+    });
+  }
   if (firing.some((f) => f.dropAfterProcessing)) {
     await response.body?.cancel();
     throw new DropConnection();

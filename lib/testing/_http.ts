@@ -10,10 +10,21 @@ import type { Socket } from "node:net";
 
 /** Thrown by a handler to close the connection without answering. */
 export class DropConnection extends Error {
-  /** Creates the signal. */
-  constructor() {
+  /**
+   * Whether the connection closes without a byte (a server closing an idle kept-alive
+   * connection as the request arrives); otherwise a broken status line goes first.
+   */
+  readonly silent: boolean;
+
+  /**
+   * Creates the signal.
+   *
+   * @param silent Close without a byte.
+   */
+  constructor(silent = false) {
     super("connection dropped by fault");
     this.name = "DropConnection";
+    this.silent = silent;
   }
 }
 
@@ -24,7 +35,10 @@ export class DropConnection extends Error {
 export const responseBytes: WeakMap<Response, Uint8Array> = new WeakMap();
 
 /** Per-response transport instructions (set by the fault middleware). */
-export const responseControl: WeakMap<Response, { dropAfterBytes?: number }> = new WeakMap();
+export const responseControl: WeakMap<
+  Response,
+  { dropAfterBytes?: number; closeIdleAfterMs?: number }
+> = new WeakMap();
 
 /** Live facts about one request, updated while its body streams in. */
 export interface RequestMeta {
@@ -43,6 +57,8 @@ export type Handler = (request: Request, meta: RequestMeta) => Promise<Response>
 export interface Listener {
   /** Origin, e.g. `http://127.0.0.1:41234`. */
   url: string;
+  /** TCP connections accepted so far. */
+  readonly connections: number;
   /** Stops listening and closes every connection. */
   close(): Promise<void>;
 }
@@ -248,6 +264,19 @@ async function writeResponse(
 }
 
 /**
+ * Closes a kept-alive connection once no request has been in progress on it for `ms`, without
+ * announcing it (no `Connection: close`), as servers drop idle connections.
+ */
+function closeWhenIdle(socket: Socket, ms: number, inProgress: () => number): void {
+  const check = () => {
+    if (inProgress() === 0) socket.destroy();
+  };
+  if (ms <= 0) return check();
+  const timer = setTimeout(check, ms);
+  socket.once("close", () => clearTimeout(timer));
+}
+
+/**
  * Serves `handler` on `hostname:port` (HTTPS when `tls` is given).
  *
  * @param handler The request handler.
@@ -257,13 +286,22 @@ async function writeResponse(
 export async function listen(handler: Handler, options: ListenOptions): Promise<Listener> {
   const scheme = options.tls ? "https" : "http";
   let origin = "";
+  // Requests in progress per connection (an idle close waits for none).
+  const busy = new WeakMap<Socket, number>();
   const onRequest = (req: http.IncomingMessage, res: http.ServerResponse) => {
     const socket = req.socket;
+    busy.set(socket, (busy.get(socket) ?? 0) + 1);
+    res.once("close", () => busy.set(socket, (busy.get(socket) ?? 1) - 1));
     const meta: RequestMeta = { bodyBytes: 0 };
     const request = toRequest(req, origin, meta);
     handler(request, meta).then(
       async (response) => {
         if (!(await settleBody(req, request, meta))) res.setHeader("connection", "close");
+        const idleClose = responseControl.get(response)?.closeIdleAfterMs;
+        if (idleClose !== undefined) {
+          // After the "close" that counts this request done (listeners run in order).
+          res.once("close", () => closeWhenIdle(socket, idleClose, () => busy.get(socket) ?? 0));
+        }
         await writeResponse(response, res, socket);
         if (!req.complete) {
           req.resume();
@@ -271,10 +309,11 @@ export async function listen(handler: Handler, options: ListenOptions): Promise<
         }
       },
       (error) => {
-        // Deno's fetch silently retries a request once when a reused connection closes before
-        // any answer, so a plain close would go unnoticed. An invalid status line followed by a
-        // close is never retried: the client sees a network error (TypeError) every time.
-        if (error instanceof DropConnection && socket.writable) {
+        // Deno's fetch and the copy-free client send a request once more when a reused
+        // connection closes before any answer (a silent drop), so a plain close would go
+        // unnoticed. An invalid status line followed by a close is never sent again: the client
+        // sees a network error (TypeError) every time.
+        if (error instanceof DropConnection && !error.silent && socket.writable) {
           socket.write("DROPPED\r\n\r\n", () => socket.destroy());
         } else socket.destroy();
       },
@@ -283,6 +322,8 @@ export async function listen(handler: Handler, options: ListenOptions): Promise<
   const server = options.tls
     ? https.createServer({ cert: options.tls.cert, key: options.tls.key }, onRequest)
     : http.createServer(onRequest);
+  let connections = 0;
+  server.on("connection", () => connections++);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port, options.hostname, () => resolve());
@@ -293,6 +334,9 @@ export async function listen(handler: Handler, options: ListenOptions): Promise<
   origin = `${scheme}://${host}:${port}`;
   return {
     url: origin,
+    get connections() {
+      return connections;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -74,6 +74,8 @@ export interface TestServer extends AsyncDisposable {
   users: ServerUser[];
   /** Every request, in order. */
   log: RequestLogEntry[];
+  /** TCP connections the server accepted so far (kept-alive connections count once). */
+  readonly connections: number;
   /** Adds a fault rule. */
   addFault(fault: Fault): void;
   /** Removes all fault rules. */
@@ -173,6 +175,9 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
     pat,
     users,
     log: state.log,
+    get connections() {
+      return listener.connections;
+    },
     addFault: (fault) => void state.faults.push(fault),
     clearFaults: () => void state.faults.splice(0),
     createUser: ({ username, displayname, identityType }) => ({
