@@ -119,16 +119,19 @@ async function exchange(
   settle: (pooled: PooledConn, reusable: boolean, keepAliveMs?: number) => void,
 ): Promise<Response> {
   const { conn, reader } = pooled;
+  // After a failed write the server may still wait for the rest of the body: never reused.
+  let written = false;
   const answer = async () => {
     const head = await readHead(reader);
     const done = (clean: boolean) =>
-      settle(pooled, clean && head.persistent, keepAliveTimeoutMs(head.headers));
+      settle(pooled, written && clean && head.persistent, keepAliveTimeoutMs(head.headers));
     const content = answerBody(reader, init.method, head, done, init.activity);
     return new Response(content, head);
   };
   try {
     await writeAll(conn, request.head);
     if (request.body) await writeAll(conn, request.body, init.activity);
+    written = true;
   } catch (error) {
     // A server may answer (413, 401) and close before it read the whole body: prefer its
     // answer to the broken pipe.

@@ -10,6 +10,8 @@ import { proxyRouter } from "../../lib/http/_proxy_env.ts";
 import { fileDownloadPath } from "../../lib/http/paths.ts";
 import { RecordResource } from "../../lib/resources/record.ts";
 import { uploadFile } from "../../lib/transfer/upload.ts";
+import { withTlsServer } from "../_tls.ts";
+import { POSIX_TOOLS } from "../_platform.ts";
 
 // With a proxy variable set (or unreadable), small requests stay with Deno's fetch.
 const direct = proxyRouter()(new URL("http://127.0.0.1")).kind === "direct";
@@ -185,5 +187,19 @@ Deno.test({
     assertEquals(new TextDecoder().decode(output.stderr), "");
     assertEquals(new TextDecoder().decode(output.stdout).trim(), "done");
     assertEquals(output.code, 0);
+  },
+});
+
+Deno.test({
+  name: "Transport reuses TLS connections (with the CA bundle) across requests",
+  ignore: !direct || POSIX_TOOLS.ignore,
+  async fn() {
+    await withTlsServer(async ({ server, certs }) => {
+      await using transport = new Transport({
+        settings: { host: server.url, pat: server.pat, caBundle: certs.caPath },
+      });
+      for (let i = 0; i < 4; i++) await transport.json("GET", "/info");
+      assertEquals(server.connections, 1);
+    });
   },
 });
