@@ -16,6 +16,7 @@ import { tempPathFor, writeAtomic } from "./_atomic_file.ts";
 import { parallelHashing } from "./_hash_pool.ts";
 import { PartChecksum } from "./_part_checksum.ts";
 import { LaneChecksum } from "./_lane_checksum.ts";
+import { FileLaneChecksum } from "./_file_lane_checksum.ts";
 import { cleanStaleParts, type PartListings } from "./_parts.ts";
 import { IncompleteDownloadError, IntegrityError } from "./errors.ts";
 import { type ProgressCallback, ProgressStream } from "./progress.ts";
@@ -113,15 +114,24 @@ export async function saveResponse(
   const kind = options.size === undefined
     ? undefined
     : checksumKind(options.checksum, options.size);
-  // The per-part form is hashed by workers in parallel where that pays (3 cores or more), else
-  // four parts at a time in SIMD lanes, by a worker while the next four arrive (one download of
-  // the process at a time; the others, and the plain MD5, hash one stream in place).
-  using checksum = kind === "composite"
-    ? parallelHashing() ? new PartChecksum() : LaneChecksum.create() ?? new Checksum(kind)
-    : kind
-    ? new Checksum(kind)
+  // The per-part form is hashed from the file by the MD5 worker, four parts at a time in SIMD
+  // lanes, as they are written. Where the worker cannot read the file, it is hashed as it
+  // arrives: by workers in parallel where that pays (3 cores or more), else four parts at a time
+  // in SIMD lanes in memory (one download of the process at a time; the others, and the plain
+  // MD5, hash one stream in place).
+  using fromFile = kind === "composite"
+    ? FileLaneChecksum.create(temp, { size: options.size })
     : undefined;
-  if (checksum && offset > 0) await hashFile(temp, (chunk) => checksum.update(chunk));
+  using inMemory = fromFile || !kind
+    ? undefined
+    : kind === "composite"
+    ? parallelHashing() ? new PartChecksum() : LaneChecksum.create() ?? new Checksum(kind)
+    : new Checksum(kind);
+  const checksum = fromFile ?? inMemory;
+  if (offset > 0) {
+    if (fromFile) fromFile.written(offset);
+    else if (inMemory) await hashFile(temp, (chunk) => inMemory.update(chunk));
+  }
   const body = response.body ?? ReadableStream.from<Uint8Array>([]);
   let written = offset;
   const keep = (error: unknown) =>
@@ -146,8 +156,9 @@ export async function saveResponse(
       onChunk: (chunk) => {
         written += chunk.byteLength;
         options.onProgress?.({ bytes: written, total: options.size });
-        return checksum?.update(chunk);
+        return inMemory?.update(chunk);
       },
+      ...(fromFile ? { onWritten: (bytes: number) => fromFile.written(bytes) } : {}),
     });
   } catch (error) {
     if (!keep(error)) throw error;
