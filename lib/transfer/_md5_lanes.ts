@@ -205,6 +205,32 @@ export class Md5Lanes {
   }
 }
 
+/** The largest input {@linkcode md5Small} hashes. */
+const SMALL_BYTES = 64 * 1024;
+/** The lanes of {@linkcode md5Small} on this thread, made on first use (`null`: no SIMD). */
+let small: Md5Lanes | null | undefined;
+
+/**
+ * The MD5 of a small input (at most 64 KiB) in one lane, without `node:crypto` (which costs
+ * start-up time to load); `undefined` for larger inputs or where WebAssembly SIMD is missing.
+ *
+ * @example Usage
+ * ```ts
+ * import { md5Small } from "./_md5_lanes.ts";
+ * console.log(md5Small(new TextEncoder().encode("abc"))); // 900150983cd24fb0d6963f7d28e17f72
+ * ```
+ *
+ * @param data The bytes.
+ * @returns The digest (hex), or `undefined`.
+ */
+export function md5Small(data: Uint8Array): string | undefined {
+  if (data.byteLength > SMALL_BYTES) return undefined;
+  if (small === undefined) small = Md5Lanes.create(SMALL_BYTES) ?? null;
+  if (small === null) return undefined;
+  small.lane(0).set(data);
+  return small.digests(data.byteLength)[0];
+}
+
 /** Bytes between the starts of two lanes: a part and room for its padding blocks. */
 function stride(laneBytes: number): number {
   return Math.ceil((laneBytes + 128) / 64) * 64;

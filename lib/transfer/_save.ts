@@ -7,7 +7,6 @@
  * @module
  */
 
-import { createHash } from "node:crypto";
 import { HEADER } from "../http/protocol.ts";
 import type { Transport } from "../http/transport.ts";
 import type { QueryParams } from "../http/url.ts";
@@ -88,7 +87,7 @@ export async function saveResponse(
   path: string,
   options: SaveOptions = {},
 ): Promise<string> {
-  const key = options.resumeKey === undefined ? undefined : resumeTag(options.resumeKey);
+  const key = options.resumeKey === undefined ? undefined : await resumeTag(options.resumeKey);
   const temp = tempPathFor(path, key);
   await cleanStaleParts(path, { keep: key && temp, listings: options.partListings });
   // Small files keep the shared connections; big ones (or of unknown size) get their own.
@@ -171,8 +170,10 @@ export async function saveResponse(
 }
 
 /** 8 hex digits naming the data, used in the temporary file's name. */
-function resumeTag(key: string): string {
-  return createHash("sha256").update(key).digest("hex").slice(0, 8);
+async function resumeTag(key: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(key));
+  return Array.from(new Uint8Array(digest, 0, 4), (byte) => byte.toString(16).padStart(2, "0"))
+    .join("");
 }
 
 /** Bytes of a kept partial file worth resuming; 0 (and the file removed) when there is none. */
