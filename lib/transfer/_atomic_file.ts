@@ -13,7 +13,8 @@ import { safeFileName } from "../utils/file_name.ts";
 /** Options of {@linkcode writeAtomic}. */
 export interface WriteAtomicOptions {
   /**
-   * Runs after all data is written and synced, before the rename; throwing cancels the write.
+   * Runs after all data is written, while it is synced to the disk, and must end before the
+   * rename; throwing cancels the write.
    */
   verify?: () => void | Promise<void>;
   /**
@@ -21,6 +22,8 @@ export interface WriteAtomicOptions {
    * buffer is reused once the returned promise settled.
    */
   onChunk?: (chunk: Uint8Array) => void | Promise<void>;
+  /** Called with the size of each piece once it is written (the file holds it). */
+  onWritten?: (bytes: number) => void;
   /** The temporary file (default: a fresh one from {@linkcode tempPathFor}). */
   temp?: string;
   /** Append to the data already in `temp` (a resumed download) instead of creating it anew. */
@@ -63,14 +66,18 @@ export async function writeAtomic(
       writing.catch(() => {});
       const handled = options.onChunk?.(chunk);
       await writing;
+      options.onWritten?.(chunk.byteLength);
       await handled;
       flush.written(chunk.byteLength);
     }
+    // The check (the last hashing) runs while the data goes to the disk.
+    const verified = Promise.resolve().then(options.verify);
+    verified.catch(() => {}); // awaited below
     await flush.settle();
     await file.sync();
     file.close();
     open = false;
-    await options.verify?.();
+    await verified;
     await Deno.rename(temp, path);
   } catch (error) {
     await flush.settle().catch(() => {});

@@ -13,8 +13,9 @@
  */
 
 import { md5Hex } from "./_chunks.ts";
+import { md5FileRanges } from "./_file_lanes.ts";
 import type { Md5Lanes } from "./_md5_lanes.ts";
-import type { HashAnswer, HashJob, LanesJob } from "./_md5_worker.ts";
+import type { FileJob, HashAnswer, HashJob, LanesJob } from "./_md5_worker.ts";
 
 /** A digest and the bytes it was computed from, handed back by {@linkcode HashPool.md5}. */
 export interface Hashed {
@@ -53,6 +54,16 @@ export interface HashPool extends Disposable {
    * @returns The four digests, in lane order.
    */
   lanes(bank: Md5Lanes, length: number): Promise<string[]>;
+  /**
+   * The MD5 of the `length` bytes at each of `offsets` (one to four) of a file, read back from
+   * the disk by a worker ({@linkcode md5FileRanges}); the file must already hold them.
+   *
+   * @param path The file.
+   * @param offsets Where the parts start.
+   * @param length Bytes per part.
+   * @returns The digests, in the order of `offsets`.
+   */
+  file(path: string, offsets: number[], length: number): Promise<string[]>;
 }
 
 /** Below this size a worker round trip costs more than hashing in place. */
@@ -61,7 +72,7 @@ const INLINE_BYTES = 1 << 20;
 /** A job waiting for, or run by, a worker. */
 interface Job {
   /** The message to the worker and what it transfers. */
-  message: HashJob | LanesJob;
+  message: HashJob | LanesJob | FileJob;
   transfer: Transferable[];
   /** Takes the worker's answer. */
   answer(answer: HashAnswer): void;
@@ -105,6 +116,7 @@ export function acquireHashPool(options: AcquireOptions = {}): HashPool {
     return {
       md5: (bytes) => Promise.resolve({ digest: md5Hex(bytes), bytes }),
       lanes: (bank, length) => Promise.resolve(bank.digests(length)),
+      file: fileInline,
       [Symbol.dispose]() {},
     };
   }
@@ -113,6 +125,7 @@ export function acquireHashPool(options: AcquireOptions = {}): HashPool {
   return {
     md5: (bytes, options = {}) => submit(bytes, options.transfer ?? true),
     lanes: submitLanes,
+    file: submitFile,
     [Symbol.dispose]() {
       if (released) return;
       released = true;
@@ -198,6 +211,32 @@ function submitLanes(bank: Md5Lanes, length: number): Promise<string[]> {
     });
     dispatch();
   });
+}
+
+function submitFile(path: string, offsets: number[], length: number): Promise<string[]> {
+  if (inlineOnly) return fileInline(path, offsets, length);
+  return new Promise<string[]>((resolve, reject) => {
+    queue.push({
+      message: { kind: "file", id: nextId++, path, offsets, length },
+      transfer: [],
+      answer: ({ digests, error }) =>
+        error === undefined
+          ? resolve(digests)
+          : reject(new Error(`Could not hash ${path}: ${error}`)),
+      inline: () => fileInline(path, offsets, length).then(resolve, reject),
+      reject,
+    });
+    dispatch();
+  });
+}
+
+/** {@linkcode HashPool.file} on this thread. */
+function fileInline(path: string, offsets: number[], length: number): Promise<string[]> {
+  try {
+    return Promise.resolve(md5FileRanges(path, offsets, length));
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }
 
 function dispatch(): void {

@@ -68,6 +68,21 @@ export class Md5Lanes {
   }
 
   /**
+   * Whether lanes can be made here (WebAssembly SIMD and shared memory are available).
+   *
+   * @example Usage
+   * ```ts
+   * import { Md5Lanes } from "./_md5_lanes.ts";
+   * console.log(typeof Md5Lanes.available()); // "boolean"
+   * ```
+   *
+   * @returns True when {@linkcode Md5Lanes.create} succeeds.
+   */
+  static available(): boolean {
+    return Md5Lanes.create(64) !== undefined;
+  }
+
+  /**
    * `count` banks of four lanes in one shared memory, which a worker can hash in place
    * ({@linkcode Md5Lanes.attach}), or `undefined` where WebAssembly SIMD (or shared memory) is
    * not available.
@@ -159,9 +174,11 @@ export class Md5Lanes {
    *
    * @param length Bytes per lane (at most `laneBytes`).
    * @param from Blocks already hashed (at most `length / 64`).
+   * @param total The streams' whole length, when blocks hashed before were read into the lanes
+   * in earlier rounds (the lanes then hold the streams' last `length` bytes).
    * @returns The four digests (hex), in lane order.
    */
-  finish(length: number, from: number): string[] {
+  finish(length: number, from: number, total: number = length): string[] {
     const bytes = new Uint8Array(this.memory.buffer);
     const view = new DataView(this.memory.buffer);
     const tail = length % 64;
@@ -171,8 +188,8 @@ export class Md5Lanes {
       const end = start + blocks * 64;
       bytes.fill(0, start + length, end);
       bytes[start + length] = 0x80;
-      view.setUint32(end - 8, (length * 8) >>> 0, true);
-      view.setUint32(end - 4, Math.floor(length / 0x20000000), true);
+      view.setUint32(end - 8, (total * 8) >>> 0, true);
+      view.setUint32(end - 4, Math.floor(total / 0x20000000), true);
     }
     this.hash(from, blocks - from);
     const digests: string[] = [];
@@ -186,6 +203,32 @@ export class Md5Lanes {
     }
     return digests;
   }
+}
+
+/** The largest input {@linkcode md5Small} hashes. */
+const SMALL_BYTES = 64 * 1024;
+/** The lanes of {@linkcode md5Small} on this thread, made on first use (`null`: no SIMD). */
+let small: Md5Lanes | null | undefined;
+
+/**
+ * The MD5 of a small input (at most 64 KiB) in one lane, without `node:crypto` (which costs
+ * start-up time to load); `undefined` for larger inputs or where WebAssembly SIMD is missing.
+ *
+ * @example Usage
+ * ```ts
+ * import { md5Small } from "./_md5_lanes.ts";
+ * console.log(md5Small(new TextEncoder().encode("abc"))); // 900150983cd24fb0d6963f7d28e17f72
+ * ```
+ *
+ * @param data The bytes.
+ * @returns The digest (hex), or `undefined`.
+ */
+export function md5Small(data: Uint8Array): string | undefined {
+  if (data.byteLength > SMALL_BYTES) return undefined;
+  if (small === undefined) small = Md5Lanes.create(SMALL_BYTES) ?? null;
+  if (small === null) return undefined;
+  small.lane(0).set(data);
+  return small.digests(data.byteLength)[0];
 }
 
 /** Bytes between the starts of two lanes: a part and room for its padding blocks. */

@@ -7,7 +7,6 @@
  * @module
  */
 
-import { createHash } from "node:crypto";
 import { HEADER } from "../http/protocol.ts";
 import type { Transport } from "../http/transport.ts";
 import type { QueryParams } from "../http/url.ts";
@@ -16,6 +15,7 @@ import { tempPathFor, writeAtomic } from "./_atomic_file.ts";
 import { parallelHashing } from "./_hash_pool.ts";
 import { PartChecksum } from "./_part_checksum.ts";
 import { LaneChecksum } from "./_lane_checksum.ts";
+import { FileLaneChecksum } from "./_file_lane_checksum.ts";
 import { cleanStaleParts, type PartListings } from "./_parts.ts";
 import { IncompleteDownloadError, IntegrityError } from "./errors.ts";
 import { type ProgressCallback, ProgressStream } from "./progress.ts";
@@ -87,7 +87,7 @@ export async function saveResponse(
   path: string,
   options: SaveOptions = {},
 ): Promise<string> {
-  const key = options.resumeKey === undefined ? undefined : resumeTag(options.resumeKey);
+  const key = options.resumeKey === undefined ? undefined : await resumeTag(options.resumeKey);
   const temp = tempPathFor(path, key);
   await cleanStaleParts(path, { keep: key && temp, listings: options.partListings });
   // Small files keep the shared connections; big ones (or of unknown size) get their own.
@@ -113,15 +113,24 @@ export async function saveResponse(
   const kind = options.size === undefined
     ? undefined
     : checksumKind(options.checksum, options.size);
-  // The per-part form is hashed by workers in parallel where that pays (3 cores or more), else
-  // four parts at a time in SIMD lanes, by a worker while the next four arrive (one download of
-  // the process at a time; the others, and the plain MD5, hash one stream in place).
-  using checksum = kind === "composite"
-    ? parallelHashing() ? new PartChecksum() : LaneChecksum.create() ?? new Checksum(kind)
-    : kind
-    ? new Checksum(kind)
+  // The per-part form is hashed from the file by the MD5 worker, four parts at a time in SIMD
+  // lanes, as they are written. Where the worker cannot read the file, it is hashed as it
+  // arrives: by workers in parallel where that pays (3 cores or more), else four parts at a time
+  // in SIMD lanes in memory (one download of the process at a time; the others, and the plain
+  // MD5, hash one stream in place).
+  using fromFile = kind === "composite"
+    ? FileLaneChecksum.create(temp, { size: options.size })
     : undefined;
-  if (checksum && offset > 0) await hashFile(temp, (chunk) => checksum.update(chunk));
+  using inMemory = fromFile || !kind
+    ? undefined
+    : kind === "composite"
+    ? parallelHashing() ? new PartChecksum() : LaneChecksum.create() ?? new Checksum(kind)
+    : new Checksum(kind);
+  const checksum = fromFile ?? inMemory;
+  if (offset > 0) {
+    if (fromFile) fromFile.written(offset);
+    else if (inMemory) await hashFile(temp, (chunk) => inMemory.update(chunk));
+  }
   const body = response.body ?? ReadableStream.from<Uint8Array>([]);
   let written = offset;
   const keep = (error: unknown) =>
@@ -146,8 +155,9 @@ export async function saveResponse(
       onChunk: (chunk) => {
         written += chunk.byteLength;
         options.onProgress?.({ bytes: written, total: options.size });
-        return checksum?.update(chunk);
+        return inMemory?.update(chunk);
       },
+      ...(fromFile ? { onWritten: (bytes: number) => fromFile.written(bytes) } : {}),
     });
   } catch (error) {
     if (!keep(error)) throw error;
@@ -160,8 +170,10 @@ export async function saveResponse(
 }
 
 /** 8 hex digits naming the data, used in the temporary file's name. */
-function resumeTag(key: string): string {
-  return createHash("sha256").update(key).digest("hex").slice(0, 8);
+async function resumeTag(key: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(key));
+  return Array.from(new Uint8Array(digest, 0, 4), (byte) => byte.toString(16).padStart(2, "0"))
+    .join("");
 }
 
 /** Bytes of a kept partial file worth resuming; 0 (and the file removed) when there is none. */

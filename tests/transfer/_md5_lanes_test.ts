@@ -2,7 +2,7 @@
 // matters to the padding.
 import { createHash } from "node:crypto";
 import { assert, assertEquals } from "../_assert.ts";
-import { Md5Lanes } from "../../lib/transfer/_md5_lanes.ts";
+import { Md5Lanes, md5Small } from "../../lib/transfer/_md5_lanes.ts";
 import { LaneChecksum } from "../../lib/transfer/_lane_checksum.ts";
 import { Checksum } from "../../lib/transfer/_chunks.ts";
 import { acquireHashPool, hashWorkerCount } from "../../lib/transfer/_hash_pool.ts";
@@ -91,4 +91,14 @@ Deno.test("LaneChecksum: one at a time per process; the next one once the first 
   using again = LaneChecksum.create(1000);
   assert(again !== undefined);
   assertEquals(LaneChecksum.create(1000), undefined);
+});
+
+Deno.test("md5Small: node:crypto's MD5 up to 64 KiB, at every padding length; larger inputs are left to it", () => {
+  for (const length of [0, 1, 55, 56, 57, 63, 64, 65, 119, 120, 4096, 65_535, 65_536]) {
+    const input = random(length, length + 5);
+    assertEquals(md5Small(input), md5(input), `length ${length}`);
+  }
+  // A short input after a long one: nothing of the earlier data is left in the digest.
+  assertEquals(md5Small(new Uint8Array(3)), md5(new Uint8Array(3)));
+  assertEquals(md5Small(new Uint8Array(65_537)), undefined);
 });

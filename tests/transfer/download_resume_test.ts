@@ -14,13 +14,17 @@ function ranges(server: TestServer, from: number): (string | undefined)[] {
     .map((entry) => entry.headers["range"]);
 }
 
-async function interrupted(env: Awaited<ReturnType<typeof setup>>, size = SIZE) {
+async function interrupted(
+  env: Awaited<ReturnType<typeof setup>>,
+  size = SIZE,
+  dropAfterBytes = 150_000,
+) {
   const source = `${env.dir}/source.bin`;
   await writeRandomFile(source, size, 7);
   const file = await env.record.uploadFile(source);
   const out = `${env.dir}/out`;
   await Deno.mkdir(out);
-  env.server.addFault({ method: "GET", path: "/download", dropAfterBytes: 150_000, times: 1 });
+  env.server.addFault({ method: "GET", path: "/download", dropAfterBytes, times: 1 });
   const error = await assertRejects(
     () => env.record.downloadFile(file.id, `${out}/`, { keepPartial: true }),
     IncompleteDownloadError,
@@ -74,6 +78,32 @@ Deno.test("downloadFile() verifies a resumed file as a whole and drops corrupt p
   await Deno.writeFile(partial.partPath, new Uint8Array(partial.bytes).fill(1));
   await assertRejects(() => env.record.downloadFile(file.id, `${out}/`), IntegrityError);
   assertEquals(await listDir(out), []);
+});
+
+Deno.test("downloadFile() verifies a resumed chunked file (composite checksum) from the file as a whole", async () => {
+  await using env = await setup();
+  // Six parts; the break comes in the third, so the kept data holds whole parts and a piece.
+  const { source, file, out, partial } = await interrupted(env, 51_000_000, 25_000_000);
+  assertEquals(file.checksum?.endsWith("-6"), true);
+  // One byte of the kept data changed: the whole is refused and nothing is left.
+  const kept = await Deno.open(partial.partPath, { write: true });
+  await kept.seek(5_000_000, Deno.SeekMode.Start);
+  await kept.write(new Uint8Array([1]));
+  kept.close();
+  await assertRejects(() => env.record.downloadFile(file.id, `${out}/`), IntegrityError);
+  assertEquals(await listDir(out), []);
+  // Broken again and resumed: the same file.
+  env.server.addFault({ method: "GET", path: "/download", dropAfterBytes: 25_000_000, times: 1 });
+  await assertRejects(
+    () => env.record.downloadFile(file.id, `${out}/`, { keepPartial: true }),
+    IncompleteDownloadError,
+  );
+  const before = env.server.log.length;
+  const path = await env.record.downloadFile(file.id, `${out}/`);
+  assertEquals(ranges(env.server, before).length, 1);
+  assertEquals(ranges(env.server, before)[0]?.startsWith("bytes="), true);
+  assertEquals(await sha256File(path), await sha256File(source));
+  assertEquals(await listDir(out), ["source.bin"]);
 });
 
 Deno.test("downloadFile() does not resume the partial data of a file changed on the server, and removes it", async () => {
