@@ -4,7 +4,7 @@
 // flight on it, unreferenced (it keeps no process alive): when the server closes the connection
 // or sends anything, the read settles and the connection is closed and forgotten; when the
 // connection is taken again, the next answer's head read takes that read over.
-import type { ConnReader } from "./_raw_answer.ts";
+import { type AnswerHead, type ConnReader, headerValue } from "./_raw_answer.ts";
 
 /** A connection with its reader, as the pool keeps it. */
 export interface PooledConn {
@@ -131,11 +131,11 @@ export function closeQuietly(conn: Deno.Conn): void {
 /**
  * The server's `Keep-Alive: timeout=N` in milliseconds, if it sent one.
  *
- * @param headers The answer's headers.
+ * @param head The answer's head.
  * @returns The timeout, or undefined.
  */
-export function keepAliveTimeoutMs(headers: Headers): number | undefined {
-  const value = headers.get("keep-alive");
+export function keepAliveTimeoutMs(head: AnswerHead): number | undefined {
+  const value = headerValue(head, "keep-alive");
   if (value === null) return undefined;
   const match = /(?:^|[,;\s])timeout\s*=\s*(\d{1,6})/i.exec(value);
   return match ? Number(match[1]) * 1000 : undefined;

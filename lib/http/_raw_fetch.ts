@@ -11,7 +11,7 @@
 // absolute form for `http://` ones (the transport keeps fetch when the route is unknown).
 import type { FetchFn, FetchInit } from "./_node_fetch.ts";
 import { socketHostname, WRITE_PIECE } from "./_connect.ts";
-import { answerBody, ConnReader, readHead } from "./_raw_answer.ts";
+import { answerBody, answerResponse, ConnReader, readHead } from "./_raw_answer.ts";
 import { closeQuietly, type ConnPool, keepAliveTimeoutMs, type PooledConn } from "./_conn_pool.ts";
 import { proxyAuthorization, type ProxyRoute } from "./_proxy_env.ts";
 
@@ -124,9 +124,9 @@ async function exchange(
   const answer = async () => {
     const head = await readHead(reader);
     const done = (clean: boolean) =>
-      settle(pooled, written && clean && head.persistent, keepAliveTimeoutMs(head.headers));
+      settle(pooled, written && clean && head.persistent, keepAliveTimeoutMs(head));
     const content = answerBody(reader, init.method, head, done, init.activity);
-    return new Response(content, head);
+    return answerResponse(head, content);
   };
   try {
     await writeAll(conn, request.head);
