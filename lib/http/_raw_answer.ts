@@ -17,6 +17,9 @@ const READ_SIZE = 64 * 1024;
 const GATHER_BYTES = 256 * 1024;
 const GATHER_MS = 20;
 
+/** Heads and lines are decoded without a stream, so one decoder serves every reader. */
+const decoder = new TextDecoder();
+
 /** Reads from a connection: lines from a small buffer, body bytes into the caller's buffer. */
 export class ConnReader {
   #conn: Deno.Conn;
@@ -114,7 +117,7 @@ export class ConnReader {
     for (;;) {
       const at = indexOf(this.#buffer, this.#start + scanned, this.#end, separator);
       if (at >= 0) {
-        const text = new TextDecoder().decode(this.#buffer.subarray(this.#start, at));
+        const text = decoder.decode(this.#buffer.subarray(this.#start, at));
         this.#start = at + separator.length;
         return text;
       }
