@@ -123,10 +123,19 @@ async function exchange(
   let written = false;
   const answer = async () => {
     const head = await readHead(reader);
-    const done = (clean: boolean) =>
+    // A body that ended before the Response exists (bodiless, or handed over whole) settles the
+    // connection only once the head's fields passed their checks; a failure before that closes
+    // it (the caller's catch).
+    let ended: boolean | undefined;
+    let built = false;
+    const release = (clean: boolean) =>
       settle(pooled, written && clean && head.persistent, keepAliveTimeoutMs(head));
+    const done = (clean: boolean) => built ? release(clean) : void (ended ??= clean);
     const content = answerBody(reader, init.method, head, done, init.activity);
-    return answerResponse(head, content);
+    const response = answerResponse(head, content);
+    built = true;
+    if (ended !== undefined) release(ended);
+    return response;
   };
   try {
     await writeAll(conn, request.head);

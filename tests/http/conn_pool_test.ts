@@ -283,3 +283,15 @@ Deno.test("rawFetch with a pool: a closed pool closes connections released later
     },
   );
 });
+
+Deno.test("rawFetch with a pool: an answer with an invalid header fails and its connection is closed", async () => {
+  await withPool(
+    ({ conn }) => conn === 1 ? "HTTP/1.1 200 OK\r\nbad name: x\r\ncontent-length: 2\r\n\r\nok" : OK,
+    async (fetchFn, server, pool) => {
+      await assertRejects(() => send(fetchFn, server.url), TypeError);
+      assertEquals(pool.idle, 0);
+      assertEquals(await send(fetchFn, server.url), "ok");
+      assertEquals(server.connections, 2);
+    },
+  );
+});
