@@ -3,12 +3,20 @@ import { ConfigurationError, ConnectionError, TlsError } from "./errors.ts";
 
 /**
  * One Deno HTTP client (one connection pool), trusting the CA bundle when one is given; the
- * bundle's certificates are returned too, for the raw client of large bodies.
+ * bundle's certificates are returned too, for the copy-free client. Without a bundle the client
+ * is made on first use (`client()`): most runs never use Deno's fetch, and making one costs about
+ * a millisecond; a bundle is checked at once, by making the client.
  */
 export async function httpClient(
   caBundle: string | undefined,
-): Promise<{ client: Deno.HttpClient; caCerts?: string[] }> {
-  if (!caBundle) return { client: Deno.createHttpClient({}) };
+): Promise<{ client: () => Deno.HttpClient; close(): void; caCerts?: string[] }> {
+  if (!caBundle) {
+    let made: Deno.HttpClient | undefined;
+    return {
+      client: () => made ??= Deno.createHttpClient({}),
+      close: () => made?.close(),
+    };
+  }
   let pem: string;
   try {
     pem = await Deno.readTextFile(caBundle);
@@ -29,7 +37,8 @@ export async function httpClient(
     );
   if (!pem.includes("-----BEGIN CERTIFICATE-----")) throw invalid("no certificate in it");
   try {
-    return { client: Deno.createHttpClient({ caCerts: [pem] }), caCerts: [pem] };
+    const client = Deno.createHttpClient({ caCerts: [pem] });
+    return { client: () => client, close: () => client.close(), caCerts: [pem] };
   } catch (error) {
     throw invalid(describe(error), error);
   }

@@ -40,7 +40,7 @@ export async function openFetchState(
   const base = apiBaseUrl(settings.host, settings.basePath);
   const custom = options.fetch;
   if (custom) return { base, settings, fetch: watchedFetch(custom), close() {} };
-  const { client, caCerts } = await httpClient(settings.caBundle);
+  const { client, close: closeClient, caCerts } = await httpClient(settings.caBundle);
   // The node:https path (verify = false) is loaded only when used: Node's HTTP stack costs
   // start-up time. Only it needs the proxy: Deno's fetch reads the proxy variables itself.
   const insecure = settings.verify === false ? await insecureClient(settings) : undefined;
@@ -59,7 +59,7 @@ export async function openFetchState(
   const pool = new ConnPool();
   const direct = rawFetch({ caCerts, route, pool });
   const proxied = rawFetch({ caCerts, route });
-  const pooled = watchedFetch((url, init) => fetch(url, { ...init, client }));
+  const pooled = watchedFetch((url, init) => fetch(url, { ...init, client: client() }));
   const fetchFn: FetchFn = (url, init) => {
     if (insecure && url.protocol === "https:") return insecure.fetch(url, init);
     const { body } = init;
@@ -80,7 +80,7 @@ export async function openFetchState(
     fetch: fetchFn,
     close() {
       pool.close();
-      client.close();
+      closeClient();
       insecure?.close();
     },
   };
