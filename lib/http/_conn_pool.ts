@@ -4,7 +4,8 @@
 // flight on it, unreferenced (it keeps no process alive): when the server closes the connection
 // or sends anything, the read settles and the connection is closed and forgotten; when the
 // connection is taken again, the next answer's head read takes that read over.
-import { type AnswerHead, type ConnReader, headerValue } from "./_raw_answer.ts";
+import { type AnswerHead, headerValue } from "./_raw_answer.ts";
+import type { ConnReader } from "./_conn_reader.ts";
 
 /** A connection with its reader, as the pool keeps it. */
 export interface PooledConn {

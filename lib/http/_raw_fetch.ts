@@ -11,7 +11,8 @@
 // absolute form for `http://` ones (the transport keeps fetch when the route is unknown).
 import type { FetchFn, FetchInit } from "./_node_fetch.ts";
 import { socketHostname, WRITE_PIECE } from "./_connect.ts";
-import { answerBody, answerResponse, ConnReader, readHead } from "./_raw_answer.ts";
+import { answerBody, answerResponse, readHead } from "./_raw_answer.ts";
+import { ConnReader } from "./_conn_reader.ts";
 import { closeQuietly, type ConnPool, keepAliveTimeoutMs, type PooledConn } from "./_conn_pool.ts";
 import { proxyAuthorization, type ProxyRoute } from "./_proxy_env.ts";
 
