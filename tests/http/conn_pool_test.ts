@@ -94,19 +94,27 @@ function keepAliveServer(reply: (seen: Seen) => Reply) {
 
 const OK = "HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok";
 
+/** Sends a request through `fetchFn` (a GET without a body unless told), gives the answer. */
+function open(
+  fetchFn: ReturnType<typeof rawFetch>,
+  url: URL,
+  init: { method?: string; body?: string; signal?: AbortSignal } = {},
+): Promise<Response> {
+  return fetchFn(url, {
+    method: init.method ?? "GET",
+    headers: {},
+    body: init.body ?? null,
+    signal: init.signal ?? new AbortController().signal,
+  });
+}
+
 /** Sends a request through `fetchFn`, reads the whole answer as text. */
 async function send(
   fetchFn: ReturnType<typeof rawFetch>,
   url: URL,
   init: { method?: string; body?: string; signal?: AbortSignal } = {},
 ): Promise<string> {
-  const response = await fetchFn(url, {
-    method: init.method ?? "GET",
-    headers: {},
-    body: init.body ?? null,
-    signal: init.signal ?? new AbortController().signal,
-  });
-  return await response.text();
+  return await (await open(fetchFn, url, init)).text();
 }
 
 /** Runs `body` with a pooled client, closing the pool and the server afterwards. */
@@ -157,12 +165,7 @@ Deno.test("rawFetch with a pool: Connection: close, HTTP/1.0 and close-delimited
   for (const answer of answers) {
     await withPool(() => answer, async (fetchFn, server, pool) => {
       for (let i = 0; i < 2; i++) {
-        const response = await fetchFn(server.url, {
-          method: "GET",
-          headers: {},
-          body: null,
-          signal: new AbortController().signal,
-        });
+        const response = await open(fetchFn, server.url);
         // A close-delimited body has no end while the server keeps the connection.
         const reader = response.body!.getReader();
         assertEquals(new TextDecoder().decode((await reader.read()).value), "ok");
@@ -186,21 +189,11 @@ Deno.test("rawFetch with a pool: a cancelled or aborted answer closes its connec
   await withPool(
     () => `HTTP/1.1 200 OK\r\ncontent-length: ${big.length}\r\n\r\n${big}`,
     async (fetchFn, server, pool) => {
-      const response = await fetchFn(server.url, {
-        method: "GET",
-        headers: {},
-        body: null,
-        signal: new AbortController().signal,
-      });
+      const response = await open(fetchFn, server.url);
       await response.body!.cancel();
       assertEquals(pool.idle, 0);
       const controller = new AbortController();
-      const aborted = await fetchFn(server.url, {
-        method: "GET",
-        headers: {},
-        body: null,
-        signal: controller.signal,
-      });
+      const aborted = await open(fetchFn, server.url, { signal: controller.signal });
       const reader = aborted.body!.getReader();
       await reader.read();
       controller.abort();
@@ -271,12 +264,7 @@ Deno.test("rawFetch with a pool: a closed pool closes connections released later
   await withPool(
     () => `HTTP/1.1 200 OK\r\ncontent-length: ${big.length}\r\n\r\n${big}`,
     async (fetchFn, server, pool) => {
-      const response = await fetchFn(server.url, {
-        method: "GET",
-        headers: {},
-        body: null,
-        signal: new AbortController().signal,
-      });
+      const response = await open(fetchFn, server.url);
       pool.close();
       assertEquals((await response.text()).length, big.length);
       assertEquals(pool.idle, 0);

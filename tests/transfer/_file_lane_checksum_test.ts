@@ -3,6 +3,7 @@
 // rounds and the padding; FileLaneChecksum gives Checksum's composite for every count of parts.
 import { createHash } from "node:crypto";
 import { assert, assertEquals, assertThrows } from "../_assert.ts";
+import { randomBytes } from "./_helpers.ts";
 import { md5FileRanges } from "../../lib/transfer/_file_lanes.ts";
 import { FileLaneChecksum } from "../../lib/transfer/_file_lane_checksum.ts";
 import { Checksum } from "../../lib/transfer/_chunks.ts";
@@ -15,23 +16,11 @@ import {
 const md5 = (bytes: Uint8Array) => createHash("md5").update(bytes).digest("hex");
 const ROUND = 256 * 1024;
 
-function random(size: number, seed: number): Uint8Array<ArrayBuffer> {
-  const bytes = new Uint8Array(size);
-  let x = seed * 2654435761 >>> 0 || 1;
-  for (let i = 0; i < size; i++) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    bytes[i] = x & 0xff;
-  }
-  return bytes;
-}
-
 Deno.test("md5FileRanges: one to four ranges give node:crypto's MD5 around every round and padding length", async () => {
   const dir = await Deno.makeTempDir();
   try {
     const path = `${dir}/data.bin`;
-    const data = random(4 * (2 * ROUND + 70) + 13, 5);
+    const data = randomBytes(4 * (2 * ROUND + 70) + 13, 5);
     await Deno.writeFile(path, data);
     for (
       const length of [0, 1, 55, 56, 63, 64, 65, 1000, ROUND - 1, ROUND, ROUND + 1, 2 * ROUND + 70]
@@ -52,7 +41,7 @@ Deno.test("md5FileRanges: a file that ends within a range, or a wrong count of r
   const dir = await Deno.makeTempDir();
   try {
     const path = `${dir}/short.bin`;
-    await Deno.writeFile(path, random(1000, 2));
+    await Deno.writeFile(path, randomBytes(1000, 2));
     const short = assertThrows(() => md5FileRanges(path, [0, 500], 600), RangeError);
     assertEquals(short.message, "The file ends at 1000 bytes, within a part");
     assertThrows(() => md5FileRanges(path, [], 10), RangeError);
@@ -74,7 +63,7 @@ Deno.test("FileLaneChecksum: Checksum's composite for every count of parts and t
         for (const piece of [777, 4096]) {
           for (const known of [true, false]) {
             const path = `${dir}/${partSize}-${size}-${piece}-${known}.part`;
-            const data = random(size, size + 3);
+            const data = randomBytes(size, size + 3);
             const reference = new Checksum("composite", partSize);
             reference.update(data);
             using checksum = FileLaneChecksum.create(path, {
@@ -106,7 +95,7 @@ Deno.test("FileLaneChecksum: bytes already in the file (a resumed download) coun
   const dir = await Deno.makeTempDir();
   try {
     const path = `${dir}/resumed.part`;
-    const data = random(9_500, 17);
+    const data = randomBytes(9_500, 17);
     await Deno.writeFile(path, data.subarray(0, 6_100));
     using checksum = FileLaneChecksum.create(path, { partSize: 1000, size: data.byteLength })!;
     checksum.written(6_100);

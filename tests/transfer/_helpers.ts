@@ -42,6 +42,19 @@ export async function setup(
   };
 }
 
+/** `size` pseudo-random bytes (xorshift, seeded), for tests of hashing. */
+export function randomBytes(size: number, seed: number): Uint8Array<ArrayBuffer> {
+  const bytes = new Uint8Array(size);
+  let x = seed * 2654435761 >>> 0 || 1;
+  for (let i = 0; i < size; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    bytes[i] = x & 0xff;
+  }
+  return bytes;
+}
+
 /** Writes `size` pseudo-random bytes (xorshift, seeded) to `path` in 1 MiB pieces. */
 export async function writeRandomFile(path: string, size: number, seed = 1): Promise<void> {
   using file = await Deno.open(path, { write: true, create: true, truncate: true });

@@ -2,6 +2,7 @@
 // matters to the padding.
 import { createHash } from "node:crypto";
 import { assert, assertEquals } from "../_assert.ts";
+import { randomBytes } from "./_helpers.ts";
 import { Md5Lanes, md5Small } from "../../lib/transfer/_md5_lanes.ts";
 import { LaneChecksum } from "../../lib/transfer/_lane_checksum.ts";
 import { Checksum } from "../../lib/transfer/_chunks.ts";
@@ -9,25 +10,13 @@ import { acquireHashPool, hashWorkerCount } from "../../lib/transfer/_hash_pool.
 
 const md5 = (bytes: Uint8Array) => createHash("md5").update(bytes).digest("hex");
 
-function random(size: number, seed: number): Uint8Array {
-  const bytes = new Uint8Array(size);
-  let x = seed * 2654435761 >>> 0 || 1;
-  for (let i = 0; i < size; i++) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    bytes[i] = x & 0xff;
-  }
-  return bytes;
-}
-
 Deno.test("Md5Lanes: four lanes give node:crypto's MD5 at every padding length", () => {
   const lanes = Md5Lanes.create(200_000);
   assert(lanes !== undefined, "WebAssembly SIMD is available on the test machines");
   for (
     const length of [0, 1, 55, 56, 57, 63, 64, 65, 119, 120, 128, 1000, 65_536, 199_999, 200_000]
   ) {
-    const inputs = [0, 1, 2, 3].map((lane) => random(length, length * 4 + lane + 1));
+    const inputs = [0, 1, 2, 3].map((lane) => randomBytes(length, length * 4 + lane + 1));
     inputs.forEach((input, lane) => lanes.lane(lane).set(input));
     assertEquals(lanes.digests(length), inputs.map(md5), `length ${length}`);
   }
@@ -35,7 +24,7 @@ Deno.test("Md5Lanes: four lanes give node:crypto's MD5 at every padding length",
 
 Deno.test("Md5Lanes: the lanes can be hashed again (the state starts afresh)", () => {
   const lanes = Md5Lanes.create(1024)!;
-  const inputs = [0, 1, 2, 3].map((lane) => random(1024, lane + 7));
+  const inputs = [0, 1, 2, 3].map((lane) => randomBytes(1024, lane + 7));
   inputs.forEach((input, lane) => lanes.lane(lane).set(input));
   const first = lanes.digests(1024);
   inputs.forEach((input, lane) => lanes.lane(lane).set(input));
@@ -45,7 +34,7 @@ Deno.test("Md5Lanes: the lanes can be hashed again (the state starts afresh)", (
 
 Deno.test("Md5Lanes: blocks hashed in steps, then finished, give the digests of one pass", () => {
   const lanes = Md5Lanes.create(64 * 100 + 30)!;
-  const inputs = [0, 1, 2, 3].map((lane) => random(64 * 100 + 30, lane + 11));
+  const inputs = [0, 1, 2, 3].map((lane) => randomBytes(64 * 100 + 30, lane + 11));
   inputs.forEach((input, lane) => lanes.lane(lane).set(input));
   lanes.reset();
   lanes.hash(0, 1);
@@ -64,7 +53,7 @@ for (const workers of [false, true]) {
       for (const size of [...sizes, 16_000, 20_480, 24_577, 40_000]) {
         for (const piece of [1, 777, 4096, 10_000]) {
           if (piece === 1 && size > 9000) continue;
-          const data = random(size, size + 3);
+          const data = randomBytes(size, size + 3);
           const reference = new Checksum("composite", partSize);
           using lanes = LaneChecksum.create(partSize, { workers });
           assert(lanes !== undefined);
@@ -95,7 +84,7 @@ Deno.test("LaneChecksum: one at a time per process; the next one once the first 
 
 Deno.test("md5Small: node:crypto's MD5 up to 64 KiB, at every padding length; larger inputs are left to it", () => {
   for (const length of [0, 1, 55, 56, 57, 63, 64, 65, 119, 120, 4096, 65_535, 65_536]) {
-    const input = random(length, length + 5);
+    const input = randomBytes(length, length + 5);
     assertEquals(md5Small(input), md5(input), `length ${length}`);
   }
   // A short input after a long one: nothing of the earlier data is left in the digest.
