@@ -82,8 +82,17 @@ export class FileLaneChecksum implements Disposable {
    */
   written(bytes: number): void {
     this.#written += bytes;
+    this.#sendWhole(false);
+  }
+
+  /**
+   * Hands the whole parts written and not sent yet to the worker, four at a time: a last group of
+   * fewer only at the end (`all`) or once the file's last whole part is written.
+   */
+  #sendWhole(all: boolean): void {
     const whole = Math.floor(this.#written / this.#partSize);
-    while (whole - this.#sent >= 4 || (whole === this.#lastWhole && whole > this.#sent)) {
+    const rest = all || whole === this.#lastWhole;
+    while (whole - this.#sent >= 4 || (rest && whole > this.#sent)) {
       this.#send(Math.min(4, whole - this.#sent), this.#partSize);
     }
   }
@@ -103,9 +112,8 @@ export class FileLaneChecksum implements Disposable {
    * @returns The size and the composite checksum's candidates.
    */
   async result(): Promise<StreamChecksum> {
-    const whole = Math.floor(this.#written / this.#partSize);
-    while (whole > this.#sent) this.#send(Math.min(4, whole - this.#sent), this.#partSize);
-    const rest = this.#written - whole * this.#partSize;
+    this.#sendWhole(true);
+    const rest = this.#written - this.#sent * this.#partSize;
     if (rest > 0 || this.#written === 0) this.#send(1, rest);
     const digests = await Promise.all(this.#digests);
     return { size: this.#written, candidates: compositeCandidates(digests.flat()) };

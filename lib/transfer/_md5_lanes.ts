@@ -22,6 +22,9 @@ type Md5x4 = (
   state: number,
 ) => void;
 
+/** Whether lanes can be made here, once tried ({@linkcode Md5Lanes.available}). */
+let available: boolean | undefined;
+
 /** Four equal-length MD5 streams hashed together in WebAssembly memory. */
 export class Md5Lanes {
   /** The (shared) memory holding the lanes, and where this bank of four lanes starts in it. */
@@ -79,7 +82,7 @@ export class Md5Lanes {
    * @returns True when {@linkcode Md5Lanes.create} succeeds.
    */
   static available(): boolean {
-    return Md5Lanes.create(64) !== undefined;
+    return available ??= Md5Lanes.create(64) !== undefined;
   }
 
   /**

@@ -90,7 +90,8 @@ export async function saveResponse(
   const key = options.resumeKey === undefined ? undefined : await resumeTag(options.resumeKey);
   const temp = tempPathFor(path, key);
   await cleanStaleParts(path, { keep: key && temp, listings: options.partListings });
-  // Small files keep the shared connections; big ones (or of unknown size) get their own.
+  // Big answers (or of unknown size) are bulk: read straight into the reader's buffers also
+  // through a proxy (see RequestOptions.bulk).
   const bulk = options.size === undefined || options.size >= BULK_BYTES;
   const get = (offset: number) =>
     transport.request("GET", endpoint, {
@@ -114,18 +115,11 @@ export async function saveResponse(
     ? undefined
     : checksumKind(options.checksum, options.size);
   // The per-part form is hashed from the file by the MD5 worker, four parts at a time in SIMD
-  // lanes, as they are written. Where the worker cannot read the file, it is hashed as it
-  // arrives: by workers in parallel where that pays (3 cores or more), else four parts at a time
-  // in SIMD lanes in memory (one download of the process at a time; the others, and the plain
-  // MD5, hash one stream in place).
+  // lanes, as they are written; where the worker cannot read the file, as it arrives.
   using fromFile = kind === "composite"
     ? FileLaneChecksum.create(temp, { size: options.size })
     : undefined;
-  using inMemory = fromFile || !kind
-    ? undefined
-    : kind === "composite"
-    ? parallelHashing() ? new PartChecksum() : LaneChecksum.create() ?? new Checksum(kind)
-    : new Checksum(kind);
+  using inMemory = fromFile || !kind ? undefined : arrivingChecksum(kind);
   const checksum = fromFile ?? inMemory;
   if (offset > 0) {
     if (fromFile) fromFile.written(offset);
@@ -167,6 +161,16 @@ export async function saveResponse(
     );
   }
   return path;
+}
+
+/**
+ * The checksum of data hashed as it arrives: the per-part form by workers in parallel where that
+ * pays (3 cores or more), else four parts at a time in SIMD lanes in memory (one download of the
+ * process at a time); the others, and the plain MD5, one stream in place.
+ */
+function arrivingChecksum(kind: "md5" | "composite"): Checksum | PartChecksum | LaneChecksum {
+  if (kind !== "composite") return new Checksum(kind);
+  return parallelHashing() ? new PartChecksum() : LaneChecksum.create() ?? new Checksum(kind);
 }
 
 /** 8 hex digits naming the data, used in the temporary file's name. */
