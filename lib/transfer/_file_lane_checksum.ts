@@ -115,6 +115,8 @@ export class FileLaneChecksum implements Disposable {
     this.#sendWhole(true);
     const rest = this.#written - this.#sent * this.#partSize;
     if (rest > 0 || this.#written === 0) this.#send(1, rest);
+    // While the worker hashes the last parts: the module for the composite's own small MD5.
+    Md5Lanes.prepare();
     const digests = await Promise.all(this.#digests);
     return { size: this.#written, candidates: compositeCandidates(digests.flat()) };
   }

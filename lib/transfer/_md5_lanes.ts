@@ -71,7 +71,9 @@ export class Md5Lanes {
   }
 
   /**
-   * Whether lanes can be made here (WebAssembly SIMD and shared memory are available).
+   * Whether lanes can be made here (WebAssembly SIMD and shared memory are available), known
+   * without building the module (a tiny one is validated instead: a download asks on its main
+   * thread, while its worker builds the module).
    *
    * @example Usage
    * ```ts
@@ -82,7 +84,21 @@ export class Md5Lanes {
    * @returns True when {@linkcode Md5Lanes.create} succeeds.
    */
   static available(): boolean {
-    return available ??= Md5Lanes.create(64) !== undefined;
+    return available ??= simdAndSharedMemory();
+  }
+
+  /**
+   * Builds the module now, if this thread has not yet: for a moment the thread would only wait
+   * anyway (a download waiting for its worker's last digests, which it then hashes here).
+   *
+   * @example Usage
+   * ```ts
+   * import { Md5Lanes } from "./_md5_lanes.ts";
+   * Md5Lanes.prepare();
+   * ```
+   */
+  static prepare(): void {
+    compiled();
   }
 
   /**
@@ -232,6 +248,29 @@ export function md5Small(data: Uint8Array): string | undefined {
   if (small === null) return undefined;
   small.lane(0).set(data);
   return small.digests(data.byteLength)[0];
+}
+
+/**
+ * Whether this runtime has shared WebAssembly memory and validates a module that imports one and
+ * uses a SIMD instruction (the features of {@linkcode md5x4Module}).
+ */
+function simdAndSharedMemory(): boolean {
+  try {
+    new WebAssembly.Memory({ initial: 1, maximum: 1, shared: true });
+  } catch {
+    return false;
+  }
+  // (func (drop (i32x4.splat (i32.const 0)))), with env.memory imported as a shared memory.
+  const body = [0x00, 0x41, 0x00, 0xfd, 0x11, 0x1a, 0x0b];
+  return WebAssembly.validate(
+    new Uint8Array([
+      ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
+      ...section(1, vector([[0x60, 0x00, 0x00]])),
+      ...section(2, vector([[...name("env"), ...name("memory"), 0x02, 0x03, 1, 1]])),
+      ...section(3, vector([[0]])),
+      ...section(10, vector([[...uleb(body.length), ...body]])),
+    ]),
+  );
 }
 
 /** Bytes between the starts of two lanes: a part and room for its padding blocks. */

@@ -22,6 +22,11 @@ Deno.test("Md5Lanes: four lanes give node:crypto's MD5 at every padding length",
   }
 });
 
+Deno.test("Md5Lanes.available(): what create() gives, told from a probe module alone", () => {
+  assertEquals(Md5Lanes.available(), Md5Lanes.create(64) !== undefined);
+  assert(Md5Lanes.available(), "WebAssembly SIMD is available on the test machines");
+});
+
 Deno.test("Md5Lanes: the lanes can be hashed again (the state starts afresh)", () => {
   const lanes = Md5Lanes.create(1024)!;
   const inputs = [0, 1, 2, 3].map((lane) => randomBytes(1024, lane + 7));
