@@ -243,20 +243,6 @@ function fileStream(file: Deno.FsFile, length?: number): ReadableStream<Uint8Arr
 }
 
 /**
- * Lowercase hex of bytes.
- *
- * @param bytes Bytes.
- * @returns Hex text.
- */
-export function hex(bytes: Uint8Array): string {
-  let out = "";
-  for (let i = 0; i < bytes.byteLength; i++) out += HEX[bytes[i]!];
-  return out;
-}
-
-const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"));
-
-/**
  * A rough magic MIME type from the first bytes of a file.
  *
  * @param head The file's first bytes (all of them when shorter than {@linkcode SNIFF_BYTES}).

@@ -10,11 +10,11 @@ import { HEADER, UPLOAD_CHUNK_SIZE } from "../http/protocol.ts";
 import type { Ctx } from "./_context.ts";
 import { HttpError, jsonResponse, notFound, validationError } from "./_errors.ts";
 import { corruptedRequests } from "./_faults.ts";
+import { hex } from "../utils/_hex.ts";
 import { fileJson, uploadJson } from "./_render.ts";
 import { addFileRevision } from "./_revisions.ts";
 import {
   HeadBytes,
-  hex,
   openStored,
   removeStored,
   sniffMimetype,

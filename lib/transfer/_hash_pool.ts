@@ -182,48 +182,63 @@ function submit(bytes: Uint8Array<ArrayBuffer>, transfer: boolean): Promise<Hash
   const owned = transfer ? bytes : bytes.slice();
   // Where the data sits in its buffer (the view reads 0 once the buffer is transferred).
   const { byteOffset: offset, byteLength: length } = owned;
-  return new Promise<Hashed>((resolve, reject) => {
-    const done = (digest: string, hashed: Uint8Array<ArrayBuffer>) =>
-      resolve({ digest, bytes: transfer ? hashed : bytes });
-    queue.push({
-      message: { kind: "bytes", id: nextId++, buffer: owned.buffer, offset, length },
-      transfer: [owned.buffer],
-      answer: ({ digests, buffer }) =>
-        buffer && done(digests[0] ?? "", new Uint8Array(buffer, offset, length)),
-      inline: () => done(md5Hex(owned), owned),
-      reject,
-    });
-    dispatch();
-  });
+  return enqueue(
+    { kind: "bytes", id: nextId++, buffer: owned.buffer, offset, length },
+    [owned.buffer],
+    ({ digests, buffer }) => ({
+      digest: digests[0] ?? "",
+      bytes: transfer ? new Uint8Array(buffer!, offset, length) : bytes,
+    }),
+    () => ({ digest: md5Hex(owned), bytes: transfer ? owned : bytes }),
+  );
 }
 
 function submitLanes(bank: Md5Lanes, length: number): Promise<string[]> {
-  if (inlineOnly) return Promise.resolve(bank.digests(length));
   const { memory, laneBytes, base } = bank;
-  return new Promise<string[]>((resolve, reject) => {
-    queue.push({
-      message: { kind: "lanes", id: nextId++, memory, laneBytes, base, length },
-      transfer: [],
-      // The worker is the same runtime as this thread, so it has SIMD too; if not, hash here.
-      answer: ({ digests }) => resolve(digests.length === 4 ? digests : bank.digests(length)),
-      inline: () => resolve(bank.digests(length)),
-      reject,
-    });
-    dispatch();
-  });
+  return enqueue(
+    { kind: "lanes", id: nextId++, memory, laneBytes, base, length },
+    [],
+    // The worker is the same runtime as this thread, so it has SIMD too; if not, hash here.
+    ({ digests }) => digests.length === 4 ? digests : bank.digests(length),
+    () => bank.digests(length),
+  );
 }
 
 function submitFile(path: string, offsets: number[], length: number): Promise<string[]> {
-  if (inlineOnly) return fileInline(path, offsets, length);
-  return new Promise<string[]>((resolve, reject) => {
+  return enqueue(
+    { kind: "file", id: nextId++, path, offsets, length },
+    [],
+    ({ digests, error }) => {
+      if (error !== undefined) throw new Error(`Could not hash ${path}: ${error}`);
+      return digests;
+    },
+    () => md5FileRanges(path, offsets, length),
+  );
+}
+
+/**
+ * Queues a job for a worker and resolves with what `answer` makes of the worker's answer, or
+ * with `inline`'s result when no worker can run (then at once); either may throw to reject.
+ */
+function enqueue<T>(
+  message: Job["message"],
+  transfer: Transferable[],
+  answer: (answer: HashAnswer) => T,
+  inline: () => T,
+): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const settle = (result: () => T) => {
+      try {
+        resolve(result());
+      } catch (error) {
+        reject(error);
+      }
+    };
     queue.push({
-      message: { kind: "file", id: nextId++, path, offsets, length },
-      transfer: [],
-      answer: ({ digests, error }) =>
-        error === undefined
-          ? resolve(digests)
-          : reject(new Error(`Could not hash ${path}: ${error}`)),
-      inline: () => fileInline(path, offsets, length).then(resolve, reject),
+      message,
+      transfer,
+      answer: (received) => settle(() => answer(received)),
+      inline: () => settle(inline),
       reject,
     });
     dispatch();
@@ -232,11 +247,7 @@ function submitFile(path: string, offsets: number[], length: number): Promise<st
 
 /** {@linkcode HashPool.file} on this thread. */
 function fileInline(path: string, offsets: number[], length: number): Promise<string[]> {
-  try {
-    return Promise.resolve(md5FileRanges(path, offsets, length));
-  } catch (error) {
-    return Promise.reject(error);
-  }
+  return Promise.resolve().then(() => md5FileRanges(path, offsets, length));
 }
 
 function dispatch(): void {

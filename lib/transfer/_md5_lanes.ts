@@ -8,9 +8,10 @@
  * @module
  */
 
+import { hex } from "../utils/_hex.ts";
+
 const INIT = [0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476];
 const SHIFTS = [7, 12, 17, 22, 5, 9, 14, 20, 4, 11, 16, 23, 6, 10, 15, 21];
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
 
 /** The module's function: MD5 blocks at four addresses, the states at `state`. */
 type Md5x4 = (
@@ -211,16 +212,13 @@ export class Md5Lanes {
       view.setUint32(end - 4, Math.floor(total / 0x20000000), true);
     }
     this.hash(from, blocks - from);
-    const digests: string[] = [];
-    for (let lane = 0; lane < 4; lane++) {
-      let hex = "";
-      for (let word = 0; word < 4; word++) {
+    // A lane's four state words, lane-wise at word × 16 + lane × 4, are its digest's bytes.
+    return [0, 1, 2, 3].map((lane) =>
+      [0, 1, 2, 3].map((word) => {
         const at = this.#state + word * 16 + lane * 4;
-        for (let byte = 0; byte < 4; byte++) hex += HEX[bytes[at + byte]!];
-      }
-      digests.push(hex);
-    }
-    return digests;
+        return hex(bytes.subarray(at, at + 4));
+      }).join("")
+    );
   }
 }
 

@@ -8,6 +8,7 @@
  */
 
 import { HEADER } from "../http/protocol.ts";
+import { hex } from "../utils/_hex.ts";
 import type { Transport } from "../http/transport.ts";
 import type { QueryParams } from "../http/url.ts";
 import { Checksum, checksumKind } from "./_chunks.ts";
@@ -176,8 +177,7 @@ function arrivingChecksum(kind: "md5" | "composite"): Checksum | PartChecksum | 
 /** 8 hex digits naming the data, used in the temporary file's name. */
 async function resumeTag(key: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(key));
-  return Array.from(new Uint8Array(digest, 0, 4), (byte) => byte.toString(16).padStart(2, "0"))
-    .join("");
+  return hex(new Uint8Array(digest, 0, 4));
 }
 
 /** Bytes of a kept partial file worth resuming; 0 (and the file removed) when there is none. */
