@@ -38,21 +38,7 @@ export async function ok(server: TestServer, args: string[]): Promise<Run> {
   return run;
 }
 
-/** A temporary directory removed on dispose. */
-export interface TempDir extends AsyncDisposable {
-  path: string;
-}
-
-/** Creates a temporary directory. */
-export async function tempDir(): Promise<TempDir> {
-  const path = await Deno.realPath(await Deno.makeTempDir({ prefix: "repo-apy-records-" }));
-  return {
-    path,
-    async [Symbol.asyncDispose]() {
-      await Deno.remove(path, { recursive: true });
-    },
-  };
-}
+export { type TempDir, tempDir } from "../_temp.ts";
 
 /** A library manager on `server` for setting up and checking fixtures. */
 export function managerFor(server: TestServer): RepoManager {

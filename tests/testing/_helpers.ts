@@ -74,6 +74,22 @@ export async function createRecord(
   return answer.body;
 }
 
+/**
+ * Polls an upload until its merge task is no longer pending (at most 200 polls, 20 ms apart).
+ *
+ * @param server The server.
+ * @param url The upload's `self` link.
+ * @returns The upload as the last poll gave it.
+ */
+export async function pollTask(server: TestServer, url: string): Promise<Answer["body"]> {
+  for (let i = 0; i < 200; i++) {
+    const answer = await call(server, "GET", url);
+    if (answer.body._meta.task?.state !== "pending") return answer.body;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error("merge task did not finish");
+}
+
 function assertRecord(body: unknown): asserts body is RecordJson {
   const id = (body as { id?: unknown } | null)?.id;
   if (typeof id !== "number") throw new Error(`not a record: ${JSON.stringify(body)}`);

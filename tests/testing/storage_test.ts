@@ -4,7 +4,7 @@
 import { BlobReader, Uint8ArrayWriter, ZipReader } from "@zip.js/zip.js";
 import { assertEquals } from "../_assert.ts";
 import { startServer, type TestServer } from "../../lib/testing/mod.ts";
-import { call, createRecord } from "./_helpers.ts";
+import { call, createRecord, pollTask } from "./_helpers.ts";
 
 async function storedFiles(dir: string): Promise<string[]> {
   const names: string[] = [];
@@ -107,10 +107,6 @@ Deno.test("storage: the magic MIME type comes from the first bytes of a large bo
   }
   const finished = await call(server, "POST", started.body._actions.finish);
   assertEquals(finished.status, 202);
-  let task = finished.body;
-  while (task._meta?.task?.file === undefined && task._meta?.task?.error === undefined) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    task = (await call(server, "GET", started.body._links.self)).body;
-  }
+  const task = await pollTask(server, started.body._links.self);
   assertEquals(task._meta.task.file.magic_mimetype, "application/pdf");
 });

@@ -4,7 +4,7 @@ import { BlobReader, Uint8ArrayWriter, ZipReader } from "@zip.js/zip.js";
 import { assert, assertEquals } from "../_assert.ts";
 import { UPLOAD_CHUNK_SIZE } from "../../lib/http/protocol.ts";
 import { startServer, type TestServer } from "../../lib/testing/mod.ts";
-import { call, createRecord } from "./_helpers.ts";
+import { call, createRecord, pollTask } from "./_helpers.ts";
 
 const encoder = new TextEncoder();
 const md5 = (data: Uint8Array | string) => createHash("md5").update(data).digest("hex");
@@ -15,15 +15,6 @@ async function directUpload(server: TestServer, recordId: number, name: string, 
   });
   assertEquals(upload.status, 201);
   return await call(server, "PUT", upload.body._actions.upload_data, { raw: encoder.encode(text) });
-}
-
-async function pollTask(server: TestServer, url: string) {
-  for (let i = 0; i < 200; i++) {
-    const answer = await call(server, "GET", url);
-    if (answer.body._meta.task?.state !== "pending") return answer.body;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error("merge task did not finish");
 }
 
 Deno.test("direct upload: initiate, PUT data → 201 File with MD5, download, clash and replace", async () => {
