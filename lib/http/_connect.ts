@@ -2,14 +2,13 @@
 import { ConfigurationError, ConnectionError, TlsError } from "./errors.ts";
 
 /**
- * One Deno HTTP client (one connection pool), trusting the CA bundle when one is given; the
- * bundle's certificates are returned too, for the copy-free client. Without a bundle the client
- * is made on first use (`client()`): most runs never use Deno's fetch, and making one costs about
- * a millisecond; a bundle is checked at once, by making the client.
+ * One Deno HTTP client (one connection pool), trusting the CA bundle when one is given. Without a
+ * bundle the client is made on first use (`client()`): a transport that sends nothing needs
+ * none; a bundle is checked at once, by making the client.
  */
 export async function httpClient(
   caBundle: string | undefined,
-): Promise<{ client: () => Deno.HttpClient; close(): void; caCerts?: string[] }> {
+): Promise<{ client: () => Deno.HttpClient; close(): void }> {
   if (!caBundle) {
     let made: Deno.HttpClient | undefined;
     return {
@@ -38,7 +37,7 @@ export async function httpClient(
   if (!pem.includes("-----BEGIN CERTIFICATE-----")) throw invalid("no certificate in it");
   try {
     const client = Deno.createHttpClient({ caCerts: [pem] });
-    return { client: () => client, close: () => client.close(), caCerts: [pem] };
+    return { client: () => client, close: () => client.close() };
   } catch (error) {
     throw invalid(describe(error), error);
   }
@@ -102,17 +101,4 @@ function causeMessages(error: unknown): string {
 /** The message of an error, or the value as text. */
 export function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-/** Bytes written to a socket at a time, so each piece counts as activity for the idle timeout. */
-export const WRITE_PIECE = 262_144;
-
-/** The host name to open a socket to: an IPv6 literal without its URL brackets. */
-export function socketHostname(url: URL): string {
-  return url.hostname.replace(/^\[|\]$/g, "");
-}
-
-/** Whether an answer to `method` with `status` has no body (a `Response` must not get one). */
-export function bodilessAnswer(method: string, status: number): boolean {
-  return method === "HEAD" || [101, 204, 205, 304].includes(status);
 }

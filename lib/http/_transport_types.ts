@@ -90,12 +90,4 @@ export interface RequestOptions {
   idempotent?: boolean;
   /** Status codes returned to the caller instead of thrown as {@linkcode RequestError}. */
   expect?: readonly number[];
-  /**
-   * The answer is bulk data read as a stream (a file download): its body is read straight into
-   * the reader's buffers. Straight to the host every request is read so, on a kept-alive
-   * connection; through an `http://` proxy only bulk answers and large byte bodies are (each on a
-   * connection of its own), the rest goes through Deno's fetch.
-   * @default {false}
-   */
-  bulk?: boolean;
 }

@@ -392,7 +392,6 @@ export class Transport implements AsyncDisposable {
         headers,
         body,
         ...(options.signal ? { signal: options.signal } : {}),
-        ...(options.bulk ? { bulk: true } : {}),
       });
       const { response } = answer;
       const location = response.headers.get(HEADER.location);
@@ -436,7 +435,6 @@ export class Transport implements AsyncDisposable {
       headers: Record<string, string>;
       body: BodyInit | null;
       signal?: AbortSignal;
-      bulk?: boolean;
     },
   ): Promise<Answer> {
     // Idle time only: every piece of the body sent, and every piece of the answer read, starts
@@ -451,7 +449,6 @@ export class Transport implements AsyncDisposable {
       body: init.body,
       signal,
       activity: () => timer.touch(),
-      ...(init.bulk ? { bulk: true } : {}),
     };
     // Most addresses hold nothing to redact: parsing each one again costs every request.
     const plain = url.username === "" && url.password === "" && url.search === "";

@@ -21,8 +21,8 @@ import { cleanStaleParts, type PartListings } from "./_parts.ts";
 import { IncompleteDownloadError, IntegrityError } from "./errors.ts";
 import { type ProgressCallback, ProgressStream } from "./progress.ts";
 
-/** Downloads from this size on are read as bulk data (a connection of their own). */
-const BULK_BYTES = 1 << 20;
+/** File data is asked for as it is stored: its size, checksum and Range offsets are of those bytes. */
+const IDENTITY = { [HEADER.acceptEncoding]: "identity" };
 
 /** Options of {@linkcode saveResponse} and {@linkcode openBody}. */
 export interface SaveOptions {
@@ -60,7 +60,7 @@ export async function openBody(
   const response = await transport.request("GET", endpoint, {
     ...(options.query ? { query: options.query } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
-    bulk: true,
+    headers: IDENTITY,
   });
   const body = response.body ?? ReadableStream.from<Uint8Array>([]);
   if (!options.onProgress) return body;
@@ -91,15 +91,12 @@ export async function saveResponse(
   const key = options.resumeKey === undefined ? undefined : await resumeTag(options.resumeKey);
   const temp = tempPathFor(path, key);
   await cleanStaleParts(path, { keep: key && temp, listings: options.partListings });
-  // Big answers (or of unknown size) are bulk: read straight into the reader's buffers also
-  // through a proxy (see RequestOptions.bulk).
-  const bulk = options.size === undefined || options.size >= BULK_BYTES;
   const get = (offset: number) =>
     transport.request("GET", endpoint, {
       ...(options.query ? { query: options.query } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
-      bulk,
-      ...(offset > 0 ? { headers: { [HEADER.range]: `bytes=${offset}-` }, expect: [416] } : {}),
+      headers: offset > 0 ? { ...IDENTITY, [HEADER.range]: `bytes=${offset}-` } : IDENTITY,
+      ...(offset > 0 ? { expect: [416] } : {}),
     });
   let offset = key === undefined ? 0 : await partSize(temp, options.size);
   let response = await get(offset);
