@@ -2,13 +2,14 @@
 import { ConfigurationError, ConnectionError, TlsError } from "./errors.ts";
 
 /**
- * One Deno HTTP client (one connection pool), trusting the CA bundle when one is given. Without a
+ * One Deno HTTP client (one connection pool), trusting the CA bundle when one is given (its
+ * certificates are returned too, for the large-PUT sender). Without a
  * bundle the client is made on first use (`client()`): a transport that sends nothing needs
  * none; a bundle is checked at once, by making the client.
  */
 export async function httpClient(
   caBundle: string | undefined,
-): Promise<{ client: () => Deno.HttpClient; close(): void }> {
+): Promise<{ client: () => Deno.HttpClient; close(): void; caCerts?: string[] }> {
   if (!caBundle) {
     let made: Deno.HttpClient | undefined;
     return {
@@ -37,7 +38,7 @@ export async function httpClient(
   if (!pem.includes("-----BEGIN CERTIFICATE-----")) throw invalid("no certificate in it");
   try {
     const client = Deno.createHttpClient({ caCerts: [pem] });
-    return { client: () => client, close: () => client.close() };
+    return { client: () => client, close: () => client.close(), caCerts: [pem] };
   } catch (error) {
     throw invalid(describe(error), error);
   }

@@ -1,8 +1,10 @@
 /**
  * The transport's connection state, opened on first use: the settings resolved, the base URL, and
  * the fetch function every request goes through. That is Deno's `fetch` with one HTTP client
- * (its connection pool, the CA bundle), which reads the proxy variables itself; only
- * `verify = false` goes through node:https, the one client that can skip certificate checks.
+ * (its connection pool, the CA bundle), which reads the proxy variables itself. Two exceptions:
+ * `verify = false` goes through node:https, the one client that can skip certificate checks,
+ * and a PUT of a large byte body (upload data) is written by a small sender on a connection of
+ * its own, without fetch's copy of the body (`_put_sender.ts`).
  *
  * @module
  */
@@ -11,6 +13,7 @@ import { ConfigurationError, redactUrl } from "./errors.ts";
 import type { FetchFn } from "./_node_fetch.ts";
 import { httpClient } from "./_connect.ts";
 import { sendWatched } from "./_idle.ts";
+import { isLargePut, largePutSender, noProxyConfigured } from "./_put_sender.ts";
 import type { TransportOptions, TransportSettings } from "./_transport_types.ts";
 import { apiBaseUrl } from "./url.ts";
 
@@ -37,15 +40,20 @@ export async function openFetchState(
   const base = apiBaseUrl(settings.host, settings.basePath);
   const custom = options.fetch;
   if (custom) return { base, settings, fetch: watchedFetch(custom), close() {} };
-  const { client, close: closeClient } = await httpClient(settings.caBundle);
+  const { client, close: closeClient, caCerts } = await httpClient(settings.caBundle);
   // The node:https path is loaded only when used: Node's HTTP stack costs start-up time.
   const insecure = settings.verify === false ? await insecureClient(settings) : undefined;
   const pooled = watchedFetch((url, init) => fetch(url, { ...init, client: client() }));
+  const sender = noProxyConfigured() ? largePutSender(caCerts, pooled) : undefined;
   return {
     base,
     settings,
     fetch: (url, init) =>
-      insecure && url.protocol === "https:" ? insecure.fetch(url, init) : pooled(url, init),
+      insecure && url.protocol === "https:"
+        ? insecure.fetch(url, init)
+        : sender && isLargePut(init)
+        ? sender(url, init)
+        : pooled(url, init),
     close() {
       closeClient();
       insecure?.close();
