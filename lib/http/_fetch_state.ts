@@ -11,7 +11,7 @@
 
 import { ConfigurationError, redactUrl } from "./errors.ts";
 import type { FetchFn } from "./_node_fetch.ts";
-import { httpClient } from "./_connect.ts";
+import { httpClients } from "./_connect.ts";
 import { sendWatched } from "./_idle.ts";
 import { isLargePut, largePutSender, noProxyConfigured } from "./_put_sender.ts";
 import type { TransportOptions, TransportSettings } from "./_transport_types.ts";
@@ -40,11 +40,22 @@ export async function openFetchState(
   const base = apiBaseUrl(settings.host, settings.basePath);
   const custom = options.fetch;
   if (custom) return { base, settings, fetch: watchedFetch(custom), close() {} };
-  const { client, close: closeClient, caCerts } = await httpClient(settings.caBundle);
+  const clients = await httpClients(settings.caBundle);
   // The node:https path is loaded only when used: Node's HTTP stack costs start-up time.
   const insecure = settings.verify === false ? await insecureClient(settings) : undefined;
-  const pooled = watchedFetch((url, init) => fetch(url, { ...init, client: client() }));
-  const sender = noProxyConfigured() ? largePutSender(caCerts, pooled) : undefined;
+  const pooled = watchedFetch(async (url, init, idempotent) => {
+    const response = await fetch(url, {
+      ...init,
+      client: idempotent ? clients.pooled() : clients.fresh(),
+    });
+    // Both framings in one answer may be a smuggling attempt (RFC 9112 6.3): the connection it
+    // came on is not used again.
+    if (response.headers.has("transfer-encoding") && response.headers.has("content-length")) {
+      clients.retire();
+    }
+    return response;
+  });
+  const sender = noProxyConfigured() ? largePutSender(clients.caCerts, pooled) : undefined;
   return {
     base,
     settings,
@@ -55,7 +66,7 @@ export async function openFetchState(
         ? sender(url, init)
         : pooled(url, init),
     close() {
-      closeClient();
+      clients.close();
       insecure?.close();
     },
   };
@@ -81,10 +92,11 @@ async function insecureClient(
  * transport, never followed by the fetch itself, and the body's progress counts as activity.
  */
 function watchedFetch(
-  fetchImpl: (url: URL, init: RequestInit) => Promise<Response>,
+  fetchImpl: (url: URL, init: RequestInit, idempotent: boolean) => Promise<Response>,
 ): FetchFn {
-  return (url, { activity, ...init }) => {
-    const send = (body: BodyInit | null) => fetchImpl(url, { ...init, body, redirect: "manual" });
+  return (url, { activity, idempotent, ...init }) => {
+    const send = (body: BodyInit | null) =>
+      fetchImpl(url, { ...init, body, redirect: "manual" }, idempotent);
     return activity ? sendWatched(send, init.body, activity) : send(init.body);
   };
 }

@@ -41,6 +41,8 @@ export interface FetchInit {
   headers: Record<string, string>;
   body: BodyInit | null;
   signal: AbortSignal;
+  /** Whether the request may be sent again (a reused connection may carry it). */
+  idempotent: boolean;
   /** Called whenever a piece of the body was handed on (the transport's idle timer). */
   activity?: () => void;
 }

@@ -158,7 +158,7 @@ export class Transport implements AsyncDisposable {
       waited += await pacer.wait(options.signal);
       let error: unknown;
       try {
-        const answer = await this.#send(state, method, url, options);
+        const answer = await this.#send(state, method, url, options, idempotent);
         const { response } = answer;
         if (response.status !== 429) pacer.succeeded();
         if (response.ok || options.expect?.includes(response.status)) return answer;
@@ -370,6 +370,7 @@ export class Transport implements AsyncDisposable {
     method: string,
     url: URL,
     options: RequestOptions,
+    idempotent: boolean,
   ): Promise<Answer> {
     // A plain record with lower-case names: Deno's fetch converts it for about 5 µs less per
     // request than a Headers object.
@@ -391,6 +392,7 @@ export class Transport implements AsyncDisposable {
         method: currentMethod,
         headers,
         body,
+        idempotent,
         ...(options.signal ? { signal: options.signal } : {}),
       });
       const { response } = answer;
@@ -434,6 +436,7 @@ export class Transport implements AsyncDisposable {
       method: string;
       headers: Record<string, string>;
       body: BodyInit | null;
+      idempotent: boolean;
       signal?: AbortSignal;
     },
   ): Promise<Answer> {
@@ -447,6 +450,7 @@ export class Transport implements AsyncDisposable {
       method: init.method,
       headers: init.headers,
       body: init.body,
+      idempotent: init.idempotent,
       signal,
       activity: () => timer.touch(),
     };
