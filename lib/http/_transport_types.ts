@@ -54,6 +54,13 @@ export interface TransportOptions {
   pacer?: Pacer;
   /** Cancels every request of this transport (the CLI's Ctrl-C), besides each request's own. */
   signal?: AbortSignal;
+  /**
+   * Waits between two attempts of a request, as {@linkcode Pacer}'s `sleep` does (replaceable,
+   * e.g. by an injected clock in tests); it rejects with the signal's reason when aborted.
+   *
+   * @default {a timer}
+   */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
 /** Default bound of a JSON answer: 64 MiB, far above any API answer (a page holds 100 items). */

@@ -79,6 +79,7 @@ export class Transport implements AsyncDisposable {
   #log: Logger;
   #pacer: Pacer | undefined;
   #maxJsonBytes: number;
+  #sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
 
   /**
    * Creates the transport; nothing is read or sent before the first request.
@@ -91,6 +92,7 @@ export class Transport implements AsyncDisposable {
     this.#log = options.log ?? silentLogger;
     this.#pacer = options.pacer;
     this.#maxJsonBytes = options.maxJsonBytes ?? MAX_JSON_BYTES;
+    this.#sleep = options.sleep ?? sleep;
     if (!(this.#maxJsonBytes > 0)) {
       throw new RangeError(
         `Cannot read answers as 'maxJsonBytes' must be positive: current value is ${this.#maxJsonBytes}`,
@@ -195,7 +197,7 @@ export class Transport implements AsyncDisposable {
         );
       }
       if (!limited) {
-        await sleep(delay, options.signal);
+        await this.#sleep(delay, options.signal);
         waited += delay;
       }
     }

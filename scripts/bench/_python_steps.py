@@ -9,11 +9,14 @@ the real client.
     python3 _python_steps.py upload <record id> <file>
     python3 _python_steps.py add-folder <record id> <folder>
     python3 _python_steps.py download <record id> <file name> <folder>
+    python3 _python_steps.py download-all <record id> <folder>
+    python3 _python_steps.py list 0
 
 Host, token and CA bundle come from REPO_APY_BENCH_HOST, REPO_APY_BENCH_PAT and
 REPO_APY_BENCH_CA (optional).
 """
 
+import json
 import os
 import sys
 import time
@@ -99,8 +102,38 @@ def upload_file(meta, path):
             return
 
 
+def pages(url):
+    """Every item of a list endpoint, 100 per page, following the pages one after another."""
+    page = 1
+    while True:
+        response = request("GET", url, params={"per_page": 100, "page": page})
+        if response.status_code != 200:
+            sys.exit(f"list: HTTP {response.status_code}")
+        answer = response.json()
+        yield from answer["items"]
+        if page >= answer["_pagination"]["total_pages"]:
+            return
+        page += 1
+
+
+def download(record_id, file_id, path):
+    """`Record.download_file`: one streamed GET of the data."""
+    with request(
+        "GET", f"{API}/records/{record_id}/files/{file_id}/download", stream=True
+    ) as response:
+        if response.status_code != 200:
+            sys.exit(f"download: HTTP {response.status_code}")
+        with open(path, "wb") as out:
+            for data in response.iter_content(chunk_size=1_000_000):
+                out.write(data)
+
+
 def main():
     command, record_id = sys.argv[1], sys.argv[2]
+    if command == "list":
+        for item in pages(f"{API}/records"):
+            sys.stdout.write(json.dumps(item) + "\n")
+        return
     meta = record(record_id)
     if command == "upload":
         upload_file(meta, sys.argv[3])
@@ -115,15 +148,11 @@ def main():
         response = request("GET", f"{API}/records/{record_id}/files/name/{name}")
         if response.status_code != 200:
             sys.exit(f"No file '{name}'")
-        file_id = response.json()["id"]
-        with request(
-            "GET", f"{API}/records/{record_id}/files/{file_id}/download", stream=True
-        ) as response:
-            if response.status_code != 200:
-                sys.exit(f"download: HTTP {response.status_code}")
-            with open(os.path.join(folder, name), "wb") as out:
-                for data in response.iter_content(chunk_size=1_000_000):
-                    out.write(data)
+        download(record_id, response.json()["id"], os.path.join(folder, name))
+    elif command == "download-all":
+        folder = sys.argv[3]
+        for file in pages(f"{API}/records/{record_id}/files"):
+            download(record_id, file["id"], os.path.join(folder, file["name"]))
     else:
         sys.exit(f"unknown command {command}")
 
