@@ -1,7 +1,7 @@
 // A fetch over node:https, used only when TLS verification is switched off (`verify = false`):
 // Deno's fetch has no per-client switch for that, node:https's `rejectUnauthorized` does.
 // The node modules are imported on first use: only `verify = false` needs them, and loading
-// them costs every other command about 10 ms of start-up.
+// them would cost every other command start-up time.
 import type http from "node:http";
 import type https from "node:https";
 import type net from "node:net";
