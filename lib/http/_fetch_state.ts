@@ -1,7 +1,8 @@
 /**
  * The transport's connection state, opened on first use: the settings resolved, the base URL, and
- * the fetch function every request goes through. That is Deno's `fetch` with one HTTP client
- * (its connection pool, the CA bundle), which reads the proxy variables itself. Two exceptions:
+ * the fetch function every request goes through. That is Deno's `fetch` with the transport's
+ * HTTP clients (the CA bundle; Deno reads the proxy variables itself): a pooled one for requests
+ * safe to repeat, one without a pool for the others. Two exceptions:
  * `verify = false` goes through node:https, the one client that can skip certificate checks,
  * and a PUT of a large byte body (upload data) is written by a small sender on a connection of
  * its own, without fetch's copy of the body (`_put_sender.ts`).
