@@ -47,12 +47,18 @@ const sleepUntil = (at: number) => {
   return wait > 1 ? new Promise((resolve) => setTimeout(resolve, wait)) : Promise.resolve();
 };
 
+/**
+ * How far (ms of the link's time) a sender may run ahead of the bottleneck, as its socket buffer
+ * lets it: a timer per piece would oversleep and leave the link idle.
+ */
+const AHEAD_MS = 20;
+
 /** Copies `from` to `to` through one direction of the link, in order. */
 async function pump(from: Deno.Conn, to: Deno.Conn, direction: Direction): Promise<void> {
   let delivered = Promise.resolve();
   try {
     for (;;) {
-      const buffer = new Uint8Array(65_536);
+      const buffer = new Uint8Array(262_144);
       const read = await from.read(buffer);
       if (read === null) break;
       const { departs, arrives } = direction.schedule(read);
@@ -62,7 +68,7 @@ async function pump(from: Deno.Conn, to: Deno.Conn, direction: Direction): Promi
         for (let at = 0; at < piece.byteLength;) at += await to.write(piece.subarray(at));
       });
       // The sender waits while the bottleneck is busy (its socket buffer fills).
-      await sleepUntil(departs);
+      await sleepUntil(departs - AHEAD_MS);
     }
     await delivered;
   } catch { /* a side closed */ }
