@@ -115,7 +115,29 @@ export class CLIRepoManager extends RepoManager {
   }
 
   /**
-   * Prints a result message on stdout (silenced by `-V warning` and `-V error`).
+   * Prints a line of data for people on stdout, whatever the verbosity (`-q/--quiet` never hides
+   * data); the line is made safe like a message.
+   *
+   * @param line The line.
+   *
+   * @example Usage
+   * ```ts
+   * import { CLIRepoManager, Output } from "@repo/apy/cli";
+   * import assert from "node:assert";
+   *
+   * const out: string[] = [];
+   * const output = new Output({ stdout: (text) => out.push(text), stderr: () => {} });
+   * await using manager = new CLIRepoManager({ host: "https://repo.example", pat: "pat_x", output, verbose: "error" });
+   * manager.printData("Visibility: private");
+   * assert.deepStrictEqual(out, ["Visibility: private\n"]);
+   * ```
+   */
+  printData(line: string): void {
+    this.output.text(line);
+  }
+
+  /**
+   * Prints a status message on stderr (silenced by `-q`, `-V warning` and `-V error`).
    *
    * @param message The message.
    *
@@ -129,7 +151,7 @@ export class CLIRepoManager extends RepoManager {
    * const output = new Output({ stdout: (text) => out.push(text), stderr: (text) => err.push(text) });
    * await using manager = new CLIRepoManager({ host: "https://repo.example", pat: "pat_x", output });
    * manager.printInfo("Created record 7");
-   * assert.deepStrictEqual(out, ["Created record 7\n"]);
+   * assert.deepStrictEqual([out, err], [[], ["Created record 7\n"]]);
    * ```
    */
   printInfo(message: string): void {

@@ -149,7 +149,12 @@ export async function saveResponse(
       },
       onChunk: (chunk) => {
         written += chunk.byteLength;
-        options.onProgress?.({ bytes: written, total: options.size });
+        options.onProgress?.({
+          bytes: written,
+          total: options.size,
+          // The bytes a resumed download found on disk: a caller can say it resumes.
+          ...(offset > 0 ? { resumed: offset } : {}),
+        });
         return inMemory?.update(chunk);
       },
       ...(fromFile ? { onWritten: (bytes: number) => fromFile.written(bytes) } : {}),

@@ -63,8 +63,18 @@ export interface DownloadFilesOptions {
   keepPartial?: boolean;
   /** Called after each file is written. */
   onFile?: (path: string, file: FileJson) => void;
-  /** Receives the bytes of a file received so far (several files may be in flight). */
-  onProgress?: (progress: { file: FileJson; bytes: number; total: number | undefined }) => void;
+  /**
+   * Receives the bytes of a file received so far (several files may be in flight); `resumed`:
+   * the bytes a resumed download found on disk (included in `bytes`).
+   */
+  onProgress?: (
+    progress: { file: FileJson; bytes: number; total: number | undefined; resumed?: number },
+  ) => void;
+  /**
+   * The record's files as the caller listed them (to show a total before the first byte); the
+   * globs still apply. Default: listed here, page by page as the downloads go.
+   */
+  files?: Iterable<FileJson> | AsyncIterable<FileJson>;
   /** Receives warnings, e.g. that a name too long for the file system was shortened. */
   onWarning?: (message: string) => void;
   /** Cancels the downloads; the files in progress leave nothing behind unless `keepPartial`. */
@@ -118,7 +128,7 @@ export async function downloadFiles(
   const folder = options.useFolder ? (await record.meta()).identifier : undefined;
   await Deno.mkdir(dir, { recursive: true });
   const signal = options.signal;
-  const files = paginateItems<FileJson>(
+  const files = options.files ?? paginateItems<FileJson>(
     record.transport,
     filesPath(record.id),
     { per_page: MAX_PER_PAGE },
