@@ -123,7 +123,7 @@ Deno.test("removing commands of every group take --dry-run and change nothing", 
   await repo(server, ["templates", "create", "-i", "dry-t", "-y", "record"]);
   await repo(server, ["groups", "create", "-i", "dry-g"]);
   const link = await ok(server, ["add-record-link", "-r", id, "-n", "uses", "-l", target]);
-  const linkId = /link id: (\d+)/.exec(link.stdout)![1]!;
+  const linkId = /link id: (\d+)/.exec(link.stderr)![1]!;
   const setup: string[][] = [
     ["records", "add-collection-link", "-r", id, "-C", "dry-c"],
     ["records", "add-user", "-r", id, "-u", "2", "-p", "member"],

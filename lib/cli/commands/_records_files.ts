@@ -33,14 +33,33 @@ import {
   transferProgress,
 } from "./_records_common.ts";
 
-function existsAlready(record: RepoRecord, names: string[], folder = false): RepoApyError {
+/** How the upload that clashed was asked for. */
+interface ClashContext {
+  /** A folder upload. */
+  folder?: boolean;
+  /** --skip-existing was given: the clashing files differ in content. */
+  skipExisting?: boolean;
+}
+
+function existsAlready(
+  record: RepoRecord,
+  names: string[],
+  context: ClashContext = {},
+): RepoApyError {
   const list = names.map((name) => `'${name}'`).join(", ");
+  const one = names.length === 1;
+  if (context.skipExisting === true) {
+    return new RepoApyError(
+      `The ${describe(record)} has ${one ? "a file named" : "files named"} ${list} with other ` +
+        `content than the local ${one ? "file" : "files"}: --skip-existing leaves out only ` +
+        `files with the same content; add -f/--force to replace ${one ? "it" : "them"}`,
+    );
+  }
   return new RepoApyError(
-    `The ${describe(record)} already has ${
-      names.length === 1 ? "a file named" : "files named"
-    } ${list}: add -f/--force to replace ${names.length === 1 ? "it" : "them"}${
-      folder ? ", or --skip-existing to skip files with the same content" : ""
-    }`,
+    `The ${describe(record)} already has ${one ? "a file named" : "files named"} ${list}: add ` +
+      `-f/--force to replace ${one ? "it" : "them"}${
+        context.folder === true ? ", or --skip-existing to skip files with the same content" : ""
+      }`,
   );
 }
 
@@ -105,7 +124,7 @@ async function planUpload(
   try {
     plan = await planUploadFiles(record, path, options);
   } catch (error) {
-    throw addFilesError(record, error, options.folder);
+    throw addFilesError(record, error, options);
   }
   for (const file of plan.upload) {
     dryRun(
@@ -205,7 +224,7 @@ export function addFilesCommand(): CommandUnknownOpts {
           // One short line per file of a folder; the record is named once, in the summary.
           manager.printInfo(
             skipped
-              ? `Skipped '${uploaded.name}': the ${label} has it with the same content`
+              ? `Skipped '${uploaded.name}': already there with the same content`
               : folder
               ? `Uploaded '${uploaded.name}' (${formatBytes(uploaded.size)})`
               : `Uploaded '${uploaded.name}' (id: ${uploaded.id}) to the ${label}`,
@@ -216,7 +235,7 @@ export function addFilesCommand(): CommandUnknownOpts {
           : { fileDescription: options.fileDescription }),
       });
     } catch (error) {
-      throw addFilesError(record, error, folder);
+      throw addFilesError(record, error, { ...choice, folder });
     } finally {
       progress.done();
     }
@@ -236,12 +255,13 @@ export function addFilesCommand(): CommandUnknownOpts {
 }
 
 /** Turns the library's errors of `add-files` into messages in CLI terms. */
-function addFilesError(record: RepoRecord, error: unknown, folder: boolean): unknown {
-  if (error instanceof FilesExistError) return existsAlready(record, error.names, folder);
+function addFilesError(record: RepoRecord, error: unknown, context: ClashContext): unknown {
+  const folder = context.folder === true;
+  if (error instanceof FilesExistError) return existsAlready(record, error.names, context);
   if (!(error instanceof UploadFilesError)) return error;
   const cause = error.cause;
   if (error.path !== undefined && isStatus(cause, 409)) {
-    return existsAlready(record, [basename(error.path)], folder);
+    return existsAlready(record, [basename(error.path)], context);
   }
   if (!folder && error.path !== undefined) return cause;
   const reason = cause instanceof Error ? cause.message : String(cause);

@@ -139,14 +139,17 @@ async function collectionLists(
     ): Promise<Omit<TreeCollection, "id" | "identifier" | "title">> => {
       const info: CollectionInfo = await target.info();
       const firstRecords = values.records === true
-        ? (await target.getRecords({ perPage })).items.map(({ id, identifier, title }) => ({
+        ? (await target.getRecords({ perPage })).items.sort((a, b) => a.id - b.id).map((
+          { id, identifier, title },
+        ) => ({
           id,
           identifier,
           title,
         }))
         : undefined;
       const children: TreeCollection[] = [];
-      for (const child of info.children) {
+      // In the order they were created, whatever order the server lists them in.
+      for (const child of [...info.children].sort((a, b) => a.id - b.id)) {
         const node = { id: child.id, identifier: child.identifier, title: child.title };
         if (seen.has(child.id) || seen.size >= MAX_NODES || depth >= MAX_DEPTH) {
           children.push({ ...node, recordCount: 0, children: [], truncated: true });
