@@ -23,11 +23,13 @@ const MIN_BAR = 10;
 const MIN_LABEL = 8;
 
 /**
- * The progress line for a terminal `columns` wide: at most `columns - 1` characters (a line that
- * fills the last column wraps on some terminals), the widest form that fits.
+ * The progress line for a terminal `columns` wide: at most `columns - 3` characters, the widest
+ * form that fits. A line that fills the last column wraps on some terminals, and the terminal
+ * echoes Ctrl-C as `^C` behind the bar: with the bar wrapped by it, clearing the bar's line would
+ * leave the bar on screen above the `Interrupted` message.
  */
 export function progressLine(parts: ProgressParts, columns: number): string {
-  const room = Math.max(1, columns - 1);
+  const room = Math.max(1, columns - 3);
   const percent = parts.percent === undefined ? undefined : `${parts.percent}%`.padStart(4);
   const join = (items: (string | undefined)[]) =>
     items.filter((item) => item !== undefined && item !== "").join(" ");

@@ -1,7 +1,7 @@
 // `records add-files`, `add-string-as-file`, `get-file`, `delete-file`, `delete-files` and
 // `edit-file`.
 
-import { basename, join } from "node:path";
+import { basename, join, relative } from "node:path";
 import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
 import { contextOf } from "../_context.ts";
 import { InputError, RepoApyError } from "../../http/errors.ts";
@@ -432,13 +432,14 @@ export function getFileCommand(): CommandUnknownOpts {
           continue;
         }
         manager.printInfo(`Downloading ${what} into '${dir}'`);
-        if (everything && !await confirmAll(manager, command, what, files)) {
+        const short = `${countFiles(files.length)} (${formatBytes(bytes)})`;
+        if (everything && !await confirmAll(manager, command, short, files)) {
           throw new InputError(
             `Nothing was downloaded from the ${describe(record)}: narrow it with -n or -P, or ` +
               "add -y/--yes to download every file without the question",
           );
         }
-        const progress = filesProgress(manager.output, `Downloading ${files.length} files`, {
+        const progress = filesProgress(manager.output, "Downloading", {
           bytes,
           files: files.length,
         });
@@ -452,7 +453,8 @@ export function getFileCommand(): CommandUnknownOpts {
             },
             onFile: (path) => {
               progress.fileDone();
-              manager.printInfo(`Downloaded '${path}'`);
+              // One short line per file: its path in the folder (the folder is named above).
+              manager.printInfo(`Downloaded '${relative(dir, path)}'`);
             },
           });
         } finally {
