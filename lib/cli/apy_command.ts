@@ -11,6 +11,7 @@ import { ExitError, reportError } from "./_errors.ts";
 import { terminalLine } from "./_terminal_text.ts";
 import { setOptionType } from "./_tree.ts";
 import type { CLIRepoManager } from "./cli_manager.ts";
+import type { ConnectionSettings } from "../config/settings.ts";
 import { type Verbosity, VERBOSITY_LEVELS } from "./output.ts";
 
 /** Options {@linkcode apyCommand} adds. */
@@ -270,14 +271,19 @@ export function apyCommand<
     });
     if (dry) dryManagers.add(manager);
     let instance = options.instance;
+    let sources: ConnectionSettings["sources"];
     try {
       if (apyOptions.needsServer?.(options) ?? true) {
-        instance = (await manager.settings()).instance ?? instance;
+        const settings = await manager.settings();
+        instance = settings.instance ?? instance;
+        sources = settings.sources;
       }
       await action(manager, options, ...args);
     } catch (error) {
       if (error instanceof ExitError) throw error;
-      throw new ExitError(reportError(error, output, { signal: manager.signal, instance }));
+      throw new ExitError(
+        reportError(error, output, { signal: manager.signal, instance, sources }),
+      );
     } finally {
       await manager.close();
     }
