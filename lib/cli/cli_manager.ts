@@ -7,6 +7,13 @@
 
 import type { ConnectionSettings } from "../config/settings.ts";
 import { RepoManager, type RepoManagerOptions } from "../manager/repo_manager.ts";
+import type { ResourceSelector } from "../resources/resource.ts";
+import type { RepoUser, UserSelector } from "../resources/user.ts";
+import type { RepoCollection } from "../transfer/collection.ts";
+import type { RepoRecord } from "../transfer/record.ts";
+import type { RepoGroup } from "../resources/group.ts";
+import type { RepoTemplate } from "../transfer/template.ts";
+import { explainLookup, explainUserLookup } from "./_not_found.ts";
 import { Output, type Verbosity } from "./output.ts";
 
 /** Options of a {@linkcode CLIRepoManager}. */
@@ -90,6 +97,139 @@ export class CLIRepoManager extends RepoManager {
     const settings = await super.settings();
     this.output.addSecret(settings.pat);
     return settings;
+  }
+
+  /**
+   * Opens a record like {@linkcode RepoManager.record}; when that fails, the error says why in
+   * the user's terms: the record is in the trash (and how to restore it), no record has that id,
+   * or the account has no role in it.
+   *
+   * @param selector `{ id }` or `{ identifier, create? }`.
+   * @returns The record.
+   *
+   * @example Usage
+   * ```ts
+   * import { CLIRepoManager } from "@repo/apy/cli";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new CLIRepoManager({ host: server.url, pat: server.pat });
+   * const record = await manager.record({ identifier: "gone", create: true });
+   * await record.delete();
+   * await assert.rejects(manager.record({ id: record.id }), /is in the trash: restore it/);
+   * ```
+   */
+  override async record(selector: ResourceSelector): Promise<RepoRecord> {
+    return await this.#explained("record", selector, () => super.record(selector));
+  }
+
+  /**
+   * Opens a collection like {@linkcode RepoManager.collection}, with errors as for
+   * {@linkcode CLIRepoManager.record}.
+   *
+   * @param selector `{ id }` or `{ identifier, create? }`.
+   * @returns The collection.
+   *
+   * @example Usage
+   * ```ts
+   * import { CLIRepoManager } from "@repo/apy/cli";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new CLIRepoManager({ host: server.url, pat: server.pat });
+   * await assert.rejects(manager.collection({ id: 9999 }), /No collection with id 9999 exists/);
+   * ```
+   */
+  override async collection(selector: ResourceSelector): Promise<RepoCollection> {
+    return await this.#explained("collection", selector, () => super.collection(selector));
+  }
+
+  /**
+   * Opens a template like {@linkcode RepoManager.template}, with errors as for
+   * {@linkcode CLIRepoManager.record}.
+   *
+   * @param selector `{ id }` or `{ identifier, create? }`.
+   * @returns The template.
+   *
+   * @example Usage
+   * ```ts
+   * import { CLIRepoManager } from "@repo/apy/cli";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new CLIRepoManager({ host: server.url, pat: server.pat });
+   * await assert.rejects(manager.template({ id: 9999 }), /No template with id 9999 exists/);
+   * ```
+   */
+  override async template(selector: ResourceSelector): Promise<RepoTemplate> {
+    return await this.#explained("template", selector, () => super.template(selector));
+  }
+
+  /**
+   * Opens a group like {@linkcode RepoManager.group}, with errors as for
+   * {@linkcode CLIRepoManager.record}.
+   *
+   * @param selector `{ id }` or `{ identifier, create? }`.
+   * @returns The group.
+   *
+   * @example Usage
+   * ```ts
+   * import { CLIRepoManager } from "@repo/apy/cli";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new CLIRepoManager({ host: server.url, pat: server.pat });
+   * await assert.rejects(manager.group({ id: 9999 }), /No group with id 9999 exists/);
+   * ```
+   */
+  override async group(selector: ResourceSelector): Promise<RepoGroup> {
+    return await this.#explained("group", selector, () => super.group(selector));
+  }
+
+  /**
+   * Opens a user like {@linkcode RepoManager.user}; a user that does not exist is named.
+   *
+   * @param selector `{ id }`, `{ username, identityType }` or `{ me: true }`.
+   * @returns The user.
+   *
+   * @example Usage
+   * ```ts
+   * import { CLIRepoManager } from "@repo/apy/cli";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new CLIRepoManager({ host: server.url, pat: server.pat });
+   * await assert.rejects(
+   *   manager.user({ username: "jdoe", identityType: "local" }),
+   *   /No user 'jdoe' \(account type local\) exists/,
+   * );
+   * ```
+   */
+  override async user(selector: UserSelector): Promise<RepoUser> {
+    try {
+      return await super.user(selector);
+    } catch (error) {
+      if ("me" in selector) throw error;
+      throw explainUserLookup(selector, error);
+    }
+  }
+
+  async #explained<T>(type: string, selector: ResourceSelector, open: () => Promise<T>) {
+    try {
+      return await open();
+    } catch (error) {
+      // Creating (get-or-create) reports its own errors; a lookup says why it failed.
+      if ("create" in selector && selector.create === true) throw error;
+      const named = "id" in selector && typeof selector.id === "number"
+        ? { id: selector.id }
+        : { identifier: String((selector as { identifier?: unknown }).identifier ?? "") };
+      throw await explainLookup(this.misc, type, named, error);
+    }
   }
 
   /**
