@@ -83,6 +83,9 @@ Deno.test("delete-type commands with --dry-run delete nothing (and need no --i-a
   ];
   await ok(server, ["add-tag", "-r", id, "-t", "keep"]);
   await repo(server, ["collections", "create", "-i", "dry-collection"]);
+  // Purging needs an item in the trash (the dry run checks that as the real run would).
+  const binned = String(await createRecord(server, "dry-binned"));
+  await ok(server, ["delete", "-r", binned, "--i-am-sure"]);
   const from = server.log.length;
   for (const [args, text] of expected) {
     const run = await ok(server, [...args, "--dry-run"]);
@@ -102,10 +105,10 @@ Deno.test("delete-type commands with --dry-run delete nothing (and need no --i-a
     "-t",
     "record",
     "-i",
-    id,
+    binned,
     "--dry-run",
   ]);
-  assertStringIncludes(purge.stdout, "Dry run: would purge the record");
+  assertStringIncludes(purge.stdout, "Dry run: would purge the record 'dry-binned'");
   assertEquals(changes(server, from), []);
   await using manager = managerFor(server);
   const record = await manager.record({ id: Number(id) });

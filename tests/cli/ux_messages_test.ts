@@ -160,6 +160,8 @@ Deno.test("a 403 says that the account lacks the permission, on the error's one 
   await using server = await startServer({ users: [{ username: "jdoe" }] });
   const id = await createRecord(server, "not-yours");
   const other = server.users.find((user) => user.id !== 1)!;
+  // A member reads the record, so the edit itself is refused.
+  await ok(server, ["add-user", "-r", String(id), "-u", String(other.id), "-p", "member"]);
   const run = await repo(server, ["records", "edit", "-r", String(id), "-t", "Mine"], {
     pat: other.pat,
   });
