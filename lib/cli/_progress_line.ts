@@ -53,5 +53,5 @@ export function progressLine(parts: ProgressParts, columns: number): string {
 }
 
 function cut(text: string, length: number): string {
-  return text.length <= length ? text : `${text.slice(0, Math.max(0, length - 1))}…`;
+  return text.length <= length ? text : `${text.slice(0, Math.max(0, length - 1)).trimEnd()}…`;
 }

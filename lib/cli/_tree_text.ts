@@ -32,22 +32,23 @@ export function treeLines(root: TextTreeNode, options: { ascii?: boolean } = {})
 }
 
 /**
- * Whether the terminal can show box-drawing characters: the locale (`LC_ALL`, `LC_CTYPE`, then
- * `LANG`, the first one set) names UTF-8, or Windows. A variable that may not be read (no
- * `--allow-env` for it) counts as unset; with none set, UTF-8 is assumed (today's terminals).
+ * Whether the terminal can show box-drawing characters: not with `TERM=dumb`; else the locale
+ * (`LC_ALL`, `LC_CTYPE`, then `LANG`, the first one set) must name UTF-8; Windows can. `env`
+ * reads a variable (default: the process's, where `--allow-env` grants it; an ungranted one
+ * counts as unset); with none set, UTF-8 is assumed (today's terminals).
  */
-export function canDrawUnicode(): boolean {
+export function canDrawUnicode(env: (name: string) => string | undefined = grantedEnv): boolean {
   if (Deno.build.os === "windows") return true;
-  if (readEnv("TERM") === "dumb") return false;
+  if (env("TERM") === "dumb") return false;
   for (const name of ["LC_ALL", "LC_CTYPE", "LANG"]) {
-    const value = readEnv(name);
+    const value = env(name);
     if (value === undefined || value === "") continue;
     return /utf-?8/i.test(value);
   }
   return true;
 }
 
-function readEnv(name: string): string | undefined {
+function grantedEnv(name: string): string | undefined {
   if (Deno.permissions.querySync({ name: "env", variable: name }).state !== "granted") {
     return undefined;
   }
