@@ -114,7 +114,7 @@ Deno.test(
   POSIX_TOOLS,
   async () => {
     // README's example user of `groups add-user`: the second user of README's serve line.
-    const serve = /--user (\w+):/.exec(README)?.[1];
+    const serve = /--user (\w+):/.exec(README)?.[1] ?? "";
     assertEquals(serve, "alice");
     await using server = await startServer({ users: [{ username: serve }] });
     const dir = await Deno.makeTempDir({ prefix: "repo-apy-readme-cli-" });
