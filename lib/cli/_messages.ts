@@ -115,19 +115,19 @@ function setPat(context: MessageContext): string {
  * option for it: one given directly comes from a program embedding the CLI, which keeps the
  * config file's wording.
  */
-function tokenFix(context: MessageContext): { where: string; fix: string } {
-  switch (context.sources?.pat) {
-    case "environment":
-      return {
-        where: " in REPO_APY_PAT",
-        fix: "set a valid one in REPO_APY_PAT, or unset it to use the config file's token",
-      };
-    default:
-      return {
-        where: context.instance === undefined ? "" : ` of the instance '${context.instance}'`,
-        fix: `store a valid one with '${setPat(context)}' (or set REPO_APY_PAT)`,
-      };
+function tokenFix(
+  context: MessageContext,
+): { where: string; store: (what: string) => string } {
+  if (context.sources?.pat === "environment") {
+    return {
+      where: " in REPO_APY_PAT",
+      store: (what) => `set ${what} in REPO_APY_PAT, or unset it to use the config file's token`,
+    };
   }
+  return {
+    where: context.instance === undefined ? "" : ` of the instance '${context.instance}'`,
+    store: (what) => `store ${what} with '${setPat(context)}' (or set REPO_APY_PAT)`,
+  };
 }
 
 /** Where the host in use is set, for a host that cannot be reached. */
@@ -183,15 +183,17 @@ export function errorLine(error: RepoApyError, context: MessageContext = {}): st
  */
 export function nextStep(error: RepoApyError, context: MessageContext): string | undefined {
   if (!(error instanceof RequestError)) return undefined;
-  const { where, fix } = tokenFix(context);
+  const { where, store } = tokenFix(context);
   const scopes = scopesOf(error.body);
   if ((error.status === 401 || error.status === 403) && scopes.length > 0) {
     return `the access token${where} lacks the scope${scopes.length === 1 ? "" : "s"} ` +
       `${scopes.map((scope) => `'${scope}'`).join(", ")}: create a token with ${
         scopes.length === 1 ? "it" : "them"
-      } in the repository's web interface, then ${fix.replace(/^set a valid one/, "set it")}`;
+      } in the repository's web interface and ${store("it")}`;
   }
-  if (error.status === 401) return `the access token${where} was not accepted: ${fix}`;
+  if (error.status === 401) {
+    return `the access token${where} was not accepted: ${store("a valid one")}`;
+  }
   if (error.status === 403) {
     return "your account lacks the permission for this: ask the resource's owner for a role " +
       "that allows it";

@@ -190,7 +190,9 @@ Deno.test("records get-file downloads by pattern, into a record folder, and pipe
   ]);
   assertEquals(forced.stdout, `${dir.path}/z.txt\n`);
   const plain = await ok(server, ["get-file", "-r", String(id), "-p", dir.path, "-P", "x*", "-f"]);
-  assertStringIncludes(plain.stderr, `Downloaded '${dir.path}/x.csv'`);
+  // One short line per file (its path in the folder), and the summary naming the record.
+  assertStringIncludes(plain.stderr, "\nDownloaded 'x.csv'\n");
+  assertStringIncludes(plain.stderr, "\nDownloaded 1 file, 10 B in ");
 });
 
 Deno.test("records get-file -T downloads from several records; a missing folder is created", async () => {
