@@ -1,6 +1,6 @@
 // The layout of the progress bar's one line: what fits the terminal's width, dropped in order of
-// least use (the bar's length, then the label's end, the bar, the label, the rate), so the line
-// never wraps and every redraw replaces it in place.
+// least use (the bar's length, then the label's end, the bar, the label, the rate, the bytes), so
+// the line never wraps and every redraw replaces it in place.
 
 /** The parts of a progress line, each already formatted. */
 export interface ProgressParts {
@@ -48,7 +48,9 @@ export function progressLine(parts: ProgressParts, columns: number): string {
   const labelRoom = Math.min(label.length, room - stats.length - 1);
   if (labelRoom >= Math.min(MIN_LABEL, label.length)) return `${cut(label, labelRoom)} ${stats}`;
   if (stats.length <= room) return stats;
-  // Too narrow for the whole: the compact form, files, share and time left.
+  const withoutRate = join([parts.files, percent, parts.amount, parts.eta]);
+  if (withoutRate.length <= room) return withoutRate;
+  // Too narrow for the bytes: the compact form, files, share and time left.
   return cut(join([parts.files, percent?.trim(), parts.eta]) || parts.amount, room);
 }
 

@@ -121,7 +121,8 @@ Deno.test("progressLine() fits the width: the bar shrinks, then the label, the b
     "Uploading… 8/24 files  33% 800.0 kB/2.4 MB 556.0 kB/s ETA 3s",
   );
   assertEquals(progressLine(parts, 60), "8/24 files  33% 800.0 kB/2.4 MB 556.0 kB/s ETA 3s");
-  // Too narrow for everything: the compact form keeps files, share and time left.
+  // Narrower: the rate goes, then the bytes (the compact form keeps files, share and time left).
+  assertEquals(progressLine(parts, 44), "8/24 files  33% 800.0 kB/2.4 MB ETA 3s");
   assertEquals(progressLine(parts, 30), "8/24 files 33% ETA 3s");
   // No total: no bar and no share, the bytes and the rate.
   assertEquals(
