@@ -10,8 +10,7 @@
 import { InputError, type RepoApyError, RequestError } from "../http/errors.ts";
 import { type FileJson, HEADER, type UploadJson } from "../http/protocol.ts";
 import type { Transport } from "../http/transport.ts";
-import { compositeCandidates } from "./_chunks.ts";
-import { acquireHashPool } from "./_hash_pool.ts";
+import { compositeCandidates, md5Hex } from "./_chunks.ts";
 import { runPool } from "./_pool.ts";
 import type { ResolvedSource, SourceChunk } from "./_source.ts";
 import { pollTask } from "./_task.ts";
@@ -87,16 +86,10 @@ export async function sendChunked(
   let active = upload.state === "active";
 
   try {
-    // One worker on 2 cores saves no time and costs ~14 MiB: hashed in place there.
-    using hashes = acquireHashPool({ onlyParallel: true });
     const limit = Math.max(1, Math.min(options.concurrency, count));
     const send = async (chunk: SourceChunk) => {
       using _release = { [Symbol.dispose]: () => chunk.release() };
-      // Hashed by a worker, so the chunks in flight are hashed on other cores while this thread
-      // reads the next chunk and keeps the requests going.
-      const hashed = await hashes.md5(chunk.bytes, { transfer: chunk.owned });
-      chunk.bytes = hashed.bytes;
-      const checksum = hashed.digest;
+      const checksum = md5Hex(chunk.bytes);
       digests[chunk.index] = checksum;
       if (!active || stopped || stored.get(chunk.index) === checksum) return;
       if (options.recheck) {

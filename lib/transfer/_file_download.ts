@@ -39,10 +39,11 @@ export async function saveFile(
   file: FileJson,
   options: SaveFileOptions,
 ): Promise<string> {
+  const taken = options.taken ?? new Set<string>();
   const target = await resolveTarget(options.path, file.name, {
     folder: options.folder,
     force: options.force,
-    taken: options.taken,
+    taken,
     onWarning: options.onWarning,
   });
   const link = file._links?.download ?? fileDownloadPath(record.id, file.id);
@@ -52,6 +53,8 @@ export async function saveFile(
       checksum: file.checksum,
       resumeKey: `${file.id}\n${file.size}\n${file.checksum ?? ""}`,
       keepPartial: options.keepPartial,
+      force: options.force,
+      taken,
       partListings: options.partListings,
       onProgress: options.onProgress,
       signal: options.signal,

@@ -196,6 +196,7 @@ export async function downloadAllFiles(
     target,
     () =>
       saveResponse(record.transport, filesDownloadPath(record.id), target, {
+        force: options.force,
         onProgress: options.onProgress,
         signal: options.signal,
       }),
