@@ -45,6 +45,8 @@ export interface SaveOptions {
   force?: boolean | undefined;
   /** Paths claimed by this operation (never chosen as a new name). */
   taken?: Set<string> | undefined;
+  /** Claims the temporary file (tests replace it with a file system that fills up). */
+  claim?: typeof claimPart | undefined;
 }
 
 /**
@@ -100,15 +102,18 @@ export async function saveResponse(
     keep: key && tempPathFor(path, key),
     listings: options.partListings,
   });
-  const part = await claimPart(path, key);
+  const part = await (options.claim ?? claimPart)(path, key);
   let written = 0;
   let keep = false;
   try {
     return await download(transport, endpoint, path, part, options, (bytes) => written = bytes);
   } catch (error) {
+    if (isNoSpace(error)) {
+      const onDisk = await part.file.stat().then((info) => info.size, () => written);
+      throw noSpace(path, options.size, onDisk, error as Error);
+    }
     keep = options.keepPartial === true && part.resumable && written > 0 &&
-      !(error instanceof IntegrityError) && !isNoSpace(error);
-    if (isNoSpace(error)) throw noSpace(path, options.size, written, error as Error);
+      !(error instanceof IntegrityError);
     if (!keep) throw error;
     throw new IncompleteDownloadError(
       [{ path, partPath: part.path, bytes: written, total: options.size }],

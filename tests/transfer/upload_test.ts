@@ -204,10 +204,3 @@ Deno.test("uploadFile() throws UploadError when the server cannot merge the chun
   );
   assertEquals(files.items.length, 0);
 });
-
-  assertEquals(file.size, 55_000_000);
-  assertEquals(chunkPuts(env.server).length, 6);
-  // With two or more workers (3+ cores) hashing in parallel pays, and workers may run.
-  if (!parallelHashing()) assertEquals(Math.max(...workers), 0);
-  assertEquals(hashWorkerCount(), 0);
-});
