@@ -57,6 +57,11 @@ export interface DownloadFileOptions {
   signal?: AbortSignal;
   /** The file's metadata when already at hand (saves one request). */
   file?: FileJson;
+  /**
+   * Paths written by earlier downloads of the same operation (e.g. other records of one command):
+   * never written again, not even with `force`; the path written is added.
+   */
+  claimed?: Set<string>;
 }
 
 /** Options of {@linkcode downloadFileStream}. */
@@ -117,7 +122,7 @@ export async function downloadFile(
     if (record.meta === undefined) throw new InputError("useFolder needs a record with meta()");
     folder = (await record.meta()).identifier;
   }
-  return await saveFile(record, file, { ...options, folder });
+  return await saveFile(record, file, { ...options, folder, taken: options.claimed });
 }
 
 /**

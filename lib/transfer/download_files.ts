@@ -69,6 +69,11 @@ export interface DownloadFilesOptions {
   onWarning?: (message: string) => void;
   /** Cancels the downloads; the files in progress leave nothing behind unless `keepPartial`. */
   signal?: AbortSignal;
+  /**
+   * Paths written by earlier downloads of the same operation (e.g. other records of one command):
+   * never written again, not even with `force`; the paths written here are added.
+   */
+  claimed?: Set<string>;
 }
 
 /** Options of {@linkcode downloadAllFiles}. */
@@ -126,7 +131,7 @@ export async function downloadFiles(
   );
   const written: (string | undefined)[] = [];
   const partials: PartialFile[] = [];
-  const taken = new Set<string>();
+  const taken = options.claimed ?? new Set<string>();
   const partListings: PartListings = new Map();
   const { onProgress, onFile } = options;
   let index = 0;
