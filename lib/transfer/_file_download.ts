@@ -4,6 +4,7 @@
 import type { FileJson } from "../http/protocol.ts";
 import { fileDownloadPath } from "../http/paths.ts";
 import type { PartListings } from "./_parts.ts";
+import { checkFile } from "./_answers.ts";
 import { resolveTarget } from "./_paths.ts";
 import { writingFile } from "./_local_file.ts";
 import { saveResponse } from "./_save.ts";
@@ -39,6 +40,7 @@ export async function saveFile(
   file: FileJson,
   options: SaveFileOptions,
 ): Promise<string> {
+  checkFile(file, `the files of record ${record.id}`);
   const taken = options.taken ?? new Set<string>();
   const target = await resolveTarget(options.path, file.name, {
     folder: options.folder,
