@@ -68,7 +68,9 @@ function checkKeys<T>(
     const found = object?.[key];
     const ok = type === "object"
       ? typeof found === "object" && found !== null && !Array.isArray(found)
-      : typeof found === type;
+      : type === "number"
+      ? typeof found === "number"
+      : typeof found === "string";
     if (!ok) {
       throw new RepoApyError(
         `The server sent ${what} without '${key}' (${type}) in ${where}: check 'host' and ` +

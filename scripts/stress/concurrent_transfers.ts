@@ -1,3 +1,4 @@
+// deno-lint-ignore-file no-console -- a script that reports to the terminal
 /**
  * Stress run of overlapping transfers through the CLI, as cluster jobs, cron overlaps and retry
  * wrappers start them: in each round, `--runs` processes at once

@@ -1,3 +1,4 @@
+// deno-lint-ignore-file no-console -- a script that reports to the terminal
 /**
  * What verification costs the client, in CPU seconds per GB, on loopback: a file is uploaded and
  * downloaded by a separate client process (measured with `/usr/bin/time`) against the local
