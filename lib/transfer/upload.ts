@@ -89,10 +89,13 @@ export interface UploadFileOptions {
  * Uploads a file, a byte stream or bytes to a record. The server decides between a direct upload
  * (one PUT) and a chunked one (10 MB chunks, `concurrency` at a time, each retried on gateway
  * errors and broken connections). A chunked upload that fails midway stays on the server; calling
- * `uploadFile` again with the same name and size sends only the missing chunks. Chunks the server
- * already has are still read locally and compared by MD5, so a changed file is never merged with
- * chunks of its earlier version; when the resumed upload has expired meanwhile, a new one starts.
- * A file that changes while it is read is refused ({@linkcode InputError}), never half sent.
+ * `uploadFile` again with the same name and size sends only the missing chunks. Only an upload
+ * whose stored chunks all equal (size and MD5) the source's chunks is resumed, so the upload of
+ * another process (or of an earlier version of the file) is never continued with other data; when
+ * the resumed upload has expired meanwhile, a new one starts. Just before the finish the upload
+ * must hold exactly the chunks this call verified; when another process wrote into it, it is
+ * deleted and a new upload starts. A file that changes while it is read is refused
+ * ({@linkcode InputError}), never half sent.
  *
  * Every upload is verified end to end: the size and checksum the server reports for the stored
  * file must match the bytes sent (plain MD5 for a direct upload, the MD5 of the chunk MD5s for a
@@ -369,15 +372,17 @@ async function findResumable(
     (upload.chunks?.length ?? 0) > 0 &&
     (upload.state === "active" || upload.chunks?.length === upload.chunk_count)
   );
-  const local = new Map<number, string>();
+  // MD5s of the source's chunks read so far, by chunk size and index.
+  const local = new Map<string, string>();
   for (const upload of candidates) {
     const chunkSize = upload._meta.chunk_size;
     const stored = upload.chunks ?? [];
-    const missing = new Set(stored.map((chunk) => chunk.index).filter((i) => !local.has(i)));
+    const key = (index: number) => `${chunkSize}:${index}`;
+    const missing = new Set(stored.map((chunk) => chunk.index).filter((i) => !local.has(key(i))));
     if (missing.size > 0) {
       for await (const chunk of source.chunks(chunkSize, (index) => missing.has(index))) {
         try {
-          local.set(chunk.index, md5Hex(chunk.bytes));
+          local.set(key(chunk.index), md5Hex(chunk.bytes));
         } finally {
           chunk.release();
         }
@@ -387,10 +392,10 @@ async function findResumable(
       Math.max(0, Math.min(chunkSize, source.size - index * chunkSize));
     const ours = stored.every((chunk) =>
       chunk.size === sizeOf(chunk.index) && typeof chunk.checksum === "string" &&
-      local.get(chunk.index) === chunk.checksum.toLowerCase()
+      local.get(key(chunk.index)) === chunk.checksum.toLowerCase()
     );
     if (ours) {
-      const digests = new Map(stored.map((chunk) => [chunk.index, local.get(chunk.index)!]));
+      const digests = new Map(stored.map((chunk) => [chunk.index, local.get(key(chunk.index))!]));
       return { upload, digests };
     }
   }
