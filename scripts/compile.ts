@@ -43,12 +43,6 @@ export const CLI_PERMISSIONS: readonly string[] = [
   "NO_PROXY,no_proxy",
 ];
 
-/**
- * Modules loaded as Web Workers, which `deno compile` embeds only when named (the MD5 worker; a
- * binary without it hashes on the main thread, slower).
- */
-const INCLUDE = ["--include", "lib/transfer/_md5_worker.ts"];
-
 /** File name of a target's binary. */
 function binaryName(target: string): string {
   return `repo-apy-${target}${target.includes("windows") ? ".exe" : ""}`;
@@ -70,7 +64,6 @@ async function compileTarget(target: string, outDir: string): Promise<CompileRes
     args: [
       "compile",
       ...CLI_PERMISSIONS,
-      ...INCLUDE,
       "--target",
       target,
       "--output",

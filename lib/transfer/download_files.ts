@@ -79,6 +79,11 @@ export interface DownloadFilesOptions {
   onWarning?: (message: string) => void;
   /** Cancels the downloads; the files in progress leave nothing behind unless `keepPartial`. */
   signal?: AbortSignal;
+  /**
+   * Paths written by earlier downloads of the same operation (e.g. other records of one command):
+   * never written again, not even with `force`; the paths written here are added.
+   */
+  claimed?: Set<string>;
 }
 
 /** Options of {@linkcode downloadAllFiles}. */
@@ -136,7 +141,7 @@ export async function downloadFiles(
   );
   const written: (string | undefined)[] = [];
   const partials: PartialFile[] = [];
-  const taken = new Set<string>();
+  const taken = options.claimed ?? new Set<string>();
   const partListings: PartListings = new Map();
   const { onProgress, onFile } = options;
   let index = 0;
@@ -206,6 +211,7 @@ export async function downloadAllFiles(
     target,
     () =>
       saveResponse(record.transport, filesDownloadPath(record.id), target, {
+        force: options.force,
         onProgress: options.onProgress,
         signal: options.signal,
       }),

@@ -392,6 +392,8 @@ export function getFileCommand(): CommandUnknownOpts {
     await ensureFolder(dir);
     const common = {
       keepPartial: true,
+      // A path written for one record is never written again for another, not even with -f.
+      claimed: new Set<string>(),
       onWarning: (message: string) => manager.printWarning(message),
       ...(options.useFolder === true ? { useFolder: true } : {}),
       ...(options.force === true ? { force: true } : {}),
