@@ -34,7 +34,16 @@ export interface ConnectionSettings {
   whitelist: string[];
   /** Path prefix of the API on the host. @default {""} */
   basePath: string;
+  /**
+   * Where the host and the token came from: given directly (`option`), an environment variable
+   * (`environment`: `REPO_APY_HOST`, `REPO_APY_PAT`) or the config instance (`config`), so a
+   * message about a rejected token or an unreachable host names the right place to fix.
+   */
+  sources?: { host: SettingSource; pat: SettingSource };
 }
+
+/** Where a setting came from (see {@linkcode ConnectionSettings.sources}). */
+export type SettingSource = "option" | "environment" | "config";
 
 /** Options of {@linkcode resolveSettings}; each one beats the config file. */
 export interface SettingsOptions {
@@ -108,8 +117,11 @@ export async function resolveSettings(options: SettingsOptions): Promise<Connect
   const host = options.host ?? fromEnv(env, SETTINGS_ENV.host);
   const pat = options.pat ?? fromEnv(env, SETTINGS_ENV.pat);
   const instance = options.instance ?? fromEnv(env, SETTINGS_ENV.instance);
+  const source = (given: string | undefined, found: string | undefined): SettingSource =>
+    given !== undefined ? "option" : found !== undefined ? "environment" : "config";
+  const sources = { host: source(options.host, host), pat: source(options.pat, pat) };
   if (instance === undefined && host !== undefined && pat !== undefined) {
-    return settingsFrom(options, undefined, undefined, host, pat);
+    return { ...settingsFrom(options, undefined, undefined, host, pat), sources };
   }
   const missing = [
     ...(host === undefined ? ["host" as const] : []),
@@ -119,13 +131,16 @@ export async function resolveSettings(options: SettingsOptions): Promise<Connect
   const path = options.configPath ?? defaultConfigPath({ missing });
   const config = await readConfig(path, { warn: options.warn, missing });
   const { name, section } = selectInstance(config, path, instance);
-  return settingsFrom(
-    options,
-    config,
-    name,
-    host ?? requireKey(section, "host", name, path),
-    pat ?? requireKey(section, "pat", name, path),
-  );
+  return {
+    ...settingsFrom(
+      options,
+      config,
+      name,
+      host ?? requireKey(section, "host", name, path),
+      pat ?? requireKey(section, "pat", name, path),
+    ),
+    sources,
+  };
 }
 
 /**
@@ -160,6 +175,7 @@ function settingsFrom(
   const section = name === undefined ? undefined : config?.instances.get(name);
   const global = config?.global;
   return {
+    sources: { host: "option", pat: "option" },
     instance: name,
     host,
     pat,

@@ -49,6 +49,7 @@ export async function saveExport(
   });
   return await writingFile(target, () =>
     saveResponse(transport, endpoint, target, {
+      force: options.force,
       query: options.query,
       onProgress: options.onProgress,
       signal: options.signal,

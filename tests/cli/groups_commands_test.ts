@@ -16,8 +16,8 @@ Deno.test("groups: members added, changed and removed with a second user", async
     "-D",
     "local",
   ]);
-  assertStringIncludes(added.stdout, "Gave J. Doe (id: 2");
-  assertStringIncludes(added.stdout, "the role 'member' in the group 'Lab A'");
+  assertStringIncludes(added.stderr, "Gave J. Doe (id: 2");
+  assertStringIncludes(added.stderr, "the role 'member' in the group 'Lab A'");
   await using manager = managerFor(server);
   const group = await manager.group({ id });
   const roles = async () =>
@@ -33,12 +33,12 @@ Deno.test("groups: members added, changed and removed with a second user", async
     "-p",
     "editor",
   ]);
-  assertStringIncludes(changed.stdout, "Changed the role of J. Doe");
+  assertStringIncludes(changed.stderr, "Changed the role of J. Doe");
   assertEquals((await roles()).find(([user]) => user === 2), [2, "editor"]);
   await using jdoe = managerFor({ ...server, pat: server.users[1]!.pat });
   await (await jdoe.group({ id })).edit({ description: "edited by a member with editor role" });
   const removed = await must(server, ["groups", "remove-user", "-G", "lab-a", "-u", "2"]);
-  assertStringIncludes(removed.stdout, "Removed J. Doe");
+  assertStringIncludes(removed.stderr, "Removed J. Doe");
   assertEquals((await roles()).find(([user]) => user === 2), undefined);
   const badRole = await repo(server, [
     "groups",
@@ -84,7 +84,7 @@ Deno.test("groups create/edit/show-info/delete and get-groups with -i/--my_user_
     "-t",
     "Ours",
   ]);
-  assertStringIncludes(edited.stdout, "Changed the description of the group");
+  assertStringIncludes(edited.stderr, "Changed the description of the group");
   const info = await must(server, ["groups", "show-info", "-G", "mine", "-d", "-v"]);
   assertStringIncludes(info.stdout, "Group 'Ours'");
   assertStringIncludes(info.stdout, "Description: Our lab\nVisibility: public\n");

@@ -118,7 +118,11 @@ Deno.test("main() --xmlhelp describes options with types, defaults, choices and 
   const rename = parseXml((await run(["config", "rename-instance", "--xmlhelp"])).stdout);
   assertEquals(
     rename.children.map((child) => [child.attributes.name, child.attributes.required]),
-    [["instance", "true"], ["instance-new", "true"]],
+    // The everyday options follow the command's own, as on every command.
+    [["instance", "true"], ["instance-new", "true"], ["verbose", "false"], ["quiet", "false"], [
+      "progress",
+      "false",
+    ]],
   );
   const config = parseXml((await run(["config", "--xmlhelp"])).stdout);
   assertEquals(config.name, "group");

@@ -55,7 +55,7 @@ Deno.test("records get-record-ids -p prints a comma list filtered by tags and vi
   assertEquals(nested.stdout, `${a}\n`);
   assertTrue(server.log.some((entry) => entry.query.includes("child_collections=true")));
   const plain = await ok(server, ["get-record-ids", "-v", "public"]);
-  assertEquals(plain.stdout, `Found 1 record(s): ${c}\n`);
+  assertEquals([plain.stdout, plain.stderr], [`${c}\n`, "Found 1 record(s)\n"]);
   const tagged = server.log.filter((entry) =>
     entry.path.endsWith("/records") && entry.query.includes("tag=x")
   );
@@ -102,7 +102,7 @@ Deno.test("records export writes json and ro-crate files, names them, and pipes 
   const id = await createRecord(server, "exp");
   await ok(server, ["add-string-as-file", "-r", String(id), "-s", "content", "-n", "f.txt"]);
   const json = await ok(server, ["export", "-r", String(id), "-p", dir.path]);
-  assertStringIncludes(json.stdout, `to '${dir.path}/exp.json'`);
+  assertStringIncludes(json.stderr, `to '${dir.path}/exp.json'`);
   assertEquals(JSON.parse(await Deno.readTextFile(`${dir.path}/exp.json`)).identifier, "exp");
   await ok(server, ["export", "-r", String(id), "-p", dir.path]);
   await ok(server, ["export", "-r", String(id), "-p", dir.path, "-f"]);
@@ -135,7 +135,7 @@ Deno.test("records export-metadata writes and pipes the extras as JSON", async (
   const id = await createRecord(server, "extras");
   await ok(server, ["add-metadatum", "-r", String(id), "-m", "t", "-v", "3", "-t", "integer"]);
   const written = await ok(server, ["export-metadata", "-r", String(id), "-p", dir.path]);
-  assertStringIncludes(written.stdout, "Exported the metadata");
+  assertStringIncludes(written.stderr, "Exported the metadata");
   const [name] = await listDir(dir.path);
   const data = JSON.parse(await Deno.readTextFile(`${dir.path}/${name}`));
   assertStringIncludes(JSON.stringify(data), '"t"');

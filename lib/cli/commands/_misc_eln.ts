@@ -45,7 +45,7 @@ export function importElnCommand(): CommandUnknownOpts {
       if (dryRun) {
         // importEln() hashed every file with a declared SHA-256 before it returned.
         for (const line of formatElnPlan(result.plan, { checksumsVerified: true })) {
-          manager.printInfo(line);
+          manager.printData(line);
         }
         return;
       }

@@ -14,14 +14,7 @@ import { printJson } from "../_json_output.ts";
 import { apyCommand, dryRun, dryRunOption, isDryRun } from "../apy_command.ts";
 import { UsageError } from "../_errors.ts";
 import { errorLine } from "../_messages.ts";
-import {
-  describe,
-  openRecord,
-  pathOption,
-  recordOptions,
-  requireSure,
-  status,
-} from "./_records_common.ts";
+import { describe, openRecord, pathOption, recordOptions, requireSure } from "./_records_common.ts";
 
 /** Value types `add-metadatum -t` accepts and the metadata type each one is stored as. */
 const VALUE_TYPES = { string: "str", integer: "int", float: "float", boolean: "bool" } as const;
@@ -272,7 +265,10 @@ export function getMetadatumCommand(): CommandUnknownOpts {
         new Option("-i, --information <information>", "What to print")
           .choices(["value", "unit", "type"] as const).default("value" as const),
       )
-      .option("-p, --pipe", "Print only the requested information")
+      .option(
+        "-p, --pipe",
+        "Print only the requested information (the default too; kept for compatibility)",
+      )
       .option("-d, --default <value>", "Print this value when the metadatum is absent"),
   );
   readingCommand(command, {
@@ -291,15 +287,12 @@ export function getMetadatumCommand(): CommandUnknownOpts {
             "print a value instead)",
         );
       }
-      status(
-        manager,
-        true,
+      manager.printInfo(
         `The ${describe(record)} has no metadatum '${options.name}': printing the default`,
       );
       const mode = jsonMode(options);
       if (mode !== undefined) printJson(manager.output, options.default, mode);
-      else if (options.pipe === true) manager.echo(options.default);
-      else manager.printInfo(options.default);
+      else manager.echo(options.default);
       return;
     }
     const mode = jsonMode(options);
@@ -308,8 +301,8 @@ export function getMetadatumCommand(): CommandUnknownOpts {
       return;
     }
     const value = show(metadatum[what]);
-    if (options.pipe === true) manager.echo(value);
-    else manager.printInfo(`The ${what} of the metadatum '${options.name}' is: ${value}`);
+    // The whole output is the value: bare, so `$(repo-apy records get-metadatum …)` is the value.
+    manager.echo(value);
   });
   return command;
 }

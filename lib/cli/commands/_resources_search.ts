@@ -158,10 +158,14 @@ export function extrasOption() {
 export function idsOutputOptions<C extends CommandUnknownOpts>(command: C): C {
   command
     .addOption(
-      new Option("-p, --pipe", "Print only the ids, separated by -s/--separator, on stdout"),
+      new Option(
+        "-p, --pipe",
+        "Print only the ids (the default too; kept for compatibility, it also drops the count " +
+          "on stderr)",
+      ),
     )
     .addOption(
-      new Option("-s, --separator <text>", "Separator of the ids printed with -p/--pipe")
+      new Option("-s, --separator <text>", "Separator of the ids printed on stdout")
         .default(","),
     )
     .addOption(new Option("--i-am-sure", `Allow fetching more than ${MAX_IDS_UNSURE} ids`));
@@ -183,8 +187,7 @@ export interface IdsValues {
 
 /**
  * Prints the ids of every resource the search finds: `--json` as a list (`--jsonl` one id per
- * line), `-p` joined with the
- * separator, else a sentence. More than {@linkcode MAX_IDS_UNSURE} need `--i-am-sure`.
+ * line), else joined with the separator (the count on stderr unless `-p`). More than {@linkcode MAX_IDS_UNSURE} need `--i-am-sure`.
  */
 export async function printIds(
   manager: CLIRepoManager,
@@ -193,23 +196,15 @@ export async function printIds(
   options: IdsValues,
 ): Promise<void> {
   const limit = options.iAmSure === true ? Infinity : MAX_IDS_UNSURE;
-  if (options.pipe === true) {
-    manager.echo(
-      await idsOrHint(
-        manager.search.searchResourceIds(type, params, {
-          limit,
-          separator: options.separator,
-        }),
-        type,
-      ),
-    );
-    return;
-  }
   const ids = await idsOrHint(manager.search.resourceIds(type, params, { limit }), type);
   const mode = jsonMode(options);
   if (mode === "json") printJson(manager.output, ids, mode);
   else if (mode === "jsonl") await streamJson(manager.output, ids, mode);
-  else manager.printInfo(`Found ${ids.length} ${type}(s): ${ids.join(", ")}`);
+  else {
+    // The whole output is the ids: bare on stdout (with or without -p), the count on stderr.
+    if (options.pipe !== true) manager.printInfo(`Found ${ids.length} ${type}(s)`);
+    manager.echo(ids.join(options.separator));
+  }
 }
 
 async function idsOrHint<T>(search: Promise<T>, type: string): Promise<T> {

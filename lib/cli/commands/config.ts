@@ -14,6 +14,7 @@ import { ConfigurationError, InputError } from "../../http/errors.ts";
 import { changingCommand, jsonMode, readingCommand } from "../_command_kind.ts";
 import { printJson } from "../_json_output.ts";
 import { contextOf } from "../_context.ts";
+import { everydayOptions } from "../apy_command.ts";
 import { activateAutocompletionCommand } from "./_autocompletion.ts";
 import {
   ask,
@@ -53,6 +54,10 @@ export function configCommand(): Command {
   group.addCommand(showInstancesCommand());
   group.addCommand(changingCommand(activateAutocompletionCommand()));
   group.addCommand(getRepoInfoCommand());
+  // `-V`, `-q/--quiet` and `--progress` on every command, as on the other groups.
+  for (const command of group.commands) {
+    if (!command.options.some((option) => option.long === "--quiet")) everydayOptions(command);
+  }
   return group;
 }
 
@@ -237,7 +242,7 @@ function showInstancesCommand(): Command {
       printJson(output, { path, default: fallback ?? null, instances }, mode);
       return;
     }
-    output.info(`Instances in ${path}:`);
+    output.text(`Instances in ${path}:`);
     const width = Math.max(0, ...[...config.instances.keys()].map((name) => name.length));
     for (const [name, section] of config.instances) {
       const host = section.host === undefined || section.host === ""
@@ -245,9 +250,7 @@ function showInstancesCommand(): Command {
         : maskHost(section.host);
       output.data(`${name === fallback ? "*" : " "} ${name.padEnd(width)}  ${host}`);
     }
-    output.info(
-      fallback === undefined ? "No default instance" : `Default instance: ${fallback}`,
-    );
+    output.text(fallback === undefined ? "No default instance" : `Default instance: ${fallback}`);
   });
   return command as unknown as Command;
 }
