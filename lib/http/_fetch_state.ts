@@ -54,7 +54,10 @@ export async function openFetchState(
     if (response.headers.has("transfer-encoding") && response.headers.has("content-length")) {
       clients.retire();
     }
-    return response;
+    // Deno decodes an answer only when it chose Accept-Encoding itself.
+    return "accept-encoding" in (init.headers as Record<string, string>)
+      ? decoded(response)
+      : response;
   });
   const sender = noProxyConfigured() ? largePutSender(clients.caCerts, pooled) : undefined;
   return {
@@ -62,7 +65,7 @@ export async function openFetchState(
     settings,
     fetch: (url, init) =>
       insecure && url.protocol === "https:"
-        ? insecure.fetch(url, init)
+        ? insecure.fetch(url, init).then(decoded)
         : sender && isLargePut(init)
         ? sender(url, init)
         : pooled(url, init),
@@ -100,4 +103,32 @@ function watchedFetch(
       fetchImpl(url, { ...init, body, redirect: "manual" }, idempotent);
     return activity ? sendWatched(send, init.body, activity) : send(init.body);
   };
+}
+
+/** Content codings a body is decoded from (the names `DecompressionStream` takes). */
+const CODINGS: Record<string, CompressionFormat> = {
+  gzip: "gzip",
+  "x-gzip": "gzip",
+  deflate: "deflate",
+  br: "brotli",
+};
+
+/**
+ * The answer with its body decoded when the server encoded it although it was not asked to (or
+ * the HTTP client does not decode): the caller always reads the content. The headers are kept,
+ * `Content-Encoding` included, as Deno's fetch keeps them when it decodes.
+ */
+function decoded(response: Response): Response {
+  const coding = response.headers.get("content-encoding")?.trim().toLowerCase() ?? "identity";
+  if (coding === "identity" || response.body === null) return response;
+  const format = CODINGS[coding];
+  if (format === undefined) {
+    response.body.cancel().catch(() => {});
+    throw new TypeError(`the server sent the answer in an unknown coding '${coding}'`);
+  }
+  return new Response(response.body.pipeThrough(new DecompressionStream(format)), {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
 }

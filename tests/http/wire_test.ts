@@ -222,3 +222,20 @@ Deno.test("wire: a download that stalls mid-body times out; one that breaks is a
     broken.close();
   }
 });
+
+Deno.test("wire: an encoded answer is decoded also when the caller chose Accept-Encoding", async () => {
+  const content = encode('{"text":"' + "x".repeat(5000) + '"}');
+  const gzip = new Uint8Array(
+    await new Response(new Blob([content]).stream().pipeThrough(new CompressionStream("gzip")))
+      .arrayBuffer(),
+  );
+  const head = encode(
+    `HTTP/1.1 200 OK\r\ncontent-encoding: gzip\r\ncontent-length: ${gzip.byteLength}\r\n\r\n`,
+  );
+  using server = rawServer(() => new Uint8Array([...head, ...gzip]));
+  await using transport = new Transport({ settings: { host: server.origin, pat: "pat_x" } });
+  for (const headers of [{}, { "accept-encoding": "identity" }]) {
+    const response = await transport.request("GET", "/data", { headers });
+    assertEquals(new Uint8Array(await response.arrayBuffer()), content);
+  }
+});
