@@ -32,13 +32,18 @@ export interface PaginateOptions extends Pick<RequestOptions, "signal"> {
    * @default {MAX_PAGES}
    */
   maxPages?: number;
+  /**
+   * Pages requested ahead of the one the caller reads, once the first page tells how many there
+   * are: on a link with a long round trip, a whole listing then costs a few round trips instead
+   * of one per page. Pages read ahead may never be used (the caller stops early).
+   *
+   * @default {0}
+   */
+  ahead?: number;
 }
 
 /** Pages read at most by {@linkcode paginate} (a million items at 100 per page). */
 export const MAX_PAGES = 10_000;
-
-/** Pages {@linkcode paginate} requests ahead of the one the caller reads. */
-export const PAGES_AHEAD = 4;
 
 /**
  * Yields every page of a paginated endpoint, starting at `query.page` (default 1).
@@ -48,10 +53,10 @@ export const PAGES_AHEAD = 4;
  * (no page is yielded twice) when a `next` link was visited before or is the page's own, when the
  * page number does not advance, or when an item id repeats.
  *
- * Once the first page tells how many there are, and its `next` link names the following page by
- * its `page` parameter, up to {@linkcode PAGES_AHEAD} following pages are requested while the
- * caller reads: on a link with a long round trip, a listing costs a few round trips instead of
- * one per page. They are yielded in order, through the same checks.
+ * With `ahead`, once the first page tells how many there are and its `next` link names the
+ * following page by its `page` parameter, that many following pages are requested while the
+ * caller reads; they are yielded in order, through the same checks. Without it, a page is asked
+ * for only when the caller wants it.
  *
  * @example Usage
  * ```ts
@@ -85,6 +90,7 @@ export async function* paginate<T>(
   options: PaginateOptions = {},
 ): AsyncGenerator<PageJson<T>, void, undefined> {
   const maxPages = options.maxPages ?? MAX_PAGES;
+  const pagesAhead = Math.max(0, Math.floor(options.ahead ?? 0));
   const visited = new Set<string>();
   const seen = new Set<unknown>();
   let next: string | undefined = endpoint;
@@ -119,7 +125,7 @@ export async function* paginate<T>(
     const total = info?.total_pages;
     next = typeof info?._links?.next === "string" ? info._links.next : undefined;
     if (typeof total === "number" && next !== undefined) {
-      const last = Math.min(total, lastPage + PAGES_AHEAD, maxPages - count + lastPage - 1);
+      const last = Math.min(total, lastPage + pagesAhead, maxPages - count + lastPage - 1);
       for (let number = lastPage + 1; number <= last; number++) {
         const url = pageLink(next, lastPage + 1, number);
         if (url === undefined || ahead.has(number)) continue;

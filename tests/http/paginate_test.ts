@@ -65,7 +65,7 @@ Deno.test("the local server offers no 'next' link beyond its search page cap", a
   assertEquals(page._pagination._links.next, undefined);
 });
 
-Deno.test("paginate() requests following pages ahead, yields them in order, each once", async () => {
+Deno.test("paginate() with `ahead` requests following pages ahead, yields them in order, each once", async () => {
   await using server = await startServer();
   await using transport = new Transport({ settings: { host: server.url, pat: server.pat } });
   const identifiers = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k"];
@@ -78,7 +78,7 @@ Deno.test("paginate() requests following pages ahead, yields them in order, each
     const item of paginateItems<{ identifier: string }>(transport, "/records", {
       per_page: 2,
       sort: "identifier",
-    })
+    }, { ahead: 4 })
   ) seen.push(item.identifier);
   assertEquals(seen.toSorted(), identifiers);
   assertEquals(new Set(seen).size, identifiers.length);
