@@ -110,9 +110,9 @@ Deno.test("main() --xmlhelp describes options with types, defaults, choices and 
     name: "verbose",
     char: "V",
     type: "choice",
-    required: "false",
     default: "info",
     choices: "error|warning|info|debug",
+    case_sensitive: "false",
     description: "Verbosity of the output",
   });
   const rename = parseXml((await run(["config", "rename-instance", "--xmlhelp"])).stdout);

@@ -32,7 +32,10 @@ function templateImportCommand(
 ): CommandUnknownOpts {
   const command = new Command(name)
     .description(`Create a template from a ${what} file`)
-    .addOption(pathOption("-p, --path <path>", `Path of the ${what} file`).makeOptionMandatory())
+    .addOption(
+      pathOption("-p, --path <path>", `Path of the ${what} file`, { type: "file" })
+        .makeOptionMandatory(),
+    )
     .addOption(
       new Option("-y, --type <type>", "Type of the template").choices(TEMPLATE_KINDS)
         .default("extras" as TemplateKind),

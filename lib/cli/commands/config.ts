@@ -52,7 +52,8 @@ export function configCommand(): Command {
   group.addCommand(changingCommand(renameInstanceCommand()));
   group.addCommand(showInstancesCommand());
   group.addCommand(changingCommand(activateAutocompletionCommand()));
-  group.addCommand(getRepoInfoCommand());
+  // `get-kadi-info` is the reference client's name.
+  group.addCommand(getRepoInfoCommand().alias("get-kadi-info"));
   return group;
 }
 
