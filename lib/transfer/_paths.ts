@@ -81,7 +81,7 @@ export async function freePath(path: string, taken: Set<string> = new Set()): Pr
   const name = basename(path);
   for (let n = 1; n <= MAX_NUMBERED_NAMES; n++) {
     const candidate = n === 1 ? path : join(dir, safeFileName(name, { suffix: `_${n}` }));
-    if (taken.has(candidate) || await exists(candidate)) continue;
+    if (taken.has(candidate) || await pathExists(candidate)) continue;
     // Claimed with no await between the last check and the claim: concurrent downloads of the
     // same operation (names that shorten to the same text) never choose the same path.
     if (taken.has(candidate)) continue;
@@ -127,7 +127,8 @@ async function isDirectory(path: string): Promise<boolean> {
   }
 }
 
-async function exists(path: string): Promise<boolean> {
+/** Whether anything (a file, a folder, a link) is at `path`. */
+export async function pathExists(path: string): Promise<boolean> {
   try {
     await Deno.lstat(path);
     return true;
