@@ -101,11 +101,11 @@ export function addMetadatumCommand(): CommandUnknownOpts {
     const metadatum = toMetadatum(options.metadatum, options.value, options.type, options.unit);
     const record = await openRecord(manager, options);
     if (options.force !== true && await record.checkMetadatum(metadatum.key ?? "")) {
-      manager.printWarning(
+      // A failure (exit 1), as in the reference client: scripts rely on it.
+      throw new InputError(
         `The ${describe(record)} has a metadatum '${metadatum.key}' already: nothing changed ` +
           "(add -f/--force to replace it)",
       );
-      return;
     }
     await record.addMetadatum(metadatum, options.force === true ? { force: true } : {});
     manager.printInfo(`Added the metadatum '${metadatum.key}' to the ${describe(record)}`);
