@@ -25,6 +25,7 @@ import {
 } from "./_config_edit.ts";
 import { topGroup } from "../_groups.ts";
 import { getRepoInfoCommand } from "./_repo_info.ts";
+import { importKadiconfigCommand } from "./_config_import.ts";
 
 const HOST_QUESTION = "Host of the repository (for example https://repo.example)";
 const PAT_QUESTION = "Personal access token";
@@ -52,6 +53,7 @@ export function configCommand(): Command {
   group.addCommand(changingCommand(renameInstanceCommand()));
   group.addCommand(showInstancesCommand());
   group.addCommand(changingCommand(activateAutocompletionCommand()));
+  group.addCommand(changingCommand(importKadiconfigCommand()));
   // `get-kadi-info` is the reference client's name.
   group.addCommand(getRepoInfoCommand().alias("get-kadi-info"));
   return group;
