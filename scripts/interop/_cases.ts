@@ -1,15 +1,23 @@
 // The invocations the interop run gives both clients: every command of kadi-apy 0.51.0 at least
 // once, with the flags both take, against the fixture of _fixture.ts (ids are the fixture's).
-// `files` are put into the working directory first; `stdin` answers prompts.
+// `files` are put into the working directory first; `stdin` answers prompts. Add a case that
+// shows a difference on purpose to known_differences.ts and docs/compatibility.md as well.
 
 /** One invocation. */
 export interface InteropCase {
+  /** Name in the report (default: the arguments); unique. */
+  name?: string;
   /** Arguments after the program name. */
   args: string[];
   /** Lines fed to stdin. */
   stdin?: string;
   /** Files (name → text) written into the working directory before the run. */
   files?: { [name: string]: string };
+  /**
+   * An .eln file written into the working directory as `crate.eln`: `self` is a record exported
+   * by the local server as RO-Crate, any other value a file of ../shared/corpus/eln/.
+   */
+  eln?: string;
 }
 
 const SCHEMA = JSON.stringify({
@@ -72,6 +80,7 @@ export const CASES: InteropCase[] = [
   { args: ["groups", "get-groups"] },
   { args: ["groups", "get-groups", "-u", "1", "-v", "public", "-n", "1", "-p", "2"] },
   { args: ["groups", "get-groups", "-D", "local", "-U", "testuser", "-v", "private"] },
+  { args: ["groups", "get-groups", "-i", "-u", "1"] },
   // misc
   { args: ["misc", "get-deleted-resources"] },
   { args: ["misc", "restore-resource", "-t", "record", "-i", "3"] },
@@ -79,6 +88,12 @@ export const CASES: InteropCase[] = [
   { args: ["misc", "get-licenses"] },
   { args: ["misc", "get-roles"] },
   { args: ["misc", "get-tags"] },
+  { args: ["misc", "import-eln", "-p", "crate.eln"], eln: "self" },
+  {
+    name: "misc import-eln -p crate.eln (eLabFTW)",
+    args: ["misc", "import-eln", "-p", "crate.eln"],
+    eln: "elabftw/export.eln",
+  },
   { args: ["misc", "import-json-schema", "-p", "schema.json"], files: { "schema.json": SCHEMA } },
   { args: ["misc", "import-shacl", "-p", "shapes.ttl"], files: { "shapes.ttl": SHAPES } },
   { args: ["misc", "reuse-collection", "-c", "1", "-s", "v2", "-r", "all"] },
@@ -94,15 +109,26 @@ export const CASES: InteropCase[] = [
   { args: ["records", "add-group-role", "-R", "rec-b", "-g", "1", "-p", "editor"] },
   { args: ["records", "remove-group-role", "-R", "rec-a", "-g", "1"] },
   { args: ["records", "show-info", "-R", "rec-a", "-d", "-l", "-m", "-v"] },
-  { args: ["records", "add-files", "-R", "rec-b", "-n", "data.txt"], files: { "data.txt": "1,2\n" } },
+  {
+    args: ["records", "add-files", "-R", "rec-b", "-n", "data.txt"],
+    files: { "data.txt": "1,2\n" },
+  },
   { args: ["records", "add-files", "-R", "rec-a", "-n", "a.txt"], files: { "a.txt": "other\n" } },
+  { args: ["records", "add-files", "-R", "rec-a", "-n", "./a.txt"], files: { "a.txt": "hello\n" } },
   { args: ["records", "add-string-as-file", "-R", "rec-b", "-s", "hello", "-n", "s.txt"] },
   { args: ["records", "remove-user", "-R", "rec-a", "-u", "2"] },
   { args: ["records", "delete", "-R", "rec-b", "--i-am-sure"] },
   { args: ["records", "add-metadatum", "-R", "rec-a", "-m", "new", "-v", "1.0", "-t", "FLOAT"] },
   { args: ["records", "add-metadatum", "-R", "rec-a", "-m", "n", "-v", "4", "-t", "integer"] },
   {
-    args: ["records", "add-metadata", "-R", "rec-a", "-m", '[{"key":"k","type":"float","value":2.0}]'],
+    args: [
+      "records",
+      "add-metadata",
+      "-R",
+      "rec-a",
+      "-m",
+      '[{"key":"k","type":"float","value":2.0}]',
+    ],
   },
   { args: ["records", "delete-metadatum", "-R", "rec-a", "-m", "n"] },
   { args: ["records", "delete-all-metadata", "-R", "rec-a", "--i-am-sure"] },
@@ -120,13 +146,19 @@ export const CASES: InteropCase[] = [
   { args: ["records", "get-metadatum", "-R", "rec-a", "-n", "missing"] },
   { args: ["records", "get-records", "-q", "rec"] },
   { args: ["records", "get-records", "-i"] },
+  { args: ["records", "get-records", "-U", "testuser", "-D", "local", "-t", "alpha"] },
   { args: ["records", "edit-file", "-R", "rec-a", "-n", "a.txt", "-a", "b.txt"] },
   { args: ["records", "delete-file", "-R", "rec-a", "-n", "a.txt"] },
   { args: ["records", "delete-files", "-R", "rec-a", "--i-am-sure"] },
   { args: ["records", "get-record-ids", "-p"] },
   { args: ["records", "export", "-R", "rec-a", "-p", "."] },
-  { args: ["records", "export", "-R", "rec-a", "-e", "JSON", "-p", "."], files: { "rec-a.json": "{}" } },
+  {
+    args: ["records", "export", "-R", "rec-a", "-e", "JSON", "-p", "."],
+    files: { "rec-a.json": "{}" },
+  },
   { args: ["records", "export-metadata", "-R", "rec-a", "-p", "."] },
+  { args: ["records", "export", "-R", "rec-a", "-e", "pdf", "-P"] },
+  { args: ["records", "export", "-T", "1,2", "-e", "rdf", "-p", "."] },
   { args: ["records", "update-record-link", "-R", "rec-a", "-l", "1", "-n", "renamed"] },
   { args: ["records", "delete", "-R", "rec-b"] },
   // templates

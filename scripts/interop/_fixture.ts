@@ -59,9 +59,8 @@ function stable(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(stable);
   if (value === null || typeof value !== "object") return value;
   return Object.fromEntries(
-    Object.entries(value).filter(([key]) => !VOLATILE.test(key)).sort(([a], [b]) =>
-      a < b ? -1 : 1
-    ).map(([key, item]) => [key, stable(item)]),
+    Object.entries(value).filter(([key]) => !VOLATILE.test(key)).sort(([a], [b]) => a < b ? -1 : 1)
+      .map(([key, item]) => [key, stable(item)]),
   );
 }
 

@@ -7,6 +7,7 @@
 //
 //   deno run -A scripts/interop/compare.ts --kadi-apy /path/to/venv/bin/kadi-apy [-v] [filter]
 
+import { RepoManager } from "../../mod.ts";
 import { startServer, type TestServer } from "../../lib/testing/mod.ts";
 import { CASES, type InteropCase } from "./_cases.ts";
 import { SECOND_USER, seed, snapshot } from "./_fixture.ts";
@@ -27,6 +28,8 @@ type Client = "kadi-apy" | "repo-apy";
 
 async function homeFor(client: Client, server: TestServer): Promise<string> {
   const home = await Deno.makeTempDir({ prefix: `interop-${client}-` });
+  // A shell start-up file, as users have (kadi-apy's activate-autocompletion needs one).
+  await Deno.writeTextFile(`${home}/.bashrc`, "");
   if (client === "kadi-apy") {
     await Deno.writeTextFile(
       `${home}/.kadiconfig`,
@@ -52,6 +55,26 @@ async function listFiles(dir: string, prefix = ""): Promise<string[]> {
   return names.sort();
 }
 
+const CORPUS = new URL("../../../shared/corpus/eln/", import.meta.url);
+
+/** A record of its own exported by the local server as RO-Crate (.eln), made once. */
+const selfEln = async () => {
+  await using server = await startServer();
+  await using manager = new RepoManager({ host: server.url, pat: server.pat });
+  const record = await manager.record({ identifier: "eln-src", create: true, title: "ELN source" });
+  await record.uploadString("measured\n", "data.csv");
+  await record.addMetadata([{ key: "mass", type: "float", value: 100 }]);
+  const dir = await Deno.makeTempDir({ prefix: "interop-eln-" });
+  const path = await record.export(dir, "ro-crate");
+  const bytes = await Deno.readFile(path);
+  await Deno.remove(dir, { recursive: true });
+  return bytes;
+};
+
+async function elnBytes(source: string): Promise<Uint8Array> {
+  return source === "self" ? await selfEln() : await Deno.readFile(new URL(source, CORPUS));
+}
+
 async function runOne(client: Client, kadiApy: string, test: InteropCase): Promise<Outcome> {
   await using server = await startServer({ pat: PAT, users: [SECOND_USER] });
   await seed(server);
@@ -59,6 +82,10 @@ async function runOne(client: Client, kadiApy: string, test: InteropCase): Promi
   const work = `${home}/work`;
   await Deno.mkdir(work);
   const given = Object.keys(test.files ?? {});
+  if (test.eln !== undefined) {
+    await Deno.writeFile(`${work}/crate.eln`, await elnBytes(test.eln));
+    given.push("crate.eln");
+  }
   for (const [name, text] of Object.entries(test.files ?? {})) {
     await Deno.writeTextFile(`${work}/${name}`, text);
   }
@@ -71,7 +98,8 @@ async function runOne(client: Client, kadiApy: string, test: InteropCase): Promi
     clearEnv: true,
     env: {
       HOME: home,
-      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+      // The Python client runs itself by name (activate-autocompletion): its virtualenv first.
+      PATH: `${kadiApy.replace(/\/[^/]*$/, "")}:${Deno.env.get("PATH") ?? "/usr/bin:/bin"}`,
       NO_COLOR: "1",
       // Our CLI's dependencies are in the user's Deno cache, not in the temporary home.
       DENO_DIR: Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME")}/.cache/deno`,
@@ -99,7 +127,9 @@ function stateDiff(a: string, b: string): string {
   const right = b.split("\n");
   const out: string[] = [];
   for (let i = 0; i < Math.max(left.length, right.length) && out.length < 6; i++) {
-    if (left[i] !== right[i]) out.push(`      kadi-apy: ${left[i] ?? ""}\n      repo-apy: ${right[i] ?? ""}`);
+    if (left[i] !== right[i]) {
+      out.push(`      kadi-apy: ${left[i] ?? ""}\n      repo-apy: ${right[i] ?? ""}`);
+    }
   }
   return out.join("\n");
 }
@@ -120,7 +150,7 @@ async function main(argv: string[]): Promise<number> {
   const counts = { invocations: 0, equal: 0, documented: 0, undocumented: 0 };
   const used = new Set<string>();
   for (const test of CASES) {
-    const name = test.args.join(" ");
+    const name = test.name ?? test.args.join(" ");
     if (filter !== undefined && !name.includes(filter)) continue;
     counts.invocations++;
     const theirs = await runOne("kadi-apy", kadiApy, test);
