@@ -1,3 +1,4 @@
+// deno-lint-ignore-file no-console -- a check script that reports to the terminal
 // Runs every invocation of _cases.ts twice, each time against a fresh local server holding the
 // fixture of _fixture.ts: once with kadi-apy 0.51.0 (the Python client, `--kadi-apy <binary>`)
 // and once with our CLI, each with its own config file in a temporary home. Compares the exit
