@@ -45,6 +45,7 @@ Deno.test("main() builds the groups of the reference client, misc also as miscel
     "rename-instance",
     "show-instances",
     "activate-autocompletion",
+    "import-kadiconfig",
     "get-repo-info",
   ]);
 });
