@@ -24,7 +24,10 @@ export function importElnCommand(): CommandUnknownOpts {
       "Import an RO-Crate file following the ELN file specification (records, files, extras, " +
         "tags, links, collection); a failed import leaves nothing behind",
     )
-    .addOption(pathOption("-p, --path <path>", "Path of the .eln file").makeOptionMandatory())
+    .addOption(
+      pathOption("-p, --path <path>", "Path of the .eln file", { type: "file" })
+        .makeOptionMandatory(),
+    )
     .option("--dry-run", "Print what would be created (records, files, links) and send nothing");
   apyCommand(command, async (manager, options) => {
     const { importEln } = await import("../../import/eln/import_eln.ts");

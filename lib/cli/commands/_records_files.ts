@@ -159,7 +159,9 @@ export function addFilesCommand(): CommandUnknownOpts {
     new Command("add-files")
       .description("Upload a file, or the files of a folder (not its subfolders), to a record")
       .addOption(
-        pathOption("-n, --file-name <path>", "Path of the file or folder to upload")
+        pathOption("-n, --file-name <path>", "Path of the file or folder to upload", {
+          exists: false,
+        })
           .makeOptionMandatory(),
       )
       .option("-d, --file-description <description>", "Description of the file (single file only)")

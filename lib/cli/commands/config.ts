@@ -26,6 +26,7 @@ import {
 } from "./_config_edit.ts";
 import { topGroup } from "../_groups.ts";
 import { getRepoInfoCommand } from "./_repo_info.ts";
+import { importKadiconfigCommand } from "./_config_import.ts";
 
 const HOST_QUESTION = "Host of the repository (for example https://repo.example)";
 const PAT_QUESTION = "Personal access token";
@@ -53,7 +54,9 @@ export function configCommand(): Command {
   group.addCommand(changingCommand(renameInstanceCommand()));
   group.addCommand(showInstancesCommand());
   group.addCommand(changingCommand(activateAutocompletionCommand()));
-  group.addCommand(getRepoInfoCommand());
+  group.addCommand(changingCommand(importKadiconfigCommand()));
+  // `get-kadi-info` is the reference client's name.
+  group.addCommand(getRepoInfoCommand().alias("get-kadi-info"));
   // `-V`, `-q/--quiet` and `--progress` on every command, as on the other groups.
   for (const command of group.commands) {
     if (!command.options.some((option) => option.long === "--quiet")) everydayOptions(command);
