@@ -23,14 +23,17 @@
  * @module
  */
 
+import { join } from "node:path";
 import { paginateItems } from "../http/paginate.ts";
 import { filesDownloadPath, filesPath } from "../http/paths.ts";
 import { type FileJson, MAX_PER_PAGE } from "../http/protocol.ts";
+import { safeFileName } from "../utils/file_name.ts";
 import { globFilter } from "../utils/glob.ts";
 import { saveFile } from "./_file_download.ts";
 import type { PartListings } from "./_parts.ts";
 import { asDirectory, resolveTarget } from "./_paths.ts";
 import { runPool } from "./_pool.ts";
+import { localName, makeParents } from "./_tree.ts";
 import { writingFile } from "./_local_file.ts";
 import { saveResponse } from "./_save.ts";
 import { IncompleteDownloadError, type PartialFile } from "./errors.ts";
@@ -51,6 +54,14 @@ export interface DownloadFilesOptions {
   excludePattern?: string;
   /** Write into `<dir>/<record identifier>/` (the identifier sanitised like every server name). */
   useFolder?: boolean;
+  /**
+   * Write every file directly into the folder, `/` in names replaced by `_`, as before trees.
+   * Otherwise a name with `/` becomes subfolders (each component sanitised; never outside the
+   * folder, never through a symbolic link), and two names that map to one path are reported
+   * through `onWarning` and kept apart.
+   * @default {false}
+   */
+  flat?: boolean;
   /** Overwrite existing files; otherwise new ones are written as `<stem>_<n><ext>`. */
   force?: boolean;
   /** Files downloaded at the same time. @default {4} */
@@ -83,8 +94,9 @@ export interface DownloadAllFilesOptions {
 
 /**
  * Downloads every file of a record whose name matches `pattern` and not `excludePattern`, up to
- * `concurrency` at a time, each atomically and verified. Server names are sanitised; two names
- * that map to one local name get `_<n>` suffixes, never overwriting each other. After the first
+ * `concurrency` at a time, each atomically and verified. A name with `/` becomes subfolders
+ * (unless `flat`); every component is sanitised, and two names that map to one local name get
+ * `_<n>` suffixes (with a warning), never overwriting each other. After the first
  * failure no new file starts; the files in flight finish, then the first error is thrown.
  *
  * @example Usage
@@ -117,6 +129,8 @@ export async function downloadFiles(
   const wanted = globFilter(options.pattern ?? "*", options.excludePattern);
   const folder = options.useFolder ? (await record.meta()).identifier : undefined;
   await Deno.mkdir(dir, { recursive: true });
+  const root = folder === undefined ? dir : join(dir, safeFileName(folder));
+  const mapped = new Map<string, string>();
   const signal = options.signal;
   const files = paginateItems<FileJson>(
     record.transport,
@@ -135,10 +149,20 @@ export async function downloadFiles(
   };
   try {
     await runPool(options.concurrency ?? 4, numbered(), async ({ file, at }) => {
+      const relative = localName(file.name, options.flat);
+      const other = mapped.get(relative);
+      if (other === undefined) mapped.set(relative, file.name);
+      else {
+        options.onWarning?.(
+          `The names '${other}' and '${file.name}' both map to '${relative}' on this system: '${file.name}' is saved under a numbered name`,
+        );
+      }
       try {
+        const nested = relative.includes("/");
+        if (nested) await Deno.mkdir(root, { recursive: true });
         written[at] = await saveFile(record, file, {
-          path: asDirectory(dir),
-          folder,
+          path: nested ? await makeParents(root, relative) : asDirectory(dir),
+          folder: nested ? undefined : folder,
           force: options.force,
           keepPartial: options.keepPartial,
           taken,

@@ -1,6 +1,6 @@
 /**
- * Uploading many files to a record: the files of a folder (not its subfolders) matching a glob,
- * or a list of paths. Small files go several at a time; files already in the record with the
+ * Uploading many files to a record: the files of a folder (with `recursive`, its whole tree)
+ * matching a glob, or a list of paths. Small files go several at a time; files already in the record with the
  * same content can be skipped, so an interrupted folder upload continues where it stopped.
  *
  * @example Usage
@@ -31,6 +31,7 @@ import { type FileJson, UPLOAD_CHUNK_SIZE } from "../http/protocol.ts";
 import { globFilter } from "../utils/glob.ts";
 import { runPool } from "./_pool.ts";
 import { resolveSource } from "./_source.ts";
+import { checkNameLengths, walkTree } from "./_tree.ts";
 import { fileFinder, holdsSource } from "./_verify.ts";
 import { FilesExistError, type UploadFilesDone, UploadFilesError } from "./errors.ts";
 import type { Progress } from "./progress.ts";
@@ -64,6 +65,17 @@ export interface UploadFilesOptions {
   pattern?: string;
   /** For a folder: leave out files whose name matches this glob. */
   excludePattern?: string;
+  /**
+   * For a folder: upload its subfolders too. Each file is named by its path relative to the
+   * folder with `/` separators (`raw/run1.h5`), and the globs match that relative path.
+   * Symbolic links are left out unless `followSymlinks`. Names longer than the server's 256
+   * characters are refused before anything is sent.
+   */
+  recursive?: boolean;
+  /** With `recursive`: follow symbolic links (a link back to a folder above it is left out). */
+  followSymlinks?: boolean;
+  /** Receives warnings, e.g. that symbolic links were left out. */
+  onWarning?: (message: string) => void;
   /** Replace files of the same name (with other content, when `skipExisting` is set too). */
   force?: boolean;
   /**
@@ -92,8 +104,8 @@ export interface UploadFilesOptions {
 }
 
 /**
- * Uploads the files of a folder (not its subfolders; only names matching `pattern` and not
- * `excludePattern`), or the files of a list of paths, to a record. Each file is uploaded and
+ * Uploads the files of a folder (not its subfolders unless `recursive`; only names matching
+ * `pattern` and not `excludePattern`), or the files of a list of paths, to a record. Each file is uploaded and
  * verified as by {@linkcode uploadFile}; files up to 10 MB go `concurrency` at a time.
  *
  * Name clashes are checked before anything is sent: without `force` and `skipExisting`, a file
@@ -239,7 +251,16 @@ export interface UploadFilesPlan {
 export async function planUploadFiles(
   record: UploadFilesTarget,
   source: string | string[],
-  options: Pick<UploadFilesOptions, "pattern" | "excludePattern" | "force" | "skipExisting"> = {},
+  options: Pick<
+    UploadFilesOptions,
+    | "pattern"
+    | "excludePattern"
+    | "force"
+    | "skipExisting"
+    | "recursive"
+    | "followSymlinks"
+    | "onWarning"
+  > = {},
 ): Promise<UploadFilesPlan> {
   const local = await localFiles(source, options);
   const skip: UploadFilesPlan["skip"] = [];
@@ -257,10 +278,23 @@ const STAT_CONCURRENCY = 16;
 
 async function localFiles(
   source: string | string[],
-  options: Pick<UploadFilesOptions, "pattern" | "excludePattern">,
+  options: Pick<
+    UploadFilesOptions,
+    "pattern" | "excludePattern" | "recursive" | "followSymlinks" | "onWarning"
+  >,
 ) {
   const files: LocalUploadFile[] = [];
-  if (typeof source === "string" && (await statUploadPath(source)).isDirectory) {
+  const folder = typeof source === "string" && (await statUploadPath(source)).isDirectory;
+  if (typeof source === "string" && folder && options.recursive) {
+    const tree = await walkTree(source, {
+      wanted: globFilter(options.pattern ?? "*", options.excludePattern),
+      followSymlinks: options.followSymlinks ?? false,
+      onWarning: options.onWarning,
+    });
+    checkNameLengths(tree.map((file) => file.name));
+    return tree.map(({ path, name, size }) => ({ path, name, size }));
+  }
+  if (typeof source === "string" && folder) {
     const wanted = globFilter(options.pattern ?? "*", options.excludePattern);
     const names: string[] = [];
     for await (const entry of Deno.readDir(source)) {
