@@ -23,7 +23,10 @@ export type ChecksumKind = "md5" | "composite";
  * @param size The file's size.
  * @returns The form.
  */
-export function kindOf(checksum: string | null | undefined, size: number): ChecksumKind | undefined {
+export function kindOf(
+  checksum: string | null | undefined,
+  size: number,
+): ChecksumKind | undefined {
   return checksumKind(checksum, size);
 }
 
@@ -134,7 +137,11 @@ export class HashCache {
     if (this.#path === "" || mtime === undefined) return;
     const entry = this.#entries.get(name);
     const same = entry !== undefined && entry.s === size && entry.m === mtime;
-    this.#entries.set(name, { s: size, m: mtime, c: { ...(same ? entry.c : {}), [kind]: candidates } });
+    this.#entries.set(name, {
+      s: size,
+      m: mtime,
+      c: { ...(same ? entry.c : {}), [kind]: candidates },
+    });
     this.#changed = true;
   }
 

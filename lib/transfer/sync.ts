@@ -185,6 +185,11 @@ export interface SyncOptions {
   onAction?: (action: SyncAction, error?: unknown) => void;
   /** Receives warnings (symbolic links left out). */
   onWarning?: (message: string) => void;
+  /**
+   * Asked once, after planning and before anything changes, when the plan deletes files; false
+   * stops the sync with an {@linkcode InputError} and nothing changed.
+   */
+  confirmDelete?: (plan: SyncPlan) => boolean | Promise<boolean>;
 }
 
 const KINDS: SyncActionKind[] = ["upload", "download", "replace", "delete", "skip", "extra"];
@@ -267,6 +272,10 @@ export async function syncFolder(
       ? await planUp(local, remote, cache, options)
       : await planDown(local, remote, cache, sources, options);
     if (options.dryRun) return { plan, done: [], failed: [], complete: plan.problems.length === 0 };
+    const deletes = plan.counts.delete.files;
+    if (deletes > 0 && options.confirmDelete && !(await options.confirmDelete(plan))) {
+      throw new InputError(`Deleting ${deletes} file(s) was not confirmed: nothing was changed`);
+    }
     const run = await execute(record, dir, plan, local, remote, sources, cache, options);
     // Entries of files no longer there are dropped; with globs, files outside them stay cached.
     if (options.pattern === undefined && options.excludePattern === undefined) {
@@ -393,7 +402,8 @@ async function planDown(
     if (other !== undefined) {
       problems.push({
         name,
-        reason: `maps to '${path}' on this system like '${other}': rename one of them in the record`,
+        reason:
+          `maps to '${path}' on this system like '${other}': rename one of them in the record`,
       });
       continue;
     }
@@ -409,7 +419,8 @@ async function planDown(
       if (owner !== undefined) {
         problems.push({
           name: file.name,
-          reason: `needs a folder '${parent}' where the file '${owner}' goes: rename one of them in the record`,
+          reason:
+            `needs a folder '${parent}' where the file '${owner}' goes: rename one of them in the record`,
         });
         claimed.delete(path);
         break;
@@ -577,6 +588,10 @@ async function execute(
       finish(action);
     }, pool);
   }
+  // In the plan's order, whatever order they finished in.
+  const order = new Map(plan.actions.map((action, index) => [action, index]));
+  done.sort((a, b) => order.get(a)! - order.get(b)!);
+  failed.sort((a, b) => order.get(a.action)! - order.get(b.action)!);
   // The local files there now: those listed, plus those downloaded, less those deleted.
   const present = new Set(local.keys());
   for (const { action, local: name } of done) {

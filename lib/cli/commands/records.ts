@@ -43,6 +43,7 @@ import {
   getMetadatumCommand,
 } from "./_records_metadata.ts";
 import { roleCommands, tagCommands } from "./_roles.ts";
+import { syncCommand } from "./_records_sync.ts";
 import { getRecordIdsCommand, getRecordsCommand } from "./_records_search.ts";
 
 /**
@@ -69,6 +70,7 @@ export function recordsCommand(): Command {
       addFilesCommand,
       addStringAsFileCommand,
       getFileCommand,
+      syncCommand,
       deleteFileCommand,
       deleteFilesCommand,
       editFileCommand,
