@@ -132,10 +132,14 @@ export function compareNames(a: string, b: string): number {
  *
  * @param name The name as the server sent it.
  * @param flat Keep one level, as before trees.
+ * @param maxBytes Longest component in UTF-8 bytes (longer ones are shortened).
  * @returns The relative path.
  */
-export function localName(name: string, flat = false): string {
-  return flat ? safeFileName(name) : name.split("/").map((part) => safeFileName(part)).join("/");
+export function localName(name: string, flat = false, maxBytes?: number): string {
+  const options = maxBytes === undefined ? {} : { maxBytes };
+  return flat
+    ? safeFileName(name, options)
+    : name.split("/").map((part) => safeFileName(part, options)).join("/");
 }
 
 /**

@@ -150,6 +150,11 @@ export async function downloadFiles(
   try {
     await runPool(options.concurrency ?? 4, numbered(), async ({ file, at }) => {
       const relative = localName(file.name, options.flat);
+      if (relative.includes("/") && relative !== localName(file.name, false, Infinity)) {
+        options.onWarning?.(
+          `The name '${file.name}' is too long for the local file system: saved as '${relative}'`,
+        );
+      }
       const other = mapped.get(relative);
       if (other === undefined) mapped.set(relative, file.name);
       else {
