@@ -35,13 +35,7 @@ import { statLocalPath } from "../utils/local_path.ts";
 import { saveFile } from "./_file_download.ts";
 import type { PartListings } from "./_parts.ts";
 import { runPool } from "./_pool.ts";
-import {
-  type ChecksumKind,
-  fileChecksums,
-  HASH_CACHE_NAME,
-  HashCache,
-  kindOf,
-} from "./_sync_hash.ts";
+import { fileChecksums, HASH_CACHE_NAME, HashCache, kindOf } from "./_sync_hash.ts";
 import {
   checkNameLengths,
   compareNames,
@@ -600,6 +594,3 @@ async function execute(
   }
   return { done, failed, present };
 }
-
-/** The checksum kinds, for callers that show them. */
-export type { ChecksumKind };
