@@ -357,3 +357,21 @@ Deno.test("syncFolder() never trusts a cached checksum when size or modification
   assertEquals(run.plan.counts.replace.files, 1);
   assertEquals(await remoteTexts(env), [["a.txt", "bbbb"]]);
 });
+
+Deno.test("syncFolder() goes through the transport's pacer: answers of 429 are waited out, not failures", async () => {
+  await using env = await setup();
+  const src = `${env.dir}/src`;
+  await writeTree(src, TREE);
+  for (const nth of [1, 3, 4]) {
+    env.server.addFault({ method: "PUT", path: /\/uploads\//, status: 429, retryAfter: "0", nth });
+  }
+  env.server.addFault({ method: "GET", path: /\/files$/, status: 429, retryAfter: "0", nth: 1 });
+  const run = await syncFolder(env.record, src, { direction: "up", concurrency: 2 });
+  assertEquals(run.complete, true);
+  assertEquals(run.done.length, 5);
+  assertEquals(
+    env.server.log.filter((entry) => entry.status === 429).length,
+    4,
+  );
+  assertEquals(await remoteTexts(env), await readTree(src));
+});
