@@ -337,8 +337,9 @@ async function sameLocal(local: TreeFile, file: FileJson, cache: HashCache): Pro
   const checksum = file.checksum!.trim().toLowerCase();
   let candidates = cache.get(local.name, local.size, local.mtime, kind);
   if (candidates === undefined) {
-    const computed = await fileChecksums(local.path, kind);
-    if (computed.size !== local.size) return false;
+    // A file that cannot be read now is planned as changed; its transfer then says why it fails.
+    const computed = await fileChecksums(local.path, kind).catch(() => undefined);
+    if (computed === undefined || computed.size !== local.size) return false;
     candidates = computed.candidates;
     cache.set(local.name, local.size, local.mtime, kind, candidates);
   }

@@ -176,13 +176,25 @@ function pastTense(action: SyncAction): string {
 }
 
 /** Counts as one line: `upload 3 (12 kB), replace 1 (2 kB), …`. */
-function summary(plan: SyncPlan, prefix: string): string {
+function summary(counts: SyncPlan["counts"], prefix: string, failed = 0): string {
   const parts = (Object.keys(VERBS) as SyncActionKind[])
-    .filter((kind) => plan.counts[kind].files > 0)
-    .map((kind) =>
-      `${VERBS[kind]} ${plan.counts[kind].files} (${formatBytes(plan.counts[kind].bytes)})`
-    );
+    .filter((kind) => counts[kind].files > 0)
+    .map((kind) => `${VERBS[kind]} ${counts[kind].files} (${formatBytes(counts[kind].bytes)})`);
+  if (failed > 0) parts.push(`failed ${failed}`);
   return `${prefix}${parts.length === 0 ? "nothing to do" : parts.join(", ")}`;
+}
+
+/** The plan's counts with the transfers and deletions replaced by what was done. */
+function doneCounts(result: SyncResult): SyncPlan["counts"] {
+  const counts = structuredClone(result.plan.counts);
+  for (const kind of ["upload", "download", "replace", "delete"] as const) {
+    counts[kind] = { files: 0, bytes: 0 };
+  }
+  for (const { action, size } of result.done) {
+    counts[action].files++;
+    counts[action].bytes += size;
+  }
+  return counts;
 }
 
 function planJson(plan: SyncPlan) {
@@ -211,7 +223,7 @@ function printPlan(manager: CLIRepoManager, plan: SyncPlan, json: boolean): void
   for (const problem of plan.problems) {
     manager.printWarning(`Cannot sync '${problem.name}': ${problem.reason}`);
   }
-  manager.echo(summary(plan, "Dry run: would "));
+  manager.echo(summary(plan.counts, "Dry run: would "));
 }
 
 function printResult(manager: CLIRepoManager, result: SyncResult, json: boolean): void {
@@ -223,7 +235,7 @@ function printResult(manager: CLIRepoManager, result: SyncResult, json: boolean)
       failed: result.failed.map(({ action, message }) => ({ ...action, message })),
     });
   } else {
-    status(manager, false, summary(result.plan, "Synced: "));
+    status(manager, false, summary(doneCounts(result), "Synced: ", result.failed.length));
   }
   for (const problem of result.plan.problems) {
     manager.printWarning(`Cannot sync '${problem.name}': ${problem.reason}`);
