@@ -257,8 +257,15 @@ export async function syncFolder(
     await Deno.mkdir(dir, { recursive: true });
   }
   const wanted = globFilter(options.pattern ?? "*", options.excludePattern);
-  const local = await listLocal(dir, direction, wanted, options);
-  const remote = await listRemote(record, wanted, signal);
+  // The record is listed while the folder is walked; a failure of either stops the sync.
+  const listing = listRemote(record, wanted, signal);
+  const [local, remote] = await Promise.all([
+    listLocal(dir, direction, wanted, options).catch(async (error) => {
+      await listing.catch(() => {});
+      throw error;
+    }),
+    listing,
+  ]);
   const cache = options.hashCache === false ? HashCache.none() : await HashCache.load(dir);
   const sources = new Map<string, FileJson>();
   try {
@@ -324,7 +331,18 @@ async function listRemote(
       signal ? { signal } : {},
     )
   ) {
-    if (wanted(file.name) && !ownFile(file.name)) files.set(file.name, file);
+    if (!wanted(file.name) || ownFile(file.name)) continue;
+    // Only what the sync uses: a listing entry carries its creator and links (kilobytes each),
+    // which for a big record would be most of the memory held.
+    const download = file._links?.download;
+    files.set(file.name, {
+      id: file.id,
+      name: file.name,
+      size: file.size,
+      checksum: file.checksum ?? null,
+      _links: download === undefined ? {} : { download },
+      _actions: {},
+    });
   }
   return files;
 }
