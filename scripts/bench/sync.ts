@@ -10,7 +10,8 @@
  * re-sync at several tree sizes, to tell how peak RSS grows with the number of files.
  *
  * Run: `deno run -A scripts/bench/sync.ts [--counts 2000,10000] [--dirs 200] [--size 4096]
- * [--no-python]`. Against the local server on loopback.
+ * [--latency 10] [--no-python]`. Against the local server on loopback; `--latency` makes it
+ * answer every request that many milliseconds late.
  *
  * @module
  */
@@ -52,6 +53,9 @@ async function main(): Promise<void> {
   const size = Number(option("size", "4096"));
   const work = await Deno.realPath(await Deno.makeTempDir({ prefix: "repo-apy-bench-sync-" }));
   await using server = await startServer({ storageDir: `${work}/server` });
+  // A server answering every request late, as a real one behind a link with delay does.
+  const latency = Number(option("latency", "0"));
+  if (latency > 0) server.addFault({ delayMs: latency });
   await using transport = new Transport({ settings: { host: server.url, pat: server.pat } });
   await Deno.mkdir(`${work}/home`);
   const repoApy = await repoApyClient(server, `${work}/home`);
@@ -75,7 +79,9 @@ async function main(): Promise<void> {
     for (const count of counts) {
       const tree = `${work}/tree-${count}`;
       await writeTree(tree, count, dirs, size);
-      const label = `${count} × ${size / 1024} KB in ${dirs} folders`;
+      const label = `${count} × ${size / 1024} KB in ${dirs} folders${
+        latency > 0 ? `, ${latency} ms late` : ""
+      }`;
       const record = await RepoRecord.load(transport, {
         identifier: `bench-sync-${++records}`,
         create: true,
