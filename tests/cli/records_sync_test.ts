@@ -2,6 +2,7 @@
 import { assertEquals, assertNotIncludes, assertStringIncludes } from "../_assert.ts";
 import { startServer, type TestServer } from "../../lib/testing/mod.ts";
 import { createRecord, managerFor, ok, repo, tempDir } from "./_records.ts";
+import { cliPermissions, tempHome, writeLocalConfig } from "./_run.ts";
 
 async function writeTree(root: string, files: Record<string, string>): Promise<void> {
   for (const [name, text] of Object.entries(files)) {
@@ -140,4 +141,59 @@ Deno.test("records sync --to --delete never deletes local files when the listing
   const run = await repo(server, ["records", "sync", "-r", id, "--to", dir.path, "--delete", "-y"]);
   assertEquals(run.code, 1);
   assertEquals(await listTree(dir.path), ["mine.txt"]);
+});
+
+/** Runs `bash -c script` and returns its stdout. */
+async function sh(script: string, ...args: string[]): Promise<string> {
+  const { stdout } = await new Deno.Command("bash", { args: ["-c", script, "bash", ...args] })
+    .output();
+  return new TextDecoder().decode(stdout);
+}
+
+Deno.test("records sync --delete on a terminal asks once with the count, and deletes on 'y'", async () => {
+  await using server = await startServer();
+  await using home = await tempHome();
+  await writeLocalConfig(home.configPath, server.url, server.pat);
+  const dir = `${home.dir}/data`;
+  await writeTree(dir, { "keep.txt": "k" });
+  const id = String(await createRecord(server, "terminal"));
+  await ok(server, ["add-string-as-file", "-r", id, "-s", "x", "-n", "old-1.txt"]);
+  await ok(server, ["add-string-as-file", "-r", id, "-s", "x", "-n", "old-2.txt"]);
+  const socket = `repo-apy-sync-${crypto.randomUUID().slice(0, 8)}`;
+  const denoDir = Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME")}/.cache/deno`;
+  const cli = new URL("../../cli.ts", import.meta.url).pathname;
+  const command = [
+    `HOME='${home.dir}'`,
+    `DENO_DIR='${denoDir}'`,
+    "NO_COLOR=1",
+    `'${Deno.execPath()}'`,
+    "run",
+    "--quiet",
+    ...cliPermissions(home.dir),
+    `'${cli}'`,
+    `records sync -r ${id} --from '${dir}' --delete; echo "EXIT=$?"; sleep 30`,
+  ].join(" ");
+  await sh('tmux -L "$1" new-session -d -x 80 -y 24 "$2"', socket, command);
+  try {
+    const pane = () => sh('tmux -L "$1" capture-pane -p', socket);
+    const waitFor = async (text: string) => {
+      for (let i = 0; i < 600; i++) {
+        const shown = await pane();
+        if (shown.includes(text)) return shown;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      throw new Error(`the terminal never showed '${text}':\n${await pane()}`);
+    };
+    const asked = await waitFor("[y/N]");
+    assertStringIncludes(asked, "Delete 2 file(s)");
+    assertStringIncludes(asked, "cannot be undone");
+    // Asked before anything changes.
+    assertEquals(await fileNames(server, Number(id)), ["old-1.txt", "old-2.txt"]);
+    await sh('tmux -L "$1" send-keys y Enter', socket);
+    const ended = await waitFor("EXIT=");
+    assertStringIncludes(ended, "EXIT=0");
+    assertEquals(await fileNames(server, Number(id)), ["keep.txt"]);
+  } finally {
+    await sh('tmux -L "$1" kill-server', socket);
+  }
 });
