@@ -140,14 +140,15 @@ export function syncCommand(): CommandUnknownOpts {
           if (options.yes === true) return true;
           const { files, bytes } = plan.counts.delete;
           const what = `${files} file(s) (${formatBytes(bytes)}) ${
-            direction === "up" ? `of the ${describe(record)}; this cannot be undone` : `in '${dir}'`
+            direction === "up" ? `of the ${describe(record)}` : `in '${dir}'`
           }`;
+          const final = direction === "up" ? " This cannot be undone." : "";
           if (!input.isTerminal()) {
             throw new InputError(
-              `--delete would delete ${what}: add -y/--yes to confirm, or run --dry-run to see the list; nothing was changed`,
+              `--delete would delete ${what}, and no one can be asked: add -y/--yes to confirm, or run --dry-run to see the list; nothing was changed`,
             );
           }
-          manager.output.prompt(`Delete ${what}? [y/N] `);
+          manager.output.prompt(`Delete ${what}?${final} [y/N] `);
           const answer = (await input.readLine())?.trim().toLowerCase();
           return answer === "y" || answer === "yes";
         },
