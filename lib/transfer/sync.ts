@@ -26,10 +26,10 @@
  */
 
 import { join } from "node:path";
-import { InputError } from "../http/errors.ts";
-import { paginateItems } from "../http/paginate.ts";
+import { InputError, RepoApyError } from "../http/errors.ts";
+import { MAX_PAGES } from "../http/paginate.ts";
 import { filesPath } from "../http/paths.ts";
-import { type FileJson, MAX_PER_PAGE, UPLOAD_CHUNK_SIZE } from "../http/protocol.ts";
+import { type FileJson, MAX_PER_PAGE, type PageJson, UPLOAD_CHUNK_SIZE } from "../http/protocol.ts";
 import { globFilter } from "../utils/glob.ts";
 import { statLocalPath } from "../utils/local_path.ts";
 import { saveFile } from "./_file_download.ts";
@@ -316,33 +316,69 @@ async function listLocal(
   return new Map(tree.map((file) => [file.name, file]));
 }
 
+/** Listing pages in flight: a big record's list costs pages × round trip when read in a row. */
+const PAGE_CONCURRENCY = 4;
+
+/**
+ * Every file of the record, read page by page, pages after the first `PAGE_CONCURRENCY` at a
+ * time (their count is known from the first). The listing must be whole: a page that fails, a
+ * file on two pages, or a count other than the server's total throws, so a failed or torn
+ * listing is never read as "these files are all there is".
+ */
 async function listRemote(
   record: SyncTarget,
   wanted: (name: string) => boolean,
   signal: AbortSignal | undefined,
 ): Promise<Map<string, FileJson>> {
   const files = new Map<string, FileJson>();
-  // A failed page throws: a partial listing is never taken for the whole record.
-  for await (
-    const file of paginateItems<FileJson>(
-      record.transport,
+  const ids = new Set<string>();
+  let count = 0;
+  const page = async (number: number) => {
+    const json = await record.transport.jsonObject<PageJson<FileJson>>(
+      "GET",
       filesPath(record.id),
-      { per_page: MAX_PER_PAGE },
-      signal ? { signal } : {},
-    )
-  ) {
-    if (!wanted(file.name) || ownFile(file.name)) continue;
-    // Only what the sync uses: a listing entry carries its creator and links (kilobytes each),
-    // which for a big record would be most of the memory held.
-    const download = file._links?.download;
-    files.set(file.name, {
-      id: file.id,
-      name: file.name,
-      size: file.size,
-      checksum: file.checksum ?? null,
-      _links: download === undefined ? {} : { download },
-      _actions: {},
-    });
+      {
+        query: { page: number, per_page: MAX_PER_PAGE },
+        shape: { items: "array" },
+        ...(signal ? { signal } : {}),
+      },
+    );
+    for (const file of json.items) {
+      if (typeof file?.name !== "string" || typeof file.id !== "string" || ids.has(file.id)) {
+        throw new RepoApyError(
+          `The record's file list changed while it was read (page ${number}): run the sync again; nothing was changed`,
+        );
+      }
+      ids.add(file.id);
+      count++;
+      if (!wanted(file.name) || ownFile(file.name)) continue;
+      // Only what the sync uses: a listing entry carries its creator and links (kilobytes each),
+      // which for a big record would be most of the memory held.
+      const download = file._links?.download;
+      files.set(file.name, {
+        id: file.id,
+        name: file.name,
+        size: file.size,
+        checksum: file.checksum ?? null,
+        _links: download === undefined ? {} : { download },
+        _actions: {},
+      });
+    }
+    return json._pagination;
+  };
+  const first = await page(1);
+  const pages = Math.min(Number(first?.total_pages) || 1, MAX_PAGES);
+  await runPool(
+    PAGE_CONCURRENCY,
+    Array.from({ length: pages - 1 }, (_, i) => i + 2),
+    async (number) => void await page(number),
+    signal ? { signal } : {},
+  );
+  const total = first?.total_items;
+  if (typeof total === "number" && total !== count) {
+    throw new RepoApyError(
+      `The record's file list changed while it was read (${count} of ${total} files listed): run the sync again; nothing was changed`,
+    );
   }
   return files;
 }

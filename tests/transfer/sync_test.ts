@@ -2,7 +2,7 @@
 // downloads, hostile names, and syncFolder() in both directions (new, changed, equal and extra
 // files, deletion, dry run, resume, failed listings).
 import { assert, assertEquals, assertRejects, assertStringIncludes } from "../_assert.ts";
-import { InputError, RequestError } from "../../lib/http/errors.ts";
+import { InputError, RepoApyError, RequestError } from "../../lib/http/errors.ts";
 import type { FileJson } from "../../lib/http/protocol.ts";
 import { downloadFileStream } from "../../lib/transfer/download.ts";
 import { HASH_CACHE_NAME, type SyncAction, syncFolder } from "../../lib/transfer/sync.ts";
@@ -322,6 +322,22 @@ Deno.test("syncFolder() with delete never deletes when a listing fails", async (
   );
   env.server.clearFaults();
   assertEquals(await readTree(out), [["local.txt", "local"]]);
+  // A listing that answers but is not whole (fewer files than the server's own total).
+  env.server.addFault({
+    method: "GET",
+    path: /\/files$/,
+    jsonBody: {
+      items: [],
+      _pagination: { page: 1, per_page: 100, total_pages: 1, total_items: 1, _links: {} },
+    },
+  });
+  const torn = await assertRejects(
+    () => syncFolder(env.record, out, { direction: "down", delete: true }),
+    RepoApyError,
+  );
+  assertStringIncludes(torn.message, "changed while it was read");
+  env.server.clearFaults();
+  assertEquals(await readTree(out), [["local.txt", "local"]]);
   // Upward, a folder that is not there is an error, never "nothing there".
   await assertRejects(
     () => syncFolder(env.record, `${env.dir}/missing`, { direction: "up", delete: true }),
@@ -374,4 +390,19 @@ Deno.test("syncFolder() goes through the transport's pacer: answers of 429 are w
     4,
   );
   assertEquals(await remoteTexts(env), await readTree(src));
+});
+
+Deno.test("syncFolder() reads a listing of several pages whole (pages in flight at once)", async () => {
+  await using env = await setup();
+  const src = `${env.dir}/src`;
+  await writeTree(
+    src,
+    Object.fromEntries(Array.from({ length: 230 }, (_, i) => [`d${i % 7}/f${i}.txt`, `${i}`])),
+  );
+  await syncFolder(env.record, src, { direction: "up" });
+  const before = env.server.log.length;
+  const again = await syncFolder(env.record, src, { direction: "up", dryRun: true });
+  assertEquals(again.plan.counts.skip.files, 230);
+  assertEquals(changes(again.plan.actions), []);
+  assertEquals(env.server.log.slice(before).length, 3);
 });
