@@ -56,7 +56,7 @@ export interface SyncTarget extends UploadTarget {
   invalidate?(): void;
 }
 
-/** Which way a sync goes: `up` makes the record like the folder, `down` the folder like the record. */
+/** Which way a sync goes: `up` makes the record like the folder, `down` the folder like it. */
 export type SyncDirection = "up" | "down";
 
 /** What a sync does with one file. */
@@ -154,7 +154,7 @@ export interface SyncProgress {
 export interface SyncOptions {
   /** `up`: folder → record; `down`: record → folder. One direction per run. */
   direction: SyncDirection;
-  /** Remove what the source side lacks from the target side. Record files deleted cannot be restored. */
+  /** Remove what the source lacks from the target side (deleted record files cannot be restored). */
   delete?: boolean;
   /** Only plan: nothing is transferred or deleted. */
   dryRun?: boolean;

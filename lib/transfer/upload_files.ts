@@ -1,7 +1,8 @@
 /**
  * Uploading many files to a record: the files of a folder (with `recursive`, its whole tree)
- * matching a glob, or a list of paths. Small files go several at a time; files already in the record with the
- * same content can be skipped, so an interrupted folder upload continues where it stopped.
+ * matching a glob, or a list of paths. Small files go several at a time; files already in the
+ * record with the same content can be skipped, so an interrupted folder upload continues where it
+ * stopped.
  *
  * @example Usage
  * ```ts
@@ -105,8 +106,9 @@ export interface UploadFilesOptions {
 
 /**
  * Uploads the files of a folder (not its subfolders unless `recursive`; only names matching
- * `pattern` and not `excludePattern`), or the files of a list of paths, to a record. Each file is uploaded and
- * verified as by {@linkcode uploadFile}; files up to 10 MB go `concurrency` at a time.
+ * `pattern` and not `excludePattern`), or the files of a list of paths, to a record. Each file is
+ * uploaded and verified as by {@linkcode uploadFile}; files up to 10 MB go `concurrency` at a
+ * time.
  *
  * Name clashes are checked before anything is sent: without `force` and `skipExisting`, a file
  * name the record already has stops the whole upload with a {@linkcode FilesExistError}. With
