@@ -31,6 +31,7 @@ import { MAX_PAGES } from "../http/paginate.ts";
 import { filesPath } from "../http/paths.ts";
 import { type FileJson, MAX_PER_PAGE, type PageJson, UPLOAD_CHUNK_SIZE } from "../http/protocol.ts";
 import { globFilter } from "../utils/glob.ts";
+import { PART_FILE_NAME } from "../utils/part_file.ts";
 import { statLocalPath } from "../utils/local_path.ts";
 import { saveFile } from "./_file_download.ts";
 import type { PartListings } from "./_parts.ts";
@@ -190,8 +191,7 @@ const KINDS: SyncActionKind[] = ["upload", "download", "replace", "delete", "ski
 
 /** Local entries a sync never transfers or deletes: its cache and partial downloads. */
 function ownFile(name: string): boolean {
-  const base = name.slice(name.lastIndexOf("/") + 1);
-  return name === HASH_CACHE_NAME || /^\..+\.[0-9A-Za-z_-]+\.part$/.test(base);
+  return name === HASH_CACHE_NAME || PART_FILE_NAME.test(name.slice(name.lastIndexOf("/") + 1));
 }
 
 /**

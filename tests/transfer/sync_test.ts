@@ -406,3 +406,30 @@ Deno.test("syncFolder() reads a listing of several pages whole (pages in flight 
   assertEquals(changes(again.plan.actions), []);
   assertEquals(env.server.log.slice(before).length, 3);
 });
+
+Deno.test("syncFolder() down: a download cut off keeps its partial data, which the rerun resumes and never deletes", async () => {
+  await using env = await setup();
+  const big = new Uint8Array(3_000_000).map((_, i) => (i * 7) & 0xff);
+  await env.record.uploadFile(new Blob([big]).stream(), {
+    fileName: "big/data.bin",
+    size: big.length,
+  });
+  await env.record.uploadString("small", "small.txt");
+  env.server.addFault({ method: "GET", path: "/download", dropAfterBytes: 1_000_000, times: 20 });
+  const out = `${env.dir}/out`;
+  const first = await syncFolder(env.record, out, { direction: "down", delete: true });
+  assertEquals(first.complete, false);
+  assertEquals(first.failed.map(({ action }) => action.name), ["big/data.bin"]);
+  const parts = [...Deno.readDirSync(`${out}/big`)].map((entry) => entry.name);
+  assertEquals(parts.length, 1);
+  assert(parts[0]!.endsWith(".part"), parts[0]);
+  env.server.clearFaults();
+  const second = await syncFolder(env.record, out, { direction: "down", delete: true });
+  assertEquals(second.complete, true);
+  assertEquals(second.plan.counts.delete.files, 0);
+  assertEquals(new Uint8Array(await Deno.readFile(`${out}/big/data.bin`)), big);
+  assertEquals([...Deno.readDirSync(`${out}/big`)].map((entry) => entry.name), ["data.bin"]);
+  // The rerun asked only for the bytes after the partial data.
+  const last = env.server.log.filter((entry) => entry.path.endsWith("/download")).at(-1);
+  assert(/^bytes=[1-9]\d*-/.test(last?.headers.range ?? ""), JSON.stringify(last?.headers));
+});
