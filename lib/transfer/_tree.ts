@@ -115,7 +115,7 @@ export function checkNameLengths(names: Iterable<string>): void {
   if (long.length === 0) return;
   const list = long.map((name) => `'${name}'`).join(", ");
   throw new InputError(
-    `${long.length} file name(s) are longer than the server's ${MAX_SERVER_NAME_LENGTH} characters: ${list}; nothing was sent: shorten or move these files, or leave them out with -e/--exclude_pattern`,
+    `${long.length} file name(s) are longer than the server's ${MAX_SERVER_NAME_LENGTH} characters: ${list}; nothing was sent: shorten or move these files, or leave them out with an exclude pattern`,
   );
 }
 
