@@ -40,7 +40,7 @@ export interface WalkTreeOptions {
 export const MAX_SERVER_NAME_LENGTH = 256;
 
 /** File system calls in flight while listing a folder. */
-const STAT_CONCURRENCY = 16;
+export const STAT_CONCURRENCY = 16;
 
 /**
  * Lists every file under `root`, subfolders included, sorted by relative name. Symbolic links

@@ -32,7 +32,7 @@ import { type FileJson, UPLOAD_CHUNK_SIZE } from "../http/protocol.ts";
 import { globFilter } from "../utils/glob.ts";
 import { runPool } from "./_pool.ts";
 import { resolveSource } from "./_source.ts";
-import { checkNameLengths, walkTree } from "./_tree.ts";
+import { checkNameLengths, STAT_CONCURRENCY, walkTree } from "./_tree.ts";
 import { fileFinder, holdsSource } from "./_verify.ts";
 import { FilesExistError, type UploadFilesDone, UploadFilesError } from "./errors.ts";
 import type { Progress } from "./progress.ts";
@@ -274,9 +274,6 @@ export async function planUploadFiles(
   );
   return { upload, skip };
 }
-
-/** File system calls in flight while listing a folder. */
-const STAT_CONCURRENCY = 16;
 
 async function localFiles(
   source: string | string[],
