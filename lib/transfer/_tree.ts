@@ -142,6 +142,17 @@ export function localName(name: string, flat = false, maxBytes?: number): string
     : name.split("/").map((part) => safeFileName(part, options)).join("/");
 }
 
+/** A folder on a file's way is a file or a symbolic link: the file is not written. */
+export class PathBlockedError extends InputError {
+  /**
+   * @param message What is in the way.
+   */
+  constructor(message: string) {
+    super(message);
+    this.name = "PathBlockedError";
+  }
+}
+
 /**
  * Creates the folders of a relative path under `root`, one component at a time, refusing any
  * that exists as something other than a folder (a file, or a symbolic link that could lead
@@ -150,7 +161,7 @@ export function localName(name: string, flat = false, maxBytes?: number): string
  * @param root The target folder (exists).
  * @param relative The file's relative path from {@linkcode localName}.
  * @returns The file's full path.
- * @throws {InputError} When a component on the way is a file or a symbolic link.
+ * @throws {PathBlockedError} When a component on the way is a file or a symbolic link.
  */
 export async function makeParents(root: string, relative: string): Promise<string> {
   const parts = relative.split("/");
@@ -174,7 +185,7 @@ export async function makeParents(root: string, relative: string): Promise<strin
       }
     }
     if (!info.isDirectory) {
-      throw new InputError(
+      throw new PathBlockedError(
         `Cannot write '${relative}': '${dir}' is ${
           info.isSymlink ? "a symbolic link" : "a file"
         }, not a folder; nothing was written there`,

@@ -24,6 +24,7 @@
  */
 
 import { join } from "node:path";
+import { InputError } from "../http/errors.ts";
 import { paginateItems } from "../http/paginate.ts";
 import { filesDownloadPath, filesPath } from "../http/paths.ts";
 import { type FileJson, MAX_PER_PAGE } from "../http/protocol.ts";
@@ -33,7 +34,7 @@ import { saveFile } from "./_file_download.ts";
 import type { PartListings } from "./_parts.ts";
 import { asDirectory, resolveTarget } from "./_paths.ts";
 import { runPool } from "./_pool.ts";
-import { localName, makeParents } from "./_tree.ts";
+import { localName, makeParents, PathBlockedError } from "./_tree.ts";
 import { writingFile } from "./_local_file.ts";
 import { saveResponse } from "./_save.ts";
 import { IncompleteDownloadError, type PartialFile } from "./errors.ts";
@@ -120,6 +121,8 @@ export interface DownloadAllFilesOptions {
  * @param options Globs, folder, force, concurrency, partial data, callbacks, signal.
  * @returns The paths written, in the server's order.
  * @throws {IncompleteDownloadError} When stopped early with `keepPartial` (data kept).
+ * @throws {InputError} When files were left out because a file or symbolic link stands where their
+ * folder must go (the others were written).
  */
 export async function downloadFiles(
   record: RecordTarget,
@@ -131,6 +134,7 @@ export async function downloadFiles(
   await Deno.mkdir(dir, { recursive: true });
   const root = folder === undefined ? dir : join(dir, safeFileName(folder));
   const mapped = new Map<string, string>();
+  const blocked: string[] = [];
   const signal = options.signal;
   const files = paginateItems<FileJson>(
     record.transport,
@@ -162,11 +166,23 @@ export async function downloadFiles(
           `The names '${other}' and '${file.name}' both map to '${relative}' on this system: '${file.name}' is saved under a numbered name`,
         );
       }
+      const nested = relative.includes("/");
+      let path = asDirectory(dir);
+      if (nested) {
+        await Deno.mkdir(root, { recursive: true });
+        try {
+          path = await makeParents(root, relative);
+        } catch (error) {
+          // A file (or symbolic link) where a folder must go: this file is left out, the others
+          // go on, and the run ends with an error listing what was left out.
+          if (!(error instanceof PathBlockedError)) throw error;
+          blocked.push(error.message);
+          return;
+        }
+      }
       try {
-        const nested = relative.includes("/");
-        if (nested) await Deno.mkdir(root, { recursive: true });
         written[at] = await saveFile(record, file, {
-          path: nested ? await makeParents(root, relative) : asDirectory(dir),
+          path,
           folder: nested ? undefined : folder,
           force: options.force,
           keepPartial: options.keepPartial,
@@ -187,7 +203,15 @@ export async function downloadFiles(
     if (partials.length > 0) throw new IncompleteDownloadError(partials, error);
     throw error;
   }
-  return written.filter((path) => path !== undefined);
+  const paths = written.filter((path) => path !== undefined);
+  if (blocked.length > 0) {
+    throw new InputError(
+      `${blocked.length} file(s) were not downloaded (${
+        blocked.join("; ")
+      }); the other ${paths.length} were: rename the files in the record, move what is in the way, or download with flat names`,
+    );
+  }
+  return paths;
 }
 
 /**

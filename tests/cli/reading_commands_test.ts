@@ -18,6 +18,9 @@ import { writeLocalConfig } from "./_run.ts";
 /** Commands named like readers that do not read: they download or export to files. */
 const NOT_READING_BY_NAME = ["repo-apy records get-file"];
 
+/** Changing commands whose --json prints what they did (the plan and result), for scripts. */
+const CHANGING_WITH_JSON = ["repo-apy records sync"];
+
 /** What is wrong with the declarations of the commands below `root` (empty: nothing). */
 function declarationProblems(root: CommandUnknownOpts): string[] {
   const problems: string[] = [];
@@ -31,7 +34,10 @@ function declarationProblems(root: CommandUnknownOpts): string[] {
       problems.push(`${path}: declares neither readingCommand() nor changingCommand()`);
     } else if (kind === "reads" && !json) {
       problems.push(`${path}: reads but lacks --json/--jsonl`);
-    } else if (kind === "changes" && (flags.includes("--json") || flags.includes("--jsonl"))) {
+    } else if (
+      kind === "changes" && (flags.includes("--json") || flags.includes("--jsonl")) &&
+      !CHANGING_WITH_JSON.includes(path)
+    ) {
       problems.push(`${path}: prints JSON, so it must be declared with readingCommand()`);
     }
     const readerName = /^(get|show)-/.test(command.name());

@@ -433,3 +433,19 @@ Deno.test("syncFolder() down: a download cut off keeps its partial data, which t
   const last = env.server.log.filter((entry) => entry.path.endsWith("/download")).at(-1);
   assert(/^bytes=[1-9]\d*-/.test(last?.headers.range ?? ""), JSON.stringify(last?.headers));
 });
+
+Deno.test("downloadFiles() leaves out a file whose folder is taken by a file, writes the rest, and says so", async () => {
+  await using env = await setup();
+  // Listed newest first: the file 'x' comes before 'x/y.txt', whose folder it takes.
+  await env.record.uploadString("nested", "x/y.txt");
+  await env.record.uploadString("file", "x");
+  await env.record.uploadString("fine", "ok.txt");
+  const out = `${env.dir}/out`;
+  const error = await assertRejects(
+    () => env.record.downloadFiles(out, { concurrency: 1 }),
+    InputError,
+  );
+  assertStringIncludes(error.message, "1 file(s) were not downloaded");
+  assertStringIncludes(error.message, "'x/y.txt'");
+  assertEquals(await readTree(out), [["ok.txt", "fine"], ["x", "file"]]);
+});
