@@ -157,7 +157,9 @@ function countFiles(count: number): string {
 export function addFilesCommand(): CommandUnknownOpts {
   const command = recordOptions(
     new Command("add-files")
-      .description("Upload a file, or the files of a folder (not its subfolders), to a record")
+      .description(
+        "Upload a file, or the files of a folder (with --recursive its whole tree), to a record",
+      )
       .addOption(
         pathOption("-n, --file-name <path>", "Path of the file or folder to upload")
           .makeOptionMandatory(),
@@ -165,7 +167,7 @@ export function addFilesCommand(): CommandUnknownOpts {
       .option("-d, --file-description <description>", "Description of the file (single file only)")
       .option(
         "-p, --pattern <pattern>",
-        "Upload only files of the folder matching this pattern",
+        "Upload only files of the folder matching this pattern (the relative path with --recursive)",
         "*",
       )
       .option(
@@ -173,6 +175,11 @@ export function addFilesCommand(): CommandUnknownOpts {
         "Leave out files of the folder matching this pattern",
       )
       .option("-f, --force", "Replace files of the same name")
+      .option(
+        "--recursive",
+        "Upload subfolders too; names are paths relative to the folder (raw/run1.h5)",
+      )
+      .option("--follow-symlinks", "With --recursive: follow symbolic links (loops are left out)")
       .option(
         "--skip-existing",
         "Leave out files the record already has with the same name and content",
@@ -202,7 +209,13 @@ export function addFilesCommand(): CommandUnknownOpts {
       ...(options.exclude_pattern === undefined ? {} : { excludePattern: options.exclude_pattern }),
       ...(options.force === true ? { force: true } : {}),
       ...(options.skipExisting === true ? { skipExisting: true } : {}),
+      ...(options.recursive === true ? { recursive: true } : {}),
+      ...(options.followSymlinks === true ? { followSymlinks: true } : {}),
+      onWarning: (message: string) => manager.printWarning(message),
     };
+    if (options.followSymlinks === true && options.recursive !== true) {
+      throw new UsageError("--follow-symlinks only works with --recursive");
+    }
     if (isDryRun(manager)) {
       await planUpload(manager, record, path, { ...choice, folder });
       return;
@@ -357,6 +370,10 @@ export function getFileCommand(): CommandUnknownOpts {
       .option("-f, --force", "Overwrite existing files (default: new ones get a _<n> suffix)")
       .option("-u, --use-folder", "Download into a folder named after the record's identifier")
       .option(
+        "--flat",
+        "Write every file directly into the folder, '/' in names replaced by '_' (default: subfolders)",
+      )
+      .option(
         "-E, --pipe",
         "Print the written paths as one comma-separated line on stdout (a comma inside a file " +
           "name is printed as is, so such paths cannot be told apart: use --json)",
@@ -395,6 +412,7 @@ export function getFileCommand(): CommandUnknownOpts {
       onWarning: (message: string) => manager.printWarning(message),
       ...(options.useFolder === true ? { useFolder: true } : {}),
       ...(options.force === true ? { force: true } : {}),
+      ...(options.flat === true ? { flat: true } : {}),
       ...(manager.signal === undefined ? {} : { signal: manager.signal }),
     };
     const everything = command.getOptionValueSource("pattern") === "default" &&
