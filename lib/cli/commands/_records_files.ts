@@ -1,7 +1,7 @@
 // `records add-files`, `add-string-as-file`, `get-file`, `delete-file`, `delete-files` and
 // `edit-file`.
 
-import { basename, join, relative } from "node:path";
+import { basename, relative } from "node:path";
 import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
 import { contextOf } from "../_context.ts";
 import { InputError, RepoApyError } from "../../http/errors.ts";
@@ -97,18 +97,17 @@ function uploadProgress(manager: CLIRepoManager, label: string, folder: boolean)
 }
 
 /**
- * Warns that the subfolders of a folder upload are left out, and how to include them (folder
- * trees are not uploaded yet).
+ * Warns that the subfolders of a folder upload are left out (without `--recursive`), and how to
+ * include them.
  */
 function warnFoldersLeftOut(manager: CLIRepoManager, path: string, folders: string[]): void {
   if (folders.length === 0) return;
   const shown = folders.slice(0, 5).map((name) => `'${name}/'`).join(", ");
   const more = folders.length > 5 ? ` and ${folders.length - 5} more` : "";
   manager.printWarning(
-    `Left out ${folders.length} subfolder(s) of '${path}': ${shown}${more}. Folder trees are ` +
-      `not uploaded yet: run add-files once per subfolder (e.g. -n '${
-        join(path, folders[0]!)
-      }'); its files go to the record under their own names`,
+    `Left out ${folders.length} subfolder(s) of '${path}': ${shown}${more}: add --recursive to ` +
+      `upload the whole tree (files in subfolders are named by their relative paths, e.g. ` +
+      `'${folders[0]}/...')`,
   );
 }
 
@@ -153,7 +152,7 @@ function countFiles(count: number): string {
   return `${count} file${count === 1 ? "" : "s"}`;
 }
 
-/** `records add-files`: uploads a file, or the files of a folder (not recursive). */
+/** `records add-files`: uploads a file, or the files of a folder (its tree with `--recursive`). */
 export function addFilesCommand(): CommandUnknownOpts {
   const command = recordOptions(
     new Command("add-files")
