@@ -1,5 +1,5 @@
 // `records sync`, `add-files --recursive` and `get-file` with trees, against the local server.
-import { assertEquals, assertNotIncludes, assertStringIncludes } from "../_assert.ts";
+import { assertEquals, assertMatch, assertNotIncludes, assertStringIncludes } from "../_assert.ts";
 import { startServer, type TestServer } from "../../lib/testing/mod.ts";
 import { createRecord, managerFor, ok, repo, tempDir } from "./_records.ts";
 import { cliPermissions, tempHome, writeLocalConfig } from "./_run.ts";
@@ -130,6 +130,7 @@ Deno.test("records sync lists what failed, exits 1, and the rerun finishes with 
   server.clearFaults();
   const rerun = await repo(server, args);
   assertEquals(rerun.code, 0, rerun.stderr);
+  assertMatch(rerun.stderr, /(^|\n)Uploaded 'raw\/deep\/run2\.csv' \(1 B\)\n/);
   assertStringIncludes(rerun.stderr, "upload 1");
   assertEquals(rerun.stdout, "");
   assertEquals(await fileNames(server, Number(id)), Object.keys(TREE).sort());

@@ -19,11 +19,11 @@ import { parseInteger } from "../options.ts";
 import { formatBytes } from "../output.ts";
 import {
   describe,
+  type FilesProgress,
+  filesProgress,
   openRecord,
   pathOption,
   recordOptions,
-  type TransferProgress,
-  transferProgress,
 } from "./_records_common.ts";
 
 const HELP = `
@@ -109,7 +109,7 @@ export function syncCommand(): CommandUnknownOpts {
     await record.meta();
     const { syncFolder } = await import("../../transfer/sync.ts");
     const input = contextOf(command).input;
-    let bar: TransferProgress | undefined;
+    const progress = syncProgress(manager);
     let result: SyncResult;
     try {
       result = await syncFolder(record, dir, {
@@ -124,16 +124,10 @@ export function syncCommand(): CommandUnknownOpts {
         concurrency: options.concurrency,
         ...(manager.signal === undefined ? {} : { signal: manager.signal }),
         onWarning: (message) => manager.printWarning(message),
-        onProgress: (progress: SyncProgress) => {
-          bar ??= transferProgress(
-            manager.output,
-            `Syncing ${progress.totalFiles} file(s)`,
-            progress.totalBytes,
-          );
-          bar.onProgress(progress);
-        },
+        onProgress: progress.onProgress,
         onAction: (action, error) => {
-          if (error === undefined) manager.output.debug(`${pastTense(action)} '${action.name}'`);
+          // One short line per file done, above the bar; failures are listed at the end.
+          if (error === undefined) manager.printInfo(doneLine(action));
         },
         confirmDelete: async (plan) => {
           if (options.yes === true) return true;
@@ -153,7 +147,7 @@ export function syncCommand(): CommandUnknownOpts {
         },
       });
     } finally {
-      bar?.done();
+      progress.done();
     }
     if (dry) printPlan(manager, result.plan, json);
     else printResult(manager, result, json);
@@ -169,10 +163,39 @@ export function syncCommand(): CommandUnknownOpts {
   return command;
 }
 
-function pastTense(action: SyncAction): string {
-  return { upload: "Uploaded", download: "Downloaded", replace: "Replaced", delete: "Deleted" }[
-    action.action as "upload"
-  ] ?? "Skipped";
+/**
+ * The one aggregate bar of a sync (`n/N files`, bytes of the total, rate, ETA), drawn from the
+ * engine's running totals once the transfers start (after planning and any --delete question).
+ */
+function syncProgress(manager: CLIRepoManager) {
+  let bar: FilesProgress | undefined;
+  let files = 0;
+  return {
+    onProgress(progress: SyncProgress): void {
+      bar ??= filesProgress(manager.output, "Syncing", {
+        bytes: progress.totalBytes,
+        files: progress.totalFiles,
+      });
+      // The engine sums over files; resumed bytes (already there) go to the bar but not to the
+      // rate, so they are fed as their own key and the rest as another.
+      bar.onProgress("resumed", { bytes: progress.resumed, resumed: progress.resumed });
+      bar.onProgress("sent", { bytes: progress.bytes - progress.resumed });
+      for (; files < progress.files; files++) bar.fileDone();
+    },
+    done: () => bar?.done(),
+  };
+}
+
+/** `Uploaded 'raw/run1.h5' (4.1 kB)`: one file of the sync done. */
+function doneLine(action: SyncAction): string {
+  const verb = {
+    upload: "Uploaded",
+    download: "Downloaded",
+    replace: "Replaced",
+    delete: "Deleted",
+  }[action.action as "upload"] ?? "Skipped";
+  const where = action.local === action.name ? "" : ` (as '${action.local}')`;
+  return `${verb} '${action.name}'${where} (${formatBytes(action.size)})`;
 }
 
 /** Counts as one line: `upload 3 (12 kB), replace 1 (2 kB), …`. */
