@@ -8,9 +8,11 @@ import { ConfigurationError } from "../http/errors.ts";
 import { envGranted, grantedEnv } from "../http/_env.ts";
 import { CONFIG_PATH_ENV, configPath as defaultConfigPath, SETTINGS_ENV } from "./path.ts";
 import type { DirectSetting } from "./errors.ts";
+import { GLOBAL_SECTION } from "./parse.ts";
 import { readConfig } from "./read.ts";
 import { selectInstance } from "./select.ts";
 import type { InstanceSection, RepoConfig } from "./types.ts";
+import { checkConnectionText, checkSettingText } from "../utils/setting_text.ts";
 
 import { DEFAULT_TIMEOUT } from "../http/_transport_types.ts";
 
@@ -67,11 +69,20 @@ export interface SettingsOptions {
 
 function fromEnv(
   env: (name: string) => string | undefined,
-  name: string,
+  key: keyof typeof SETTINGS_ENV,
 ): string | undefined {
+  const name = SETTINGS_ENV[key];
   const value = env(name)?.trim();
-  return value === undefined || value === "" ? undefined : value;
+  if (value === undefined || value === "") return undefined;
+  checkSettingText(value, SETTING_NAMES[key], `from the environment variable ${name}`);
+  return value;
 }
+
+const SETTING_NAMES = {
+  host: "the host",
+  pat: "the personal access token",
+  instance: "the instance name",
+} as const;
 
 /**
  * Resolves connection settings: explicit option > environment (`REPO_APY_HOST`, `REPO_APY_PAT`,
@@ -105,9 +116,9 @@ export async function resolveSettings(options: SettingsOptions): Promise<Connect
     return settingsFrom(options, undefined, undefined, options.host, options.pat);
   }
   const env = options.env ?? grantedEnv;
-  const host = options.host ?? fromEnv(env, SETTINGS_ENV.host);
-  const pat = options.pat ?? fromEnv(env, SETTINGS_ENV.pat);
-  const instance = options.instance ?? fromEnv(env, SETTINGS_ENV.instance);
+  const host = options.host ?? fromEnv(env, "host");
+  const pat = options.pat ?? fromEnv(env, "pat");
+  const instance = options.instance ?? fromEnv(env, "instance");
   if (instance === undefined && host !== undefined && pat !== undefined) {
     return settingsFrom(options, undefined, undefined, host, pat);
   }
@@ -119,6 +130,8 @@ export async function resolveSettings(options: SettingsOptions): Promise<Connect
   const path = options.configPath ?? defaultConfigPath({ missing });
   const config = await readConfig(path, { warn: options.warn, missing });
   const { name, section } = selectInstance(config, path, instance);
+  checkConnectionText(section, `in [${name}] of ${path}`);
+  checkConnectionText(config.global, `in [${GLOBAL_SECTION}] of ${path}`);
   return settingsFrom(
     options,
     config,
@@ -171,7 +184,15 @@ function settingsFrom(
   };
 }
 
+/**
+ * The one check of every text setting for control characters (a CR or LF in the token would
+ * shape the request): options here, the environment in fromEnv(), the file once its instance is selected.
+ */
 function checkOptions(options: SettingsOptions): void {
+  checkConnectionText(options, "given as an option");
+  if (options.instance !== undefined) {
+    checkSettingText(options.instance, SETTING_NAMES.instance, "given as an option");
+  }
   const { timeout } = options;
   if (timeout !== undefined && (!Number.isFinite(timeout) || timeout <= 0)) {
     throw new ConfigurationError(
