@@ -8,6 +8,7 @@ import { ConfigurationError } from "../http/errors.ts";
 import { envGranted, grantedEnv } from "../http/_env.ts";
 import { CONFIG_PATH_ENV, configPath as defaultConfigPath, SETTINGS_ENV } from "./path.ts";
 import type { DirectSetting } from "./errors.ts";
+import { configTokens, holdsToken } from "./mask.ts";
 import { GLOBAL_SECTION } from "./parse.ts";
 import { readConfig } from "./read.ts";
 import { selectInstance } from "./select.ts";
@@ -172,7 +173,7 @@ function settingsFrom(
 ): ConnectionSettings {
   const section = name === undefined ? undefined : config?.instances.get(name);
   const global = config?.global;
-  return {
+  const settings = {
     instance: name,
     host,
     pat,
@@ -182,12 +183,37 @@ function settingsFrom(
     whitelist: [...(options.whitelist ?? section?.whitelist ?? global?.whitelist ?? [])],
     basePath: options.basePath ?? section?.basePath ?? global?.basePath ?? "",
   };
+  checkNoPastedToken(settings, [pat, ...(config === undefined ? [] : configTokens(config))]);
+  return settings;
 }
 
 /**
- * The one check of every text setting for control characters (a CR or LF in the token would
- * shape the request): options here, the environment in fromEnv(), the file once its instance is selected.
+ * A token pasted as the host, the CA bundle or the base path would be echoed by every message
+ * about that setting: refused here, without showing it.
  */
+function checkNoPastedToken(settings: ConnectionSettings, known: readonly string[]): void {
+  const { instance } = settings;
+  if (instance !== undefined && holdsToken(instance, known)) {
+    throw new ConfigurationError(
+      `The instance's name looks like a personal access token (not shown): give the instance a ` +
+        `name such as 'my_instance' (repo-apy config rename-instance), and the token as its 'pat'`,
+    );
+  }
+  const fields = [
+    ["host", settings.host, "the repository's URL, for example 'https://repo.example'"],
+    ["ca_bundle", settings.caBundle, "the path of a PEM file"],
+    ["base_path", settings.basePath, "a path such as '/sub'"],
+  ] as const;
+  for (const [key, value, expected] of fields) {
+    if (value === undefined || !holdsToken(value, known)) continue;
+    throw new ConfigurationError(
+      `The setting '${key}'${instance === undefined ? "" : ` of the instance '${instance}'`} ` +
+        `looks like a personal access token (not shown): write ${expected} there, and the token ` +
+        `as 'pat'`,
+    );
+  }
+}
+
 function checkOptions(options: SettingsOptions): void {
   checkConnectionText(options, "given as an option");
   if (options.instance !== undefined) {
