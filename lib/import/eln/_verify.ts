@@ -1,17 +1,17 @@
-// The checksum pre-pass of an `.eln` import: every file the plan uploads and for which the crate
-// declares a SHA-256 is streamed once through the hash before the first request that creates
-// anything, so a wrong checksum is refused with nothing created. Memory stays bounded (the
-// entry is read in chunks and dropped); the cost is reading those entries twice (see
-// docs/decisions.md, ELN section).
+// The pre-pass of an `.eln` import: every file the plan uploads is streamed once before the
+// first request that creates anything, its bytes counted against the size the central directory
+// declares and, where the crate declares a SHA-256, hashed; so a lying size or a wrong checksum is
+// refused with nothing created. Memory stays bounded (the entry is read in chunks and dropped);
+// the cost is reading every entry twice (see docs/decisions.md, ELN section).
 
 import { type ElnArchive, entryError } from "./_archive.ts";
 import type { ElnPlan } from "./plan.ts";
 
 /**
- * Hashes every planned file with a declared SHA-256 and throws the archive's
- * `ChecksumMismatchError` (an `InputError`) at the first mismatch.
+ * Reads every planned file, checking its size (an `InputError`) and its declared SHA-256 (the
+ * archive's `ChecksumMismatchError`, an `InputError`); throws at the first that fails.
  *
- * @returns The number of files verified.
+ * @returns The number of files whose SHA-256 was verified.
  */
 export async function verifyChecksums(
   plan: ElnPlan,
@@ -21,10 +21,12 @@ export async function verifyChecksums(
   let verified = 0;
   for (const record of plan.records) {
     for (const file of record.files) {
-      if (file.sha256 === undefined) continue;
       signal?.throwIfAborted();
       const entry = archive.files.get(file.path)!;
-      const stream = archive.stream(entry, { sha256: file.sha256, ...(signal ? { signal } : {}) });
+      const stream = archive.stream(entry, {
+        ...(file.sha256 !== undefined ? { sha256: file.sha256 } : {}),
+        ...(signal ? { signal } : {}),
+      });
       try {
         for await (const _chunk of stream) {
           // Only the hash (and the size checks) of the archive's stream matter here.
@@ -32,7 +34,7 @@ export async function verifyChecksums(
       } catch (error) {
         throw entryError(entry, error, signal);
       }
-      verified++;
+      if (file.sha256 !== undefined) verified++;
     }
   }
   return verified;
