@@ -97,9 +97,13 @@ Deno.test("importEln() refuses a zip bomb by its compression ratio", async () =>
 });
 
 /** The simple crate with a central directory that claims 100 bytes for exp/data.txt. */
-async function lyingSizeArchive(sha256: boolean): Promise<Uint8Array<ArrayBuffer>> {
+async function lyingSizeArchive(
+  sha256: boolean,
+  store = false,
+): Promise<Uint8Array<ArrayBuffer>> {
   const content = "x".repeat(200_000);
-  const entries = simpleCrate("crate", { content, ...(sha256 ? {} : { sha256: null }) });
+  const entries = simpleCrate("crate", { content, ...(sha256 ? {} : { sha256: null }) })
+    .map((entry) => store ? { ...entry, store: true } : entry);
   const bytes = await zipBytes(entries);
   const view = new DataView(bytes.buffer);
   const name = new TextEncoder().encode("crate/exp/data.txt");
@@ -138,6 +142,13 @@ for (const sha256 of [true, false]) {
     },
   );
 }
+
+Deno.test("importEln() refuses a stored entry whose declared size differs from its data", async () => {
+  await assertRefused(
+    await lyingSizeArchive(false, true),
+    "'crate/exp/data.txt' is stored uncompressed, yet declares 100 bytes for 200000 bytes of data",
+  );
+});
 
 /** A ZIP whose end record claims `count` entries (the central directory is not even there). */
 function claimedEntries(count: number, zip64: boolean): Uint8Array<ArrayBuffer> {

@@ -32,6 +32,11 @@ export interface ArchiveFile {
   readonly size: number;
   /** Declared compressed size. */
   readonly compressedSize: number;
+  /**
+   * Stored uncompressed: its data is exactly its declared size (checked), so reading it cannot
+   * find another size.
+   */
+  readonly stored: boolean;
   /** Where its local header lies in the file. */
   readonly localOffset: number;
   /** The entry's central header (a view into the directory), for reading its data. */
@@ -299,8 +304,14 @@ function validate(entries: readonly DirectoryEntry[], limits: ElnLimits) {
     }
     const path = segments.slice(1).join("/");
     if (files.has(path)) throw refuse(`it holds '${path}' twice`);
-    const { compressedSize, localOffset, header } = entry;
-    files.set(path, { path, size, compressedSize, localOffset, header });
+    const { compressedSize, localOffset, header, stored } = entry;
+    if (stored && size !== compressedSize) {
+      throw refuse(
+        `'${entry.name}' is stored uncompressed, yet declares ${size} bytes for ${compressedSize} ` +
+          "bytes of data",
+      );
+    }
+    files.set(path, { path, size, compressedSize, localOffset, header, stored });
   }
   const metadata = files.get(METADATA_FILE);
   if (metadata === undefined) {

@@ -1,14 +1,16 @@
-// The pre-pass of an `.eln` import: every file the plan uploads is streamed once before the
-// first request that creates anything, its bytes counted against the size the central directory
-// declares and, where the crate declares a SHA-256, hashed; so a lying size or a wrong checksum is
-// refused with nothing created. Memory stays bounded (the entry is read in chunks and dropped);
-// the cost is reading every entry twice (see docs/decisions.md, ELN section).
+// The pre-pass of an `.eln` import: every compressed file the plan uploads, and every file for
+// which the crate declares a SHA-256, is streamed once before the first request that creates
+// anything, its bytes counted against the size the central directory declares and hashed where a
+// SHA-256 is declared; so a lying size or a wrong checksum is refused with nothing created. A
+// stored file without a SHA-256 is not read: its data is its declared size (checked on the
+// directory). Memory stays bounded (the entry is read in chunks and dropped); the cost is reading
+// those entries twice (see docs/decisions.md, ELN section).
 
 import { type ElnArchive, entryError } from "./_archive.ts";
 import type { ElnPlan } from "./plan.ts";
 
 /**
- * Reads every planned file, checking its size (an `InputError`) and its declared SHA-256 (the
+ * Reads every planned compressed file or file with a SHA-256, checking its size (an `InputError`) and its declared SHA-256 (the
  * archive's `ChecksumMismatchError`, an `InputError`); throws at the first that fails.
  *
  * @returns The number of files whose SHA-256 was verified.
@@ -21,8 +23,9 @@ export async function verifyChecksums(
   let verified = 0;
   for (const record of plan.records) {
     for (const file of record.files) {
-      signal?.throwIfAborted();
       const entry = archive.files.get(file.path)!;
+      if (file.sha256 === undefined && entry.stored) continue;
+      signal?.throwIfAborted();
       const stream = archive.stream(entry, {
         ...(file.sha256 !== undefined ? { sha256: file.sha256 } : {}),
         ...(signal ? { signal } : {}),

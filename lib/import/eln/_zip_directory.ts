@@ -32,6 +32,8 @@ export interface DirectoryEntry {
   readonly symlink: boolean;
   /** Whether the entry is encrypted. */
   readonly encrypted: boolean;
+  /** Whether the entry is stored uncompressed (method 0). */
+  readonly stored: boolean;
   /** Where the entry's local header lies in the file. */
   readonly localOffset: number;
   /** The entry's central header, a view into the directory's buffer. */
@@ -155,6 +157,7 @@ function parseEntries(buffer: Uint8Array<ArrayBuffer>, count: number): Directory
       directory: name.endsWith("/") || unixType === 0o040000 || (external & 0x10) !== 0,
       symlink: unixType === 0o120000,
       encrypted: (flags & 1) !== 0,
+      stored: view.getUint16(at + 10, true) === 0,
       header: buffer.subarray(at, end),
     });
     at = end;
