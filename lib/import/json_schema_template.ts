@@ -29,7 +29,7 @@ import { normalizeIsoDate } from "../convert/is_iso_date.ts";
 import { type JsonValue, jsonValueToPlain, parseJson } from "../convert/parse_json.ts";
 import { type RefResolver, refResolver, type Schema } from "./_json_schema_refs.ts";
 import { fileStem } from "./_file_stem.ts";
-import type { TemplateDraft } from "./template_draft.ts";
+import { checkFieldOptions, type TemplateDraft } from "./template_draft.ts";
 
 /** Options of {@link jsonSchemaToTemplate}. */
 export interface JsonSchemaToTemplateOptions {
@@ -364,6 +364,7 @@ function convertExpanded(
     validation.iri = true;
   }
   const options = schema.get("enum");
+  if (Array.isArray(options)) checkFieldOptions(options.length, "enum", at);
   if (Array.isArray(options) && ["str", "int", "float"].includes(type)) {
     const fitting = options.map((option) => fitValue(type, option)).filter((v) => v !== null);
     const unique = [...new Set(fitting)];
