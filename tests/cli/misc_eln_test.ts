@@ -85,35 +85,37 @@ Deno.test("misc import-eln --dry-run needs no config file (it sends nothing)", a
   assertEquals(real.code, 1);
 });
 
-Deno.test("misc import-eln: SIGINT moves what the run created to the trash, exits 130; the rerun imports once", async () => {
-  await using server = await startServer();
-  await using home = await tempHome();
-  await writeLocalConfig(home.configPath, server.url, server.pat);
-  const path = `${home.dir}/crate.eln`;
-  await Deno.writeFile(path, await zipBytes(simpleCrate()));
-  // The upload of the record's file hangs a while: the record exists when the interrupt comes.
-  server.addFault({ path: /\/uploads/, delayMs: 3000, times: 1 });
-  const args = ["misc", "import-eln", "-p", path];
-  const child = spawnCli(home.dir, args);
-  for (let i = 0; i < 1500 && !server.log.some((entry) => entry.path.includes("/uploads")); i++) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  child.kill("SIGINT");
-  const { code, stderr } = await child.output();
-  const text = new TextDecoder().decode(stderr);
-  assertEquals(code, 130, text);
-  assertStringIncludes(
-    text,
-    "Interrupted: what this import had created (1 resource(s)) was moved to the trash; run the " +
-      "same command again to import the archive",
-  );
-  await using manager = new RepoManager({ host: server.url, pat: server.pat });
-  const active = async () =>
-    (await manager.transport.json<{ items: { title: string }[] }>("GET", "/records")).items;
-  assertEquals(await active(), []);
-  assertEquals((await manager.misc.getDeletedResources()).items.length, 1);
-  server.clearFaults();
-  const rerun = await runCli(home.dir, args);
-  assertEquals(rerun.code, 0, rerun.stderr);
-  assertEquals((await active()).map((record) => record.title), ["Experiment"]);
-});
+for (const interrupt of ["SIGINT", "SIGTERM"] as const) {
+  Deno.test(`misc import-eln: ${interrupt} moves what the run created to the trash, exits 130; the rerun imports once`, async () => {
+    await using server = await startServer();
+    await using home = await tempHome();
+    await writeLocalConfig(home.configPath, server.url, server.pat);
+    const path = `${home.dir}/crate.eln`;
+    await Deno.writeFile(path, await zipBytes(simpleCrate()));
+    // The upload of the record's file hangs a while: the record exists when the interrupt comes.
+    server.addFault({ path: /\/uploads/, delayMs: 3000, times: 1 });
+    const args = ["misc", "import-eln", "-p", path];
+    const child = spawnCli(home.dir, args);
+    for (let i = 0; i < 1500 && !server.log.some((entry) => entry.path.includes("/uploads")); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    child.kill(interrupt);
+    const { code, stderr } = await child.output();
+    const text = new TextDecoder().decode(stderr);
+    assertEquals(code, 130, text);
+    assertStringIncludes(
+      text,
+      "Interrupted: what this import had created (1 resource(s)) was moved to the trash; run the " +
+        "same command again to import the archive",
+    );
+    await using manager = new RepoManager({ host: server.url, pat: server.pat });
+    const active = async () =>
+      (await manager.transport.json<{ items: { title: string }[] }>("GET", "/records")).items;
+    assertEquals(await active(), []);
+    assertEquals((await manager.misc.getDeletedResources()).items.length, 1);
+    server.clearFaults();
+    const rerun = await runCli(home.dir, args);
+    assertEquals(rerun.code, 0, rerun.stderr);
+    assertEquals((await active()).map((record) => record.title), ["Experiment"]);
+  });
+}
