@@ -6,6 +6,7 @@
 
 import { ConfigurationError } from "../http/errors.ts";
 import { ConfigFileError, type DirectSetting } from "./errors.ts";
+import { kadiconfigPath } from "./kadiconfig.ts";
 import { parseConfig } from "./parse.ts";
 import type { RepoConfig } from "./types.ts";
 
@@ -115,15 +116,37 @@ function kindOf(info: Deno.FileInfo): string {
   return "not a file";
 }
 
+/** The Python client's `~/.kadiconfig` when it exists (and may be looked at), else undefined. */
+function foundKadiconfig(): string | undefined {
+  try {
+    const path = kadiconfigPath();
+    return Deno.statSync(path).isFile ? path : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function readError(
   path: string,
   error: unknown,
   missing: readonly DirectSetting[] | undefined,
 ): ConfigurationError {
   const options = { cause: error };
-  const fileError = (message: string, problem: ConfigFileError["problem"]) =>
-    new ConfigFileError(message, { problem, path, missing, cause: error });
+  const fileError = (
+    message: string,
+    problem: ConfigFileError["problem"],
+    kadiconfig?: string,
+  ) => new ConfigFileError(message, { problem, path, missing, kadiconfig, cause: error });
   if (error instanceof Deno.errors.NotFound) {
+    const kadiconfig = foundKadiconfig();
+    if (kadiconfig !== undefined) {
+      return fileError(
+        `No config file at ${path}, but the Python client's ${kadiconfig} exists: run ` +
+          `'repo-apy config import-kadiconfig' to convert it, or pass host and pat directly`,
+        "notFound",
+        kadiconfig,
+      );
+    }
     return fileError(
       `No config file at ${path}: run 'repo-apy config create' and then 'repo-apy config set-host' / ` +
         `'set-pat', or pass host and pat directly`,

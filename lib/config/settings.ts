@@ -37,7 +37,16 @@ export interface ConnectionSettings {
   whitelist: string[];
   /** Path prefix of the API on the host. @default {""} */
   basePath: string;
+  /**
+   * Where the host and the token came from: given directly (`option`), an environment variable
+   * (`environment`: `REPO_APY_HOST`, `REPO_APY_PAT`) or the config instance (`config`), so a
+   * message about a rejected token or an unreachable host names the right place to fix.
+   */
+  sources?: { host: SettingSource; pat: SettingSource };
 }
+
+/** Where a setting came from (see {@linkcode ConnectionSettings.sources}). */
+export type SettingSource = "option" | "environment" | "config";
 
 /** Options of {@linkcode resolveSettings}; each one beats the config file. */
 export interface SettingsOptions {
@@ -120,8 +129,11 @@ export async function resolveSettings(options: SettingsOptions): Promise<Connect
   const host = options.host ?? fromEnv(env, "host");
   const pat = options.pat ?? fromEnv(env, "pat");
   const instance = options.instance ?? fromEnv(env, "instance");
+  const source = (given: string | undefined, found: string | undefined): SettingSource =>
+    given !== undefined ? "option" : found !== undefined ? "environment" : "config";
+  const sources = { host: source(options.host, host), pat: source(options.pat, pat) };
   if (instance === undefined && host !== undefined && pat !== undefined) {
-    return settingsFrom(options, undefined, undefined, host, pat);
+    return { ...settingsFrom(options, undefined, undefined, host, pat), sources };
   }
   const missing = [
     ...(host === undefined ? ["host" as const] : []),
@@ -133,13 +145,16 @@ export async function resolveSettings(options: SettingsOptions): Promise<Connect
   const { name, section } = selectInstance(config, path, instance);
   checkConnectionText(section, `in [${name}] of ${path}`);
   checkConnectionText(config.global, `in [${GLOBAL_SECTION}] of ${path}`);
-  return settingsFrom(
-    options,
-    config,
-    name,
-    host ?? requireKey(section, "host", name, path),
-    pat ?? requireKey(section, "pat", name, path),
-  );
+  return {
+    ...settingsFrom(
+      options,
+      config,
+      name,
+      host ?? requireKey(section, "host", name, path),
+      pat ?? requireKey(section, "pat", name, path),
+    ),
+    sources,
+  };
 }
 
 /**
@@ -173,7 +188,8 @@ function settingsFrom(
 ): ConnectionSettings {
   const section = name === undefined ? undefined : config?.instances.get(name);
   const global = config?.global;
-  const settings = {
+  const settings: ConnectionSettings = {
+    sources: { host: "option", pat: "option" },
     instance: name,
     host,
     pat,

@@ -63,12 +63,27 @@ export interface DownloadFilesOptions {
   keepPartial?: boolean;
   /** Called after each file is written. */
   onFile?: (path: string, file: FileJson) => void;
-  /** Receives the bytes of a file received so far (several files may be in flight). */
-  onProgress?: (progress: { file: FileJson; bytes: number; total: number | undefined }) => void;
+  /**
+   * Receives the bytes of a file received so far (several files may be in flight); `resumed`:
+   * the bytes a resumed download found on disk (included in `bytes`).
+   */
+  onProgress?: (
+    progress: { file: FileJson; bytes: number; total: number | undefined; resumed?: number },
+  ) => void;
+  /**
+   * The record's files as the caller listed them (to show a total before the first byte); the
+   * globs still apply. Default: listed here, page by page as the downloads go.
+   */
+  files?: Iterable<FileJson> | AsyncIterable<FileJson>;
   /** Receives warnings, e.g. that a name too long for the file system was shortened. */
   onWarning?: (message: string) => void;
   /** Cancels the downloads; the files in progress leave nothing behind unless `keepPartial`. */
   signal?: AbortSignal;
+  /**
+   * Paths written by earlier downloads of the same operation (e.g. other records of one command):
+   * never written again, not even with `force`; the paths written here are added.
+   */
+  claimed?: Set<string>;
 }
 
 /** Options of {@linkcode downloadAllFiles}. */
@@ -118,7 +133,7 @@ export async function downloadFiles(
   const folder = options.useFolder ? (await record.meta()).identifier : undefined;
   await Deno.mkdir(dir, { recursive: true });
   const signal = options.signal;
-  const files = paginateItems<FileJson>(
+  const files = options.files ?? paginateItems<FileJson>(
     record.transport,
     filesPath(record.id),
     { per_page: MAX_PER_PAGE },
@@ -126,7 +141,7 @@ export async function downloadFiles(
   );
   const written: (string | undefined)[] = [];
   const partials: PartialFile[] = [];
-  const taken = new Set<string>();
+  const taken = options.claimed ?? new Set<string>();
   const partListings: PartListings = new Map();
   const { onProgress, onFile } = options;
   let index = 0;
@@ -196,6 +211,7 @@ export async function downloadAllFiles(
     target,
     () =>
       saveResponse(record.transport, filesDownloadPath(record.id), target, {
+        force: options.force,
         onProgress: options.onProgress,
         signal: options.signal,
       }),

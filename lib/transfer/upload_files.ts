@@ -87,6 +87,11 @@ export interface UploadFilesOptions {
   onFile?: (event: { file: LocalUploadFile; uploaded: FileJson; skipped: boolean }) => void;
   /** Receives the progress of each file being uploaded. */
   onProgress?: (progress: UploadFilesProgress) => void;
+  /**
+   * Called once with the plan (see {@linkcode planUploadFiles}) before the first byte is sent:
+   * the number and size of the files to upload, for a progress total.
+   */
+  onPlan?: (plan: UploadFilesPlan) => void;
   /** Cancels the upload: no new file starts, the ones in flight stop (and can be resumed). */
   signal?: AbortSignal;
 }
@@ -142,6 +147,7 @@ export async function uploadFiles(
     }
   }
   const plan = await planUploadFiles(record, source, options);
+  options.onPlan?.(plan);
   const done: UploadFilesDone = { uploaded: [], skipped: [] };
   for (const { file, found } of plan.skip) {
     done.skipped.push(found);
@@ -202,6 +208,8 @@ export interface UploadFilesPlan {
   upload: LocalUploadFile[];
   /** The files it would leave out: the record has them with the same content. */
   skip: { file: LocalUploadFile; found: FileJson }[];
+  /** The subfolders of a folder, left out (folder trees are not uploaded), in name order. */
+  folders: string[];
 }
 
 /**
@@ -241,7 +249,7 @@ export async function planUploadFiles(
   source: string | string[],
   options: Pick<UploadFilesOptions, "pattern" | "excludePattern" | "force" | "skipExisting"> = {},
 ): Promise<UploadFilesPlan> {
-  const local = await localFiles(source, options);
+  const { files: local, folders } = await localFiles(source, options);
   const skip: UploadFilesPlan["skip"] = [];
   const upload = await withoutExisting(
     record,
@@ -249,7 +257,7 @@ export async function planUploadFiles(
     { force: options.force ?? false, skipExisting: options.skipExisting ?? false },
     (file, found) => skip.push({ file, found }),
   );
-  return { upload, skip };
+  return { upload, skip, folders };
 }
 
 /** File system calls in flight while listing a folder. */
@@ -260,12 +268,15 @@ async function localFiles(
   options: Pick<UploadFilesOptions, "pattern" | "excludePattern">,
 ) {
   const files: LocalUploadFile[] = [];
+  const folders: string[] = [];
   if (typeof source === "string" && (await statUploadPath(source)).isDirectory) {
     const wanted = globFilter(options.pattern ?? "*", options.excludePattern);
     const names: string[] = [];
     for await (const entry of Deno.readDir(source)) {
+      // Every subfolder is reported as left out, whatever the globs (they pick files).
+      if (entry.isDirectory) folders.push(entry.name);
       // A symbolic link is followed (stat), so it is not ruled out by its entry type.
-      if (wanted(entry.name) && !entry.isDirectory) names.push(entry.name);
+      else if (wanted(entry.name)) names.push(entry.name);
     }
     // Several stats at a time: one after the other, 200 files took 20-30 ms.
     await runPool(STAT_CONCURRENCY, names, async (name) => {
@@ -280,7 +291,8 @@ async function localFiles(
       files.push({ path, name: basename(path), size: info.size });
     }
   }
-  return files.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  const byName = (a: string, b: string) => a < b ? -1 : a > b ? 1 : 0;
+  return { files: files.sort((a, b) => byName(a.name, b.name)), folders: folders.sort(byName) };
 }
 
 /**

@@ -67,10 +67,7 @@ export async function repoApyClient(
     NO_COLOR: "1",
     ...(binary ? {} : { DENO_DIR: await denoDir() }),
   };
-  if (!binary) {
-    const worker = new URL("../../lib/transfer/_md5_worker.ts", import.meta.url).pathname;
-    await measure([Deno.execPath(), "cache", "--quiet", CLI, worker], { env });
-  }
+  if (!binary) await measure([Deno.execPath(), "cache", "--quiet", CLI], { env });
   const run = async (args: string[]) => (await measure([...command, ...args], { env })).sample;
   return {
     name: binary ? "repo-apy (compiled)" : "repo-apy",

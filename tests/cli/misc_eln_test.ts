@@ -31,8 +31,8 @@ Deno.test("misc import-eln imports and prints the summary line", NEEDS_CORPUS, a
   await using server = await startServer();
   const run = await repo(server, ["misc", "import-eln", "--path", SAMPLEDB]);
   assertEquals(run.code, 0, run.stderr);
-  assertStringIncludes(run.stdout, "Imported 2 records, 8 files (23837 bytes), 1 link");
-  assertStringIncludes(run.stdout, "into the collection 'sampledb-eln-export'");
+  assertStringIncludes(run.stderr, "Imported 2 records, 8 files (23837 bytes), 1 link");
+  assertStringIncludes(run.stderr, "into the collection 'sampledb-eln-export'");
 });
 
 Deno.test("misc import-eln refuses a hostile archive with one line and exit 1", async () => {

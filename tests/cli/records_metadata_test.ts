@@ -69,8 +69,10 @@ Deno.test("records add-metadatum converts values by -t and takes units for numbe
     assertNotIncludes(bad.stderr, "    at ");
   }
   const kept = await repo(server, ["records", "add-metadatum", "-r", r, "-m", "s", "-v", "new"]);
-  assertEquals(kept.code, 0);
+  assertEquals(kept.code, 1); // as in the reference client
+  assertStringIncludes(kept.stderr, "has a metadatum 's' already: nothing changed");
   assertStringIncludes(kept.stderr, "-f/--force");
+  assertEquals((await extras(server, id)).find((extra) => extra.key === "s")?.value, "42");
   await ok(server, ["add-metadatum", "-r", r, "-m", "s", "-v", "new", "-f"]);
   const after = await extras(server, id);
   assertEquals(after.at(-1), { key: "s", type: "str", value: "new" });
@@ -179,7 +181,8 @@ Deno.test("records get-metadatum reads nested entries by path, their unit and ty
     "str\n",
   );
   const plain = await ok(server, ["get-metadatum", "-r", r, "-n", "temp"]);
-  assertEquals(plain.stdout, "The value of the metadatum 'temp' is: 21.5\n");
+  // The whole output is the value, with or without -p: `$(repo-apy … get-metadatum …)` works.
+  assertEquals([plain.stdout, plain.stderr], ["21.5\n", ""]);
   const absent = await repo(server, ["records", "get-metadatum", "-r", r, "-n", "run.steps.3"]);
   assertEquals(absent.code, 1);
   assertStringIncludes(absent.stderr, "has no metadatum 'run.steps.3'");

@@ -6,6 +6,7 @@ import type { Extra } from "../../lib/http/protocol.ts";
 import { validateExtras } from "../../lib/resources/metadata.ts";
 import { shape } from "./_shape.ts";
 import { jsonSchemaToTemplate } from "../../lib/import/json_schema_template.ts";
+import { stringifyJson } from "../../lib/http/_float_json.ts";
 import { NEEDS_CORPUS } from "../_platform.ts";
 
 const CORPUS = new URL("../../../shared/corpus/json-schema/", import.meta.url);
@@ -311,4 +312,21 @@ Deno.test("jsonSchemaToTemplate() refuses beyond maxNodes, a $ref chain too deep
   }}}`;
   const deep = assertThrows(() => jsonSchemaToTemplate(nested), InputError);
   assert(!deep.message.includes("Maximum call stack"), deep.message);
+});
+
+Deno.test("jsonSchemaToTemplate() keeps floats floats (1.0, -0.0, 1e3) and never rounds a big integer", () => {
+  const draft = jsonSchemaToTemplate(
+    `{"type": "object", "properties": {
+      "a": {"type": "number", "default": 1.0, "minimum": -0.0, "maximum": 1e3},
+      "b": {"type": "integer", "default": 9007199254740993},
+      "c": {"type": "number", "enum": [1.0, 2.5]}
+    }}`,
+    { fileName: "floats.schema.json" },
+  );
+  assertEquals(
+    stringifyJson(draft.extras),
+    '[{"key":"a","type":"float","value":1.0,"validation":{"range":{"min":-0.0,"max":1000.0}}},' +
+      '{"key":"b","type":"int","value":null},' +
+      '{"key":"c","type":"float","value":null,"validation":{"options":[1.0,2.5]}}]',
+  );
 });

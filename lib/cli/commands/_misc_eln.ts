@@ -28,7 +28,10 @@ export function importElnCommand(): CommandUnknownOpts {
       "Import an RO-Crate file following the ELN file specification (records, files, extras, " +
         "tags, links, collection); a failed import leaves nothing behind",
     )
-    .addOption(pathOption("-p, --path <path>", "Path of the .eln file").makeOptionMandatory())
+    .addOption(
+      pathOption("-p, --path <path>", "Path of the .eln file", { type: "file" })
+        .makeOptionMandatory(),
+    )
     .option("--dry-run", "Print what would be created (records, files, links) and send nothing");
   apyCommand(command, async (manager, options) => {
     const { importEln } = await import("../../import/eln/import_eln.ts");
@@ -65,7 +68,7 @@ export function importElnCommand(): CommandUnknownOpts {
       if (dryRun) {
         // importEln() hashed every file with a declared SHA-256 before it returned.
         for (const line of formatElnPlan(result.plan, { checksumsVerified: true })) {
-          manager.printInfo(line);
+          manager.printData(line);
         }
         return;
       }
@@ -91,7 +94,7 @@ async function unsignalledManager(
 ): Promise<CLIRepoManager> {
   const { CLIRepoManager } = await import("../cli_manager.ts");
   const { signal: _signal, ...options } = context.managerOptions;
-  const { instance: _instance, ...settings } = await manager.settings();
+  const { instance: _instance, sources: _sources, ...settings } = await manager.settings();
   return new CLIRepoManager({ ...options, ...settings, output: manager.output });
 }
 

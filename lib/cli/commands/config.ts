@@ -14,6 +14,7 @@ import { ConfigurationError, InputError } from "../../http/errors.ts";
 import { changingCommand, jsonMode, readingCommand } from "../_command_kind.ts";
 import { printJson } from "../_json_output.ts";
 import { contextOf } from "../_context.ts";
+import { everydayOptions } from "../apy_command.ts";
 import { activateAutocompletionCommand } from "./_autocompletion.ts";
 import {
   ask,
@@ -26,6 +27,7 @@ import {
 } from "./_config_edit.ts";
 import { topGroup } from "../_groups.ts";
 import { getRepoInfoCommand } from "./_repo_info.ts";
+import { importKadiconfigCommand } from "./_config_import.ts";
 
 const HOST_QUESTION = "Host of the repository (for example https://repo.example)";
 const PAT_QUESTION = "Personal access token";
@@ -53,7 +55,13 @@ export function configCommand(): Command {
   group.addCommand(changingCommand(renameInstanceCommand()));
   group.addCommand(showInstancesCommand());
   group.addCommand(changingCommand(activateAutocompletionCommand()));
-  group.addCommand(getRepoInfoCommand());
+  group.addCommand(changingCommand(importKadiconfigCommand()));
+  // `get-kadi-info` is the reference client's name.
+  group.addCommand(getRepoInfoCommand().alias("get-kadi-info"));
+  // `-V`, `-q/--quiet` and `--progress` on every command, as on the other groups.
+  for (const command of group.commands) {
+    if (!command.options.some((option) => option.long === "--quiet")) everydayOptions(command);
+  }
   return group;
 }
 
@@ -261,7 +269,7 @@ function showInstancesCommand(): Command {
       );
       return;
     }
-    output.info(`Instances in ${path}:`);
+    output.text(`Instances in ${path}:`);
     const width = Math.max(0, ...[...config.instances.keys()].map((entry) => name(entry).length));
     for (const [entry, section] of config.instances) {
       const host = section.host === undefined || section.host === ""
@@ -269,7 +277,7 @@ function showInstancesCommand(): Command {
         : shownHost(section.host, known);
       output.data(`${entry === fallback ? "*" : " "} ${name(entry).padEnd(width)}  ${host}`);
     }
-    output.info(
+    output.text(
       fallback === undefined ? "No default instance" : `Default instance: ${name(fallback)}`,
     );
   });

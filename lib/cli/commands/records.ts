@@ -2,8 +2,8 @@
  * The `records` group: create, edit, inspect and delete records, transfer their files, manage
  * their metadata, links, tags and roles, search them and export them.
  *
- * Data (ids, token lists, `--json`, piped exports) goes to stdout; warnings, errors and
- * progress bars (on a terminal only) go to stderr. Exit codes: 0 success, 1 the operation
+ * Data (ids, fields, lists, `--json`, piped exports) goes to stdout; status messages, warnings,
+ * errors and progress bars (on a terminal only) go to stderr. Exit codes: 0 success, 1 the operation
  * failed, 2 wrong usage.
  *
  * @module
