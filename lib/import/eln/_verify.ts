@@ -1,10 +1,11 @@
 // The pre-pass of an `.eln` import: every compressed file the plan uploads, and every file for
-// which the crate declares a SHA-256, is streamed once before the first request that creates
+// which the crate declares a SHA-256, is read once before the first request that creates
 // anything, its bytes counted against the size the central directory declares and hashed where a
 // SHA-256 is declared; so a lying size or a wrong checksum is refused with nothing created. A
 // stored file without a SHA-256 is not read: its data is its declared size (checked on the
-// directory). Memory stays bounded (the entry is read in chunks and dropped); the cost is reading
-// those entries twice (see docs/decisions.md, ELN section).
+// directory); a small deflated one is inflated in one step (ElnArchive.checkSize). Memory stays
+// bounded (an entry is read in chunks and dropped); the cost is reading those entries twice (see
+// docs/decisions.md, issue 18 section).
 
 import { type ElnArchive, entryError } from "./_archive.ts";
 import type { ElnPlan } from "./plan.ts";
@@ -24,12 +25,12 @@ export async function verifyChecksums(
   for (const record of plan.records) {
     for (const file of record.files) {
       const entry = archive.files.get(file.path)!;
-      if (file.sha256 === undefined && entry.stored) continue;
+      if (file.sha256 === undefined) {
+        if (!entry.stored) await archive.checkSize(entry, signal);
+        continue;
+      }
       signal?.throwIfAborted();
-      const stream = archive.stream(entry, {
-        ...(file.sha256 !== undefined ? { sha256: file.sha256 } : {}),
-        ...(signal ? { signal } : {}),
-      });
+      const stream = archive.stream(entry, { sha256: file.sha256, ...(signal ? { signal } : {}) });
       try {
         for await (const _chunk of stream) {
           // Only the hash (and the size checks) of the archive's stream matter here.
@@ -37,7 +38,7 @@ export async function verifyChecksums(
       } catch (error) {
         throw entryError(entry, error, signal);
       }
-      if (file.sha256 !== undefined) verified++;
+      verified++;
     }
   }
   return verified;

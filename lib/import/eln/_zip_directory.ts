@@ -34,6 +34,8 @@ export interface DirectoryEntry {
   readonly encrypted: boolean;
   /** Whether the entry is stored uncompressed (method 0). */
   readonly stored: boolean;
+  /** Whether the entry is deflated (method 8). */
+  readonly deflated: boolean;
   /** Where the entry's local header lies in the file. */
   readonly localOffset: number;
   /** The entry's central header, a view into the directory's buffer. */
@@ -158,6 +160,7 @@ function parseEntries(buffer: Uint8Array<ArrayBuffer>, count: number): Directory
       symlink: unixType === 0o120000,
       encrypted: (flags & 1) !== 0,
       stored: view.getUint16(at + 10, true) === 0,
+      deflated: view.getUint16(at + 10, true) === 8,
       header: buffer.subarray(at, end),
     });
     at = end;
