@@ -239,6 +239,25 @@ Deno.test("a piped answer longer than the line limit is refused with one clear l
   assertEquals(result.stderr.trim().split("\n").length, 1, result.stderr);
 });
 
+Deno.test("config create on a dangling ~/.repoconfig link says so and where it points", async () => {
+  if (Deno.build.os === "windows") return;
+  await using home = await tempHome();
+  const target = `${home.dir}/dotfiles/repoconfig`;
+  // Deno.symlink() needs unscoped permissions; the test has path-scoped ones.
+  const linked = await new Deno.Command("bash", {
+    args: ["-c", 'ln -s "$0" "$1"', target, home.configPath],
+  }).output();
+  assertEquals(linked.code, 0);
+  const result = await runCli(home.dir, ["config", "create"]);
+  assertEquals(result.code, 1);
+  assertStringIncludes(
+    result.stderr,
+    `${home.configPath} is a dangling symbolic link: it points to ${target}, which does not exist`,
+  );
+  assertNotIncludes(result.stderr, "already exists");
+  assertEquals(await Deno.readLink(home.configPath), target);
+});
+
 const KADICONFIG = [
   "[global]",
   "default = lab",
