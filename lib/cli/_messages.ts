@@ -53,8 +53,11 @@ function describeValue(value: unknown): string {
 function configFileLine(error: ConfigFileError): string {
   const path = error.path ?? "";
   const problem = {
-    notFound: `No config file at ${path}: run 'repo-apy config create' and then ` +
-      `'repo-apy config set-host' / 'set-pat'`,
+    notFound: error.kadiconfig === undefined
+      ? `No config file at ${path}: run 'repo-apy config create' and then ` +
+        `'repo-apy config set-host' / 'set-pat'`
+      : `No config file at ${path}, but the Python client's ${error.kadiconfig} exists: run ` +
+        `'repo-apy config import-kadiconfig' to convert it`,
     notPermitted: `No permission to read the config file ${path}: run Deno with ` +
       `--allow-read=${path}`,
     notReadable: `The config file ${path} is not readable by you: run 'chmod 600 ${path}' as its ` +

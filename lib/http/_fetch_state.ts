@@ -17,6 +17,7 @@ import { sendWatched } from "./_idle.ts";
 import { isLargePut, largePutSender, noProxyConfigured } from "./_put_sender.ts";
 import type { TransportOptions, TransportSettings } from "./_transport_types.ts";
 import { apiBaseUrl } from "./url.ts";
+import { checkConnectionText } from "../utils/setting_text.ts";
 
 /** What a transport holds once its settings are read: base URL, settings, fetch, closer. */
 export interface FetchState {
@@ -38,6 +39,7 @@ export async function openFetchState(
 ): Promise<FetchState> {
   const raw = options.settings;
   const settings = typeof raw === "function" ? await raw() : raw;
+  checkConnectionText(settings, "given to the transport");
   const base = apiBaseUrl(settings.host, settings.basePath);
   const custom = options.fetch;
   if (custom) return { base, settings, fetch: watchedFetch(custom), close() {} };

@@ -15,6 +15,7 @@
  * @module
  */
 
+import { stringifyJson } from "./_float_json.ts";
 import {
   ConnectionError,
   redactUrl,
@@ -381,7 +382,7 @@ export class Transport implements AsyncDisposable {
     let body: BodyInit | null;
     if (options.json !== undefined) {
       headers["content-type"] = "application/json";
-      body = JSON.stringify(options.json);
+      body = stringifyJson(options.json); // a float stays a float (3.0)
     } else {
       const raw = options.body ?? null;
       body = typeof raw === "function" ? await raw() : raw;

@@ -4,6 +4,7 @@
  * @module
  */
 
+import { stringifyJson } from "../http/_float_json.ts";
 import { responseBytes } from "./_http.ts";
 
 /** HTTP reason phrases the server uses in `message`. */
@@ -78,7 +79,7 @@ export function jsonResponse(
   status = 200,
   headers: Record<string, string> = {},
 ): Response {
-  const bytes = encoder.encode(JSON.stringify(body));
+  const bytes = encoder.encode(stringifyJson(body)); // float extras as floats (3.0), as Kadi
   const response = new Response(bytes, {
     status,
     headers: {

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { stringifyJson } from "../http/_float_json.ts";
 import { createHash } from "node:crypto";
 import { EXPORT_TYPES, type Extra } from "../http/protocol.ts";
 import { can, type Ctx, isObject, loadActive } from "./_context.ts";
@@ -229,7 +230,7 @@ function crateEntries(
     if (filter.exportData.includes("json")) {
       add(
         `${r.identifier}.json`,
-        encoder.encode(JSON.stringify(recordExport(ctx, r, filter), null, 2)),
+        encoder.encode(stringifyJson(recordExport(ctx, r, filter), 2)),
         "application/json",
       );
     }
@@ -282,7 +283,7 @@ function crateEntries(
       ...graph,
     ],
   };
-  const bytes = encoder.encode(JSON.stringify(metadata, null, 2));
+  const bytes = encoder.encode(stringifyJson(metadata, 2));
   entries.unshift({
     name: `${root}/ro-crate-metadata.json`,
     size: bytes.byteLength,
@@ -335,7 +336,7 @@ function exportRecord(ctx: Ctx): Response {
   const name = `${r.identifier}.${ext}`;
   switch (type) {
     case "json":
-      return download(JSON.stringify(recordExport(ctx, r, filter), null, 2), name);
+      return download(stringifyJson(recordExport(ctx, r, filter), 2), name);
     case "rdf":
       return download(recordTurtle(ctx, r), name);
     case "pdf":
@@ -378,7 +379,7 @@ function exportExtras(ctx: Ctx): Response {
   } catch { /* defaults */ }
   const extras = maskExtras(r.extras, filter.extras);
   const body = format === "plain" ? plainExtras(extras, false) : extras;
-  return download(JSON.stringify(body, null, 2), `${r.identifier}-extras.json`);
+  return download(stringifyJson(body, 2), `${r.identifier}-extras.json`);
 }
 
 /** Export routes. */

@@ -82,7 +82,7 @@ export async function freePath(
   const name = basename(path);
   for (let n = 1; n <= MAX_NUMBERED_NAMES; n++) {
     const candidate = n === 1 ? path : join(dir, safeFileName(name, { suffix: `_${n}` }));
-    if (taken.has(candidate) || (!overwrite && await exists(candidate))) continue;
+    if (taken.has(candidate) || (!overwrite && await pathExists(candidate))) continue;
     // Claimed with no await between the last check and the claim: concurrent downloads of the
     // same operation (names that shorten to the same text) never choose the same path.
     if (taken.has(candidate)) continue;
@@ -128,7 +128,8 @@ async function isDirectory(path: string): Promise<boolean> {
   }
 }
 
-async function exists(path: string): Promise<boolean> {
+/** Whether anything (a file, a folder, a link) is at `path`. */
+export async function pathExists(path: string): Promise<boolean> {
   try {
     await Deno.lstat(path);
     return true;

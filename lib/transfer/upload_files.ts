@@ -1,7 +1,8 @@
 /**
- * Uploading many files to a record: the files of a folder (not its subfolders) matching a glob,
- * or a list of paths. Small files go several at a time; files already in the record with the
- * same content can be skipped, so an interrupted folder upload continues where it stopped.
+ * Uploading many files to a record: the files of a folder (with `recursive`, its whole tree)
+ * matching a glob, or a list of paths. Small files go several at a time; files already in the
+ * record with the same content can be skipped, so an interrupted folder upload continues where it
+ * stopped.
  *
  * @example Usage
  * ```ts
@@ -31,6 +32,7 @@ import { type FileJson, UPLOAD_CHUNK_SIZE } from "../http/protocol.ts";
 import { globFilter } from "../utils/glob.ts";
 import { runPool } from "./_pool.ts";
 import { resolveSource } from "./_source.ts";
+import { checkNameLengths, STAT_CONCURRENCY, walkTree } from "./_tree.ts";
 import { fileFinder, holdsSource } from "./_verify.ts";
 import { FilesExistError, type UploadFilesDone, UploadFilesError } from "./errors.ts";
 import type { Progress } from "./progress.ts";
@@ -64,6 +66,17 @@ export interface UploadFilesOptions {
   pattern?: string;
   /** For a folder: leave out files whose name matches this glob. */
   excludePattern?: string;
+  /**
+   * For a folder: upload its subfolders too. Each file is named by its path relative to the
+   * folder with `/` separators (`raw/run1.h5`), and the globs match that relative path.
+   * Symbolic links are left out unless `followSymlinks`. Names longer than the server's 256
+   * characters are refused before anything is sent.
+   */
+  recursive?: boolean;
+  /** With `recursive`: follow symbolic links (a link back to a folder above it is left out). */
+  followSymlinks?: boolean;
+  /** Receives warnings, e.g. that symbolic links were left out. */
+  onWarning?: (message: string) => void;
   /** Replace files of the same name (with other content, when `skipExisting` is set too). */
   force?: boolean;
   /**
@@ -97,9 +110,10 @@ export interface UploadFilesOptions {
 }
 
 /**
- * Uploads the files of a folder (not its subfolders; only names matching `pattern` and not
- * `excludePattern`), or the files of a list of paths, to a record. Each file is uploaded and
- * verified as by {@linkcode uploadFile}; files up to 10 MB go `concurrency` at a time.
+ * Uploads the files of a folder (not its subfolders unless `recursive`; only names matching
+ * `pattern` and not `excludePattern`), or the files of a list of paths, to a record. Each file is
+ * uploaded and verified as by {@linkcode uploadFile}; files up to 10 MB go `concurrency` at a
+ * time.
  *
  * Name clashes are checked before anything is sent: without `force` and `skipExisting`, a file
  * name the record already has stops the whole upload with a {@linkcode FilesExistError}. With
@@ -208,7 +222,10 @@ export interface UploadFilesPlan {
   upload: LocalUploadFile[];
   /** The files it would leave out: the record has them with the same content. */
   skip: { file: LocalUploadFile; found: FileJson }[];
-  /** The subfolders of a folder, left out (folder trees are not uploaded), in name order. */
+  /**
+   * The subfolders of a folder left out because `recursive` was not set, in name order (empty
+   * with `recursive`, or for a list of files).
+   */
   folders: string[];
 }
 
@@ -247,7 +264,16 @@ export interface UploadFilesPlan {
 export async function planUploadFiles(
   record: UploadFilesTarget,
   source: string | string[],
-  options: Pick<UploadFilesOptions, "pattern" | "excludePattern" | "force" | "skipExisting"> = {},
+  options: Pick<
+    UploadFilesOptions,
+    | "pattern"
+    | "excludePattern"
+    | "force"
+    | "skipExisting"
+    | "recursive"
+    | "followSymlinks"
+    | "onWarning"
+  > = {},
 ): Promise<UploadFilesPlan> {
   const { files: local, folders } = await localFiles(source, options);
   const skip: UploadFilesPlan["skip"] = [];
@@ -260,16 +286,27 @@ export async function planUploadFiles(
   return { upload, skip, folders };
 }
 
-/** File system calls in flight while listing a folder. */
-const STAT_CONCURRENCY = 16;
-
 async function localFiles(
   source: string | string[],
-  options: Pick<UploadFilesOptions, "pattern" | "excludePattern">,
+  options: Pick<
+    UploadFilesOptions,
+    "pattern" | "excludePattern" | "recursive" | "followSymlinks" | "onWarning"
+  >,
 ) {
   const files: LocalUploadFile[] = [];
   const folders: string[] = [];
-  if (typeof source === "string" && (await statUploadPath(source)).isDirectory) {
+  const folder = typeof source === "string" && (await statUploadPath(source)).isDirectory;
+  if (typeof source === "string" && folder && options.recursive) {
+    const tree = await walkTree(source, {
+      wanted: globFilter(options.pattern ?? "*", options.excludePattern),
+      followSymlinks: options.followSymlinks ?? false,
+      onWarning: options.onWarning,
+    });
+    checkNameLengths(tree.map((file) => file.name));
+    // The whole tree is uploaded: no subfolder is left out.
+    return { files: tree.map(({ path, name, size }) => ({ path, name, size })), folders };
+  }
+  if (typeof source === "string" && folder) {
     const wanted = globFilter(options.pattern ?? "*", options.excludePattern);
     const names: string[] = [];
     for await (const entry of Deno.readDir(source)) {

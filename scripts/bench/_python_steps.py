@@ -8,6 +8,8 @@ the real client.
 
     python3 _python_steps.py upload <record id> <file>
     python3 _python_steps.py add-folder <record id> <folder>
+    python3 _python_steps.py add-tree <record id> <folder>   (one file after the other, named by
+        relative path: what a user of the Python client, which has no recursion, scripts)
     python3 _python_steps.py download <record id> <file name> <folder>
     python3 _python_steps.py download-all <record id> <folder>
     python3 _python_steps.py list 0
@@ -55,11 +57,11 @@ def record(record_id):
     return response.json()
 
 
-def upload_file(meta, path):
+def upload_file(meta, path, name=None):
     """`Record.upload_file(file_path)`: initiate, then direct PUT or chunks, finish, poll (section 7)."""
     size = os.path.getsize(path)
     response = request(
-        "POST", meta["_actions"]["new_upload"], json={"name": os.path.basename(path), "size": size}
+        "POST", meta["_actions"]["new_upload"], json={"name": name or os.path.basename(path), "size": size}
     )
     if response.status_code != 201:
         sys.exit(f"initiate: HTTP {response.status_code}")
@@ -143,6 +145,12 @@ def main():
             path = os.path.join(folder, name)
             if os.path.isfile(path):
                 upload_file(meta, path)
+    elif command == "add-tree":
+        folder = sys.argv[3]
+        for root, _dirs, names in os.walk(folder):
+            for name in names:
+                path = os.path.join(root, name)
+                upload_file(meta, path, os.path.relpath(path, folder).replace(os.sep, "/"))
     elif command == "download":
         name, folder = sys.argv[3], sys.argv[4]
         response = request("GET", f"{API}/records/{record_id}/files/name/{name}")

@@ -296,3 +296,44 @@ Deno.test("titles and identifiers from the server reach the terminal without con
   const json = await must(server, ["collections", "show-info", "-C", "hostile", "--json"]);
   assertEquals(JSON.parse(json.stdout).title, "Red\x1b[31m\x07Fake");
 });
+
+Deno.test("collections add-collection-link: an existing child is nothing to do (exit 0), a cycle an error (exit 1)", async () => {
+  await using server = await startServer();
+  for (const identifier of ["top", "mid", "low", "other"]) {
+    await must(server, ["collections", "create", "-i", identifier]);
+  }
+  await must(server, ["collections", "add-collection-link", "-C", "top", "-L", "mid"]);
+  await must(server, ["collections", "add-collection-link", "-C", "mid", "-L", "low"]);
+  const again = await repo(server, [
+    "collections",
+    "add-collection-link",
+    "-C",
+    "top",
+    "-L",
+    "mid",
+  ]);
+  assertEquals(again.code, 0, again.stderr);
+  assertStringIncludes(again.stdout, "already exists. Nothing to do.");
+  for (const [parent, child] of [["low", "top"], ["mid", "top"], ["low", "low"]]) {
+    const cycle = await repo(server, [
+      "collections",
+      "add-collection-link",
+      "-C",
+      parent!,
+      "-L",
+      child!,
+    ]);
+    assertEquals(cycle.code, 1, `${parent} -> ${child}`);
+    assertStringIncludes(cycle.stderr, "that would be a cycle");
+  }
+  const elsewhere = await repo(server, [
+    "collections",
+    "add-collection-link",
+    "-C",
+    "other",
+    "-L",
+    "low",
+  ]);
+  assertEquals(elsewhere.code, 1);
+  assertStringIncludes(elsewhere.stderr, "another parent already");
+});

@@ -238,3 +238,97 @@ Deno.test("a piped answer longer than the line limit is refused with one clear l
   assertMatch(result.stderr, /^Error: A line of the input is longer than 65536 bytes/);
   assertEquals(result.stderr.trim().split("\n").length, 1, result.stderr);
 });
+
+Deno.test("config create on a dangling ~/.repoconfig link says so and where it points", async () => {
+  if (Deno.build.os === "windows") return;
+  await using home = await tempHome();
+  const target = `${home.dir}/dotfiles/repoconfig`;
+  // Deno.symlink() needs unscoped permissions; the test has path-scoped ones.
+  const linked = await new Deno.Command("bash", {
+    args: ["-c", 'ln -s "$0" "$1"', target, home.configPath],
+  }).output();
+  assertEquals(linked.code, 0);
+  const result = await runCli(home.dir, ["config", "create"]);
+  assertEquals(result.code, 1);
+  assertStringIncludes(
+    result.stderr,
+    `${home.configPath} is a dangling symbolic link: it points to ${target}, which does not exist`,
+  );
+  assertNotIncludes(result.stderr, "already exists");
+  assertEquals(await Deno.readLink(home.configPath), target);
+});
+
+const KADICONFIG = [
+  "[global]",
+  "default = lab",
+  "verify = False",
+  "",
+  "[lab]",
+  "host = https://lab.example",
+  "pat = pat_labsecret0123456789",
+  "timeout = 60",
+  "",
+  "[other]",
+  "host = https://other.example",
+  "pat = pat_othersecret0123456789",
+  "whitelist = https://files.example",
+  "",
+].join("\n");
+
+Deno.test("config import-kadiconfig converts ~/.kadiconfig into a 0600 ~/.repoconfig and prints no token", async () => {
+  await using home = await tempHome();
+  const missing = await runCli(home.dir, ["config", "show-instances"]);
+  assertNotIncludes(missing.stderr, "import-kadiconfig");
+  await Deno.writeTextFile(`${home.dir}/.kadiconfig`, KADICONFIG);
+  const hint = await runCli(home.dir, ["records", "get-records"]);
+  assertEquals(hint.code, 1);
+  assertStringIncludes(hint.stderr, `${home.dir}/.kadiconfig exists`);
+  assertStringIncludes(hint.stderr, "'repo-apy config import-kadiconfig'");
+  const imported = await runCli(home.dir, ["config", "import-kadiconfig"]);
+  assertEquals(imported.code, 0, imported.stderr);
+  assertStringIncludes(imported.stdout, "Imported 2 instance(s)");
+  assertStringIncludes(imported.stdout, "'lab' (default), 'other'");
+  assertNotIncludes(imported.stdout + imported.stderr, "secret");
+  if (Deno.build.os !== "windows") {
+    assertEquals((await Deno.stat(home.configPath)).mode! & 0o777, 0o600);
+  }
+  assertEquals(
+    await Deno.readTextFile(home.configPath),
+    [
+      "[global]",
+      'default = "lab"',
+      "verify = false",
+      "",
+      "[lab]",
+      'host = "https://lab.example"',
+      'pat = "pat_labsecret0123456789"',
+      "timeout = 60",
+      "",
+      "[other]",
+      'host = "https://other.example"',
+      'pat = "pat_othersecret0123456789"',
+      'whitelist = [ "https://files.example" ]',
+      "",
+    ].join("\n"),
+  );
+  const shown = await runCli(home.dir, ["config", "show-instances"]);
+  assertStringIncludes(shown.stdout, "lab");
+  const again = await runCli(home.dir, ["config", "import-kadiconfig"]);
+  assertEquals(again.code, 1);
+  assertStringIncludes(again.stderr, "was not replaced (add -f/--force to replace it)");
+  await Deno.writeTextFile(
+    `${home.dir}/py.ini`,
+    "[global]\ndefault = x\n[x]\nhost = https://x.example\npat = pat_x\n",
+  );
+  const forced = await runCli(home.dir, [
+    "config",
+    "import-kadiconfig",
+    `${home.dir}/py.ini`,
+    "-f",
+  ]);
+  assertEquals(forced.code, 0, forced.stderr);
+  assertStringIncludes(await Deno.readTextFile(home.configPath), "[x]");
+  const absent = await runCli(home.dir, ["config", "import-kadiconfig", `${home.dir}/none`, "-f"]);
+  assertEquals(absent.code, 1);
+  assertStringIncludes(absent.stderr, "No config file of the Python client");
+});

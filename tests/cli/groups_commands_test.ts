@@ -96,3 +96,74 @@ Deno.test("groups create/edit/show-info/delete and get-groups with -i/--my_user_
   await must(server, ["misc", "restore-resource", "-t", "group", "-i", "1"]);
   await must(server, ["groups", "show-info", "-G", "mine"]);
 });
+
+Deno.test("groups get-groups takes the filters with a user, as the reference client does, and warns", async () => {
+  await using server = await startServer();
+  await must(server, ["groups", "create", "-i", "lab-a", "-v", "public"]);
+  const byId = await repo(server, [
+    "groups",
+    "get-groups",
+    "-u",
+    "1",
+    "-v",
+    "public",
+    "-n",
+    "1",
+    "-p",
+    "2",
+  ]);
+  assertEquals(byId.code, 0, byId.stderr);
+  assertStringIncludes(
+    byId.stderr,
+    "-v/--visibility does not apply to the list of a user's groups",
+  );
+  const byName = await repo(server, [
+    "groups",
+    "get-groups",
+    "-D",
+    "local",
+    "-U",
+    "testuser",
+    "-v",
+    "private",
+  ]);
+  assertEquals(byName.code, 0, byName.stderr);
+  assertStringIncludes(byName.stdout, "lab-a");
+  const quiet = await repo(server, ["groups", "get-groups", "-u", "1"]);
+  assertEquals(quiet.code, 0);
+  assertEquals(quiet.stderr.includes("does not apply"), false);
+  const both = await repo(server, ["groups", "get-groups", "-u", "1", "-i"]);
+  assertEquals(both.code, 2);
+  assertStringIncludes(both.stderr, "or the flag '-i'");
+});
+
+Deno.test("choices take any case and are passed on, listed and reported in their canonical form", async () => {
+  await using server = await startServer();
+  const created = await repo(server, [
+    "records",
+    "create",
+    "-i",
+    "case-a",
+    "-v",
+    "PUBLIC",
+    "-V",
+    "DEBUG",
+  ]);
+  assertEquals(created.code, 0, created.stderr);
+  assertEquals(
+    (await (await managerFor(server)).record({ identifier: "case-a" }).then((record) =>
+      record.meta()
+    )).visibility,
+    "public",
+  );
+  const user = await repo(server, ["users", "show-info", "-U", "testuser", "-D", "LOCAL"]);
+  assertEquals(user.code, 0, user.stderr);
+  const piped = await repo(server, ["records", "export", "-R", "case-a", "-e", "JSON", "-P"]);
+  assertEquals(piped.code, 0, piped.stderr);
+  assertEquals(JSON.parse(piped.stdout).identifier, "case-a");
+  const wrong = await repo(server, ["records", "create", "-i", "case-b", "-v", "Secret"]);
+  assertEquals(wrong.code, 2);
+  assertStringIncludes(wrong.stderr, "Allowed choices are private, public.");
+  const help = await repo(server, ["records", "create", "--help"]);
+  assertStringIncludes(help.stdout, '"private", "public"');
+});

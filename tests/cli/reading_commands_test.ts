@@ -17,8 +17,11 @@ import { writeLocalConfig } from "./_run.ts";
 
 /** Commands named like readers that do not read: they download or export to files. */
 const NOT_READING_BY_NAME = ["repo-apy records get-file"];
-/** Changing commands that print what they did as JSON (get-file: the paths it wrote). */
-const JSON_RESULT = ["repo-apy records get-file"];
+/**
+ * Changing commands whose --json prints what they did, for scripts (get-file: the paths it wrote;
+ * sync: the plan and result).
+ */
+const CHANGING_WITH_JSON = ["repo-apy records get-file", "repo-apy records sync"];
 
 /** What is wrong with the declarations of the commands below `root` (empty: nothing). */
 function declarationProblems(root: CommandUnknownOpts): string[] {
@@ -35,7 +38,7 @@ function declarationProblems(root: CommandUnknownOpts): string[] {
       problems.push(`${path}: reads but lacks --json/--jsonl`);
     } else if (
       kind === "changes" && (flags.includes("--json") || flags.includes("--jsonl")) &&
-      !JSON_RESULT.includes(path)
+      !CHANGING_WITH_JSON.includes(path)
     ) {
       problems.push(`${path}: prints JSON, so it must be declared with readingCommand()`);
     }

@@ -69,8 +69,10 @@ Deno.test("records add-metadatum converts values by -t and takes units for numbe
     assertNotIncludes(bad.stderr, "    at ");
   }
   const kept = await repo(server, ["records", "add-metadatum", "-r", r, "-m", "s", "-v", "new"]);
-  assertEquals(kept.code, 0);
+  assertEquals(kept.code, 1); // as in the reference client
+  assertStringIncludes(kept.stderr, "has a metadatum 's' already: nothing changed");
   assertStringIncludes(kept.stderr, "-f/--force");
+  assertEquals((await extras(server, id)).find((extra) => extra.key === "s")?.value, "42");
   await ok(server, ["add-metadatum", "-r", r, "-m", "s", "-v", "new", "-f"]);
   const after = await extras(server, id);
   assertEquals(after.at(-1), { key: "s", type: "str", value: "new" });

@@ -7,8 +7,15 @@ Deno.test("get-repo-info prints instance, host, version, masked token and token 
   await using server = await startServer();
   await using home = await tempHome();
   await writeLocalConfig(home.configPath, server.url, server.pat);
-  for (const group of ["config", "misc", "miscellaneous"]) {
-    const result = await runCli(home.dir, [group, "get-repo-info"]);
+  for (
+    const args of [
+      ["config", "get-repo-info"],
+      ["config", "get-kadi-info"], // the reference client's name
+      ["misc", "get-repo-info"],
+      ["miscellaneous", "get-repo-info"],
+    ]
+  ) {
+    const result = await runCli(home.dir, args);
     assertEquals(result.code, 0, result.stderr);
     assertEquals(
       result.stdout,

@@ -21,8 +21,11 @@ interface Step {
   path: string;
   args: string[];
   pipe?: { flag: string; data: PipeData };
-  /** Its `--json` form prints this (a JSON array of paths for get-file). */
-  json?: true;
+  /**
+   * Its `--json` form prints this: an array (the paths get-file wrote) or an object (sync's plan
+   * and result).
+   */
+  json?: "array" | "object";
 }
 
 function steps(dir: string, eln: string): Step[] {
@@ -43,8 +46,9 @@ function steps(dir: string, eln: string): Step[] {
       path: "records get-file",
       args: [...R, "-n", "b.txt", "-p", `${dir}/out`, "-f"],
       pipe: { flag: "-E", data: "text" },
-      json: true,
+      json: "array",
     },
+    { path: "records sync", args: [...R, "--from", `${dir}/out`], json: "object" },
     { path: "records edit-file", args: [...R, "-n", "b.txt", "-a", "c.txt"] },
     { path: "records delete-file", args: [...R, "-n", "c.txt"] },
     { path: "records delete-files", args: [...R, "--i-am-sure"] },
@@ -178,10 +182,15 @@ Deno.test("every changing command prints nothing on stdout but the data asked fo
         if (step.pipe.data === "id") assertMatch(piped.stdout, /^\d+\n$/);
         else assert(piped.stdout.trim() !== "", `${step.path} ${step.pipe.flag} printed no data`);
       }
-      if (step.json === true) {
+      if (step.json !== undefined) {
         const json = await run(server, [...argv, "--json"], input);
         assertEquals(json.code, 0, json.stderr);
-        assert(Array.isArray(JSON.parse(json.stdout)), `${step.path} --json`);
+        const value = JSON.parse(json.stdout);
+        assertEquals(
+          Array.isArray(value) ? "array" : typeof value,
+          step.json,
+          `${step.path} --json`,
+        );
       }
     }
   } finally {

@@ -1,6 +1,6 @@
 // What a person sees in a real 80-column terminal: the CLI runs in a tmux pane and the screen is
-// read with `capture-pane` while an upload of a folder and a download of many files go, each
-// slowed by the local server so the bar is on screen for a few seconds. Needs tmux (Debian's
+// read with `capture-pane` while an upload of a folder, a download of many files and a sync go,
+// each slowed by the local server so the bar is on screen for a few seconds. Needs tmux (Debian's
 // package; .ci/run installs it) and `--allow-run=tmux`; skipped with a message without them.
 
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../_assert.ts";
@@ -95,7 +95,8 @@ async function tmuxSession(env: Record<string, string>) {
 /** A row that is (part of) a progress line. */
 const BAR_ROW = /\[[#-]+\]|\d+\/\d+ files|\d+%|ETA /;
 /** A row that starts a message. */
-const MESSAGE = /(Uploaded|Downloaded|Downloading|Warning:|Resuming|Skipped|Error:|Interrupted)/;
+const MESSAGE =
+  /(Uploaded|Downloaded|Downloading|Synced|Warning:|Resuming|Skipped|Error:|Interrupted)/;
 
 /** What is wrong with one captured screen (empty: nothing). */
 function screenProblems(rows: string[]): string[] {
@@ -117,7 +118,8 @@ function screenProblems(rows: string[]): string[] {
 }
 
 Deno.test({
-  name: "at 80 columns an upload and a download show one bar line with n/N files, total and ETA",
+  name:
+    "at 80 columns an upload, a download and a sync show one bar line with n/N files, total and ETA",
   ignore: missing !== undefined,
   sanitizeResources: false,
   async fn() {
@@ -204,6 +206,15 @@ Deno.test({
     assertEquals(download.exit, 0, download.text);
     seen(download.screens, FILES, "2.4 MB");
     assertMatch(download.text, /\nDownloaded 24 files, 2\.4 MB in \S+/);
+
+    // A sync down to a new folder: the same one bar with n/N files, per-file lines above it.
+    const synced = await (await start(
+      `${cli} records sync -R screen --to '${dir.path}/synced'`,
+    ))();
+    assertEquals(synced.exit, 0, synced.text);
+    seen(synced.screens, FILES + 1, BIG_TOTAL);
+    assertMatch(synced.text, /\nDownloaded 'big\.bin' \(1\.0 MB\)\n/);
+    assertMatch(synced.text, /\nSynced: download 25 \(3\.4 MB\)/);
 
     // Ctrl-C in the middle of a download leaves a clean line; the rerun says it resumes.
     const big = `${cli} records get-file -R screen -n big.bin -p '${dir.path}/big'`;

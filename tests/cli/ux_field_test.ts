@@ -118,10 +118,10 @@ Deno.test("dry runs end with a total; folder uploads name the subfolders they le
   assertMatch(planned.stdout, /\nDry run: would upload 3 files, 15 B\n$/);
   assertStringIncludes(planned.stderr, "Left out 1 subfolder(s)");
   assertStringIncludes(planned.stderr, "'raw/'");
-  assertStringIncludes(planned.stderr, "Folder trees are not uploaded yet");
+  assertStringIncludes(planned.stderr, "add --recursive to upload the whole tree");
   const done = await ok(server, ["add-files", "-r", id, "-n", dir.path]);
   assertStringIncludes(done.stderr, "Left out 1 subfolder(s)");
-  assertStringIncludes(done.stderr, `run add-files once per subfolder (e.g. -n '${dir.path}/raw')`);
+  assertStringIncludes(done.stderr, "add --recursive to upload the whole tree");
   assertMatch(
     done.stderr,
     /Uploaded 3 files, 15 B in \S+.* to the record .*; left out 1 subfolder/,
@@ -129,6 +129,25 @@ Deno.test("dry runs end with a total; folder uploads name the subfolders they le
   assertEquals(done.stdout, "");
   const download = await ok(server, ["get-file", "-r", id, "-p", `${dir.path}/out`, "--dry-run"]);
   assertMatch(download.stdout, /\nDry run: would download 3 files, 15 B\n$/);
+});
+
+Deno.test("folder uploads with --recursive leave nothing out and say nothing of subfolders", async () => {
+  await using server = await startServer();
+  await using dir = await tempDir();
+  const id = String(await createRecord(server, "tree"));
+  await Deno.mkdir(`${dir.path}/raw`);
+  await Deno.writeTextFile(`${dir.path}/raw/inner.txt`, "inner");
+  await Deno.writeTextFile(`${dir.path}/a.txt`, "12345");
+  const args = ["add-files", "-r", id, "-n", dir.path, "--recursive"];
+  const planned = await ok(server, [...args, "--dry-run"]);
+  assertStringIncludes(planned.stdout, "as 'raw/inner.txt'");
+  assertMatch(planned.stdout, /\nDry run: would upload 2 files, 10 B\n$/);
+  assertNotIncludes(planned.stderr, "subfolder");
+  const done = await ok(server, args);
+  assertMatch(done.stderr, /Uploaded 2 files, 10 B in \S+.* to the record 'tree'/);
+  assertNotIncludes(done.stderr, "subfolder");
+  assertStringIncludes(done.stderr, "Uploaded 'raw/inner.txt'");
+  assertEquals(done.stdout, "");
 });
 
 Deno.test("get-file: count and size first, short lines, a summary; --json lists the paths", async () => {

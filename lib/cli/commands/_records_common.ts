@@ -89,10 +89,17 @@ export async function resolveUser(manager: CLIRepoManager, values: object): Prom
   });
 }
 
-/** An option taking a file system path (typed `path` for `--xmlhelp` and completions). */
-export function pathOption<F extends string>(flags: F, description: string): Option<F> {
+/**
+ * An option taking a file system path, typed for `--xmlhelp` as the reference client types it:
+ * `path` (a folder) or `file`, and whether it must exist.
+ */
+export function pathOption<F extends string>(
+  flags: F,
+  description: string,
+  xml: { type?: "path" | "file"; exists?: boolean } = {},
+): Option<F> {
   const option = new Option(flags, description);
-  setOptionType(option, "path");
+  setOptionType(option, xml.type ?? "path", { exists: xml.exists ?? true });
   return option;
 }
 

@@ -1,7 +1,7 @@
 // `records add-files`, `add-string-as-file`, `get-file`, `delete-file`, `delete-files` and
 // `edit-file`.
 
-import { basename, join, relative } from "node:path";
+import { basename, relative } from "node:path";
 import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
 import { contextOf } from "../_context.ts";
 import { InputError, RepoApyError } from "../../http/errors.ts";
@@ -97,18 +97,17 @@ function uploadProgress(manager: CLIRepoManager, label: string, folder: boolean)
 }
 
 /**
- * Warns that the subfolders of a folder upload are left out, and how to include them (folder
- * trees are not uploaded yet).
+ * Warns that the subfolders of a folder upload are left out (without `--recursive`), and how to
+ * include them.
  */
 function warnFoldersLeftOut(manager: CLIRepoManager, path: string, folders: string[]): void {
   if (folders.length === 0) return;
   const shown = folders.slice(0, 5).map((name) => `'${name}/'`).join(", ");
   const more = folders.length > 5 ? ` and ${folders.length - 5} more` : "";
   manager.printWarning(
-    `Left out ${folders.length} subfolder(s) of '${path}': ${shown}${more}. Folder trees are ` +
-      `not uploaded yet: run add-files once per subfolder (e.g. -n '${
-        join(path, folders[0]!)
-      }'); its files go to the record under their own names`,
+    `Left out ${folders.length} subfolder(s) of '${path}': ${shown}${more}: add --recursive to ` +
+      `upload the whole tree (files in subfolders are named by their relative paths, e.g. ` +
+      `'${folders[0]}/...')`,
   );
 }
 
@@ -153,19 +152,23 @@ function countFiles(count: number): string {
   return `${count} file${count === 1 ? "" : "s"}`;
 }
 
-/** `records add-files`: uploads a file, or the files of a folder (not recursive). */
+/** `records add-files`: uploads a file, or the files of a folder (its tree with `--recursive`). */
 export function addFilesCommand(): CommandUnknownOpts {
   const command = recordOptions(
     new Command("add-files")
-      .description("Upload a file, or the files of a folder (not its subfolders), to a record")
+      .description(
+        "Upload a file, or the files of a folder (with --recursive its whole tree), to a record",
+      )
       .addOption(
-        pathOption("-n, --file-name <path>", "Path of the file or folder to upload")
+        pathOption("-n, --file-name <path>", "Path of the file or folder to upload", {
+          exists: false,
+        })
           .makeOptionMandatory(),
       )
       .option("-d, --file-description <description>", "Description of the file (single file only)")
       .option(
         "-p, --pattern <pattern>",
-        "Upload only files of the folder matching this pattern",
+        "Upload only files of the folder matching this pattern (the relative path with --recursive)",
         "*",
       )
       .option(
@@ -173,6 +176,11 @@ export function addFilesCommand(): CommandUnknownOpts {
         "Leave out files of the folder matching this pattern",
       )
       .option("-f, --force", "Replace files of the same name")
+      .option(
+        "--recursive",
+        "Upload subfolders too; names are paths relative to the folder (raw/run1.h5)",
+      )
+      .option("--follow-symlinks", "With --recursive: follow symbolic links (loops are left out)")
       .option(
         "--skip-existing",
         "Leave out files the record already has with the same name and content",
@@ -202,7 +210,13 @@ export function addFilesCommand(): CommandUnknownOpts {
       ...(options.exclude_pattern === undefined ? {} : { excludePattern: options.exclude_pattern }),
       ...(options.force === true ? { force: true } : {}),
       ...(options.skipExisting === true ? { skipExisting: true } : {}),
+      ...(options.recursive === true ? { recursive: true } : {}),
+      ...(options.followSymlinks === true ? { followSymlinks: true } : {}),
+      onWarning: (message: string) => manager.printWarning(message),
     };
+    if (options.followSymlinks === true && options.recursive !== true) {
+      throw new UsageError("--follow-symlinks only works with --recursive");
+    }
     if (isDryRun(manager)) {
       await planUpload(manager, record, path, { ...choice, folder });
       return;
@@ -357,6 +371,10 @@ export function getFileCommand(): CommandUnknownOpts {
       .option("-f, --force", "Overwrite existing files (default: new ones get a _<n> suffix)")
       .option("-u, --use-folder", "Download into a folder named after the record's identifier")
       .option(
+        "--flat",
+        "Write every file directly into the folder, '/' in names replaced by '_' (default: subfolders)",
+      )
+      .option(
         "-E, --pipe",
         "Print the written paths as one comma-separated line on stdout (a comma inside a file " +
           "name is printed as is, so such paths cannot be told apart: use --json)",
@@ -397,6 +415,7 @@ export function getFileCommand(): CommandUnknownOpts {
       onWarning: (message: string) => manager.printWarning(message),
       ...(options.useFolder === true ? { useFolder: true } : {}),
       ...(options.force === true ? { force: true } : {}),
+      ...(options.flat === true ? { flat: true } : {}),
       ...(manager.signal === undefined ? {} : { signal: manager.signal }),
     };
     const everything = command.getOptionValueSource("pattern") === "default" &&

@@ -10,6 +10,7 @@ import { readBoundedText } from "../../import/read_bounded_text.ts";
 import { MetadataError } from "../../resources/errors.ts";
 import { validateExtras } from "../../resources/metadata.ts";
 import { jsonMode, readingCommand } from "../_command_kind.ts";
+import { setOptionType } from "../_tree.ts";
 import { printJson } from "../_json_output.ts";
 import { apyCommand, dryRun, dryRunOption, isDryRun } from "../apy_command.ts";
 import { UsageError } from "../_errors.ts";
@@ -93,11 +94,11 @@ export function addMetadatumCommand(): CommandUnknownOpts {
     const metadatum = toMetadatum(options.metadatum, options.value, options.type, options.unit);
     const record = await openRecord(manager, options);
     if (options.force !== true && await record.checkMetadatum(metadatum.key ?? "")) {
-      manager.printWarning(
+      // A failure (exit 1), as in the reference client: scripts rely on it.
+      throw new InputError(
         `The ${describe(record)} has a metadatum '${metadatum.key}' already: nothing changed ` +
           "(add -f/--force to replace it)",
       );
-      return;
     }
     await record.addMetadatum(metadatum, options.force === true ? { force: true } : {});
     manager.printInfo(`Added the metadatum '${metadatum.key}' to the ${describe(record)}`);
@@ -252,15 +253,22 @@ function show(value: unknown): string {
   return typeof value === "string" ? value : JSON.stringify(value ?? null);
 }
 
+/** `-n/--name` of `get-metadatum`: a token list separated by `.` (as `--xmlhelp` says). */
+function metadatumPathOption() {
+  const option = new Option(
+    "-n, --name <name>",
+    "Key of the metadatum; nested keys are joined with '.', list items are 1-based indices",
+  ).makeOptionMandatory();
+  setOptionType(option, "tokenlist", { separator: "." });
+  return option;
+}
+
 /** `records get-metadatum`: prints a (nested) metadatum's value, unit or type. */
 export function getMetadatumCommand(): CommandUnknownOpts {
   const command = recordOptions(
     new Command("get-metadatum")
       .description("Print the value, unit or type of a (nested) metadatum of a record")
-      .requiredOption(
-        "-n, --name <name>",
-        "Key of the metadatum; nested keys are joined with '.', list items are 1-based indices",
-      )
+      .addOption(metadatumPathOption())
       .addOption(
         new Option("-i, --information <information>", "What to print")
           .choices(["value", "unit", "type"] as const).default("value" as const),

@@ -39,14 +39,19 @@ export function getResourcesCommand(
   mineHelp: string,
 ): CommandUnknownOpts {
   const plural = `${type}s`;
-  const mine = new Option(mineFlag, mineHelp).conflicts(["user", "username"]);
-  const userOptions = ["user", "username", mine.attributeName()];
+  const mine = new Option(mineFlag, mineHelp);
+  // Collections: the search filters exclude the user options (as in the reference client).
+  // Groups: the reference client accepts any combination, so we do, and say which filters a
+  // user's list ignores.
+  const userOptions = type === "collection" ? ["user", "username", mine.attributeName()] : [];
   const command = userIdOptions(
     searchPaginationOptions(
       new Command(`get-${plural}`)
         .description(
-          `Search ${plural} (one page), or list the ${plural} a user created. The search ` +
-            "filters exclude the user options: combining them is a usage error",
+          `Search ${plural} (one page), or list the ${plural} a user created. ` +
+            (type === "collection"
+              ? "The search filters exclude the user options: combining them is a usage error"
+              : "A user's list ignores the search filters (-v, -q)"),
         )
         .addOption(mine)
         .addOption(visibilityOption(plural, userOptions))
@@ -58,6 +63,7 @@ export function getResourcesCommand(
   apyCommand(command, async (manager, options) => {
     const values = options as unknown as FilterValues & { [key: string]: unknown };
     const user = await listedUser(manager, values, mine.attributeName());
+    if (user !== undefined) warnIgnoredFilters(manager, command, values);
     await printList(
       manager,
       options,
@@ -65,6 +71,23 @@ export function getResourcesCommand(
     );
   });
   return command;
+}
+
+/** Warns about each search filter given for a user's list, which does not apply there. */
+function warnIgnoredFilters(
+  manager: CLIRepoManager,
+  command: CommandUnknownOpts,
+  values: FilterValues,
+): void {
+  const ignored = [];
+  if (command.getOptionValueSource("visibility") === "cli") ignored.push("-v/--visibility");
+  if (values.query !== undefined) ignored.push("-q/--query");
+  if (ignored.length === 0) return;
+  manager.printWarning(
+    `${ignored.join(" and ")} ${
+      ignored.length === 1 ? "does" : "do"
+    } not apply to the list of a user's groups: ignored.`,
+  );
 }
 
 /**
