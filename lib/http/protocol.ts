@@ -24,7 +24,6 @@ export const HEADER = {
   location: "Location",
   contentType: "Content-Type",
   contentLength: "Content-Length",
-  acceptEncoding: "Accept-Encoding",
   contentDisposition: "Content-Disposition",
   range: "Range",
   contentRange: "Content-Range",
