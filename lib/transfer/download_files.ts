@@ -30,6 +30,7 @@ import { filesDownloadPath, filesPath } from "../http/paths.ts";
 import { type FileJson, MAX_PER_PAGE } from "../http/protocol.ts";
 import { safeFileName } from "../utils/file_name.ts";
 import { globFilter } from "../utils/glob.ts";
+import { checkFile } from "./_answers.ts";
 import { saveFile } from "./_file_download.ts";
 import type { PartListings } from "./_parts.ts";
 import { asDirectory, resolveTarget } from "./_paths.ts";
@@ -164,7 +165,11 @@ export async function downloadFiles(
   const { onProgress, onFile } = options;
   let index = 0;
   const numbered = async function* () {
-    for await (const file of files) if (wanted(file.name)) yield { file, at: index++ };
+    for await (const listed of files) {
+      // Checked before a local path is built from the name.
+      const file = checkFile(listed, `the files of record ${record.id}`);
+      if (wanted(file.name)) yield { file, at: index++ };
+    }
   };
   try {
     await runPool(options.concurrency ?? 4, numbered(), async ({ file, at }) => {

@@ -313,7 +313,8 @@ Deno.test("collections add-collection-link: an existing child is nothing to do (
     "mid",
   ]);
   assertEquals(again.code, 0, again.stderr);
-  assertStringIncludes(again.stdout, "already exists. Nothing to do.");
+  assertEquals(again.stdout, "");
+  assertStringIncludes(again.stderr, "already exists. Nothing to do.");
   for (const [parent, child] of [["low", "top"], ["mid", "top"], ["low", "low"]]) {
     const cycle = await repo(server, [
       "collections",

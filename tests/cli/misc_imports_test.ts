@@ -122,7 +122,8 @@ Deno.test("misc reuse-collection non-interactive: suffix required, ids of -l reu
     String(ids[2]),
   ]);
   assertEquals(linkedOnly.code, 0, linkedOnly.stderr);
-  assertStringIncludes(linkedOnly.stdout, "with 0 copied and 1 reused record(s)");
+  assertEquals(linkedOnly.stdout, "");
+  assertStringIncludes(linkedOnly.stderr, "with 0 copied and 1 reused record(s)");
   const overlap = await misc(server, [
     "reuse-collection",
     "-c",
@@ -149,10 +150,12 @@ Deno.test("misc reuse-collection -i asks with ranges like 1-2", async () => {
     ["n", "1-2", "y", "1", "maybe", "", "next"],
   );
   assertEquals(run.code, 0, run.stderr);
-  const listed = run.stdout.split("\n").filter((line) => /^\d+: rec-/.test(line));
+  // Questions and the numbered records are no data: they go to stderr (issue 21).
+  assertEquals(run.stdout, "");
+  const listed = run.stderr.split("\n").filter((line) => /^\d+: rec-/.test(line));
   assertEquals(listed.length, 4); // three records, then the one left for linking
   assertEquals(
-    run.stdout.split("\n").filter((line) => line.endsWith("?") || line.endsWith(":")),
+    run.stderr.split("\n").filter((line) => line.endsWith("?") || line.endsWith(":")),
     [
       "Records available in the collection:",
       "Do you want to modify all records? [Y/n]:",
@@ -177,7 +180,8 @@ Deno.test("misc reuse-collection -i asks with ranges like 1-2", async () => {
     ["", "y"],
   );
   assertEquals(all.code, 0, all.stderr);
-  assertStringIncludes(all.stdout, "with 3 copied and 0 reused record(s) and 1 link(s)");
+  assertEquals(all.stdout, "");
+  assertStringIncludes(all.stderr, "with 3 copied and 0 reused record(s) and 1 link(s)");
   const wrong = await misc(
     server,
     ["reuse-collection", "-c", String(collectionId), "-i"],

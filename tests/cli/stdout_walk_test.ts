@@ -38,6 +38,7 @@ function steps(dir: string, eln: string): Step[] {
     { path: "config rename-instance", args: ["-I", "second", "-N", "third"] },
     { path: "config change-default-instance", args: ["-I", "third"] },
     { path: "config activate-autocompletion", args: ["-s", "bash"] },
+    { path: "config import-kadiconfig", args: [`${dir}/kadiconfig`, "-f"] },
     { path: "records create", args: ["-i", "walk"], pipe: { flag: "-p", data: "id" } },
     { path: "records edit", args: [...R, "-d", "About"] },
     { path: "records add-files", args: [...R, "-n", `${dir}/a.txt`] },
@@ -119,7 +120,7 @@ function steps(dir: string, eln: string): Step[] {
     { path: "misc import-eln", args: ["-p", eln] },
     { path: "misc import-json-schema", args: ["-p", `${dir}/schema.json`] },
     { path: "misc import-shacl", args: ["-p", `${dir}/shapes.ttl`] },
-    { path: "misc reuse-collection", args: ["-c", "1", "-s", "v2"] },
+    { path: "misc reuse-collection", args: ["-c", "1", "-s", "v2", "-r", "all"] },
     { path: "templates delete", args: ["-T", "walk-t", "--i-am-sure"] },
     { path: "groups delete", args: ["-G", "walk-g", "--i-am-sure"] },
     { path: "collections delete", args: ["-C", "walk-c", "--i-am-sure"] },
@@ -146,6 +147,10 @@ Deno.test("every changing command prints nothing on stdout but the data asked fo
     JSON.stringify({ title: "Walk schema", type: "object", properties: { a: { type: "string" } } }),
   );
   await Deno.writeTextFile(`${dir.path}/shapes.ttl`, SHAPES);
+  await Deno.writeTextFile(
+    `${dir.path}/kadiconfig`,
+    "[global]\ndefault = py\n[py]\nhost = https://py.example\npat = pat_py_0123456789\n",
+  );
   const eln = await tempEln(await zipBytes(simpleCrate()));
   const previous = { config: Deno.env.get("REPO_APY_CONFIG"), home: Deno.env.get("HOME") };
   Deno.env.set("REPO_APY_CONFIG", home.configPath);
