@@ -47,7 +47,8 @@ export const MAX_PAGES = 10_000;
  *
  * @example Usage
  * ```ts
- * import { paginate, RepoManager } from "@repo/apy";
+ * import { RepoManager } from "@repo/apy";
+ * import { paginate } from "@repo/apy/http";
  * import { startServer } from "@repo/apy/testing";
  * import assert from "node:assert";
  *
@@ -117,7 +118,8 @@ export async function* paginate<T>(
  *
  * @example Usage
  * ```ts
- * import { paginateItems, RepoManager } from "@repo/apy";
+ * import { RepoManager } from "@repo/apy";
+ * import { paginateItems } from "@repo/apy/http";
  * import { startServer } from "@repo/apy/testing";
  * import assert from "node:assert";
  *

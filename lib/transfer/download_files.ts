@@ -4,14 +4,15 @@
  *
  * @example Usage
  * ```ts
+ * import { openResource } from "../resources/resource.ts";
  * import { downloadFiles } from "./download_files.ts";
  * import { uploadFile } from "./upload.ts";
- * import { RecordResource } from "../resources/record.ts";
+ * import { RepoRecord } from "./record.ts";
  * import { Transport } from "../http/transport.ts";
  * import { startServer } from "../testing/mod.ts";
  * await using server = await startServer();
  * await using transport = new Transport({ settings: { host: server.url, pat: server.pat } });
- * const record = await RecordResource.load(transport, { identifier: "demo", create: true });
+ * const record = await openResource(transport, RepoRecord, { identifier: "demo", create: true });
  * await uploadFile(record, new TextEncoder().encode("a"), { fileName: "a.txt" });
  * await uploadFile(record, new TextEncoder().encode("b"), { fileName: "b.csv" });
  * const dir = await Deno.makeTempDir();
@@ -89,7 +90,8 @@ export interface DownloadAllFilesOptions {
  *
  * @example Usage
  * ```ts
- * import { RepoManager, downloadFiles } from "@repo/apy";
+ * import { RepoManager } from "@repo/apy";
+ * import { downloadFiles } from "./download_files.ts";
  * import { startServer } from "@repo/apy/testing";
  * import assert from "node:assert";
  *
@@ -167,7 +169,8 @@ export async function downloadFiles(
  *
  * @example Usage
  * ```ts
- * import { RepoManager, downloadAllFiles } from "@repo/apy";
+ * import { RepoManager } from "@repo/apy";
+ * import { downloadAllFiles } from "./download_files.ts";
  * import { startServer } from "@repo/apy/testing";
  * import assert from "node:assert";
  *

@@ -5,13 +5,14 @@
  *
  * @example Usage
  * ```ts
+ * import { openResource } from "../resources/resource.ts";
  * import { uploadFiles } from "./upload_files.ts";
- * import { RecordResource } from "../resources/record.ts";
+ * import { RepoRecord } from "./record.ts";
  * import { Transport } from "../http/transport.ts";
  * import { startServer } from "../testing/mod.ts";
  * await using server = await startServer();
  * await using transport = new Transport({ settings: { host: server.url, pat: server.pat } });
- * const record = await RecordResource.load(transport, { identifier: "demo", create: true });
+ * const record = await openResource(transport, RepoRecord, { identifier: "demo", create: true });
  * const dir = await Deno.makeTempDir();
  * await Deno.writeTextFile(`${dir}/a.csv`, "a");
  * await Deno.writeTextFile(`${dir}/b.txt`, "b");
@@ -106,7 +107,8 @@ export interface UploadFilesOptions {
  *
  * @example Usage
  * ```ts
- * import { RepoManager, uploadFiles } from "@repo/apy";
+ * import { RepoManager } from "@repo/apy";
+ * import { uploadFiles } from "./upload_files.ts";
  * import { startServer } from "@repo/apy/testing";
  * import assert from "node:assert";
  *
@@ -213,7 +215,8 @@ export interface UploadFilesPlan {
  *
  * @example Usage
  * ```ts
- * import { planUploadFiles, RepoManager, uploadFiles } from "@repo/apy";
+ * import { RepoManager } from "@repo/apy";
+ * import { planUploadFiles, uploadFiles } from "./upload_files.ts";
  * import { startServer } from "@repo/apy/testing";
  * import assert from "node:assert";
  *
@@ -290,7 +293,7 @@ async function localFiles(
  *
  * @example Usage
  * ```ts
- * import { statUploadPath } from "@repo/apy";
+ * import { statUploadPath } from "./upload_files.ts";
  *
  * const info = await statUploadPath(".");
  * if (!info.isDirectory) throw new Error("expected a folder");

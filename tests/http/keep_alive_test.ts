@@ -8,10 +8,11 @@ import { Transport } from "../../lib/http/transport.ts";
 import { ConnectionError } from "../../lib/http/errors.ts";
 import { proxyRouter } from "../../lib/http/_proxy_env.ts";
 import { fileDownloadPath } from "../../lib/http/paths.ts";
-import { RecordResource } from "../../lib/resources/record.ts";
+import { RepoRecord } from "../../lib/transfer/record.ts";
 import { uploadFile } from "../../lib/transfer/upload.ts";
 import { withTlsServer } from "../_tls.ts";
 import { POSIX_TOOLS } from "../_platform.ts";
+import { openResource } from "../../lib/resources/resource.ts";
 
 // With a proxy variable set (or unreadable), small requests stay with Deno's fetch.
 const direct = proxyRouter()(new URL("http://127.0.0.1")).kind === "direct";
@@ -125,7 +126,10 @@ Deno.test({
   async fn() {
     await using server = await startServer();
     await using transport = transportOf(server);
-    const record = await RecordResource.load(transport, { identifier: "cancel", create: true });
+    const record = await openResource(transport, RepoRecord, {
+      identifier: "cancel",
+      create: true,
+    });
     const data = new Uint8Array(300_000).fill(7);
     const file = await uploadFile(record, data, { fileName: "big.bin" });
     const before = server.connections;

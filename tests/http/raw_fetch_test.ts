@@ -4,13 +4,14 @@ import { assertEquals, assertRejects } from "../_assert.ts";
 import { startServer } from "../../lib/testing/mod.ts";
 import { Transport } from "../../lib/http/transport.ts";
 import { ConnectionError, TlsError } from "../../lib/http/errors.ts";
-import { RecordResource } from "../../lib/resources/record.ts";
+import { RepoRecord } from "../../lib/transfer/record.ts";
 import { uploadFile } from "../../lib/transfer/upload.ts";
 import { downloadFileStream } from "../../lib/transfer/download.ts";
 import { makeCertificates, withTlsServer } from "../_tls.ts";
 import { rawFetch } from "../../lib/http/_raw_fetch.ts";
 import { proxyRouter } from "../../lib/http/_proxy_env.ts";
 import { POSIX_TOOLS } from "../_platform.ts";
+import { openResource } from "../../lib/resources/resource.ts";
 
 // The small client serves every route it can tell (a proxy variable it may not read: fetch).
 const noProxy = proxyRouter()(new URL("http://127.0.0.1")).kind === "direct";
@@ -29,7 +30,7 @@ async function roundTrip(tls: boolean): Promise<void> {
     await using transport = new Transport({
       settings: { host: server.url, pat: server.pat, ...(certs ? { caBundle: certs.caPath } : {}) },
     });
-    const record = await RecordResource.load(transport, { identifier: "raw", create: true });
+    const record = await openResource(transport, RepoRecord, { identifier: "raw", create: true });
     const data = sample(3_000_001);
     const file = await uploadFile(record, data, { fileName: "data.bin" });
     assertEquals(file.size, data.byteLength);

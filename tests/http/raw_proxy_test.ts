@@ -6,12 +6,13 @@ import { assert, assertEquals } from "../_assert.ts";
 import { Transport } from "../../lib/http/transport.ts";
 import { ConnectionError } from "../../lib/http/errors.ts";
 import { proxyRouter } from "../../lib/http/_proxy_env.ts";
-import { RecordResource } from "../../lib/resources/record.ts";
+import { RepoRecord } from "../../lib/transfer/record.ts";
 import { startServer, type TestServer } from "../../lib/testing/mod.ts";
 import { uploadFile } from "../../lib/transfer/upload.ts";
 import { downloadFileStream } from "../../lib/transfer/download.ts";
 import { withTlsServer } from "../_tls.ts";
 import { POSIX_TOOLS } from "../_platform.ts";
+import { openResource } from "../../lib/resources/resource.ts";
 
 const VARIABLES = [
   "HTTP_PROXY",
@@ -117,7 +118,7 @@ async function roundTrip(server: TestServer, caBundle?: string) {
   await using transport = new Transport({
     settings: { host: server.url, pat: server.pat, ...(caBundle ? { caBundle } : {}) },
   });
-  const record = await RecordResource.load(transport, { identifier: "proxied", create: true });
+  const record = await openResource(transport, RepoRecord, { identifier: "proxied", create: true });
   const data = sample(3_000_000);
   const file = await uploadFile(record, data, { fileName: "data.bin" });
   const back = new Uint8Array(

@@ -4,7 +4,8 @@
  *
  * @example Usage
  * ```ts
- * import { importEln, RepoManager } from "../../../mod.ts";
+ * import { RepoManager } from "@repo/apy";
+ * import { importEln } from "@repo/apy/import";
  * import { startServer } from "../../testing/mod.ts";
  *
  * await using server = await startServer();
@@ -88,7 +89,8 @@ export interface ElnImportResult {
  *
  * @example Dry run
  * ```ts
- * import { importEln, RepoManager } from "@repo/apy";
+ * import { RepoManager } from "@repo/apy";
+ * import { importEln } from "@repo/apy/import";
  * import { startServer } from "@repo/apy/testing";
  * import { BlobWriter, TextReader, ZipWriter } from "@zip.js/zip.js";
  * import assert from "node:assert";
