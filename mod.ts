@@ -50,10 +50,11 @@ export {
 } from "./lib/transfer/collection.ts";
 export { RepoTemplate, type TemplateExportType } from "./lib/transfer/template.ts";
 export { RepoGroup } from "./lib/resources/group.ts";
-export { RepoUser, type UserSelector } from "./lib/resources/user.ts";
+export { type IdentityType, RepoUser, type UserSelector } from "./lib/resources/user.ts";
 export {
   type ExtrasQuery,
   RepoSearch,
+  type ResourceIdsOptions,
   type SearchParams,
   type SearchResultJson,
   type SearchType,
@@ -114,6 +115,7 @@ export type {
 } from "./lib/transfer/download_files.ts";
 export type { UploadFileOptions, UploadSource } from "./lib/transfer/upload.ts";
 export type {
+  LocalUploadFile,
   UploadFilesOptions,
   UploadFilesPlan,
   UploadFilesProgress,

@@ -27,7 +27,6 @@ import type {
   UserRoleJson,
 } from "../http/protocol.ts";
 import { groupResourcesPath } from "../http/paths.ts";
-import type { Transport } from "../http/transport.ts";
 import type { ListOptions } from "../http/list_options.ts";
 import { getPage } from "./capabilities/context.ts";
 import * as members from "./capabilities/members.ts";

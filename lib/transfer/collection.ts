@@ -20,7 +20,6 @@
  */
 
 import type { CollectionJson, PageJson, RecordJson } from "../http/protocol.ts";
-import type { Transport } from "../http/transport.ts";
 import type { ListOptions } from "../http/list_options.ts";
 import { addLink, getLinked, linked, removeLink } from "../resources/capabilities/links.ts";
 import { TaggedResource } from "../resources/shared.ts";

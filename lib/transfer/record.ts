@@ -30,7 +30,6 @@ import type {
   ResourceChanges,
   RevisionJson,
 } from "../http/protocol.ts";
-import type { Transport } from "../http/transport.ts";
 import type { QueryParams } from "../http/url.ts";
 import type { ListOptions } from "../http/list_options.ts";
 import * as extras from "../resources/capabilities/extras.ts";

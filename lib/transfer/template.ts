@@ -23,9 +23,7 @@
  * @module
  */
 
-import { InputError } from "../http/errors.ts";
-import { TEMPLATE_TYPES, type TemplateJson } from "../http/protocol.ts";
-import type { Transport } from "../http/transport.ts";
+import type { TemplateJson } from "../http/protocol.ts";
 import { SharedResource } from "../resources/shared.ts";
 import {
   exportResource,
