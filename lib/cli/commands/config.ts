@@ -23,7 +23,6 @@ import {
   hostProblem,
   maskPat,
 } from "./_config_edit.ts";
-import { topGroup } from "../_groups.ts";
 import { getRepoInfoCommand } from "./_repo_info.ts";
 
 const HOST_QUESTION = "Host of the repository (for example https://repo.example)";
@@ -37,13 +36,14 @@ const PAT_QUESTION = "Personal access token";
  * @example Usage
  * ```ts
  * import { configCommand } from "./config.ts";
- * console.log(configCommand().commands.map((command) => command.name()).includes("set-pat")); // true
+ * import { createGroup } from "./_group.ts";
+ * console.log(configCommand(createGroup("config", "Create and edit the config file with hosts and tokens")).commands.map((command) => command.name()).includes("set-pat")); // true
  * ```
  *
+ * @param group The empty group (from the group list).
  * @returns The group.
  */
-export function configCommand(): Command {
-  const group = topGroup("config");
+export function configCommand(group: Command): Command {
   group.addCommand(changingCommand(createCommand()));
   group.addCommand(changingCommand(setHostCommand()));
   group.addCommand(changingCommand(setPatCommand()));
