@@ -3,23 +3,12 @@
 
 import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
 import { EXPORT_TYPES } from "../../http/protocol.ts";
-import type { ResourceExportOptions } from "../../transfer/export.ts";
+import { exportResource, exportStream } from "../../transfer/export.ts";
 import { apyCommand } from "../apy_command.ts";
 import { fileOptions, pipeStream } from "./_records_export.ts";
 import { pathOption, transferProgress } from "./_records_common.ts";
 import { openResource, resourceOptions } from "./_resources_common.ts";
 import { UsageError } from "../_errors.ts";
-
-/** The export methods collections and templates share, with the type as the user gave it. */
-interface Exportable {
-  readonly id: number;
-  meta(): Promise<{ identifier: string }>;
-  export(path: string, exportType: string, options: ResourceExportOptions): Promise<string>;
-  exportStream(
-    exportType: string,
-    options: { signal?: AbortSignal },
-  ): Promise<ReadableStream<Uint8Array>>;
-}
 
 /** Export types that may be piped to stdout (text the terminal can take). */
 const PIPEABLE = ["json", "json-schema"];
@@ -61,17 +50,19 @@ export function exportResourceCommand(type: "collection" | "template"): CommandU
         `-P/--pipe only works with the ${pipeable.join(" and ")} exports, not '${exportType}'`,
       );
     }
-    // The library types each resource's export types; `-e` has been checked against them.
-    const resource = await openResource(manager, type, options) as unknown as Exportable;
+    // `-e` has been checked against the type's export types (the library checks them again).
+    const resource = await openResource(manager, type, options);
     if (values.pipe === true) {
-      await pipeStream(manager, await resource.exportStream(exportType, fileOptions(manager, {})));
+      const stream = await exportStream(resource, { ...fileOptions(manager, {}), exportType });
+      await pipeStream(manager, stream);
       return;
     }
     const progress = transferProgress(manager.output, `Exporting ${resource.id}`);
     let path: string;
     try {
-      path = await resource.export(values.path, exportType, {
+      path = await exportResource(resource, values.path, {
         ...fileOptions(manager, values),
+        exportType,
         onProgress: progress.onProgress,
       });
     } finally {

@@ -87,7 +87,7 @@ function setInstanceField(
   });
 }
 
-function createCommand(): Command {
+function createCommand(): CommandUnknownOpts {
   const command = new Command("create").description(
     `Create the config file with an empty instance '${FIRST_INSTANCE}'`,
   );
@@ -111,10 +111,10 @@ function createCommand(): Command {
     output.info(`Created the config file ${path}`);
     output.info("Next: run 'repo-apy config set-host' and 'repo-apy config set-pat'");
   });
-  return command as unknown as Command;
+  return command;
 }
 
-function setHostCommand(): Command {
+function setHostCommand(): CommandUnknownOpts {
   const command = new Command("set-host")
     .description("Set the host of an instance (asks for it unless --host is given)")
     .option("-I, --instance <name>", "Instance to change (default: the default instance)")
@@ -130,10 +130,10 @@ function setHostCommand(): Command {
     );
     context.output.info(`Set the host of instance '${name}' to ${maskHost(value)}`);
   });
-  return command as unknown as Command;
+  return command;
 }
 
-function setPatCommand(): Command {
+function setPatCommand(): CommandUnknownOpts {
   const command = new Command("set-pat")
     .description("Set the personal access token of an instance (asks for it; pipe it to stdin)")
     .option("-I, --instance <name>", "Instance to change (default: the default instance)");
@@ -149,10 +149,10 @@ function setPatCommand(): Command {
       `Set the personal access token of instance '${name}' to ${maskPat(value, 5, "*")}`,
     );
   });
-  return command as unknown as Command;
+  return command;
 }
 
-function addInstanceCommand(): Command {
+function addInstanceCommand(): CommandUnknownOpts {
   const command = new Command("add-instance")
     .description("Add an instance (asks for its token, then its host)")
     .requiredOption("-I, --instance <name>", "Name of the new instance")
@@ -173,10 +173,10 @@ function addInstanceCommand(): Command {
     });
     context.output.info(`Added the instance '${name}'${becameDefault ? " (now the default)" : ""}`);
   });
-  return command as unknown as Command;
+  return command;
 }
 
-function changeDefaultInstanceCommand(): Command {
+function changeDefaultInstanceCommand(): CommandUnknownOpts {
   const command = new Command("change-default-instance")
     .description("Make an instance the default one")
     .requiredOption("-I, --instance <name>", "Instance to make the default");
@@ -188,10 +188,10 @@ function changeDefaultInstanceCommand(): Command {
     });
     output.info(`The default instance is now '${options.instance}'`);
   });
-  return command as unknown as Command;
+  return command;
 }
 
-function renameInstanceCommand(): Command {
+function renameInstanceCommand(): CommandUnknownOpts {
   const command = new Command("rename-instance")
     .description("Rename an instance")
     .requiredOption("-I, --instance <name>", "Instance to rename")
@@ -209,10 +209,10 @@ function renameInstanceCommand(): Command {
     });
     output.info(`Renamed the instance '${from}' to '${to}'`);
   });
-  return command as unknown as Command;
+  return command;
 }
 
-function showInstancesCommand(): Command {
+function showInstancesCommand(): CommandUnknownOpts {
   const command = readingCommand(
     new Command("show-instances").description(
       "List the instances of the config file and the default one",
@@ -249,5 +249,5 @@ function showInstancesCommand(): Command {
       fallback === undefined ? "No default instance" : `Default instance: ${fallback}`,
     );
   });
-  return command as unknown as Command;
+  return command;
 }
