@@ -55,6 +55,7 @@ export interface TemplateImportOptions {
  *   templateType: "record",
  * });
  * assert.strictEqual((await template.meta()).type, "record");
+ * await Deno.remove(dir, { recursive: true });
  * ```
  *
  * @param target The manager (or anything with its `transport`).

@@ -50,6 +50,7 @@ import { shaclToTemplate } from "./shacl_template.ts";
  * );
  * const template = await importShacl(manager, `${dir}/profile.ttl`);
  * assert.strictEqual((await template.meta()).type, "extras");
+ * await Deno.remove(dir, { recursive: true });
  * ```
  *
  * @param target The manager (or anything with its `transport`).

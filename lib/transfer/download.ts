@@ -91,6 +91,7 @@ export interface DownloadStreamOptions {
  * const dir = await Deno.makeTempDir(); // --allow-write (and --allow-read) for it
  * const path = await downloadFile(record, id, { path: `${dir}/` });
  * assert.strictEqual(await Deno.readTextFile(path), "hello");
+ * await Deno.remove(dir, { recursive: true });
  * ```
  *
  * @param record The record (anything with `transport`, `id` and `endpoint`).

@@ -103,6 +103,7 @@ export interface DownloadAllFilesOptions {
  * const dir = await Deno.makeTempDir();
  * const paths = await downloadFiles(record, dir, { pattern: "*.csv" });
  * assert.deepStrictEqual(paths, [`${dir}/table.csv`]);
+ * await Deno.remove(dir, { recursive: true });
  * ```
  *
  * @param record The record.
@@ -181,6 +182,7 @@ export async function downloadFiles(
  * const dir = await Deno.makeTempDir();
  * const zip = await downloadAllFiles(record, `${dir}/`);
  * assert.ok((await Deno.stat(zip)).size > 0);
+ * await Deno.remove(dir, { recursive: true });
  * ```
  *
  * @param record The record.

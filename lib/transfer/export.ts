@@ -93,6 +93,7 @@ export type ResourceExportOptions = Omit<ExportOptions, "exportType">;
  * const dir = await Deno.makeTempDir();
  * const path = await exportResource(record, `${dir}/`, { exportType: "json" });
  * assert.strictEqual(JSON.parse(await Deno.readTextFile(path)).identifier, "sample-1");
+ * await Deno.remove(dir, { recursive: true });
  * ```
  *
  * @param resource The record, collection or template.

@@ -67,6 +67,7 @@ export interface ExportMetadataOptions {
  * const dir = await Deno.makeTempDir();
  * const path = await exportMetadata(record, `${dir}/meta.json`, { format: "plain" });
  * assert.deepStrictEqual(JSON.parse(await Deno.readTextFile(path)), { temperature: 21.5 });
+ * await Deno.remove(dir, { recursive: true });
  * ```
  *
  * @param record The record.

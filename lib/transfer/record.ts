@@ -904,6 +904,7 @@ export class RepoRecord extends TaggedResource<RecordJson> {
    * await Deno.writeTextFile(`${dir}/big.bin`, "0123456789");
    * const file = await record.uploadFile(`${dir}/big.bin`, { force: true });
    * assert.strictEqual(file.size, 10);
+   * await Deno.remove(dir, { recursive: true });
    * ```
    *
    * @param source File path, or a byte stream with `size`.
@@ -938,6 +939,7 @@ export class RepoRecord extends TaggedResource<RecordJson> {
    * await Deno.writeTextFile(`${dir}/b.txt`, "b");
    * const { uploaded } = await record.uploadFiles(dir, { skipExisting: true });
    * assert.strictEqual(uploaded.length, 2);
+   * await Deno.remove(dir, { recursive: true });
    * ```
    *
    * @param source A folder, a file, or a list of files.
@@ -1003,6 +1005,7 @@ export class RepoRecord extends TaggedResource<RecordJson> {
    * const dir = await Deno.makeTempDir();
    * const path = await record.downloadFile(id, `${dir}/`);
    * assert.strictEqual(await Deno.readTextFile(path), "hello");
+   * await Deno.remove(dir, { recursive: true });
    * ```
    *
    * @param fileId The file's id.
@@ -1067,6 +1070,7 @@ export class RepoRecord extends TaggedResource<RecordJson> {
    * const dir = await Deno.makeTempDir();
    * const paths = await record.downloadFiles(dir, { pattern: "*.csv" });
    * assert.strictEqual(paths.length, 1);
+   * await Deno.remove(dir, { recursive: true });
    * ```
    *
    * @param dir Target directory.
@@ -1093,6 +1097,7 @@ export class RepoRecord extends TaggedResource<RecordJson> {
    * const dir = await Deno.makeTempDir();
    * const zip = await record.downloadAllFiles(`${dir}/`);
    * assert.ok(zip.endsWith(".zip"));
+   * await Deno.remove(dir, { recursive: true });
    * ```
    *
    * @param path Target file or directory.
@@ -1119,6 +1124,7 @@ export class RepoRecord extends TaggedResource<RecordJson> {
    * const dir = await Deno.makeTempDir();
    * const path = await record.exportMetadata(`${dir}/meta.json`, { format: "plain" });
    * assert.deepStrictEqual(JSON.parse(await Deno.readTextFile(path)), { temperature: 21.5 });
+   * await Deno.remove(dir, { recursive: true });
    * ```
    *
    * @param path Target file or directory.

@@ -120,6 +120,7 @@ export interface UploadFilesOptions {
  * await uploadFiles(record, dir);
  * const { uploaded, skipped } = await uploadFiles(record, dir, { skipExisting: true });
  * assert.deepStrictEqual([uploaded.length, skipped.length], [0, 1]);
+ * await Deno.remove(dir, { recursive: true });
  * ```
  *
  * @param record The record.
@@ -230,6 +231,7 @@ export interface UploadFilesPlan {
  * const plan = await planUploadFiles(record, dir, { skipExisting: true });
  * assert.deepStrictEqual(plan.upload.map((file) => file.name), ["b.txt"]);
  * assert.deepStrictEqual(plan.skip.map(({ file }) => file.name), ["a.txt"]);
+ * await Deno.remove(dir, { recursive: true });
  * ```
  *
  * @param record The record.
