@@ -186,7 +186,7 @@ export {
 } from "./lib/resources/metadata.ts";
 
 // Utilities.
-export { generateIdentifier } from "./lib/utils/identifier.ts";
+export { appendIdentifierSuffix, generateIdentifier } from "./lib/utils/identifier.ts";
 export { globFilter, globToRegExp } from "./lib/utils/glob.ts";
 export { safeFileName, type SafeFileNameOptions } from "./lib/utils/file_name.ts";
 export {

@@ -10,6 +10,7 @@ import { assertEquals } from "./_assert.ts";
 
 /** The curated public names of `mod.ts` (values and types). */
 const CURATED = [
+  "appendIdentifierSuffix",
   "ChunkJson",
   "CollectionExportType",
   "CollectionInfo",

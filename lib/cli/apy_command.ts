@@ -189,7 +189,7 @@ export function apyCommand<
   action: ApyAction<Args, Opts>,
   apyOptions: ApyCommandOptions<Opts> = {},
 ): Command<Args, Opts & ApyOptions, Global> {
-  const target = command as unknown as CommandUnknownOpts;
+  const target: CommandUnknownOpts = command;
   target.addOption(
     new Option(
       "-I, --instance <name>",
