@@ -3,7 +3,6 @@
 
 import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
 import { EXPORT_TYPES } from "../../http/protocol.ts";
-import { exportResource, exportStream } from "../../transfer/export.ts";
 import { apyCommand } from "../apy_command.ts";
 import { fileOptions, pipeStream } from "./_records_export.ts";
 import { pathOption, transferProgress } from "./_records_common.ts";
@@ -51,6 +50,8 @@ export function exportResourceCommand(type: "collection" | "template"): CommandU
       );
     }
     // `-e` has been checked against the type's export types (the library checks them again).
+    // Imported here, not at the top: building the command tree (help) needs no transfer code.
+    const { exportResource, exportStream } = await import("../../transfer/export.ts");
     const resource = await openResource(manager, type, options);
     if (values.pipe === true) {
       const stream = await exportStream(resource, { ...fileOptions(manager, {}), exportType });
