@@ -19,14 +19,193 @@
  * console.log((await record.getFileByName("hello.txt")).size); // 5
  * ```
  *
+ * This entry point is the client: {@linkcode RepoManager} and the resource classes it hands out,
+ * the errors, the option and JSON types, conversion and a few utilities. The machinery behind it
+ * has its own entry points: `@repo/apy/http` (the transport, pagination, retries, the pacer and
+ * the protocol vocabulary, for writing your own endpoints), `@repo/apy/config` (the config
+ * file), `@repo/apy/import` (ELN, JSON Schema and SHACL imports), `@repo/apy/cli` and
+ * `@repo/apy/testing` (a local repository server).
+ *
  * @module
  */
 
-export * from "./lib/http/mod.ts";
-export * from "./lib/config/mod.ts";
-export * from "./lib/utils/mod.ts";
-export * from "./lib/resources/mod.ts";
-export * from "./lib/transfer/mod.ts";
-export * from "./lib/convert/mod.ts";
-export * from "./lib/import/mod.ts";
-export * from "./lib/manager/mod.ts";
+// The client.
+export { RepoManager, type RepoManagerOptions } from "./lib/manager/repo_manager.ts";
+export { Resource, type ResourceSelector } from "./lib/resources/resource.ts";
+export { SharedResource, type Tagged, TaggedResource } from "./lib/resources/shared.ts";
+export {
+  type FileChanges,
+  type MetadataOptions,
+  type RecordExportOptions,
+  type RecordExportType,
+  type RecordLinkChanges,
+  type RecordLinksQuery,
+  RepoRecord,
+  type UploadStringOptions,
+} from "./lib/transfer/record.ts";
+export {
+  type CollectionExportType,
+  type CollectionInfo,
+  RepoCollection,
+} from "./lib/transfer/collection.ts";
+export { RepoTemplate, type TemplateExportType } from "./lib/transfer/template.ts";
+export { RepoGroup } from "./lib/resources/group.ts";
+export { type IdentityType, RepoUser, type UserSelector } from "./lib/resources/user.ts";
+export {
+  type ExtrasQuery,
+  RepoSearch,
+  type ResourceIdsOptions,
+  type SearchParams,
+  type SearchResultJson,
+  type SearchType,
+  type UserSearchParams,
+} from "./lib/resources/search.ts";
+export { type FilterParams, RepoMisc } from "./lib/resources/misc.ts";
+
+// Errors.
+export {
+  ConfigurationError,
+  ConnectionError,
+  type ConnectionErrorOptions,
+  InputError,
+  MissingSchemaError,
+  RedirectError,
+  RepoApyError,
+  RequestError,
+  type RequestErrorInit,
+  ResponseTooLargeError,
+  TimeoutError,
+  TlsError,
+} from "./lib/http/errors.ts";
+export {
+  ConfigFileError,
+  type ConfigFileErrorInit,
+  type ConfigFileProblem,
+} from "./lib/config/errors.ts";
+export {
+  MetadataError,
+  type MetadataErrorInit,
+  ResourceNotFoundError,
+  TooManyResultsError,
+} from "./lib/resources/errors.ts";
+export {
+  FilesExistError,
+  IncompleteDownloadError,
+  IntegrityError,
+  type IntegrityFacts,
+  LocalFileError,
+  type PartialFile,
+  UploadError,
+  type UploadErrorInit,
+  type UploadFilesDone,
+  UploadFilesError,
+  type UploadLeft,
+  type UploadMismatch,
+} from "./lib/transfer/errors.ts";
+
+// Options.
+export type { ConnectionSettings, SettingsOptions } from "./lib/config/settings.ts";
+export type { Logger, LogLevel } from "./lib/http/log.ts";
+export type { RetryOptions } from "./lib/http/retry.ts";
+export type { ListOptions } from "./lib/http/list_options.ts";
+export type { DownloadFileOptions, DownloadStreamOptions } from "./lib/transfer/download.ts";
+export type {
+  DownloadAllFilesOptions,
+  DownloadFilesOptions,
+} from "./lib/transfer/download_files.ts";
+export type { UploadFileOptions, UploadSource } from "./lib/transfer/upload.ts";
+export type {
+  LocalUploadFile,
+  UploadFilesOptions,
+  UploadFilesPlan,
+  UploadFilesProgress,
+} from "./lib/transfer/upload_files.ts";
+export type { ExportMetadataOptions } from "./lib/transfer/export_metadata.ts";
+export {
+  HASH_CACHE_NAME,
+  type SyncAction,
+  type SyncActionKind,
+  type SyncCount,
+  type SyncDirection,
+  type SyncFailure,
+  syncFolder,
+  type SyncOptions,
+  type SyncPlan,
+  type SyncProblem,
+  type SyncProgress,
+  type SyncResult,
+  type SyncTarget,
+} from "./lib/transfer/sync.ts";
+export type {
+  ExportOptions,
+  ExportStreamOptions,
+  ResourceExportOptions,
+} from "./lib/transfer/export.ts";
+export type { Progress, ProgressCallback } from "./lib/transfer/progress.ts";
+
+// The server's JSON.
+export type {
+  ChunkJson,
+  CollectionJson,
+  ErrorBodyJson,
+  Extra,
+  ExtraType,
+  FileJson,
+  GroupJson,
+  GroupRoleJson,
+  IdentityJson,
+  InfoJson,
+  LicenseJson,
+  Links,
+  PageJson,
+  PaginationJson,
+  RecordJson,
+  RecordLinkJson,
+  ResourceChanges,
+  ResourceJson,
+  ResourceType,
+  RevisionJson,
+  RoleInfoJson,
+  RolesJson,
+  TagJson,
+  TemplateJson,
+  TemplateType,
+  TrashableType,
+  TrashItemJson,
+  UploadJson,
+  UploadTaskJson,
+  UserJson,
+  UserRoleJson,
+} from "./lib/http/protocol.ts";
+
+// Conversion.
+export {
+  isIsoDate,
+  JsonNumber,
+  jsonToRepo,
+  type JsonToRepoOptions,
+  type JsonValue,
+  jsonValueToPlain,
+  normalizeIsoDate,
+  parseJson,
+  type ParseJsonOptions,
+  type PlainJson,
+  repoToJson,
+} from "./lib/convert/mod.ts";
+export {
+  flattenExtras,
+  getExtra,
+  mergeExtras,
+  type MergeExtrasOptions,
+  validateExtras,
+} from "./lib/resources/metadata.ts";
+
+// Utilities.
+export { appendIdentifierSuffix, generateIdentifier } from "./lib/utils/identifier.ts";
+export { globFilter, globToRegExp } from "./lib/utils/glob.ts";
+export { safeFileName, type SafeFileNameOptions } from "./lib/utils/file_name.ts";
+export {
+  getResourceType,
+  type RepoResourceType,
+  RESOURCE_TYPES,
+} from "./lib/utils/resource_type.ts";

@@ -14,7 +14,8 @@
  * @module
  */
 
-import { parse } from "yaml";
+// deno-lint-ignore no-import-prefix -- only this script parses YAML: the parser stays out of the library's import map (deno.json), which JSR users resolve
+import { parse } from "npm:yaml@^2.9.1";
 
 /** The workflows this project has, by file name. */
 export const WORKFLOWS = ["ci.yml", "release.yml"] as const;

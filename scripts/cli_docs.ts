@@ -22,8 +22,8 @@ export const CLI_DOCS_PATH = "docs/cli.md";
  *
  * @returns The Markdown text of `docs/cli.md`.
  */
-export function cliDocs(): string {
-  return markdownHelp(createProgram({ version: denoJson.version, input: [] }));
+export async function cliDocs(): Promise<string> {
+  return markdownHelp(await createProgram({ version: denoJson.version, input: [] }));
 }
 
 /**
@@ -36,7 +36,7 @@ export async function staleReason(path: string | URL): Promise<string | null> {
   const name = path instanceof URL ? CLI_DOCS_PATH : path;
   const saved = await Deno.readTextFile(path).catch(() => null);
   if (saved === null) return `${name} is missing: run 'deno task docs:cli' and commit it`;
-  if (saved.replaceAll("\r\n", "\n") === cliDocs()) return null;
+  if (saved.replaceAll("\r\n", "\n") === await cliDocs()) return null;
   return `${name} is out of date with the command tree: run 'deno task docs:cli' and commit it`;
 }
 
@@ -50,7 +50,7 @@ if (import.meta.main) {
     }
     console.log(`${Deno.args[1] ?? CLI_DOCS_PATH} is current`);
   } else {
-    await Deno.writeTextFile(path, cliDocs());
+    await Deno.writeTextFile(path, await cliDocs());
     console.log(`wrote ${CLI_DOCS_PATH}`);
   }
 }

@@ -24,7 +24,14 @@
  */
 
 const THIRD_PARTY_TYPES = new Set(["Command", "CommandUnknownOpts", "OptionValues"]);
-const ENTRY_POINTS = ["mod.ts", "lib/cli/mod.ts", "lib/testing/mod.ts"];
+const ENTRY_POINTS = [
+  "mod.ts",
+  "lib/http/mod.ts",
+  "lib/config/mod.ts",
+  "lib/import/mod.ts",
+  "lib/cli/mod.ts",
+  "lib/testing/mod.ts",
+];
 import BASELINE from "./doc_lint_baseline.json" with { type: "json" };
 /** A reason comment in an ignored example: it must name the real host that keeps it from running. */
 const IGNORE_REASON = /\/\/.*\breal host\b/i;

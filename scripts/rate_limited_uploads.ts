@@ -1,8 +1,8 @@
 // deno-lint-ignore-file no-console -- a script prints its results
 // Runs N concurrent CLI processes (`records add-files`) uploading generated 30–60 MB files to one
 // record of the local server under a token-bucket rate limit, then downloads every file and
-// compares its MD5 with the generated one. Used by tests/http/rate_limit_cli_test.ts (5 req/s),
-// and by hand for slower limits:
+// compares its MD5 with the generated one. Used by tests/soak/rate_limit_cli_test.ts (5 req/s,
+// `deno task test:soak`), and by hand for slower limits:
 //
 //   deno run --allow-net=127.0.0.1 --allow-read --allow-write=/tmp --allow-run=deno \
 //     --allow-env scripts/rate_limited_uploads.ts --rate 1 --processes 16

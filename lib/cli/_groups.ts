@@ -1,7 +1,8 @@
-// The table of command groups: names, descriptions and aliases known without loading a group, and
-// a loader per group, so a run imports only the group it uses (start-up time).
+// The one list of command groups: names, descriptions and aliases known without loading a group,
+// and a loader per group, so a run imports only the group it uses (start-up time). The command
+// modules never import this list (they get their empty group from it), so loading makes no cycle.
 
-import type { Command, CommandUnknownOpts } from "@commander-js/extra-typings";
+import type { Command } from "@commander-js/extra-typings";
 import { createGroup } from "./commands/_group.ts";
 
 /** One top-level command group. */
@@ -12,8 +13,8 @@ export interface GroupEntry {
   description: string;
   /** Other names of the group. */
   aliases: string[];
-  /** Imports the group's module and returns its builder. */
-  load(): Promise<() => Command>;
+  /** Imports the group's module and returns its builder, which fills the empty group. */
+  load(): Promise<(group: Command) => Command>;
 }
 
 /** Every group, in the order root help lists them. */
@@ -62,36 +63,14 @@ export const GROUPS: readonly GroupEntry[] = [
   },
 ];
 
-/** The group `name` of {@linkcode GROUPS}, empty: its builder adds the commands. */
-export function topGroup(name: string): Command {
-  const entry = GROUPS.find((candidate) => candidate.name === name);
-  if (entry === undefined) throw new TypeError(`No command group '${name}' in GROUPS`);
+/** The group of `entry`, empty: its name, description and aliases (root help lists it so). */
+export function emptyGroup(entry: GroupEntry): Command {
   const group = createGroup(entry.name, entry.description);
   for (const alias of entry.aliases) group.alias(alias);
   return group;
 }
 
-const examples: WeakMap<object, readonly string[]> = new WeakMap();
-
-/** The usage examples `addCommands` gave `command` (none: an empty list). */
-export function commandExamples(command: CommandUnknownOpts): readonly string[] {
-  return examples.get(command) ?? [];
-}
-
-/** Adds the commands `builders` make to `group`, each with its usage examples at the end of its help. */
-export function addCommands(
-  group: Command,
-  builders: readonly (() => CommandUnknownOpts)[],
-  examplesByName: { readonly [command: string]: readonly string[] },
-): Command {
-  for (const build of builders) {
-    const command = build();
-    const lines = examplesByName[command.name()];
-    if (lines) {
-      examples.set(command, lines);
-      command.addHelpText("after", `\nExamples:\n${lines.map((line) => `  $ ${line}`).join("\n")}`);
-    }
-    group.addCommand(command);
-  }
-  return group;
+/** The group of `entry` with its commands (imports the group's module). */
+export async function loadGroup(entry: GroupEntry): Promise<Command> {
+  return (await entry.load())(emptyGroup(entry));
 }

@@ -26,7 +26,7 @@ export async function renderHelpTexts(): Promise<HelpTexts> {
   const { createProgram } = await import("./program.ts");
   const { runCli } = await import("./run.ts");
   const texts: HelpTexts = {};
-  for (const command of walkCommands(createProgram({ version: "0" }))) {
+  for (const command of walkCommands(await createProgram({ version: "0" }))) {
     const path = commandPath(command).split(" ").slice(1);
     let text = "";
     const code = await runCli([...path, "--help"], {

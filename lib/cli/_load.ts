@@ -4,9 +4,8 @@
 // (`--commands` or `--xmlhelp` on the root, shell completions) load every group.
 
 import type { Command } from "@commander-js/extra-typings";
-import { GROUPS, topGroup } from "./_groups.ts";
-import { buildRoot } from "./_root.ts";
-import type { ProgramOptions } from "./program.ts";
+import { emptyGroup, GROUPS, loadGroup } from "./_groups.ts";
+import { buildRoot, type ProgramOptions } from "./_root.ts";
 
 /** Builds the tree for `args` (without the program name). */
 export async function loadProgram(
@@ -19,8 +18,7 @@ export async function loadProgram(
     ? args.some((arg) => arg === "--commands" || arg === "--xmlhelp")
     : args.includes("activate-autocompletion");
   const groups = await Promise.all(GROUPS.map(async (group) => {
-    if (everything || group === entry) return (await group.load())();
-    return topGroup(group.name);
+    return everything || group === entry ? await loadGroup(group) : emptyGroup(group);
   }));
   return buildRoot(groups, options);
 }

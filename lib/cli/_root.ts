@@ -11,14 +11,25 @@ import {
   InvalidArgumentError,
   Option,
 } from "@commander-js/extra-typings";
+import type { RepoManagerOptions } from "../manager/repo_manager.ts";
 import { setContext } from "./_context.ts";
-import { commandExamples } from "./_groups.ts";
 import { type LineInput, linesInput, stdinInput } from "./_input.ts";
 import { commandPath, isGroup, shortDescription, walkCommands } from "./_tree.ts";
-import { createGroup } from "./commands/_group.ts";
+import { commandExamples, createGroup } from "./commands/_group.ts";
 import { Output } from "./output.ts";
-import type { ProgramOptions } from "./program.ts";
 import { xmlHelp } from "./xml_help.ts";
+
+/** Options of `createProgram()`. */
+export interface ProgramOptions {
+  /** Version printed by `--version`. */
+  version: string;
+  /** Where everything is printed; default: the process's stdout and stderr. */
+  output?: Output;
+  /** Answers to prompts, one per line; default: read from stdin. */
+  input?: readonly string[];
+  /** Extra options for every manager the commands create (tests). */
+  managerOptions?: Partial<RepoManagerOptions>;
+}
 
 /** Name of the program. */
 export const PROGRAM_NAME = "repo-apy";

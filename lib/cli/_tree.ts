@@ -109,11 +109,9 @@ export function parameterOptions(command: CommandUnknownOpts): Option[] {
 
 /** Visible subcommands. */
 export function visibleCommands(command: CommandUnknownOpts): CommandUnknownOpts[] {
-  return command.commands.filter((sub) => !isHidden(sub));
-}
-
-function isHidden(command: CommandUnknownOpts): boolean {
-  return (command as unknown as { _hidden?: boolean })._hidden === true;
+  // Commander's own list, less the implicit `help` command it may add to it.
+  const visible = command.createHelp().visibleCommands(command);
+  return visible.filter((sub) => command.commands.includes(sub));
 }
 
 /** First line of a command's summary or description. */

@@ -47,7 +47,7 @@ const dryManagers = new WeakSet<CLIRepoManager>();
  *
  * const lines: string[] = [];
  * const output = new Output({ stdout: (text) => lines.push(text), stderr: () => {} });
- * const program = createProgram({ version: "1.0.0", output, managerOptions });
+ * const program = await createProgram({ version: "1.0.0", output, managerOptions });
  * const command = dryRunOption(program.command("delete-one").argument("<identifier>"));
  * apyCommand(command, async (manager, _options, identifier) => {
  *   const record = await manager.record({ identifier });
@@ -86,7 +86,7 @@ export function dryRunOption<C extends CommandUnknownOpts>(command: C): C {
  * const lines: string[] = [];
  * const output = new Output({ stdout: (text) => lines.push(text), stderr: () => {} });
  * const managerOptions = { host: server.url, pat: server.pat };
- * const program = createProgram({ version: "1.0.0", output, managerOptions });
+ * const program = await createProgram({ version: "1.0.0", output, managerOptions });
  * const command = dryRunOption(program.command("wipe"));
  * apyCommand(command, (manager) => {
  *   if (dryRun(manager, "wipe everything")) return;
@@ -116,7 +116,7 @@ export function dryRun(manager: CLIRepoManager, what: string): boolean {
  * const lines: string[] = [];
  * const output = new Output({ stdout: (text) => lines.push(text), stderr: () => {} });
  * const managerOptions = { host: server.url, pat: server.pat };
- * const program = createProgram({ version: "1.0.0", output, managerOptions });
+ * const program = await createProgram({ version: "1.0.0", output, managerOptions });
  * const command = dryRunOption(program.command("delete-files").argument("<names...>"));
  * apyCommand(command, (manager, _options, names) => {
  *   if (isDryRun(manager)) {
@@ -225,7 +225,7 @@ export interface ApyCommandOptions<Opts> {
  * const lines: string[] = [];
  * const output = new Output({ stdout: (text) => lines.push(text), stderr: () => {} });
  * const managerOptions = { host: server.url, pat: server.pat };
- * const program = createProgram({ version: "1.0.0", output, managerOptions });
+ * const program = await createProgram({ version: "1.0.0", output, managerOptions });
  * apyCommand(program.command("server-version"), async (manager) => {
  *   manager.echo((await manager.info()).version);
  * });
@@ -247,7 +247,7 @@ export function apyCommand<
   action: ApyAction<Args, Opts>,
   apyOptions: ApyCommandOptions<Opts> = {},
 ): Command<Args, Opts & ApyOptions, Global> {
-  const target = command as unknown as CommandUnknownOpts;
+  const target: CommandUnknownOpts = command;
   target.addOption(
     new Option(
       "-I, --instance <name>",

@@ -111,12 +111,23 @@ function section(command: CommandUnknownOpts, root: CommandUnknownOpts): string[
 
 /** What `--help` prints after the options (examples), from the command's own help texts. */
 function helpAfter(command: CommandUnknownOpts): string {
-  // Commander keeps `addHelpText("after", ...)` as an `afterHelp` listener of the command (an
-  // EventEmitter, which the typings do not show): replay it into a string.
-  const emitter = command as unknown as { emit(event: string, context: unknown): boolean };
+  // `outputHelp()` writes commander's text and then the `addHelpText("after", ...)` texts: print
+  // it into a string and keep what follows commander's own text.
+  const saved = command.configureOutput();
   let text = "";
-  emitter.emit("afterHelp", { error: false, command, write: (chunk: string) => text += chunk });
-  return text.trim();
+  let own = "";
+  command.configureOutput({
+    ...saved,
+    writeOut: (chunk) => text += chunk,
+    getOutHasColors: () => false, // plain text, without asking the environment
+  });
+  try {
+    command.outputHelp();
+    own = command.helpInformation();
+  } finally {
+    command.configureOutput(saved);
+  }
+  return (text.startsWith(own) ? text.slice(own.length) : "").trim();
 }
 
 function usage(command: CommandUnknownOpts): string {

@@ -5,7 +5,7 @@
  * @example Usage
  * ```ts
  * import { createProgram } from "./mod.ts";
- * const program = createProgram({ version: "1.0.0" });
+ * const program = await createProgram({ version: "1.0.0" });
  * console.log(program.name()); // "repo-apy"
  * ```
  *

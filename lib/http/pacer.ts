@@ -46,7 +46,7 @@ const FIRST_INTERVAL_MS = 50;
  *
  * @example A 429 pauses the next start (injected clock, no real sleep)
  * ```ts
- * import { Pacer } from "@repo/apy";
+ * import { Pacer } from "@repo/apy/http";
  * import assert from "node:assert";
  *
  * let now = 0;

@@ -60,7 +60,8 @@ export const MAX_PAGES = 10_000;
  *
  * @example Usage
  * ```ts
- * import { paginate, RepoManager } from "@repo/apy";
+ * import { RepoManager } from "@repo/apy";
+ * import { paginate } from "@repo/apy/http";
  * import { startServer } from "@repo/apy/testing";
  * import assert from "node:assert";
  *
@@ -156,7 +157,8 @@ function pageLink(next: string, following: number, number: number): string | und
  *
  * @example Usage
  * ```ts
- * import { paginateItems, RepoManager } from "@repo/apy";
+ * import { RepoManager } from "@repo/apy";
+ * import { paginateItems } from "@repo/apy/http";
  * import { startServer } from "@repo/apy/testing";
  * import assert from "node:assert";
  *

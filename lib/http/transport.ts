@@ -64,7 +64,7 @@ const MAX_REDIRECTS = 5;
  *
  * @example Usage (permissions: `--allow-net` for the host)
  * ```ts
- * import { Transport } from "@repo/apy";
+ * import { Transport } from "@repo/apy/http";
  * import { startServer } from "@repo/apy/testing";
  * import assert from "node:assert";
  *
@@ -108,7 +108,7 @@ export class Transport implements AsyncDisposable {
    *
    * @example Usage
    * ```ts
-   * import { Transport } from "@repo/apy";
+   * import { Transport } from "@repo/apy/http";
    * import assert from "node:assert";
    *
    * await using transport = new Transport({ settings: { host: "https://repo.example", pat: "pat_x" } });
@@ -340,7 +340,7 @@ export class Transport implements AsyncDisposable {
    *
    * @example Usage
    * ```ts
-   * import { Transport } from "@repo/apy";
+   * import { Transport } from "@repo/apy/http";
    * import assert from "node:assert";
    *
    * const transport = new Transport({ settings: { host: "https://repo.example", pat: "pat_x" } });

@@ -27,7 +27,30 @@ interface ParserOptions {
 
 type ParserClass = new (options?: ParserOptions) => { parse(text: string): Quad[] };
 
-const Parser = (n3Parser as unknown as { default: { default: ParserClass } }).default.default;
+/** The exact n3 release whose private parser path and export shape this module relies on. */
+export const N3_VERSION = "2.13.12";
+
+/**
+ * n3's parser class from its private module, which Deno's CommonJS interop hands over as
+ * `default.default`. The version is pinned exactly in deno.json; an upgrade that moves the class
+ * fails here, when the module loads, with the cause named (tests/import/n3_pin_test.ts).
+ *
+ * @param module The namespace of `n3/lib/N3Parser.js`.
+ * @returns The parser class.
+ */
+export function n3ParserClass(module: unknown): ParserClass {
+  const outer = (module as { default?: unknown } | null)?.default;
+  const inner = (outer as { default?: unknown } | null | undefined)?.default;
+  if (typeof inner !== "function") {
+    throw new Error(
+      `n3 ${N3_VERSION} exported its Parser as default.default of n3/lib/N3Parser.js; this n3 does not: ` +
+        "update lib/import/_rdf.ts to the new n3 layout",
+    );
+  }
+  return inner as ParserClass;
+}
+
+const Parser = n3ParserClass(n3Parser);
 
 export const RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#";
 export const SH = "http://www.w3.org/ns/shacl#";

@@ -6,6 +6,7 @@ import { RepoTemplate } from "../transfer/template.ts";
 import { createUnique } from "./_unique.ts";
 import { readBoundedText } from "./read_bounded_text.ts";
 import { templateData, type TemplateDraft, type TemplateKind } from "./template_draft.ts";
+import { openResource } from "../resources/resource.ts";
 
 /** Largest schema or shapes file read. */
 const MAX_TEMPLATE_FILE_BYTES = 16 * 1024 * 1024;
@@ -32,13 +33,17 @@ function createTemplate(
   kind: TemplateKind,
 ): Promise<RepoTemplate> {
   const data = templateData(draft, kind);
-  return createUnique(draft.title, "template", (identifier) =>
-    RepoTemplate.load(transport, {
-      identifier,
-      create: true,
-      title: draft.title,
-      description: draft.description,
-      type: kind,
-      data,
-    }));
+  return createUnique(
+    draft.title,
+    "template",
+    (identifier) =>
+      openResource(transport, RepoTemplate, {
+        identifier,
+        create: true,
+        title: draft.title,
+        description: draft.description,
+        type: kind,
+        data,
+      }),
+  );
 }

@@ -3,7 +3,8 @@
  *
  * @example Usage
  * ```ts
- * import { importJsonSchema, RepoManager } from "../../mod.ts";
+ * import { RepoManager } from "@repo/apy";
+ * import { importJsonSchema } from "@repo/apy/import";
  * import { startServer } from "../testing/mod.ts";
  *
  * await using server = await startServer();
@@ -40,7 +41,8 @@ export interface TemplateImportOptions {
  *
  * @example Usage
  * ```ts
- * import { importJsonSchema, RepoManager } from "@repo/apy";
+ * import { RepoManager } from "@repo/apy";
+ * import { importJsonSchema } from "@repo/apy/import";
  * import { startServer } from "@repo/apy/testing";
  * import assert from "node:assert";
  *
@@ -53,6 +55,7 @@ export interface TemplateImportOptions {
  *   templateType: "record",
  * });
  * assert.strictEqual((await template.meta()).type, "record");
+ * await Deno.remove(dir, { recursive: true });
  * ```
  *
  * @param target The manager (or anything with its `transport`).

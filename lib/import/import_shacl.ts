@@ -3,7 +3,8 @@
  *
  * @example Usage
  * ```ts
- * import { importShacl, RepoManager } from "../../mod.ts";
+ * import { RepoManager } from "@repo/apy";
+ * import { importShacl } from "@repo/apy/import";
  * import { startServer } from "../testing/mod.ts";
  *
  * await using server = await startServer();
@@ -33,7 +34,8 @@ import { shaclToTemplate } from "./shacl_template.ts";
  *
  * @example Usage
  * ```ts
- * import { importShacl, RepoManager } from "@repo/apy";
+ * import { RepoManager } from "@repo/apy";
+ * import { importShacl } from "@repo/apy/import";
  * import { startServer } from "@repo/apy/testing";
  * import assert from "node:assert";
  *
@@ -48,6 +50,7 @@ import { shaclToTemplate } from "./shacl_template.ts";
  * );
  * const template = await importShacl(manager, `${dir}/profile.ttl`);
  * assert.strictEqual((await template.meta()).type, "extras");
+ * await Deno.remove(dir, { recursive: true });
  * ```
  *
  * @param target The manager (or anything with its `transport`).

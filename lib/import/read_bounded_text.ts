@@ -31,6 +31,7 @@ import { statLocalPath } from "../utils/local_path.ts";
  * await Deno.writeTextFile(path, "0123456789");
  * assert.strictEqual(await readBoundedText(path, 16 * 1024 * 1024), "0123456789");
  * await assert.rejects(readBoundedText(path, 4), InputError); // too large
+ * await Deno.remove(path);
  * ```
  *
  * @param path Path of the file.

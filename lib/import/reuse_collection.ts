@@ -4,7 +4,8 @@
  *
  * @example Usage
  * ```ts
- * import { RepoManager, reuseCollection } from "../../mod.ts";
+ * import { RepoManager } from "@repo/apy";
+ * import { reuseCollection } from "@repo/apy/import";
  * import { startServer } from "../testing/mod.ts";
  *
  * await using server = await startServer();
@@ -29,6 +30,7 @@ import { appendIdentifierSuffix } from "../utils/identifier.ts";
 import { RepoCollection } from "../transfer/collection.ts";
 import { RepoRecord } from "../transfer/record.ts";
 import { isIdentifierTaken } from "./_unique.ts";
+import { openResource } from "../resources/resource.ts";
 
 /** Options of {@link reuseCollection}. */
 export interface ReuseCollectionOptions {
@@ -63,7 +65,8 @@ export interface ReusedCollection {
  *
  * @example Usage
  * ```ts
- * import { reuseCollection, RepoManager } from "@repo/apy";
+ * import { RepoManager } from "@repo/apy";
+ * import { reuseCollection } from "@repo/apy/import";
  * import { startServer } from "@repo/apy/testing";
  * import assert from "node:assert";
  *
@@ -96,7 +99,7 @@ export async function reuseCollection(
   if (suffix.trim() === "" || appendIdentifierSuffix("x", suffix) === "x_") {
     throw new InputError("Give a suffix with letters or digits for the new identifiers");
   }
-  const source = await RepoCollection.load(transport, { id: collectionId });
+  const source = await openResource(transport, RepoCollection, { id: collectionId });
   const sourceMeta = await source.meta();
   const members = await Array.fromAsync(source.records({ perPage: MAX_PER_PAGE }));
   const byId = new Map(members.map((record) => [record.id, record]));
@@ -122,7 +125,7 @@ export async function reuseCollection(
   const created: { delete(): Promise<void> }[] = [];
   let creating: ["record" | "collection", string] = ["collection", collectionIdentifier];
   try {
-    const collection = await RepoCollection.load(transport, {
+    const collection = await openResource(transport, RepoCollection, {
       identifier: collectionIdentifier,
       create: true,
       title: sourceMeta.title,
@@ -153,7 +156,7 @@ export async function reuseCollection(
         const newTo = to === undefined ? undefined : mapping.get(to);
         if (newFrom === undefined || newTo === undefined) continue;
         if (newFrom === record.id && newTo === to) continue; // both reused: the link exists
-        const start = await RepoRecord.load(transport, { id: newFrom });
+        const start = await openResource(transport, RepoRecord, { id: newFrom });
         await start.linkRecord(newTo, link.name, { termIri: link.term ?? null });
         links++;
       }
@@ -175,8 +178,8 @@ export async function reuseCollection(
 
 async function ensureFree(transport: Transport, type: "record" | "collection", identifier: string) {
   try {
-    if (type === "record") await RepoRecord.load(transport, { identifier });
-    else await RepoCollection.load(transport, { identifier });
+    if (type === "record") await openResource(transport, RepoRecord, { identifier });
+    else await openResource(transport, RepoCollection, { identifier });
   } catch (error) {
     if (!(error instanceof ResourceNotFoundError)) throw error;
     // A 404 also answers for a resource in the trash, whose identifier stays taken.
@@ -221,9 +224,9 @@ async function copyRecord(
   suffix: string,
   keepExtrasValues: boolean,
 ): Promise<RepoRecord> {
-  const full = await (await RepoRecord.load(transport, { id: record.id })).meta();
+  const full = await (await openResource(transport, RepoRecord, { id: record.id })).meta();
   const extras = full.extras ?? [];
-  return await RepoRecord.load(transport, {
+  return await openResource(transport, RepoRecord, {
     identifier: appendIdentifierSuffix(full.identifier, suffix),
     create: true,
     title: full.title,

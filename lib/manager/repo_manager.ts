@@ -33,6 +33,7 @@ import { RepoUser, type UserSelector } from "../resources/user.ts";
 import { RepoCollection } from "../transfer/collection.ts";
 import { RepoRecord } from "../transfer/record.ts";
 import { RepoTemplate } from "../transfer/template.ts";
+import { openResource } from "../resources/resource.ts";
 
 /** Options of a {@linkcode RepoManager}; each one beats the config file. */
 export interface RepoManagerOptions extends SettingsOptions {
@@ -187,7 +188,7 @@ export class RepoManager implements AsyncDisposable {
    * @returns The record.
    */
   async record(selector: ResourceSelector): Promise<RepoRecord> {
-    return await RepoRecord.load(this.transport, selector);
+    return await openResource(this.transport, RepoRecord, selector);
   }
 
   /**
@@ -231,7 +232,7 @@ export class RepoManager implements AsyncDisposable {
    * @returns The collection.
    */
   async collection(selector: ResourceSelector): Promise<RepoCollection> {
-    return await RepoCollection.load(this.transport, selector);
+    return await openResource(this.transport, RepoCollection, selector);
   }
 
   /**
@@ -253,7 +254,7 @@ export class RepoManager implements AsyncDisposable {
    * @returns The template.
    */
   async template(selector: ResourceSelector): Promise<RepoTemplate> {
-    return await RepoTemplate.load(this.transport, selector);
+    return await openResource(this.transport, RepoTemplate, selector);
   }
 
   /**
@@ -275,7 +276,7 @@ export class RepoManager implements AsyncDisposable {
    * @returns The group.
    */
   async group(selector: ResourceSelector): Promise<RepoGroup> {
-    return await RepoGroup.load(this.transport, selector);
+    return await openResource(this.transport, RepoGroup, selector);
   }
 
   /**

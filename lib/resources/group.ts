@@ -4,12 +4,13 @@
  *
  * @example Usage
  * ```ts
+ * import { openResource } from "./resource.ts";
  * import { RepoGroup } from "./group.ts";
  * import { Transport } from "../http/transport.ts";
  * import { startServer } from "../testing/mod.ts";
  * await using server = await startServer();
  * await using transport = new Transport({ settings: { host: server.url, pat: server.pat } });
- * const group = await RepoGroup.load(transport, { identifier: "team", create: true });
+ * const group = await openResource(transport, RepoGroup, { identifier: "team", create: true });
  * const members = await group.getMembers();
  * console.log(members.items.length); // 1
  * ```
@@ -26,71 +27,32 @@ import type {
   UserRoleJson,
 } from "../http/protocol.ts";
 import { groupResourcesPath } from "../http/paths.ts";
-import type { Transport } from "../http/transport.ts";
 import type { ListOptions } from "../http/list_options.ts";
 import { getPage } from "./capabilities/context.ts";
 import * as members from "./capabilities/members.ts";
-import { lookup, Resource, type ResourceSelector } from "./resource.ts";
+import { Resource } from "./resource.ts";
 
 /**
  * A group on the server.
  *
  * @example Usage
  * ```ts
- * import { RepoGroup, RepoManager } from "@repo/apy";
+ * import { RepoManager } from "@repo/apy";
  * import { startServer } from "@repo/apy/testing";
  * import assert from "node:assert";
  *
  * await using server = await startServer({ users: [{ username: "alice" }] });
  * await using manager = new RepoManager({ host: server.url, pat: server.pat });
- * const { transport } = manager;
  * const alice = server.users.find((user) => user.username === "alice")!;
- * const group = await RepoGroup.load(transport, { identifier: "team", create: true });
+ * const group = await manager.group({ identifier: "team", create: true });
  * await group.addUser(alice.id, "member");
  * await group.changeUserRole(alice.id, "admin");
  * assert.strictEqual(group.created, true);
  * ```
  */
 export class RepoGroup extends Resource<GroupJson> {
-  /**
-   * Wraps a group whose id is known; nothing is sent.
-   *
-   * @param transport The transport.
-   * @param id Group id.
-   * @param init Metadata already at hand, and whether it was just created.
-   */
-  constructor(
-    transport: Transport,
-    id: number,
-    init: { meta?: GroupJson; created?: boolean } = {},
-  ) {
-    super(transport, "group", id, init);
-  }
-
-  /**
-   * Looks a group up by id or identifier, creating it when `create` is set.
-   *
-   * @example Usage
-   * ```ts
-   * import { RepoGroup, RepoManager } from "@repo/apy";
-   * import { startServer } from "@repo/apy/testing";
-   * import assert from "node:assert";
-   *
-   * await using server = await startServer();
-   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
-   * const { transport } = manager;
-   * const group = await RepoGroup.load(transport, { identifier: "team", create: true });
-   * assert.strictEqual((await group.meta()).identifier, "team");
-   * ```
-   *
-   * @param transport The transport.
-   * @param selector `{ id }` or `{ identifier, create?, ...metadata }`.
-   * @returns The group.
-   */
-  static async load(transport: Transport, selector: ResourceSelector): Promise<RepoGroup> {
-    const { meta, created } = await lookup<GroupJson>(transport, "group", selector);
-    return new RepoGroup(transport, meta.id, { meta, created });
-  }
+  /** Resource type of the class. */
+  static override readonly type = "group";
 
   /**
    * Adds a member with a role (`member`, `editor` or `admin`).

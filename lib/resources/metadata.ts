@@ -356,7 +356,7 @@ function fail(
  *
  * @example Usage
  * ```ts
- * import { metadataPathText } from "@repo/apy";
+ * import { metadataPathText } from "./metadata.ts";
  * console.log(metadataPathText(["extras", 0, "value", 1, "type"])); // "extras[0].value[1].type"
  * ```
  *

@@ -6,19 +6,21 @@
  *
  * @example Usage
  * ```ts
- * import { Resource } from "./resource.ts";
+ * import { openResource } from "./resource.ts";
+ * import { RepoGroup } from "./group.ts";
  * import { Transport } from "../http/transport.ts";
  * import { startServer } from "../testing/mod.ts";
  * await using server = await startServer();
  * await using transport = new Transport({ settings: { host: server.url, pat: server.pat } });
- * const record = await Resource.open(transport, "record", { identifier: "demo", create: true });
- * console.log(record.created, (await record.meta()).identifier); // true "demo"
+ * const group = await openResource(transport, RepoGroup, { identifier: "demo", create: true });
+ * console.log(group.created, (await group.meta()).identifier); // true "demo"
  * ```
  *
  * @module
  */
 
 import { InputError, RequestError } from "../http/errors.ts";
+import { TEMPLATE_TYPES } from "../http/protocol.ts";
 import { identifierPath, listPath, resourcePath } from "../http/paths.ts";
 import type {
   PageJson,
@@ -35,6 +37,7 @@ import { metaCache } from "./capabilities/cache.ts";
 import { getRevision, getRevisions } from "./capabilities/revisions.ts";
 import { purgeResource, restoreResource } from "./capabilities/trash.ts";
 import { ResourceNotFoundError } from "./errors.ts";
+import { validateExtras } from "./metadata.ts";
 
 /** Selects a resource by id, or by identifier with optional creation and creation metadata. */
 export type ResourceSelector =
@@ -46,24 +49,25 @@ const HAS_ID = { shape: { id: "number" } } as const;
 
 /**
  * A record, collection, template or group on the server, with its metadata cached for five
- * minutes.
+ * minutes: the core the typed classes ({@linkcode RepoGroup}, and the record, collection and
+ * template classes) share. Get one from the manager: `manager.record()`, `manager.group()`, ...
  *
  * @example Usage
  * ```ts
- * import { RepoManager, Resource } from "@repo/apy";
+ * import { RepoManager } from "@repo/apy";
  * import { startServer } from "@repo/apy/testing";
  * import assert from "node:assert";
  *
  * await using server = await startServer();
  * await using manager = new RepoManager({ host: server.url, pat: server.pat });
- * const { transport } = manager;
- * const { id } = await manager.group({ identifier: "team", create: true });
- * const group = await Resource.open(transport, "group", { id });
+ * const group = await manager.group({ identifier: "team", create: true });
  * await group.edit({ title: "New title" });
  * assert.strictEqual((await group.meta()).title, "New title");
  * ```
  */
-export class Resource<J extends ResourceJson = ResourceJson> {
+export abstract class Resource<J extends ResourceJson = ResourceJson> {
+  /** Resource type of the class; the loader looks resources of this type up. */
+  static readonly type: TrashableType;
   /** The transport the resource sends its requests with. */
   readonly transport: Transport;
   /** Resource type. */
@@ -78,51 +82,15 @@ export class Resource<J extends ResourceJson = ResourceJson> {
    * Wraps a resource whose id is known; nothing is sent.
    *
    * @param transport The transport.
-   * @param type Resource type.
    * @param id Resource id.
    * @param init Metadata already at hand, and whether it was just created.
    */
-  constructor(
-    transport: Transport,
-    type: TrashableType,
-    id: number,
-    init: { meta?: J; created?: boolean } = {},
-  ) {
+  constructor(transport: Transport, id: number, init: { meta?: J; created?: boolean } = {}) {
     this.transport = transport;
-    this.type = type;
+    this.type = new.target.type;
     this.id = id;
     this.created = init.created ?? false;
     if (init.meta) this.#meta.set(init.meta);
-  }
-
-  /**
-   * Looks a resource up by id or identifier, creating it when asked to.
-   *
-   * @example Usage
-   * ```ts
-   * import { RepoManager, Resource } from "@repo/apy";
-   * import { startServer } from "@repo/apy/testing";
-   * import assert from "node:assert";
-   *
-   * await using server = await startServer();
-   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
-   * const { transport } = manager;
-   * const record = await Resource.open(transport, "record", { identifier: "x", create: true, title: "X" });
-   * assert.strictEqual(record.created, true);
-   * ```
-   *
-   * @param transport The transport.
-   * @param type Resource type.
-   * @param selector `{ id }` or `{ identifier, create?, ...metadata }`.
-   * @returns The resource.
-   */
-  static async open<J extends ResourceJson>(
-    transport: Transport,
-    type: TrashableType,
-    selector: ResourceSelector,
-  ): Promise<Resource<J>> {
-    const { meta, created } = await lookup<J>(transport, type, selector);
-    return new Resource<J>(transport, type, meta.id, { meta, created });
   }
 
   /**
@@ -400,12 +368,57 @@ export class Resource<J extends ResourceJson = ResourceJson> {
   }
 }
 
+/** A concrete resource class: its type, and the constructor the loader calls. */
+export interface ResourceClass<J extends ResourceJson, R extends Resource<J>> {
+  /** Resource type. */
+  readonly type: TrashableType;
+  /** Wraps a resource whose id is known. */
+  new (transport: Transport, id: number, init: { meta?: J; created?: boolean }): R;
+}
+
+/**
+ * The one loader behind `manager.record()`, `manager.collection()`, `manager.template()` and
+ * `manager.group()`: looks a resource up by id or identifier (creating it when `create` is set)
+ * and wraps it in its class.
+ *
+ * @example Usage
+ * ```ts
+ * import { openResource } from "./resource.ts";
+ * import { RepoGroup } from "./group.ts";
+ * import { Transport } from "../http/transport.ts";
+ * import { startServer } from "../testing/mod.ts";
+ * import assert from "node:assert";
+ *
+ * await using server = await startServer();
+ * await using transport = new Transport({ settings: { host: server.url, pat: server.pat } });
+ * const group = await openResource(transport, RepoGroup, { identifier: "team", create: true });
+ * assert.strictEqual(group.created, true);
+ * ```
+ *
+ * @param transport The transport.
+ * @param cls The resource class.
+ * @param selector `{ id }` or `{ identifier, create?, ...metadata }`.
+ * @returns The resource.
+ * @throws {InputError} When the identifier is taken by a resource you cannot read, or the
+ * creation metadata is invalid (a record's `extras`, a template's `type`).
+ * @throws {ResourceNotFoundError} When the identifier is absent and `create` is not set.
+ */
+export async function openResource<J extends ResourceJson, R extends Resource<J>>(
+  transport: Transport,
+  cls: ResourceClass<J, R>,
+  selector: ResourceSelector,
+): Promise<R> {
+  const { meta, created } = await lookup<J>(transport, cls.type, selector);
+  return new cls(transport, meta.id, { meta, created });
+}
+
 /**
  * Finds a resource by id or identifier, creating it when `create` is set (client-reference §2.3).
  *
  * @example Usage
  * ```ts
- * import { RepoManager, lookup } from "@repo/apy";
+ * import { RepoManager } from "@repo/apy";
+ * import { lookup } from "./resource.ts";
  * import { startServer } from "@repo/apy/testing";
  * import assert from "node:assert";
  *
@@ -452,7 +465,8 @@ export async function lookup<J extends ResourceJson>(
   if (!("identifier" in selector) || typeof selector.identifier !== "string") {
     throw new InputError(`No id or identifier given: pass { id } or { identifier } of the ${type}`);
   }
-  const { identifier: raw, create, ...metadata } = selector;
+  const { identifier: raw, create, ...given } = selector;
+  const metadata = creationMetadata(type, given, create === true); // checked before anything is sent
   const identifier = generateIdentifier(raw.trim());
   if (identifier === "") {
     throw new InputError(`The identifier '${raw}' has no valid characters (a-z, 0-9, - and _)`);
@@ -483,4 +497,31 @@ export async function lookup<J extends ResourceJson>(
 function hasScopes(body: unknown): boolean {
   return typeof body === "object" && body !== null &&
     Array.isArray((body as { scopes?: unknown }).scopes);
+}
+
+/**
+ * Checks and completes the metadata a resource would be created with: a record's `extras` are
+ * validated; a template to create gets its `type` (`record` by default) and `data` (`{}` for
+ * record templates, `[]` for extras).
+ */
+function creationMetadata(
+  type: TrashableType,
+  metadata: { [field: string]: unknown },
+  create: boolean,
+): { [field: string]: unknown } {
+  if (type === "record" && metadata.extras !== undefined) {
+    return { ...metadata, extras: validateExtras(metadata.extras) };
+  }
+  if (type !== "template" || !create) return metadata;
+  const templateType = metadata.type ?? "record";
+  if (!(TEMPLATE_TYPES as readonly unknown[]).includes(templateType)) {
+    throw new InputError(
+      `Invalid template type '${String(templateType)}': use one of ${TEMPLATE_TYPES.join(", ")}`,
+    );
+  }
+  return {
+    ...metadata,
+    type: templateType,
+    data: metadata.data ?? (templateType === "record" ? {} : []),
+  };
 }

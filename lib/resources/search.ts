@@ -4,14 +4,15 @@
  *
  * @example Usage
  * ```ts
+ * import { openResource } from "./resource.ts";
  * import { RepoSearch } from "./search.ts";
- * import { RecordResource } from "./record.ts";
+ * import { RepoRecord } from "../transfer/record.ts";
  * import { Transport } from "../http/transport.ts";
  * import { startServer } from "../testing/mod.ts";
  * await using server = await startServer();
  * await using transport = new Transport({ settings: { host: server.url, pat: server.pat } });
- * await RecordResource.load(transport, { identifier: "a", create: true, tags: ["x"] });
- * await RecordResource.load(transport, { identifier: "b", create: true });
+ * await openResource(transport, RepoRecord, { identifier: "a", create: true, tags: ["x"] });
+ * await openResource(transport, RepoRecord, { identifier: "b", create: true });
  * const search = new RepoSearch(transport);
  * console.log(await search.searchResourceIds("record", { tags: ["x"] })); // "1"
  * ```
@@ -132,7 +133,7 @@ export interface ResourceIdsOptions {
  *
  * @example Usage
  * ```ts
- * import { searchQuery } from "@repo/apy";
+ * import { searchQuery } from "./search.ts";
  * import assert from "node:assert";
  *
  * assert.deepStrictEqual(searchQuery({ query: "x", perPage: 10, tags: [] }), { query: "x", per_page: 10 });

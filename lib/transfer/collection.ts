@@ -4,13 +4,14 @@
  *
  * @example Usage
  * ```ts
+ * import { openResource } from "../resources/resource.ts";
  * import { RepoCollection } from "./collection.ts";
  * import { Transport } from "../http/transport.ts";
  * import { startServer } from "../testing/mod.ts";
  * await using server = await startServer();
  * await using transport = new Transport({ settings: { host: server.url, pat: server.pat } });
- * const parent = await RepoCollection.load(transport, { identifier: "parent", create: true });
- * const child = await RepoCollection.load(transport, { identifier: "child", create: true });
+ * const parent = await openResource(transport, RepoCollection, { identifier: "parent", create: true });
+ * const child = await openResource(transport, RepoCollection, { identifier: "child", create: true });
  * await parent.addCollectionLink(child.id);
  * console.log((await parent.info()).childCount); // 1
  * ```
@@ -19,14 +20,15 @@
  */
 
 import type { CollectionJson, PageJson, RecordJson } from "../http/protocol.ts";
-import type { Transport } from "../http/transport.ts";
 import type { ListOptions } from "../http/list_options.ts";
 import { addLink, getLinked, linked, removeLink } from "../resources/capabilities/links.ts";
-import { ROLE_METHODS, type RoleMethods } from "../resources/capabilities/roles.ts";
-import { TAG_METHODS, type TagMethods } from "../resources/capabilities/tags.ts";
-import { lookup, Resource, type ResourceSelector } from "../resources/resource.ts";
-import { EXPORT_METHODS } from "./_export_methods.ts";
-import type { ExportMethods } from "./export.ts";
+import { TaggedResource } from "../resources/shared.ts";
+import {
+  exportResource,
+  exportStream,
+  type ExportStreamOptions,
+  type ResourceExportOptions,
+} from "./export.ts";
 
 /** Collection export types. */
 export type CollectionExportType = "json" | "rdf" | "qr" | "ro-crate";
@@ -48,65 +50,23 @@ export interface CollectionInfo {
  *
  * @example Usage
  * ```ts
- * import { RepoCollection, RepoManager } from "@repo/apy";
+ * import { RepoManager } from "@repo/apy";
  * import { startServer } from "@repo/apy/testing";
  * import assert from "node:assert";
  *
  * await using server = await startServer();
  * await using manager = new RepoManager({ host: server.url, pat: server.pat });
- * const { transport } = manager;
  * const record = await manager.record({ identifier: "sample-1", create: true });
- * const collection = await RepoCollection.load(transport, { identifier: "batch-1", create: true });
+ * const collection = await manager.collection({ identifier: "batch-1", create: true });
  * await collection.addRecordLink(record.id);
  * const ids: number[] = [];
  * for await (const item of collection.records()) ids.push(item.id);
  * assert.deepStrictEqual(ids, [record.id]);
  * ```
  */
-export class RepoCollection extends Resource<CollectionJson> {
-  static {
-    Object.assign(this.prototype, ROLE_METHODS, TAG_METHODS, EXPORT_METHODS);
-  }
-
-  /**
-   * Wraps a collection whose id is known; nothing is sent.
-   *
-   * @param transport The transport.
-   * @param id Collection id.
-   * @param init Metadata already at hand, and whether it was just created.
-   */
-  constructor(
-    transport: Transport,
-    id: number,
-    init: { meta?: CollectionJson; created?: boolean } = {},
-  ) {
-    super(transport, "collection", id, init);
-  }
-
-  /**
-   * Looks a collection up by id or identifier, creating it when `create` is set.
-   *
-   * @example Usage
-   * ```ts
-   * import { RepoCollection, RepoManager } from "@repo/apy";
-   * import { startServer } from "@repo/apy/testing";
-   * import assert from "node:assert";
-   *
-   * await using server = await startServer();
-   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
-   * const { transport } = manager;
-   * const collection = await RepoCollection.load(transport, { identifier: "c", create: true });
-   * assert.strictEqual((await collection.meta()).identifier, "c");
-   * ```
-   *
-   * @param transport The transport.
-   * @param selector `{ id }` or `{ identifier, create?, ...metadata }`.
-   * @returns The collection.
-   */
-  static async load(transport: Transport, selector: ResourceSelector): Promise<RepoCollection> {
-    const { meta, created } = await lookup<CollectionJson>(transport, "collection", selector);
-    return new RepoCollection(transport, meta.id, { meta, created });
-  }
+export class RepoCollection extends TaggedResource<CollectionJson> {
+  /** Resource type of the class. */
+  static override readonly type = "collection";
 
   /**
    * The collection, the number of its records and its child collections.
@@ -337,11 +297,69 @@ export class RepoCollection extends Resource<CollectionJson> {
   collections(query: ListOptions = {}): AsyncGenerator<CollectionJson, void, undefined> {
     return linked(this, "childCollections", query);
   }
-}
 
-/**
- * A collection's role methods ({@linkcode RoleMethods}), tag methods ({@linkcode TagMethods}) and
- * exports ({@linkcode ExportMethods}: `json`, `rdf`, `qr`, `ro-crate`).
- */
-export interface RepoCollection
-  extends RoleMethods, TagMethods<CollectionJson>, ExportMethods<CollectionExportType> {}
+  // Exports
+
+  /**
+   * Exports the resource to disk: a directory gets `<identifier>.<ext>` (`useFolder` writes into
+   * `<path>/<identifier>/`); streamed to a temporary file, renamed when complete.
+   *
+   * @param path Target file or directory.
+   * @param exportType One of the type's export types (`json` by default).
+   * @param options Filter, folder, force, progress, signal.
+   * @returns The path written.
+   * @throws {InputError} When the type cannot be exported as `exportType`.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const collection = await manager.collection({ identifier: "batch-1", create: true });
+   * const dir = await Deno.makeTempDir();
+   * try {
+   *   const path = await collection.export(`${dir}/`, "json");
+   *   assert.strictEqual(path, `${dir}/batch-1.json`);
+   * } finally {
+   *   await Deno.remove(dir, { recursive: true });
+   * }
+   * ```
+   */
+  export(
+    path: string,
+    exportType: CollectionExportType = "json",
+    options: ResourceExportOptions = {},
+  ): Promise<string> {
+    return exportResource(this, path, { ...options, exportType });
+  }
+
+  /**
+   * Exports the resource as a byte stream (for piping); read or cancel it.
+   *
+   * @param exportType One of the type's export types (`json` by default).
+   * @param options Filter, progress, signal.
+   * @returns The exported data.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const collection = await manager.collection({ identifier: "batch-1", create: true });
+   * const stream = await collection.exportStream("json");
+   * assert.strictEqual((await new Response(stream).json()).identifier, "batch-1");
+   * ```
+   */
+  exportStream(
+    exportType: CollectionExportType = "json",
+    options: Omit<ExportStreamOptions, "exportType"> = {},
+  ): Promise<ReadableStream<Uint8Array>> {
+    return exportStream(this, { ...options, exportType });
+  }
+}

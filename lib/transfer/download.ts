@@ -4,14 +4,15 @@
  *
  * @example Usage
  * ```ts
+ * import { openResource } from "../resources/resource.ts";
  * import { downloadFile } from "./download.ts";
  * import { uploadFile } from "./upload.ts";
- * import { RecordResource } from "../resources/record.ts";
+ * import { RepoRecord } from "./record.ts";
  * import { Transport } from "../http/transport.ts";
  * import { startServer } from "../testing/mod.ts";
  * await using server = await startServer();
  * await using transport = new Transport({ settings: { host: server.url, pat: server.pat } });
- * const record = await RecordResource.load(transport, { identifier: "demo", create: true });
+ * const record = await openResource(transport, RepoRecord, { identifier: "demo", create: true });
  * const file = await uploadFile(record, new TextEncoder().encode("hi"), { fileName: "hi.txt" });
  * const dir = await Deno.makeTempDir();
  * const path = await downloadFile(record, file.id, { path: dir });
@@ -84,7 +85,8 @@ export interface DownloadStreamOptions {
  *
  * @example Usage
  * ```ts
- * import { RepoManager, downloadFile } from "@repo/apy";
+ * import { RepoManager } from "@repo/apy";
+ * import { downloadFile } from "./download.ts";
  * import { startServer } from "@repo/apy/testing";
  * import assert from "node:assert";
  *
@@ -95,6 +97,7 @@ export interface DownloadStreamOptions {
  * const dir = await Deno.makeTempDir(); // --allow-write (and --allow-read) for it
  * const path = await downloadFile(record, id, { path: `${dir}/` });
  * assert.strictEqual(await Deno.readTextFile(path), "hello");
+ * await Deno.remove(dir, { recursive: true });
  * ```
  *
  * @param record The record (anything with `transport`, `id` and `endpoint`).
@@ -128,7 +131,8 @@ export async function downloadFile(
  *
  * @example Usage
  * ```ts
- * import { RepoManager, downloadFileStream } from "@repo/apy";
+ * import { RepoManager } from "@repo/apy";
+ * import { downloadFileStream } from "./download.ts";
  * import { startServer } from "@repo/apy/testing";
  * import assert from "node:assert";
  *

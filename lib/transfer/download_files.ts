@@ -4,14 +4,15 @@
  *
  * @example Usage
  * ```ts
+ * import { openResource } from "../resources/resource.ts";
  * import { downloadFiles } from "./download_files.ts";
  * import { uploadFile } from "./upload.ts";
- * import { RecordResource } from "../resources/record.ts";
+ * import { RepoRecord } from "./record.ts";
  * import { Transport } from "../http/transport.ts";
  * import { startServer } from "../testing/mod.ts";
  * await using server = await startServer();
  * await using transport = new Transport({ settings: { host: server.url, pat: server.pat } });
- * const record = await RecordResource.load(transport, { identifier: "demo", create: true });
+ * const record = await openResource(transport, RepoRecord, { identifier: "demo", create: true });
  * await uploadFile(record, new TextEncoder().encode("a"), { fileName: "a.txt" });
  * await uploadFile(record, new TextEncoder().encode("b"), { fileName: "b.csv" });
  * const dir = await Deno.makeTempDir();
@@ -118,7 +119,8 @@ export interface DownloadAllFilesOptions {
  *
  * @example Usage
  * ```ts
- * import { RepoManager, downloadFiles } from "@repo/apy";
+ * import { RepoManager } from "@repo/apy";
+ * import { downloadFiles } from "./download_files.ts";
  * import { startServer } from "@repo/apy/testing";
  * import assert from "node:assert";
  *
@@ -130,6 +132,7 @@ export interface DownloadAllFilesOptions {
  * const dir = await Deno.makeTempDir();
  * const paths = await downloadFiles(record, dir, { pattern: "*.csv" });
  * assert.deepStrictEqual(paths, [`${dir}/table.csv`]);
+ * await Deno.remove(dir, { recursive: true });
  * ```
  *
  * @param record The record.
@@ -240,7 +243,8 @@ export async function downloadFiles(
  *
  * @example Usage
  * ```ts
- * import { RepoManager, downloadAllFiles } from "@repo/apy";
+ * import { RepoManager } from "@repo/apy";
+ * import { downloadAllFiles } from "./download_files.ts";
  * import { startServer } from "@repo/apy/testing";
  * import assert from "node:assert";
  *
@@ -251,6 +255,7 @@ export async function downloadFiles(
  * const dir = await Deno.makeTempDir();
  * const zip = await downloadAllFiles(record, `${dir}/`);
  * assert.ok((await Deno.stat(zip)).size > 0);
+ * await Deno.remove(dir, { recursive: true });
  * ```
  *
  * @param record The record.

@@ -5,13 +5,14 @@
  *
  * @example Usage
  * ```ts
+ * import { openResource } from "../resources/resource.ts";
  * import { exportResource } from "./export.ts";
- * import { RecordResource } from "../resources/record.ts";
+ * import { RepoRecord } from "./record.ts";
  * import { Transport } from "../http/transport.ts";
  * import { startServer } from "../testing/mod.ts";
  * await using server = await startServer();
  * await using transport = new Transport({ settings: { host: server.url, pat: server.pat } });
- * const record = await RecordResource.load(transport, { identifier: "demo", create: true });
+ * const record = await openResource(transport, RepoRecord, { identifier: "demo", create: true });
  * const dir = await Deno.makeTempDir();
  * const path = await exportResource(record, dir, { exportType: "json" });
  * console.log(path.endsWith("demo.json")); // true
@@ -87,7 +88,8 @@ export type ResourceExportOptions = Omit<ExportOptions, "exportType">;
  *
  * @example Usage
  * ```ts
- * import { RepoManager, exportResource } from "@repo/apy";
+ * import { RepoManager } from "@repo/apy";
+ * import { exportResource } from "./export.ts";
  * import { startServer } from "@repo/apy/testing";
  * import assert from "node:assert";
  *
@@ -97,6 +99,7 @@ export type ResourceExportOptions = Omit<ExportOptions, "exportType">;
  * const dir = await Deno.makeTempDir();
  * const path = await exportResource(record, `${dir}/`, { exportType: "json" });
  * assert.strictEqual(JSON.parse(await Deno.readTextFile(path)).identifier, "sample-1");
+ * await Deno.remove(dir, { recursive: true });
  * ```
  *
  * @param resource The record, collection or template.
@@ -128,7 +131,8 @@ export async function exportResource(
  *
  * @example Usage
  * ```ts
- * import { RepoManager, exportStream } from "@repo/apy";
+ * import { RepoManager } from "@repo/apy";
+ * import { exportStream } from "./export.ts";
  * import { startServer } from "@repo/apy/testing";
  * import assert from "node:assert";
  *

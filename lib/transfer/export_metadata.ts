@@ -4,13 +4,14 @@
  *
  * @example Usage
  * ```ts
+ * import { openResource } from "../resources/resource.ts";
  * import { exportMetadata } from "./export_metadata.ts";
- * import { RecordResource } from "../resources/record.ts";
+ * import { RepoRecord } from "./record.ts";
  * import { Transport } from "../http/transport.ts";
  * import { startServer } from "../testing/mod.ts";
  * await using server = await startServer();
  * await using transport = new Transport({ settings: { host: server.url, pat: server.pat } });
- * const record = await RecordResource.load(transport, { identifier: "demo", create: true });
+ * const record = await openResource(transport, RepoRecord, { identifier: "demo", create: true });
  * const dir = await Deno.makeTempDir();
  * const path = await exportMetadata(record, dir, { format: "plain" });
  * console.log(path.endsWith("demo-extras.json")); // true
@@ -61,7 +62,8 @@ export interface ExportMetadataOptions {
  *
  * @example Usage
  * ```ts
- * import { RepoManager, exportMetadata } from "@repo/apy";
+ * import { RepoManager } from "@repo/apy";
+ * import { exportMetadata } from "./export_metadata.ts";
  * import { startServer } from "@repo/apy/testing";
  * import assert from "node:assert";
  *
@@ -72,6 +74,7 @@ export interface ExportMetadataOptions {
  * const dir = await Deno.makeTempDir();
  * const path = await exportMetadata(record, `${dir}/meta.json`, { format: "plain" });
  * assert.deepStrictEqual(JSON.parse(await Deno.readTextFile(path)), { temperature: 21.5 });
+ * await Deno.remove(dir, { recursive: true });
  * ```
  *
  * @param record The record.
@@ -101,7 +104,8 @@ export async function exportMetadata(
  *
  * @example Usage
  * ```ts
- * import { RepoManager, exportMetadataStream } from "@repo/apy";
+ * import { RepoManager } from "@repo/apy";
+ * import { exportMetadataStream } from "./export_metadata.ts";
  * import { startServer } from "@repo/apy/testing";
  * import assert from "node:assert";
  *

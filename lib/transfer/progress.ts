@@ -36,7 +36,7 @@ export type ProgressCallback = (progress: Progress) => void;
  *
  * @example Counting bytes through a pipe (no permission needed)
  * ```ts
- * import { ProgressStream } from "@repo/apy";
+ * import { ProgressStream } from "./progress.ts";
  * import assert from "node:assert";
  *
  * const seen: number[] = [];
@@ -77,7 +77,7 @@ export class ProgressStream extends TransformStream<Uint8Array, Uint8Array> {
    *
    * @example Usage
    * ```ts
-   * import { ProgressStream } from "@repo/apy";
+   * import { ProgressStream } from "./progress.ts";
    * import assert from "node:assert";
    *
    * const progress = new ProgressStream(() => {}, 10, 4); // 4 bytes were sent before

@@ -4,12 +4,13 @@
  *
  * @example Usage
  * ```ts
+ * import { openResource } from "../resources/resource.ts";
  * import { RepoTemplate } from "./template.ts";
  * import { Transport } from "../http/transport.ts";
  * import { startServer } from "../testing/mod.ts";
  * await using server = await startServer();
  * await using transport = new Transport({ settings: { host: server.url, pat: server.pat } });
- * const template = await RepoTemplate.load(transport, {
+ * const template = await openResource(transport, RepoTemplate, {
  *   identifier: "sample",
  *   create: true,
  *   type: "extras",
@@ -22,13 +23,14 @@
  * @module
  */
 
-import { InputError } from "../http/errors.ts";
-import { TEMPLATE_TYPES, type TemplateJson } from "../http/protocol.ts";
-import type { Transport } from "../http/transport.ts";
-import { ROLE_METHODS, type RoleMethods } from "../resources/capabilities/roles.ts";
-import { lookup, Resource, type ResourceSelector } from "../resources/resource.ts";
-import { EXPORT_METHODS } from "./_export_methods.ts";
-import type { ExportMethods } from "./export.ts";
+import type { TemplateJson } from "../http/protocol.ts";
+import { SharedResource } from "../resources/shared.ts";
+import {
+  exportResource,
+  exportStream,
+  type ExportStreamOptions,
+  type ResourceExportOptions,
+} from "./export.ts";
 
 /** Template export types. */
 export type TemplateExportType = "json" | "json-schema" | "shacl";
@@ -38,85 +40,85 @@ export type TemplateExportType = "json" | "json-schema" | "shacl";
  *
  * @example Usage
  * ```ts
- * import { RepoManager, RepoTemplate } from "@repo/apy";
+ * import { RepoManager } from "@repo/apy";
  * import { startServer } from "@repo/apy/testing";
  * import assert from "node:assert";
  *
  * await using server = await startServer();
  * await using manager = new RepoManager({ host: server.url, pat: server.pat });
- * const { transport } = manager;
- * const template = await RepoTemplate.load(transport, { identifier: "t", create: true, type: "extras" });
+ * const template = await manager.template({ identifier: "t", create: true, type: "extras" });
  * await template.edit({ title: "New title" });
  * const schema = await template.exportStream("json-schema");
  * assert.strictEqual(typeof (await new Response(schema).json()), "object");
  * assert.strictEqual((await template.meta()).title, "New title");
  * ```
  */
-export class RepoTemplate extends Resource<TemplateJson> {
-  static {
-    Object.assign(this.prototype, ROLE_METHODS, EXPORT_METHODS);
-  }
+export class RepoTemplate extends SharedResource<TemplateJson> {
+  /** Resource type of the class. */
+  static override readonly type = "template";
+
+  // Exports
 
   /**
-   * Wraps a template whose id is known; nothing is sent.
+   * Exports the resource to disk: a directory gets `<identifier>.<ext>` (`useFolder` writes into
+   * `<path>/<identifier>/`); streamed to a temporary file, renamed when complete.
    *
-   * @param transport The transport.
-   * @param id Template id.
-   * @param init Metadata already at hand, and whether it was just created.
-   */
-  constructor(
-    transport: Transport,
-    id: number,
-    init: { meta?: TemplateJson; created?: boolean } = {},
-  ) {
-    super(transport, "template", id, init);
-  }
-
-  /**
-   * Looks a template up by id or identifier; with `create: true` a missing one is created with
-   * `type` (`record` by default) and `data` (`{}` for record templates, `[]` for extras).
+   * @param path Target file or directory.
+   * @param exportType One of the type's export types (`json` by default).
+   * @param options Filter, folder, force, progress, signal.
+   * @returns The path written.
+   * @throws {InputError} When the type cannot be exported as `exportType`.
    *
    * @example Usage
    * ```ts
-   * import { RepoManager, RepoTemplate } from "@repo/apy";
+   * import { RepoManager } from "@repo/apy";
    * import { startServer } from "@repo/apy/testing";
    * import assert from "node:assert";
    *
    * await using server = await startServer();
    * await using manager = new RepoManager({ host: server.url, pat: server.pat });
-   * const { transport } = manager;
-   * const template = await RepoTemplate.load(transport, { identifier: "t", create: true, type: "extras" });
-   * assert.strictEqual((await template.meta()).type, "extras");
+   * const template = await manager.template({ identifier: "t", create: true });
+   * const dir = await Deno.makeTempDir();
+   * try {
+   *   const path = await template.export(`${dir}/`, "json");
+   *   assert.strictEqual(path, `${dir}/t.json`);
+   * } finally {
+   *   await Deno.remove(dir, { recursive: true });
+   * }
    * ```
-   *
-   * @param transport The transport.
-   * @param selector `{ id }` or `{ identifier, create?, type?, data?, ...metadata }`.
-   * @returns The template.
-   * @throws {InputError} When the type is neither `record` nor `extras`.
    */
-  static async load(transport: Transport, selector: ResourceSelector): Promise<RepoTemplate> {
-    const { meta, created } = await lookup<TemplateJson>(
-      transport,
-      "template",
-      withDefaults(selector),
-    );
-    return new RepoTemplate(transport, meta.id, { meta, created });
+  export(
+    path: string,
+    exportType: TemplateExportType = "json",
+    options: ResourceExportOptions = {},
+  ): Promise<string> {
+    return exportResource(this, path, { ...options, exportType });
   }
-}
 
-/**
- * A template's role methods ({@linkcode RoleMethods}) and exports ({@linkcode ExportMethods}:
- * `json`, `json-schema`, `shacl`).
- */
-export interface RepoTemplate extends RoleMethods, ExportMethods<TemplateExportType> {}
-
-function withDefaults(selector: ResourceSelector): ResourceSelector {
-  if (!("identifier" in selector) || selector.create !== true) return selector;
-  const type = selector.type ?? "record";
-  if (!(TEMPLATE_TYPES as readonly unknown[]).includes(type)) {
-    throw new InputError(
-      `Invalid template type '${String(type)}': use one of ${TEMPLATE_TYPES.join(", ")}`,
-    );
+  /**
+   * Exports the resource as a byte stream (for piping); read or cancel it.
+   *
+   * @param exportType One of the type's export types (`json` by default).
+   * @param options Filter, progress, signal.
+   * @returns The exported data.
+   *
+   * @example Usage
+   * ```ts
+   * import { RepoManager } from "@repo/apy";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+   * const template = await manager.template({ identifier: "t", create: true });
+   * const stream = await template.exportStream("json");
+   * assert.strictEqual((await new Response(stream).json()).identifier, "t");
+   * ```
+   */
+  exportStream(
+    exportType: TemplateExportType = "json",
+    options: Omit<ExportStreamOptions, "exportType"> = {},
+  ): Promise<ReadableStream<Uint8Array>> {
+    return exportStream(this, { ...options, exportType });
   }
-  return { ...selector, type, data: selector.data ?? (type === "record" ? {} : []) };
 }

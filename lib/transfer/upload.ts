@@ -5,13 +5,14 @@
  *
  * @example Usage
  * ```ts
+ * import { openResource } from "../resources/resource.ts";
  * import { uploadFile } from "./upload.ts";
- * import { RecordResource } from "../resources/record.ts";
+ * import { RepoRecord } from "./record.ts";
  * import { Transport } from "../http/transport.ts";
  * import { startServer } from "../testing/mod.ts";
  * await using server = await startServer();
  * await using transport = new Transport({ settings: { host: server.url, pat: server.pat } });
- * const record = await RecordResource.load(transport, { identifier: "demo", create: true });
+ * const record = await openResource(transport, RepoRecord, { identifier: "demo", create: true });
  * const file = await uploadFile(record, new TextEncoder().encode("hello"), { fileName: "hello.txt" });
  * console.log(file.name, file.size); // "hello.txt" 5
  * ```
@@ -113,7 +114,8 @@ export interface UploadFileOptions {
  *
  * @example Usage
  * ```ts
- * import { RepoManager, uploadFile } from "@repo/apy";
+ * import { RepoManager } from "@repo/apy";
+ * import { uploadFile } from "./upload.ts";
  * import { startServer } from "@repo/apy/testing";
  * import assert from "node:assert";
  *

@@ -6,13 +6,14 @@
  *
  * @example Usage
  * ```ts
+ * import { openResource } from "../resources/resource.ts";
  * import { uploadFiles } from "./upload_files.ts";
- * import { RecordResource } from "../resources/record.ts";
+ * import { RepoRecord } from "./record.ts";
  * import { Transport } from "../http/transport.ts";
  * import { startServer } from "../testing/mod.ts";
  * await using server = await startServer();
  * await using transport = new Transport({ settings: { host: server.url, pat: server.pat } });
- * const record = await RecordResource.load(transport, { identifier: "demo", create: true });
+ * const record = await openResource(transport, RepoRecord, { identifier: "demo", create: true });
  * const dir = await Deno.makeTempDir();
  * await Deno.writeTextFile(`${dir}/a.csv`, "a");
  * await Deno.writeTextFile(`${dir}/b.txt`, "b");
@@ -125,7 +126,8 @@ export interface UploadFilesOptions {
  *
  * @example Usage
  * ```ts
- * import { RepoManager, uploadFiles } from "@repo/apy";
+ * import { RepoManager } from "@repo/apy";
+ * import { uploadFiles } from "./upload_files.ts";
  * import { startServer } from "@repo/apy/testing";
  * import assert from "node:assert";
  *
@@ -137,6 +139,7 @@ export interface UploadFilesOptions {
  * await uploadFiles(record, dir);
  * const { uploaded, skipped } = await uploadFiles(record, dir, { skipExisting: true });
  * assert.deepStrictEqual([uploaded.length, skipped.length], [0, 1]);
+ * await Deno.remove(dir, { recursive: true });
  * ```
  *
  * @param record The record.
@@ -238,7 +241,8 @@ export interface UploadFilesPlan {
  *
  * @example Usage
  * ```ts
- * import { planUploadFiles, RepoManager, uploadFiles } from "@repo/apy";
+ * import { RepoManager } from "@repo/apy";
+ * import { planUploadFiles, uploadFiles } from "./upload_files.ts";
  * import { startServer } from "@repo/apy/testing";
  * import assert from "node:assert";
  *
@@ -252,6 +256,7 @@ export interface UploadFilesPlan {
  * const plan = await planUploadFiles(record, dir, { skipExisting: true });
  * assert.deepStrictEqual(plan.upload.map((file) => file.name), ["b.txt"]);
  * assert.deepStrictEqual(plan.skip.map(({ file }) => file.name), ["a.txt"]);
+ * await Deno.remove(dir, { recursive: true });
  * ```
  *
  * @param record The record.
@@ -339,7 +344,7 @@ async function localFiles(
  *
  * @example Usage
  * ```ts
- * import { statUploadPath } from "@repo/apy";
+ * import { statUploadPath } from "./upload_files.ts";
  *
  * const info = await statUploadPath(".");
  * if (!info.isDirectory) throw new Error("expected a folder");

@@ -17,7 +17,7 @@ export const PART_FILE_NAME: RegExp = /^\.(.+)\.[0-9a-f]{8}\.part$/;
  *
  * @example Usage
  * ```ts
- * import { partFileTarget } from "@repo/apy";
+ * import { partFileTarget } from "./part_file.ts";
  * import assert from "node:assert";
  *
  * assert.strictEqual(partFileTarget("/data/.run1.h5.d63c2534.part"), "/data/run1.h5");

@@ -19,6 +19,7 @@
 import { startServer } from "../../lib/testing/mod.ts";
 import { Transport } from "../../lib/http/transport.ts";
 import { RepoRecord } from "../../lib/transfer/record.ts";
+import { openResource } from "../../lib/resources/resource.ts";
 import { hasRequests, PYTHON_STEPS, repoApyClient } from "./_clients.ts";
 import { measure, onPath, type Sample, settle } from "./_measure.ts";
 
@@ -82,7 +83,7 @@ async function main(): Promise<void> {
       const label = `${count} × ${size / 1024} KB in ${dirs} folders${
         latency > 0 ? `, ${latency} ms late` : ""
       }`;
-      const record = await RepoRecord.load(transport, {
+      const record = await openResource(transport, RepoRecord, {
         identifier: `bench-sync-${++records}`,
         create: true,
       });
@@ -95,7 +96,7 @@ async function main(): Promise<void> {
       await measured(`first sync down, ${label}`, repoApy.name, sync("--to", down));
       await measured(`no-op re-sync down, ${label}`, repoApy.name, sync("--to", down));
       if (python3 !== undefined && count === Math.max(...counts)) {
-        const other = await RepoRecord.load(transport, {
+        const other = await openResource(transport, RepoRecord, {
           identifier: `bench-sync-${++records}`,
           create: true,
         });

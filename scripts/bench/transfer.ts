@@ -40,6 +40,7 @@ import {
 import { median, onPath, type Sample, settle, summarize } from "./_measure.ts";
 import { writeTestFile } from "../_files.ts";
 import { parseLink, startLink, startSerialFront } from "./_link.ts";
+import { openResource } from "../../lib/resources/resource.ts";
 
 const MB = 1_000_000;
 
@@ -95,7 +96,7 @@ async function main(): Promise<void> {
   const binary = await compiledCli();
   let records = 0;
   const newRecord = () =>
-    RepoRecord.load(transport, { identifier: `bench-${++records}`, create: true });
+    openResource(transport, RepoRecord, { identifier: `bench-${++records}`, create: true });
   // One entry per task and client, in the order first measured; run i of every client is pair i.
   const rows = new Map<string, Row>();
   const add = (task: string, client: Client, run: number, sample: Sample) => {

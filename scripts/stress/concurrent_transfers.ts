@@ -22,6 +22,7 @@ import { createHash } from "node:crypto";
 import { startServer, type TestServer } from "../../lib/testing/mod.ts";
 import { Transport } from "../../lib/http/transport.ts";
 import { RepoRecord } from "../../lib/transfer/record.ts";
+import { openResource } from "../../lib/resources/resource.ts";
 
 const { values } = parseArgs({
   options: {
@@ -157,7 +158,7 @@ async function main() {
   const started = performance.now();
   try {
     for (let round = 1; round <= ROUNDS; round++) {
-      const record = await RepoRecord.load(transport, {
+      const record = await openResource(transport, RepoRecord, {
         identifier: `stress-${round}`,
         create: true,
       });

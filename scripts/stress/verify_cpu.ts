@@ -16,6 +16,7 @@ import process from "node:process";
 import { startServer } from "../../lib/testing/mod.ts";
 import { Transport } from "../../lib/http/transport.ts";
 import { RepoRecord } from "../../lib/transfer/record.ts";
+import { openResource } from "../../lib/resources/resource.ts";
 import { Checksum } from "../../lib/transfer/_chunks.ts";
 
 const { values } = parseArgs({
@@ -36,7 +37,7 @@ if (values.client !== undefined) {
   await using transport = new Transport({
     settings: { host: values.host!, pat: values.pat!, timeout: 600 },
   });
-  const record = await RepoRecord.load(transport, { id: Number(values.record) });
+  const record = await openResource(transport, RepoRecord, { id: Number(values.record) });
   if (values.client === "upload") {
     await record.uploadFile(values.path!, { force: true });
   } else {
@@ -70,7 +71,10 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 await using server = await startServer();
 await using transport = new Transport({ settings: { host: server.url, pat: server.pat } });
-const record = await RepoRecord.load(transport, { identifier: "verify-cpu", create: true });
+const record = await openResource(transport, RepoRecord, {
+  identifier: "verify-cpu",
+  create: true,
+});
 const dir = await Deno.makeTempDir({ prefix: "repo-apy-verify-" });
 try {
   const source = `${dir}/source.bin`;

@@ -4,7 +4,7 @@ import { createProgram } from "../../lib/cli/program.ts";
 import { commandPath, walkCommands } from "../../lib/cli/_tree.ts";
 import { POSIX_TOOLS } from "../_platform.ts";
 
-const program = createProgram({ version: "1" });
+const program = await createProgram({ version: "1" });
 
 async function bashComplete(words: string[], env: Record<string, string> = {}): Promise<string[]> {
   const dir = await Deno.makeTempDir();

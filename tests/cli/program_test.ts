@@ -22,8 +22,8 @@ Deno.test("main() prints the version from deno.json on the root, groups and comm
   }
 });
 
-Deno.test("main() builds the groups of the reference client, misc also as miscellaneous", () => {
-  const program = createProgram({ version: "1" });
+Deno.test("main() builds the groups of the reference client, misc also as miscellaneous", async () => {
+  const program = await createProgram({ version: "1" });
   assertEquals(program.name(), "repo-apy");
   assertEquals(program.commands.map((command) => command.name()), [
     "config",
@@ -91,7 +91,7 @@ Deno.test("main() --commands lists every command of a group", async () => {
 });
 
 Deno.test("main() --xmlhelp prints well-formed XML for every command of the tree", async () => {
-  const program = createProgram({ version: "1" });
+  const program = await createProgram({ version: "1" });
   for (const command of walkCommands(program)) {
     const path = commandPath(command).split(" ").slice(1);
     const result = await run([...path, "--xmlhelp"]);

@@ -55,15 +55,15 @@ function declarationProblems(root: CommandUnknownOpts): string[] {
   return problems;
 }
 
-Deno.test("every command of the tree declares its kind; every reading one has --json and --jsonl", () => {
-  const program = createProgram({ version: "0.0.0-test" });
+Deno.test("every command of the tree declares its kind; every reading one has --json and --jsonl", async () => {
+  const program = await createProgram({ version: "0.0.0-test" });
   assertEquals(declarationProblems(program), []);
   const reading = [...walkCommands(program)].filter((command) => commandKind(command) === "reads");
   assert(reading.length >= 21, `only ${reading.length} reading commands`);
 });
 
-Deno.test("the tree walk fails for a new command that declares nothing or is declared wrongly", () => {
-  const program = createProgram({ version: "0.0.0-test" });
+Deno.test("the tree walk fails for a new command that declares nothing or is declared wrongly", async () => {
+  const program = await createProgram({ version: "0.0.0-test" });
   const records = program.commands.find((command) => command.name() === "records");
   assert(records !== undefined);
   records.addCommand(new Command("forgotten"));
@@ -135,7 +135,7 @@ Deno.test("every reading command prints its data whatever -q, the same bare data
       const run = await repo(server, setup);
       assertEquals(run.code, 0, `${setup.join(" ")}: ${run.stderr}`);
     }
-    const program = createProgram({ version: "0.0.0-test" });
+    const program = await createProgram({ version: "0.0.0-test" });
     const reading = [...walkCommands(program)]
       .filter((command) => commandKind(command) === "reads")
       .map((command) => commandPath(command).replace(/^repo-apy /, ""));

@@ -10,6 +10,7 @@ import { RepoRecord } from "../../lib/transfer/record.ts";
 import { sha256, sha256File, writeRandomFile } from "../transfer/_helpers.ts";
 import { createRecord, managerFor, ok, repo, tempDir } from "./_records.ts";
 import { runCli, tempHome } from "./_run.ts";
+import { openResource } from "../../lib/resources/resource.ts";
 
 async function fileNames(server: TestServer, id: number) {
   await using manager = managerFor(server);
@@ -31,7 +32,7 @@ async function interruptedUpload(server: TestServer, id: number, path: string): 
     settings: { host: server.url, pat: server.pat },
     retry: { maxAttempts: 1 },
   });
-  const record = await RepoRecord.load(transport, { id });
+  const record = await openResource(transport, RepoRecord, { id });
   await record.uploadFile(path, { concurrency: 1 }).then(
     () => Promise.reject(new Error("the upload should have failed")),
     (error) => assertTrue(error instanceof UploadError, String(error)),

@@ -65,7 +65,7 @@ Deno.test("command groups load no transport, manager, transfer, TOML or ZIP code
 });
 
 Deno.test("the group table matches the full tree; a run builds only the group it names", async () => {
-  const full = createProgram({ version: "1" });
+  const full = await createProgram({ version: "1" });
   assertEquals(
     GROUPS.map((group) => [group.name, group.description, group.aliases]),
     full.commands.map((group) => [group.name(), group.description(), group.aliases()]),

@@ -168,7 +168,7 @@ Deno.test("every changing command prints nothing on stdout but the data asked fo
       assertEquals(run.code, 0, `${setup.join(" ")}: ${run.stderr}`);
     }
     const all = steps(dir.path, eln);
-    const program = createProgram({ version: "0.0.0-test" });
+    const program = await createProgram({ version: "0.0.0-test" });
     const changing = [...walkCommands(program)]
       .filter((command) => command !== program && !isGroup(command))
       .filter((command) => commandKind(command) === "changes")

@@ -32,7 +32,7 @@ Deno.test("usage errors found by the commands exit 2 like Commander's own", asyn
 
 Deno.test("every command reports an unknown flag as a usage error (exit 2)", async () => {
   await using server = await startServer();
-  const program = createProgram({ version: "0" });
+  const program = await createProgram({ version: "0" });
   for (const command of walkCommands(program)) {
     if (command === program) continue;
     const path = commandPath(command).split(" ").slice(1);
@@ -73,7 +73,7 @@ Deno.test("repo-apy help <command...> prints the command's help; --help marks re
 
 Deno.test("the help of every group has examples", async () => {
   await using server = await startServer();
-  const program = createProgram({ version: "0" });
+  const program = await createProgram({ version: "0" });
   for (const group of walkCommands(program)) {
     if (group === program || !isGroup(group)) continue;
     const path = commandPath(group).split(" ").slice(1);

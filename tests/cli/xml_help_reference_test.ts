@@ -68,7 +68,7 @@ function normalized(command: string, name: string, value: string | undefined): s
 }
 
 Deno.test("--xmlhelp gives every option of kadi-apy 0.51.0's commands the same attributes", async () => {
-  const program = createProgram({ version: "1" });
+  const program = await createProgram({ version: "1" });
   const documents = referenceDocuments(await Deno.readTextFile(REFERENCE));
   assertEquals(documents.length, 86);
   const differences: string[] = [];
@@ -107,8 +107,8 @@ Deno.test("--xmlhelp gives every option of kadi-apy 0.51.0's commands the same a
   assertEquals(differences, []);
 });
 
-Deno.test('--xmlhelp never writes required="false" (the reference leaves it out)', () => {
-  const program = createProgram({ version: "1" });
+Deno.test('--xmlhelp never writes required="false" (the reference leaves it out)', async () => {
+  const program = await createProgram({ version: "1" });
   const pending = [program as Parameters<typeof xmlHelp>[0]];
   while (pending.length > 0) {
     const command = pending.pop()!;

@@ -242,14 +242,9 @@ Deno.test("resolveSettings() passes warnings about a group-readable file to warn
 
 Deno.test("resolveSettings() uses REPO_APY_CONFIG when no configPath is given", async () => {
   await withConfig(FULL, async (path) => {
-    const previous = Deno.env.get("REPO_APY_CONFIG");
-    Deno.env.set("REPO_APY_CONFIG", path);
-    try {
-      const settings = await resolveSettings({ instance: "other" });
-      assertEquals(settings.host, "https://other.example");
-    } finally {
-      if (previous === undefined) Deno.env.delete("REPO_APY_CONFIG");
-      else Deno.env.set("REPO_APY_CONFIG", previous);
-    }
+    // The environment is injected: test files running in parallel share the process's one.
+    const env = (name: string) => name === "REPO_APY_CONFIG" ? path : undefined;
+    const settings = await resolveSettings({ instance: "other", env });
+    assertEquals(settings.host, "https://other.example");
   });
 });

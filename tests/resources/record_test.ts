@@ -1,13 +1,13 @@
 import { InputError, RequestError } from "../../lib/http/errors.ts";
 import type { ResourceJson } from "../../lib/http/protocol.ts";
-import { RecordResource } from "../../lib/resources/record.ts";
+import { RepoRecord } from "../../lib/transfer/record.ts";
 import { assertEquals, assertRejects, assertStringIncludes, assertTrue } from "../_assert.ts";
 import { secondManager, setup, uploadText } from "./_setup.ts";
 
 Deno.test("manager.record() gets an existing record and creates a missing one", async () => {
   await using env = await setup();
   const created = await env.manager.record({ identifier: "My Record", create: true, title: "T" });
-  assertTrue(created instanceof RecordResource);
+  assertTrue(created instanceof RepoRecord);
   assertEquals(created.created, true);
   assertEquals((await created.meta()).identifier, "my-record");
   const again = await env.manager.record({ identifier: "my-record", create: true });

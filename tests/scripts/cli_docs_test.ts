@@ -9,8 +9,8 @@ import { commandPath, walkCommands } from "../../lib/cli/_tree.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
-Deno.test("markdownHelp() has a section for every command of the tree, with its options", () => {
-  const program = createProgram({ version: "0.0.0-test", input: [] });
+Deno.test("markdownHelp() has a section for every command of the tree, with its options", async () => {
+  const program = await createProgram({ version: "0.0.0-test", input: [] });
   const text = markdownHelp(program);
   for (const command of walkCommands(program)) {
     const heading = new RegExp(`^#{2,6} ${commandPath(command)}$`, "m");
@@ -49,11 +49,11 @@ Deno.test("staleReason() accepts the generated text (also with CRLF) and names a
   try {
     const path = `${dir}/cli.md`;
     assertStringIncludes((await staleReason(path)) ?? "", "is missing: run 'deno task docs:cli'");
-    await Deno.writeTextFile(path, cliDocs());
+    await Deno.writeTextFile(path, await cliDocs());
     assertEquals(await staleReason(path), null);
-    await Deno.writeTextFile(path, cliDocs().replaceAll("\n", "\r\n"));
+    await Deno.writeTextFile(path, (await cliDocs()).replaceAll("\n", "\r\n"));
     assertEquals(await staleReason(path), null);
-    await Deno.writeTextFile(path, cliDocs().replace("records", "recordz"));
+    await Deno.writeTextFile(path, (await cliDocs()).replace("records", "recordz"));
     assertEquals(
       await staleReason(path),
       `${path} is out of date with the command tree: run 'deno task docs:cli' and commit it`,
@@ -82,7 +82,10 @@ Deno.test("cli_docs.ts --check exits 1 on a stale reference and says how to fix 
   const dir = await Deno.makeTempDir();
   try {
     const path = `${dir}/cli.md`;
-    await Deno.writeTextFile(path, cliDocs().replace(/\n#### [^\n]+\n[\s\S]*?(?=\n#### )/, ""));
+    await Deno.writeTextFile(
+      path,
+      (await cliDocs()).replace(/\n#### [^\n]+\n[\s\S]*?(?=\n#### )/, ""),
+    );
     const { code, stderr } = await checkRun(path);
     assertEquals(code, 1);
     assertEquals(

@@ -71,11 +71,12 @@ Deno.test(
     const dir = await tempDir();
     try {
       const wrapper = `${dir}/repo-apy.sh`;
-      // The check clears the environment, as a user's shell would not; keep Deno's module cache.
+      // The check clears the environment, as a user's shell would not; keep Deno's module cache,
+      // and run this very Deno by its path (PATH is cleared too, and ./dev may have installed it).
       const denoDir = Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME")}/.cache/deno`;
       await Deno.writeTextFile(
         wrapper,
-        `DENO_DIR=${denoDir} exec deno run --quiet --allow-net=127.0.0.1 --allow-read=${dir} --allow-write=${dir} ` +
+        `DENO_DIR=${denoDir} exec '${Deno.execPath()}' run --quiet --allow-net=127.0.0.1 --allow-read=${dir} --allow-write=${dir} ` +
           `--allow-env=REPO_APY_CONFIG,HOME ${CLI} "$@"\n`,
       );
       assertEquals(await smokeTest(["bash", wrapper], denoJson.version), null);

@@ -1,5 +1,5 @@
 // Tests of the local server's fault injection and request log.
-import { assert, assertEquals, assertRejects } from "../_assert.ts";
+import { assert, assertEquals, assertNotEquals, assertRejects } from "../_assert.ts";
 import { startServer } from "../../lib/testing/mod.ts";
 import { call, createRecord } from "./_helpers.ts";
 
@@ -134,7 +134,9 @@ Deno.test("faults: a broken chunk body stores no chunk; chunkIndex faults match 
     headers: { "Kadi-Chunk-Index": "1", "Kadi-Chunk-Size": "10000000" },
   });
   assertEquals(faulted.status, 500);
-  assert(server.log.find((e) => e.chunkIndex === 0)?.status !== 200);
+  const brokenEntry = server.log.find((e) => e.chunkIndex === 0);
+  assert(brokenEntry, "the broken chunk's PUT is in the request log");
+  assertNotEquals(brokenEntry.status, 200);
   const listing = await call(server, "GET", `/records/${record.id}/uploads`);
   assertEquals(listing.body.items[0].chunks, []);
 });

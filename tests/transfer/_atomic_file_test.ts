@@ -2,6 +2,7 @@
 // handle is closed (the test sanitizer checks) whether the write ends, fails or is refused.
 import { assertEquals, assertRejects } from "../_assert.ts";
 import { writeAtomic } from "../../lib/transfer/_atomic_file.ts";
+import { tempDir } from "../_temp.ts";
 
 const SIZE = 80 * 1024 * 1024 + 12_345; // two background flushes and more
 
@@ -24,7 +25,8 @@ async function entries(dir: string): Promise<string[]> {
 }
 
 Deno.test("writeAtomic(): a write of 80 MiB, flushed on the way, has every byte", async () => {
-  const dir = await Deno.makeTempDir();
+  await using temp = await tempDir();
+  const dir = temp.path;
   await writeAtomic(`${dir}/big.bin`, pattern(SIZE));
   const data = await Deno.readFile(`${dir}/big.bin`);
   assertEquals(data.byteLength, SIZE);
@@ -33,13 +35,15 @@ Deno.test("writeAtomic(): a write of 80 MiB, flushed on the way, has every byte"
 });
 
 Deno.test("writeAtomic(): a stream failing after 70 MiB leaves no file and no open handle", async () => {
-  const dir = await Deno.makeTempDir();
+  await using temp = await tempDir();
+  const dir = temp.path;
   await assertRejects(() => writeAtomic(`${dir}/big.bin`, pattern(SIZE, 70 << 20)), Error);
   assertEquals(await entries(dir), []);
 });
 
 Deno.test("writeAtomic(): a refused check after the flushes leaves no file and no open handle", async () => {
-  const dir = await Deno.makeTempDir();
+  await using temp = await tempDir();
+  const dir = temp.path;
   const error = await assertRejects(
     () =>
       writeAtomic(`${dir}/big.bin`, pattern(SIZE), {

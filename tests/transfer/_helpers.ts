@@ -4,6 +4,7 @@ import type { RetryOptions } from "../../lib/http/retry.ts";
 import { Transport } from "../../lib/http/transport.ts";
 import { type Fault, startServer, type TestServer } from "../../lib/testing/mod.ts";
 import { RepoRecord } from "../../lib/transfer/record.ts";
+import { openResource } from "../../lib/resources/resource.ts";
 
 export interface Env extends AsyncDisposable {
   server: TestServer;
@@ -25,7 +26,7 @@ export async function setup(
     retry: FAST_RETRY,
   });
   const dir = await Deno.makeTempDir({ prefix: "repo-apy-transfer-" });
-  const record = await RepoRecord.load(transport, {
+  const record = await openResource(transport, RepoRecord, {
     identifier: options.identifier ?? "transfer-test",
     create: true,
   });

@@ -23,6 +23,7 @@ import {
   stopAfter,
   writeRandomFile,
 } from "./_helpers.ts";
+import { openResource } from "../../lib/resources/resource.ts";
 
 function uploadPosts(env: Env, from = 0): number {
   return env.server.log.slice(from).filter((entry) =>
@@ -119,7 +120,7 @@ Deno.test("uploadFile() by 4 concurrent resumers of one upload: 4 succeed, no ch
     }));
   try {
     const results = await Promise.allSettled(transports.map(async (transport) => {
-      const record = await RepoRecord.load(transport, { id: env.record.id });
+      const record = await openResource(transport, RepoRecord, { id: env.record.id });
       return await uploadFile(record, source);
     }));
     const ids = results.map((r) => r.status === "fulfilled" ? r.value.id : String(r.reason));

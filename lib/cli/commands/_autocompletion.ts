@@ -6,7 +6,7 @@ import { contextOf } from "../_context.ts";
 import { COMPLETION_SHELLS, completionScript, type CompletionShell } from "../completions.ts";
 
 /** A new `activate-autocompletion` command. */
-export function activateAutocompletionCommand(): Command {
+export function activateAutocompletionCommand(): CommandUnknownOpts {
   const command = new Command("activate-autocompletion")
     .description("Install shell completion for repo-apy (bash, zsh or fish)")
     .addOption(
@@ -14,9 +14,9 @@ export function activateAutocompletionCommand(): Command {
         .makeOptionMandatory(),
     );
   command.action(async (options, self) => {
-    await activate(self as unknown as CommandUnknownOpts, options.shell);
+    await activate(self, options.shell);
   });
-  return command as unknown as Command;
+  return command;
 }
 
 async function activate(command: CommandUnknownOpts, shell: CompletionShell): Promise<void> {

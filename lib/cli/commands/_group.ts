@@ -1,11 +1,37 @@
-// Creates a command group (gets `--commands` and shows its help when called without a command).
+// Creates a command group (gets `--commands` and shows its help when called without a command),
+// and fills one with commands and their usage examples.
 
-import { Command } from "@commander-js/extra-typings";
+import { Command, type CommandUnknownOpts } from "@commander-js/extra-typings";
 import { markGroup } from "../_tree.ts";
 
 /** A new group named `name`. */
 export function createGroup(name: string, description: string): Command {
   const group = new Command(name).description(description);
   markGroup(group);
+  return group;
+}
+
+const examples: WeakMap<object, readonly string[]> = new WeakMap();
+
+/** The usage examples `addCommands` gave `command` (none: an empty list). */
+export function commandExamples(command: CommandUnknownOpts): readonly string[] {
+  return examples.get(command) ?? [];
+}
+
+/** Adds the commands `builders` make to `group`, each with its usage examples at the end of its help. */
+export function addCommands(
+  group: Command,
+  builders: readonly (() => CommandUnknownOpts)[],
+  examplesByName: { readonly [command: string]: readonly string[] },
+): Command {
+  for (const build of builders) {
+    const command = build();
+    const lines = examplesByName[command.name()];
+    if (lines) {
+      examples.set(command, lines);
+      command.addHelpText("after", `\nExamples:\n${lines.map((line) => `  $ ${line}`).join("\n")}`);
+    }
+    group.addCommand(command);
+  }
   return group;
 }

@@ -3,23 +3,11 @@
 
 import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
 import { EXPORT_TYPES } from "../../http/protocol.ts";
-import type { ResourceExportOptions } from "../../transfer/export.ts";
 import { apyCommand } from "../apy_command.ts";
 import { pipeStream, saveExportFile } from "./_records_export.ts";
 import { pathOption } from "./_records_common.ts";
 import { openResource, resourceOptions } from "./_resources_common.ts";
 import { UsageError } from "../_errors.ts";
-
-/** The export methods collections and templates share, with the type as the user gave it. */
-interface Exportable {
-  readonly id: number;
-  meta(): Promise<{ identifier: string }>;
-  export(path: string, exportType: string, options: ResourceExportOptions): Promise<string>;
-  exportStream(
-    exportType: string,
-    options: { signal?: AbortSignal },
-  ): Promise<ReadableStream<Uint8Array>>;
-}
 
 /** Export types that may be piped to stdout (text the terminal can take). */
 const PIPEABLE = ["json", "json-schema"];
@@ -61,18 +49,20 @@ export function exportResourceCommand(type: "collection" | "template"): CommandU
         `-P/--pipe only works with the ${pipeable.join(" and ")} exports, not '${exportType}'`,
       );
     }
-    // The library types each resource's export types; `-e` has been checked against them.
-    const resource = await openResource(manager, type, options) as unknown as Exportable;
+    // `-e` has been checked against the type's export types (the library checks them again).
+    // Imported here, not at the top: building the command tree (help) needs no transfer code.
+    const { exportResource, exportStream } = await import("../../transfer/export.ts");
+    const resource = await openResource(manager, type, options);
     if (values.pipe === true) {
       const signal = manager.signal === undefined ? {} : { signal: manager.signal };
-      await pipeStream(manager, await resource.exportStream(exportType, signal));
+      await pipeStream(manager, await exportStream(resource, { ...signal, exportType }));
       return;
     }
     const path = await saveExportFile(
       manager,
       resource.id,
       values,
-      (fileOptions) => resource.export(values.path, exportType, fileOptions),
+      (fileOptions) => exportResource(resource, values.path, { ...fileOptions, exportType }),
     );
     manager.printInfo(`Exported the ${resource} as ${exportType} to '${path}'`);
   });

@@ -7,7 +7,7 @@
 
 import type { Command } from "@commander-js/extra-typings";
 import { changing } from "../_command_kind.ts";
-import { addCommands, topGroup } from "../_groups.ts";
+import { addCommands } from "./_group.ts";
 import { collectionLinkCommand, recordLinkCommand } from "./_collections_links.ts";
 import {
   createResourceCommand,
@@ -26,14 +26,16 @@ import { showResourceCommand } from "./_resources_show.ts";
  * @example Usage
  * ```ts
  * import { collectionsCommand } from "./collections.ts";
- * const names = collectionsCommand().commands.map((command) => command.name());
+ * import { createGroup } from "./_group.ts";
+ * const names = collectionsCommand(createGroup("collections", "Manage collections")).commands.map((command) => command.name());
  * console.log(names.includes("add-collection-link")); // true
  * ```
  *
+ * @param group The empty group (from the group list).
  * @returns The group.
  */
-export function collectionsCommand(): Command {
-  return addCommands(topGroup("collections"), [
+export function collectionsCommand(group: Command): Command {
+  return addCommands(group, [
     ...changing(
       () => createResourceCommand("collection"),
       () => editResourceCommand("collection"),

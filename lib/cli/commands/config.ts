@@ -25,7 +25,6 @@ import {
   maskPat,
   patProblem,
 } from "./_config_edit.ts";
-import { topGroup } from "../_groups.ts";
 import { getRepoInfoCommand } from "./_repo_info.ts";
 import { importKadiconfigCommand } from "./_config_import.ts";
 
@@ -40,13 +39,14 @@ const PAT_QUESTION = "Personal access token";
  * @example Usage
  * ```ts
  * import { configCommand } from "./config.ts";
- * console.log(configCommand().commands.map((command) => command.name()).includes("set-pat")); // true
+ * import { createGroup } from "./_group.ts";
+ * console.log(configCommand(createGroup("config", "Create and edit the config file with hosts and tokens")).commands.map((command) => command.name()).includes("set-pat")); // true
  * ```
  *
+ * @param group The empty group (from the group list).
  * @returns The group.
  */
-export function configCommand(): Command {
-  const group = topGroup("config");
+export function configCommand(group: Command): Command {
   group.addCommand(changingCommand(createCommand()));
   group.addCommand(changingCommand(setHostCommand()));
   group.addCommand(changingCommand(setPatCommand()));
@@ -96,7 +96,7 @@ function setInstanceField(
   });
 }
 
-function createCommand(): Command {
+function createCommand(): CommandUnknownOpts {
   const command = new Command("create").description(
     `Create the config file with an empty instance '${FIRST_INSTANCE}'`,
   );
@@ -121,7 +121,7 @@ function createCommand(): Command {
     output.info(`Created the config file ${path}`);
     output.info("Next: run 'repo-apy config set-host' and 'repo-apy config set-pat'");
   });
-  return command as unknown as Command;
+  return command;
 }
 
 /** A symbolic link whose target is missing gets its own message: it names where it points. */
@@ -139,7 +139,7 @@ async function refuseDanglingLink(path: string): Promise<void> {
   );
 }
 
-function setHostCommand(): Command {
+function setHostCommand(): CommandUnknownOpts {
   const command = new Command("set-host")
     .description("Set the host of an instance (asks for it unless --host is given)")
     .option("-I, --instance <name>", "Instance to change (default: the default instance)")
@@ -155,10 +155,10 @@ function setHostCommand(): Command {
     );
     context.output.info(`Set the host of instance '${name}' to ${maskHost(value)}`);
   });
-  return command as unknown as Command;
+  return command;
 }
 
-function setPatCommand(): Command {
+function setPatCommand(): CommandUnknownOpts {
   const command = new Command("set-pat")
     .description("Set the personal access token of an instance (asks for it; pipe it to stdin)")
     .option("-I, --instance <name>", "Instance to change (default: the default instance)");
@@ -174,10 +174,10 @@ function setPatCommand(): Command {
       `Set the personal access token of instance '${name}' to ${maskPat(value, 5, "*")}`,
     );
   });
-  return command as unknown as Command;
+  return command;
 }
 
-function addInstanceCommand(): Command {
+function addInstanceCommand(): CommandUnknownOpts {
   const command = new Command("add-instance")
     .description("Add an instance (asks for its token, then its host)")
     .requiredOption("-I, --instance <name>", "Name of the new instance")
@@ -198,10 +198,10 @@ function addInstanceCommand(): Command {
     });
     context.output.info(`Added the instance '${name}'${becameDefault ? " (now the default)" : ""}`);
   });
-  return command as unknown as Command;
+  return command;
 }
 
-function changeDefaultInstanceCommand(): Command {
+function changeDefaultInstanceCommand(): CommandUnknownOpts {
   const command = new Command("change-default-instance")
     .description("Make an instance the default one")
     .requiredOption("-I, --instance <name>", "Instance to make the default");
@@ -213,10 +213,10 @@ function changeDefaultInstanceCommand(): Command {
     });
     output.info(`The default instance is now '${options.instance}'`);
   });
-  return command as unknown as Command;
+  return command;
 }
 
-function renameInstanceCommand(): Command {
+function renameInstanceCommand(): CommandUnknownOpts {
   const command = new Command("rename-instance")
     .description("Rename an instance")
     .requiredOption("-I, --instance <name>", "Instance to rename")
@@ -234,10 +234,10 @@ function renameInstanceCommand(): Command {
     });
     output.info(`Renamed the instance '${from}' to '${to}'`);
   });
-  return command as unknown as Command;
+  return command;
 }
 
-function showInstancesCommand(): Command {
+function showInstancesCommand(): CommandUnknownOpts {
   const command = readingCommand(
     new Command("show-instances").description(
       "List the instances of the config file and the default one",
@@ -281,5 +281,5 @@ function showInstancesCommand(): Command {
       fallback === undefined ? "No default instance" : `Default instance: ${name(fallback)}`,
     );
   });
-  return command as unknown as Command;
+  return command;
 }

@@ -6,7 +6,7 @@
 
 import type { Command } from "@commander-js/extra-typings";
 import { changing } from "../_command_kind.ts";
-import { addCommands, topGroup } from "../_groups.ts";
+import { addCommands } from "./_group.ts";
 import {
   createResourceCommand,
   deleteResourceCommand,
@@ -23,14 +23,16 @@ import { showResourceCommand } from "./_resources_show.ts";
  * @example Usage
  * ```ts
  * import { groupsCommand } from "./groups.ts";
- * const names = groupsCommand().commands.map((command) => command.name());
+ * import { createGroup } from "./_group.ts";
+ * const names = groupsCommand(createGroup("groups", "Manage groups")).commands.map((command) => command.name());
  * console.log(names.includes("add-user"), names.includes("get-groups")); // true true
  * ```
  *
+ * @param group The empty group (from the group list).
  * @returns The group.
  */
-export function groupsCommand(): Command {
-  return addCommands(topGroup("groups"), [
+export function groupsCommand(group: Command): Command {
+  return addCommands(group, [
     ...changing(
       () => createResourceCommand("group"),
       () => editResourceCommand("group"),

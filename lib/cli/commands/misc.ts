@@ -7,7 +7,7 @@
 
 import type { Command, CommandUnknownOpts } from "@commander-js/extra-typings";
 import { changing } from "../_command_kind.ts";
-import { addCommands, topGroup } from "../_groups.ts";
+import { addCommands } from "./_group.ts";
 import { getLicensesCommand, getRolesCommand, getTagsCommand } from "./_misc_lists.ts";
 import {
   getDeletedResourcesCommand,
@@ -34,13 +34,16 @@ const IMPORT_COMMANDS: readonly (() => CommandUnknownOpts)[] = [
  * @example Usage
  * ```ts
  * import { miscCommand } from "./misc.ts";
- * console.log(miscCommand().aliases()); // ["miscellaneous"]
+ * import { createGroup } from "./_group.ts";
+ * const misc = miscCommand(createGroup("misc", "Miscellaneous commands"));
+ * console.log(misc.commands.some((command) => command.name() === "get-deleted-resources")); // true
  * ```
  *
+ * @param group The empty group (from the group list).
  * @returns The group.
  */
-export function miscCommand(): Command {
-  return addCommands(topGroup("misc"), [
+export function miscCommand(group: Command): Command {
+  return addCommands(group, [
     getRepoInfoCommand,
     getDeletedResourcesCommand,
     ...changing(

@@ -11,7 +11,7 @@
 
 import type { Command } from "@commander-js/extra-typings";
 import { changing } from "../_command_kind.ts";
-import { addCommands, topGroup } from "../_groups.ts";
+import { addCommands } from "./_group.ts";
 import {
   createRecordCommand,
   deleteRecordCommand,
@@ -53,14 +53,16 @@ import { getRecordIdsCommand, getRecordsCommand } from "./_records_search.ts";
  * @example Usage
  * ```ts
  * import { recordsCommand } from "./records.ts";
- * const names = recordsCommand().commands.map((command) => command.name());
+ * import { createGroup } from "./_group.ts";
+ * const names = recordsCommand(createGroup("records", "Manage records")).commands.map((command) => command.name());
  * console.log(names.includes("add-files"), names.includes("get-record-ids")); // true true
  * ```
  *
+ * @param group The empty group (from the group list).
  * @returns The group.
  */
-export function recordsCommand(): Command {
-  return addCommands(topGroup("records"), [
+export function recordsCommand(group: Command): Command {
+  return addCommands(group, [
     ...changing(
       createRecordCommand,
       editRecordCommand,

@@ -7,7 +7,7 @@
 
 import type { Command } from "@commander-js/extra-typings";
 import { changing } from "../_command_kind.ts";
-import { addCommands, topGroup } from "../_groups.ts";
+import { addCommands } from "./_group.ts";
 import {
   createResourceCommand,
   deleteResourceCommand,
@@ -25,14 +25,16 @@ import { showResourceCommand } from "./_resources_show.ts";
  * @example Usage
  * ```ts
  * import { templatesCommand } from "./templates.ts";
- * const names = templatesCommand().commands.map((command) => command.name());
+ * import { createGroup } from "./_group.ts";
+ * const names = templatesCommand(createGroup("templates", "Manage templates")).commands.map((command) => command.name());
  * console.log(names.includes("export"), names.includes("get-templates")); // true true
  * ```
  *
+ * @param group The empty group (from the group list).
  * @returns The group.
  */
-export function templatesCommand(): Command {
-  return addCommands(topGroup("templates"), [
+export function templatesCommand(group: Command): Command {
+  return addCommands(group, [
     ...changing(
       () => createResourceCommand("template"),
       () => editResourceCommand("template"),

@@ -5,7 +5,7 @@
  */
 
 import type { Command } from "@commander-js/extra-typings";
-import { addCommands, topGroup } from "../_groups.ts";
+import { addCommands } from "./_group.ts";
 import { getUsersCommand, showUserCommand } from "./_users_commands.ts";
 
 /**
@@ -14,13 +14,15 @@ import { getUsersCommand, showUserCommand } from "./_users_commands.ts";
  * @example Usage
  * ```ts
  * import { usersCommand } from "./users.ts";
- * console.log(usersCommand().commands.map((command) => command.name())); // ["show-info", "get-users"]
+ * import { createGroup } from "./_group.ts";
+ * console.log(usersCommand(createGroup("users", "Manage users")).commands.map((command) => command.name())); // ["show-info", "get-users"]
  * ```
  *
+ * @param group The empty group (from the group list).
  * @returns The group.
  */
-export function usersCommand(): Command {
-  return addCommands(topGroup("users"), [showUserCommand, getUsersCommand], {
+export function usersCommand(group: Command): Command {
+  return addCommands(group, [showUserCommand, getUsersCommand], {
     "show-info": ["repo-apy users show-info -U jdoe -D local"],
     "get-users": ["repo-apy users get-users -f doe -n 50"],
   });

@@ -10,6 +10,7 @@ import { createUnique } from "../_unique.ts";
 import type { ElnArchive } from "./_archive.ts";
 import { ElnImportError, type ElnProgress } from "./errors.ts";
 import type { ElnPlan, ElnPlannedRecord } from "./plan.ts";
+import { openResource } from "../../resources/resource.ts";
 
 /** A created resource of an import: its crate key, id, identifier and title. */
 export interface ElnCreated {
@@ -63,7 +64,7 @@ export async function executePlan(
         title,
         "collection",
         (identifier) =>
-          RepoCollection.load(transport, { identifier, create: true, title, description }),
+          openResource(transport, RepoCollection, { identifier, create: true, title, description }),
       );
       created.push(collection);
       report("collection", title);
@@ -150,7 +151,7 @@ export async function executePlan(
 function createRecord(transport: Transport, planned: ElnPlannedRecord): Promise<RepoRecord> {
   const { title, description, tags, extras } = planned;
   return createUnique(title, "record", (identifier) =>
-    RepoRecord.load(transport, {
+    openResource(transport, RepoRecord, {
       identifier,
       create: true,
       title,

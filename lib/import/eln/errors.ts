@@ -22,7 +22,8 @@ import { InputError, RepoApyError } from "../../http/errors.ts";
  *
  * @example Usage
  * ```ts
- * import { ElnImportError, RepoApyError } from "@repo/apy";
+ * import { RepoApyError } from "@repo/apy";
+ * import { ElnImportError } from "@repo/apy/import";
  * import assert from "node:assert";
  *
  * const error = new ElnImportError("Importing failed at the record 'A'", {

@@ -4,16 +4,19 @@
  *
  * @example Usage
  * ```ts
- * import { importEln, RepoManager } from "../../../mod.ts";
+ * import { RepoManager } from "@repo/apy";
+ * import { importEln } from "@repo/apy/import";
  * import { startServer } from "../../testing/mod.ts";
  *
  * await using server = await startServer();
  * await using manager = new RepoManager({ host: server.url, pat: server.pat });
  * const source = await manager.record({ identifier: "source", create: true, title: "Source" });
  * await source.uploadString("hello", "hello.txt");
- * const path = await source.export(await Deno.makeTempDir(), "ro-crate");
+ * const dir = await Deno.makeTempDir();
+ * const path = await source.export(dir, "ro-crate");
  * const result = await importEln(manager, path);
  * console.log(result.records.map((r) => r.title), result.totals.files); // ["Source"] 1
+ * await Deno.remove(dir, { recursive: true });
  * ```
  *
  * @module
@@ -92,7 +95,8 @@ export interface ElnImportResult {
  *
  * @example Dry run
  * ```ts
- * import { importEln, RepoManager } from "@repo/apy";
+ * import { RepoManager } from "@repo/apy";
+ * import { importEln } from "@repo/apy/import";
  * import { startServer } from "@repo/apy/testing";
  * import { BlobWriter, TextReader, ZipWriter } from "@zip.js/zip.js";
  * import assert from "node:assert";
@@ -113,6 +117,7 @@ export interface ElnImportResult {
  * await Deno.writeFile(path, (await zip.close()).stream());
  * const { plan } = await importEln(manager, path, { dryRun: true });
  * assert.deepStrictEqual(plan.records.map((record) => record.title), ["Sample"]);
+ * await Deno.remove(path);
  * ```
  *
  * @param target The manager (or anything with its `transport`).

@@ -72,7 +72,7 @@ export async function findFile(
  * @param name Name of the file.
  * @returns The file.
  */
-async function findFileByName(
+export async function findFileByName(
   ctx: ResourceContext,
   name: string,
 ): Promise<FileJson | undefined> {
@@ -173,155 +173,56 @@ async function getOrUndefined(ctx: ResourceContext, path: string): Promise<FileJ
   return await response.json() as FileJson;
 }
 
-/** A record's file-information methods (mixed in from {@linkcode FILE_METHODS}). */
-export interface FileMethods {
-  /**
-   * One page of the record's files.
-   *
-   * @param query `page`, `perPage`, `filter` (name), `sort`.
-   * @returns The page.
-   */
-  getFiles(query?: ListOptions): Promise<PageJson<FileJson>>;
-  /**
-   * Iterates over all files of the record, fetching pages as needed.
-   *
-   * @param query `filter`, `sort`, `perPage`.
-   * @returns An async iterator over the files.
-   */
-  files(query?: ListOptions): AsyncGenerator<FileJson, void, undefined>;
-  /**
-   * The number of files of the record.
-   *
-   * @returns The count.
-   */
-  getNumberFiles(): Promise<number>;
-  /**
-   * A file's information by id.
-   *
-   * @param fileId Id (UUID) of the file.
-   * @returns The file.
-   * @throws {InputError} When the record has no such file.
-   */
-  getFileInfo(fileId: string): Promise<FileJson>;
-  /**
-   * A file's information by exact name (GET `files/name/<name>`; `/` in the name is kept).
-   *
-   * @param name Name of the file.
-   * @returns The file.
-   * @throws {InputError} When the record has no file of that name.
-   */
-  getFileByName(name: string): Promise<FileJson>;
-  /**
-   * The id of a file by name.
-   *
-   * @param name Name of the file.
-   * @returns The file id.
-   * @throws {InputError} When the record has no file of that name.
-   */
-  getFileId(name: string): Promise<string>;
-  /**
-   * The name of a file by id.
-   *
-   * @param fileId Id of the file.
-   * @returns The file name.
-   * @throws {InputError} When the record has no such file.
-   */
-  getFileName(fileId: string): Promise<string>;
-  /**
-   * Whether the record has a file of that name.
-   *
-   * @param name Name of the file.
-   * @returns True when present.
-   */
-  hasFile(name: string): Promise<boolean>;
-  /**
-   * Changes a file's name, description or MIME type. A new name already used by another file of
-   * the record is refused before the change is sent.
-   *
-   * @param fileId Id of the file.
-   * @param changes `name`, `description`, `mimetype`.
-   * @returns The updated file.
-   * @throws {InputError} When nothing is to change or the name is taken.
-   */
-  editFile(fileId: string, changes: FileChanges): Promise<FileJson>;
-  /**
-   * Deletes a file.
-   *
-   * @param fileId Id of the file.
-   */
-  deleteFile(fileId: string): Promise<void>;
-  /**
-   * Deletes every file of the record.
-   *
-   * @returns How many files were deleted.
-   */
-  deleteAllFiles(): Promise<number>;
-  /**
-   * One page of the revisions of the record's files.
-   *
-   * @param query `page`, `perPage`.
-   * @returns The page.
-   */
-  getFileRevisions(query?: ListOptions): Promise<PageJson<RevisionJson>>;
-  /**
-   * One file revision.
-   *
-   * @param revisionId Id of the revision.
-   * @param query `revision`: compare against this revision instead of the parent.
-   * @returns The revision.
-   */
-  getFileRevision(revisionId: number, query?: QueryParams): Promise<RevisionJson>;
+/**
+ * The number of files of the record.
+ *
+ * @param ctx The record.
+ * @returns The count.
+ */
+export async function countFiles(ctx: ResourceContext): Promise<number> {
+  return (await getFiles(ctx, { perPage: 1 }))._pagination.total_items;
 }
 
-/** The file-information methods, written once; the record class mixes them into its prototype. */
-export const FILE_METHODS: FileMethods & ThisType<ResourceContext> = {
-  getFiles(query = {}) {
-    return getFiles(this, query);
-  },
-  files(query = {}) {
-    return files(this, query);
-  },
-  async getNumberFiles() {
-    return (await getFiles(this, { perPage: 1 }))._pagination.total_items;
-  },
-  async getFileInfo(fileId) {
-    const file = await findFile(this, fileId);
-    if (file === undefined) {
-      throw new InputError(`The record ${this.id} has no file with id '${fileId}': check the id`);
-    }
-    return file;
-  },
-  async getFileByName(name) {
-    const file = await findFileByName(this, name);
-    if (file === undefined) {
-      throw new InputError(`The record ${this.id} has no file named '${name}': check the name`);
-    }
-    return file;
-  },
-  async getFileId(name) {
-    return (await FILE_METHODS.getFileByName.call(this, name)).id;
-  },
-  async getFileName(fileId) {
-    return (await FILE_METHODS.getFileInfo.call(this, fileId)).name;
-  },
-  async hasFile(name) {
-    return (await findFileByName(this, name)) !== undefined;
-  },
-  editFile(fileId, changes) {
-    return editFile(this, fileId, changes);
-  },
-  deleteFile(fileId) {
-    return deleteFile(this, fileId);
-  },
-  async deleteAllFiles() {
-    const ids = (await Array.fromAsync(files(this))).map((file) => file.id);
-    for (const id of ids) await deleteFile(this, id);
-    return ids.length;
-  },
-  getFileRevisions(query = {}) {
-    return getFileRevisions(this, query);
-  },
-  getFileRevision(revisionId, query = {}) {
-    return getFileRevision(this, revisionId, query);
-  },
-};
+/**
+ * A file's information by id.
+ *
+ * @param ctx The record.
+ * @param fileId Id (UUID) of the file.
+ * @returns The file.
+ * @throws {InputError} When the record has no such file.
+ */
+export async function getFileInfo(ctx: ResourceContext, fileId: string): Promise<FileJson> {
+  const file = await findFile(ctx, fileId);
+  if (file === undefined) {
+    throw new InputError(`The record ${ctx.id} has no file with id '${fileId}': check the id`);
+  }
+  return file;
+}
+
+/**
+ * A file's information by exact name.
+ *
+ * @param ctx The record.
+ * @param name Name of the file.
+ * @returns The file.
+ * @throws {InputError} When the record has no file of that name.
+ */
+export async function getFileByName(ctx: ResourceContext, name: string): Promise<FileJson> {
+  const file = await findFileByName(ctx, name);
+  if (file === undefined) {
+    throw new InputError(`The record ${ctx.id} has no file named '${name}': check the name`);
+  }
+  return file;
+}
+
+/**
+ * Deletes every file of the record.
+ *
+ * @param ctx The record.
+ * @returns How many files were deleted.
+ */
+export async function deleteAllFiles(ctx: ResourceContext): Promise<number> {
+  const ids = (await Array.fromAsync(files(ctx))).map((file) => file.id);
+  for (const id of ids) await deleteFile(ctx, id);
+  return ids.length;
+}

@@ -18,7 +18,7 @@ import { requireId } from "../_checks.ts";
 import { getPage, type ResourceContext, send } from "./context.ts";
 
 /** Users or groups. */
-type RoleSubject = "users" | "groups";
+export type RoleSubject = "users" | "groups";
 
 /**
  * Checks a role name against the roles of the context's resource type.
@@ -45,7 +45,7 @@ export function checkRole(ctx: Pick<ResourceContext, "type">, roleName: string):
  * @param subject `users` or `groups`.
  * @param grant The subject's id and the role.
  */
-async function addRole(
+export async function addRole(
   ctx: ResourceContext,
   subject: RoleSubject,
   grant: { subjectId: number; role: string },
@@ -65,7 +65,7 @@ async function addRole(
  * @param subject `users` or `groups`.
  * @param grant The subject's id and the new role.
  */
-async function changeRole(
+export async function changeRole(
   ctx: ResourceContext,
   subject: RoleSubject,
   grant: { subjectId: number; role: string },
@@ -81,7 +81,7 @@ async function changeRole(
  * @param subject `users` or `groups`.
  * @param subjectId Id of the user or group.
  */
-async function removeRole(
+export async function removeRole(
   ctx: ResourceContext,
   subject: RoleSubject,
   subjectId: number,
@@ -96,7 +96,7 @@ async function removeRole(
  * @param query `page`, `perPage`, `filter`, `exclude`.
  * @returns The page.
  */
-async function getUserRoles(
+export async function getUserRoles(
   ctx: ResourceContext,
   query: ListOptions = {},
 ): Promise<PageJson<UserRoleJson>> {
@@ -110,97 +110,9 @@ async function getUserRoles(
  * @param query `page`, `perPage`, `filter`.
  * @returns The page.
  */
-async function getGroupRoles(
+export async function getGroupRoles(
   ctx: ResourceContext,
   query: ListOptions = {},
 ): Promise<PageJson<GroupRoleJson>> {
   return await getPage(ctx.transport, rolesPath(ctx, "groups"), query);
 }
-
-/** The role methods of records, collections and templates (mixed in from {@linkcode ROLE_METHODS}). */
-export interface RoleMethods {
-  /**
-   * Gives a user a role (POST `roles/users`).
-   *
-   * @param userId Id of the user.
-   * @param roleName A role of the type (`member`, `collaborator`, `editor`, `admin`; templates
-   * have no `collaborator`).
-   * @throws {InputError} When the type has no such role; nothing is sent.
-   */
-  addUser(userId: number, roleName: string): Promise<void>;
-  /**
-   * Changes the role of a user (PATCH `roles/users/<id>`).
-   *
-   * @param userId Id of the user.
-   * @param roleName The new role.
-   */
-  changeUserRole(userId: number, roleName: string): Promise<void>;
-  /**
-   * Removes the role of a user (DELETE `roles/users/<id>`).
-   *
-   * @param userId Id of the user.
-   */
-  removeUser(userId: number): Promise<void>;
-  /**
-   * Gives a group a role (POST `roles/groups`): shares the resource with the group.
-   *
-   * @param groupId Id of the group.
-   * @param roleName The role.
-   */
-  addGroupRole(groupId: number, roleName: string): Promise<void>;
-  /**
-   * Changes the role of a group (PATCH `roles/groups/<id>`).
-   *
-   * @param groupId Id of the group.
-   * @param roleName The new role.
-   */
-  changeGroupRole(groupId: number, roleName: string): Promise<void>;
-  /**
-   * Removes the role of a group (DELETE `roles/groups/<id>`).
-   *
-   * @param groupId Id of the group.
-   */
-  removeGroupRole(groupId: number): Promise<void>;
-  /**
-   * One page of the users with a role in the resource.
-   *
-   * @param query `page`, `perPage`, `filter`, `exclude`.
-   * @returns The page.
-   */
-  getUsers(query?: ListOptions): Promise<PageJson<UserRoleJson>>;
-  /**
-   * One page of the groups with a role in the resource.
-   *
-   * @param query `page`, `perPage`, `filter`.
-   * @returns The page.
-   */
-  getGroups(query?: ListOptions): Promise<PageJson<GroupRoleJson>>;
-}
-
-/** The role methods, written once; a class mixes them into its prototype. */
-export const ROLE_METHODS: RoleMethods & ThisType<ResourceContext> = {
-  addUser(userId, roleName) {
-    return addRole(this, "users", { subjectId: userId, role: roleName });
-  },
-  changeUserRole(userId, roleName) {
-    return changeRole(this, "users", { subjectId: userId, role: roleName });
-  },
-  removeUser(userId) {
-    return removeRole(this, "users", userId);
-  },
-  addGroupRole(groupId, roleName) {
-    return addRole(this, "groups", { subjectId: groupId, role: roleName });
-  },
-  changeGroupRole(groupId, roleName) {
-    return changeRole(this, "groups", { subjectId: groupId, role: roleName });
-  },
-  removeGroupRole(groupId) {
-    return removeRole(this, "groups", groupId);
-  },
-  getUsers(query = {}) {
-    return getUserRoles(this, query);
-  },
-  getGroups(query = {}) {
-    return getGroupRoles(this, query);
-  },
-};

@@ -8,11 +8,11 @@ import { assert, assertEquals, assertNotIncludes } from "../_assert.ts";
 import { writeConfig } from "../../lib/config/write.ts";
 import { RepoManager } from "../../lib/manager/repo_manager.ts";
 import { startServer } from "../../lib/testing/mod.ts";
-import { cliPermissions, tempHome } from "./_run.ts";
+import { cliPermissions, tempHome } from "../cli/_run.ts";
 
 const CLI = new URL("../../cli.ts", import.meta.url).pathname;
 const GUIDE = new URL("../../docs/cluster.md", import.meta.url);
-const MARKER = "<!-- tested: tests/cli/cluster_test.ts -->";
+const MARKER = "<!-- tested: tests/soak/cluster_test.ts -->";
 
 /** The shell block right after the marker in docs/cluster.md. */
 async function documentedPattern(): Promise<string> {
