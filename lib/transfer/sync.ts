@@ -9,11 +9,12 @@
  * ```ts
  * import { syncFolder } from "./sync.ts";
  * import { RepoRecord } from "./record.ts";
+ * import { openResource } from "../resources/resource.ts";
  * import { Transport } from "../http/transport.ts";
  * import { startServer } from "../testing/mod.ts";
  * await using server = await startServer();
  * await using transport = new Transport({ settings: { host: server.url, pat: server.pat } });
- * const record = await RepoRecord.load(transport, { identifier: "demo", create: true });
+ * const record = await openResource(transport, RepoRecord, { identifier: "demo", create: true });
  * const dir = await Deno.makeTempDir();
  * await Deno.mkdir(`${dir}/raw`);
  * await Deno.writeTextFile(`${dir}/raw/a.csv`, "a");
