@@ -229,6 +229,7 @@ function ownFile(name: string): boolean {
  * assert.strictEqual(first.plan.counts.upload.files, 1);
  * const again = await syncFolder(record, dir, { direction: "up", dryRun: true });
  * assert.strictEqual(again.plan.counts.skip.files, 1);
+ * await Deno.remove(dir, { recursive: true });
  * ```
  *
  * @param record The record.
