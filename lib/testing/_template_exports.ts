@@ -8,7 +8,7 @@
  */
 import { EXPORT_TYPES, type Extra } from "../http/protocol.ts";
 import { type Ctx, isObject, loadActive } from "./_context.ts";
-import { notFound } from "./_errors.ts";
+import { notFound, serverJson } from "./_errors.ts";
 import {
   download,
   type ExportFilter,
@@ -227,9 +227,9 @@ function exportTemplate(ctx: Ctx): Response {
   const name = `${t.identifier}.${ext}`;
   const filter = parseFilter(ctx);
   if (type === "shacl") return download(templateShacl(ctx, t, filter), name);
-  if (type === "json-schema") return download(JSON.stringify(templateJsonSchema(t), null, 2), name);
+  if (type === "json-schema") return download(serverJson(templateJsonSchema(t), 2), name);
   const json = exportJson(templateJson(ctx, t), RESOURCE_OMITTED, filter);
-  return download(JSON.stringify(json, null, 2), name);
+  return download(serverJson(json, 2), name);
 }
 
 /** Template export routes. */

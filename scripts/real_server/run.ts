@@ -161,7 +161,9 @@ const grp = `rs-${run}-grp`;
 await step(["config", "get-repo-info"], { code: 0, check: has("1.13.0") });
 await step(["misc", "get-repo-info", "--json"], {
   code: 0,
-  check: json((v) => ((v as { info?: { version?: string } }).info?.version === "1.13.0" ? null : "no version")),
+  check: json((
+    v,
+  ) => ((v as { info?: { version?: string } }).info?.version === "1.13.0" ? null : "no version")),
 });
 await step(["misc", "get-licenses", "-f", "CC-BY-4.0"], {
   code: 0,
@@ -195,24 +197,45 @@ const r1 = await step(["records", "create", "-i", rec, "-t", "Real record", "-p"
   check: (r) => (/^\d+$/.test(id(r)) ? null : "no id"),
 });
 const rid = id(r1);
-await step(["records", "create", "-i", rec, "-p"], { code: 0, check: (r) => (id(r) === rid ? null : "other id") });
-await step(["records", "create", "-i", rec, "-e"], { code: 1, apy: ["records", "create", "-i", rec, "-e"] });
+await step(["records", "create", "-i", rec, "-p"], {
+  code: 0,
+  check: (r) => (id(r) === rid ? null : "other id"),
+});
+await step(["records", "create", "-i", rec, "-e"], {
+  code: 1,
+  apy: ["records", "create", "-i", rec, "-e"],
+});
 const r2 = await step(["records", "create", "-i", rec2, "-p"], { code: 0 });
 const rid2 = id(r2);
-await step(["records", "edit", "-R", rec, "-d", "Real description", "-y", "sample", "-l", "CC-BY-4.0"], {
+await step([
+  "records",
+  "edit",
+  "-R",
+  rec,
+  "-d",
+  "Real description",
+  "-y",
+  "sample",
+  "-l",
+  "CC-BY-4.0",
+], {
   code: 0,
 });
 await step(["records", "show-info", "-R", rec, "--json"], {
   code: 0,
   check: json((v) => {
     const o = v as Record<string, unknown>;
-    return o.license === "CC-BY-4.0" && o.type === "sample" ? null : `license ${o.license} type ${o.type}`;
+    return o.license === "CC-BY-4.0" && o.type === "sample"
+      ? null
+      : `license ${o.license} type ${o.type}`;
   }),
   apy: ["records", "show-info", "-r", rid, "-d"],
 });
 await Deno.writeTextFile(`${work}/small.txt`, "hello real server\n");
 await Deno.mkdir(`${work}/folder`, { recursive: true });
-for (const n of ["a.csv", "b.csv", "c.log"]) await Deno.writeTextFile(`${work}/folder/${n}`, `${n}\n1,2\n`);
+for (const n of ["a.csv", "b.csv", "c.log"]) {
+  await Deno.writeTextFile(`${work}/folder/${n}`, `${n}\n1,2\n`);
+}
 await fileOf(`${work}/big.bin`, 120 * 1024 * 1024);
 await step(["records", "add-files", "-R", rec, "-n", `${work}/small.txt`, "-d", "direct"], {
   code: 0,
@@ -225,8 +248,12 @@ await step(["records", "add-files", "-R", rec, "-n", `${work}/big.bin`], {
   code: 0,
   apy: ["records", "add-files", "-r", rid2, "-n", `${work}/big.bin`],
 });
-await step(["records", "add-files", "-R", rec, "-n", `${work}/big.bin`, "--skip-existing"], { code: 0 });
-await step(["records", "add-string-as-file", "-R", rec, "-s", "a string", "-n", "string.txt"], { code: 0 });
+await step(["records", "add-files", "-R", rec, "-n", `${work}/big.bin`, "--skip-existing"], {
+  code: 0,
+});
+await step(["records", "add-string-as-file", "-R", rec, "-s", "a string", "-n", "string.txt"], {
+  code: 0,
+});
 await step(["records", "show-info", "-R", rec, "-l", "--json"], {
   code: 0,
   check: json((v) => {
@@ -235,7 +262,18 @@ await step(["records", "show-info", "-R", rec, "-l", "--json"], {
     return names === "a.csv,b.csv,big.bin,small.txt,string.txt" ? null : `files ${names}`;
   }),
 });
-await step(["records", "edit-file", "-R", rec, "-n", "string.txt", "-a", "renamed.txt", "-m", "text/plain"], {
+await step([
+  "records",
+  "edit-file",
+  "-R",
+  rec,
+  "-n",
+  "string.txt",
+  "-a",
+  "renamed.txt",
+  "-m",
+  "text/plain",
+], {
   code: 0,
 });
 await step(["records", "get-file", "-R", rec, "-n", "big.bin", "-p", `${work}/down`], { code: 0 });
@@ -259,30 +297,77 @@ await step(["records", "get-file", "-R", rec, "-p", `${work}/down-all`, "-u"], {
     console.log("ok    records get-file 120 MB round trip | expected same bytes, got same bytes");
   } else {
     unexpected.push("records get-file round trip");
-    console.log(`DIFF  records get-file 120 MB round trip | expected same bytes, got ${b?.length ?? "no file"}`);
+    console.log(
+      `DIFF  records get-file 120 MB round trip | expected same bytes, got ${
+        b?.length ?? "no file"
+      }`,
+    );
   }
 }
 await step(["records", "delete-file", "-R", rec, "-n", "renamed.txt"], { code: 0 });
 
 // metadata: nested, units, dates, floats
-await step(["records", "add-metadatum", "-R", rec, "-m", "temperature", "-v", "21.5", "-t", "float", "-u", "degC"], {
+await step([
+  "records",
+  "add-metadatum",
+  "-R",
+  rec,
+  "-m",
+  "temperature",
+  "-v",
+  "21.5",
+  "-t",
+  "float",
+  "-u",
+  "degC",
+], {
   code: 0,
-  apy: ["records", "add-metadatum", "-r", rid2, "-m", "temperature", "-v", "21.5", "-t", "float", "-u", "degC"],
+  apy: [
+    "records",
+    "add-metadatum",
+    "-r",
+    rid2,
+    "-m",
+    "temperature",
+    "-v",
+    "21.5",
+    "-t",
+    "float",
+    "-u",
+    "degC",
+  ],
 });
-await step(["records", "add-metadatum", "-R", rec, "-m", "whole", "-v", "3.0", "-t", "float"], { code: 0 });
-await step(["records", "add-metadatum", "-R", rec, "-m", "count", "-v", "7", "-t", "integer"], { code: 0 });
-await step(["records", "add-metadatum", "-R", rec, "-m", "count", "-v", "8", "-t", "integer"], { code: 1 });
-await step(["records", "add-metadata", "-R", rec, "-m", JSON.stringify([
-  { key: "when", type: "date", value: "2024-05-01T12:00:00+00:00" },
-  {
-    key: "sample",
-    type: "dict",
-    value: [
-      { key: "mass", type: "float", value: 1.25, unit: "g" },
-      { key: "tags", type: "list", value: [{ type: "str", value: "x" }, { type: "int", value: 2 }] },
-    ],
-  },
-])], { code: 0 });
+await step(["records", "add-metadatum", "-R", rec, "-m", "whole", "-v", "3.0", "-t", "float"], {
+  code: 0,
+});
+await step(["records", "add-metadatum", "-R", rec, "-m", "count", "-v", "7", "-t", "integer"], {
+  code: 0,
+});
+await step(["records", "add-metadatum", "-R", rec, "-m", "count", "-v", "8", "-t", "integer"], {
+  code: 1,
+});
+await step([
+  "records",
+  "add-metadata",
+  "-R",
+  rec,
+  "-m",
+  JSON.stringify([
+    { key: "when", type: "date", value: "2024-05-01T12:00:00+00:00" },
+    {
+      key: "sample",
+      type: "dict",
+      value: [
+        { key: "mass", type: "float", value: 1.25, unit: "g" },
+        {
+          key: "tags",
+          type: "list",
+          value: [{ type: "str", value: "x" }, { type: "int", value: 2 }],
+        },
+      ],
+    },
+  ]),
+], { code: 0 });
 await step(["records", "get-metadatum", "-R", rec, "-n", "temperature", "-p"], {
   code: 0,
   check: (r) => (id(r) === "21.5" ? null : `value ${id(r)}`),
@@ -304,9 +389,20 @@ await step(["records", "get-metadatum", "-R", rec, "-n", "sample.tags.2", "-p"],
   code: 0,
   check: (r) => (id(r) === "2" ? null : `value ${id(r)}`),
 });
-await step(["records", "get-metadatum", "-R", rec, "-n", "when", "-p"], { code: 0, check: has("2024-05-01") });
+await step(["records", "get-metadatum", "-R", rec, "-n", "when", "-p"], {
+  code: 0,
+  check: has("2024-05-01"),
+});
 await step(["records", "get-metadatum", "-R", rec, "-n", "absent"], { code: 1 });
-await step(["records", "add-metadata", "-R", rec2, "--plain", "-m", '{"a": {"b": [1, 2.5, "c"]}, "ok": true}'], {
+await step([
+  "records",
+  "add-metadata",
+  "-R",
+  rec2,
+  "--plain",
+  "-m",
+  '{"a": {"b": [1, 2.5, "c"]}, "ok": true}',
+], {
   code: 0,
 });
 await step(["records", "delete-metadatum", "-R", rec, "-m", "count"], { code: 0 });
@@ -331,14 +427,28 @@ try {
   const v = JSON.parse(links.stdout) as { id: number }[] | { items: { id: number }[] };
   linkId = String((Array.isArray(v) ? v : v.items)[0]?.id ?? "");
 } catch { /* reported by the step */ }
-await step(["records", "show-record-links-to", "-R", rec2, "-d", "in"], { code: 0, check: has("derived from") });
-await step(["records", "update-record-link", "-R", rec, "-l", linkId, "-n", "derived from (renamed)"], { code: 0 });
+await step(["records", "show-record-links-to", "-R", rec2, "-d", "in"], {
+  code: 0,
+  check: has("derived from"),
+});
+await step([
+  "records",
+  "update-record-link",
+  "-R",
+  rec,
+  "-l",
+  linkId,
+  "-n",
+  "derived from (renamed)",
+], { code: 0 });
 await step(["records", "delete-record-link", "-R", rec, "-l", linkId], { code: 0 });
 await step(["records", "add-user", "-R", rec, "-u", bobId, "-p", "collaborator"], {
   code: 0,
   apy: ["records", "add-user", "-r", rid2, "-u", bobId, "-p", "member"],
 });
-await step(["records", "add-user", "-R", rec, "-U", "bob", "-D", "local", "-p", "editor"], { code: 0 });
+await step(["records", "add-user", "-R", rec, "-U", "bob", "-D", "local", "-p", "editor"], {
+  code: 0,
+});
 await step(["records", "remove-user", "-R", rec, "-u", bobId], { code: 0 });
 await step(["records", "add-group-role", "-R", rec, "-G", grp, "-p", "member"], { code: 0 });
 await step(["records", "remove-group-role", "-R", rec, "-G", grp], { code: 0 });
@@ -346,7 +456,9 @@ await step(["records", "remove-group-role", "-R", rec, "-G", grp], { code: 0 });
 // search and listing (need the search backend)
 await step(["records", "get-records", "-q", rec, "--json"], {
   code: 0,
-  check: json((v) => JSON.stringify(v).includes(rec) ? null : "the record is not found (search backend?)"),
+  check: json((v) =>
+    JSON.stringify(v).includes(rec) ? null : "the record is not found (search backend?)"
+  ),
   apy: ["records", "get-records", "-q", rec],
 });
 await step(["records", "get-records", "-i", "--json"], {
@@ -368,7 +480,9 @@ for (const t of ["json", "rdf", "pdf", "qr", "ro-crate"]) {
 await step(["records", "export", "-R", rec, "-e", "json", "-P"], { code: 0, check: has(rec) });
 
 // ---- collections -----------------------------------------------------------------------
-const c1 = await step(["collections", "create", "-i", col, "-t", "Real collection", "-p"], { code: 0 });
+const c1 = await step(["collections", "create", "-i", col, "-t", "Real collection", "-p"], {
+  code: 0,
+});
 const cid = id(c1);
 await step(["collections", "create", "-i", col2, "-p"], { code: 0 });
 await step(["collections", "edit", "-C", col, "-d", "parent"], { code: 0 });
@@ -378,7 +492,10 @@ await step(["collections", "add-record-link", "-C", col, "-R", rec], {
   apy: ["collections", "add-record-link", "-c", cid, "-r", rid2],
 });
 await step(["records", "add-collection-link", "-R", rec2, "-C", col2], { code: 0 });
-await step(["collections", "show-info", "-C", col, "-r", "-s", "--json"], { code: 0, check: has(rec) });
+await step(["collections", "show-info", "-C", col, "-r", "-s", "--json"], {
+  code: 0,
+  check: has(rec),
+});
 await step(["collections", "add-tag", "-C", col, "-t", "real"], { code: 0 });
 await step(["collections", "remove-tag", "-C", col, "-t", "real"], { code: 0 });
 await step(["collections", "add-user", "-C", col, "-u", bobId, "-p", "member"], { code: 0 });
@@ -387,11 +504,15 @@ await step(["collections", "add-group-role", "-C", col, "-G", grp, "-p", "editor
 await step(["collections", "remove-group-role", "-C", col, "-G", grp], { code: 0 });
 await step(["records", "get-records", "-c", cid, "-C", "--json"], {
   code: 0,
-  check: json((v) => JSON.stringify(v).includes(rec2) ? null : "child collection's record not found"),
+  check: json((v) =>
+    JSON.stringify(v).includes(rec2) ? null : "child collection's record not found"
+  ),
 });
 await step(["collections", "get-collections", "-q", col, "--json"], {
   code: 0,
-  check: json((v) => JSON.stringify(v).includes(col) ? null : "collection not found (search backend?)"),
+  check: json((v) =>
+    JSON.stringify(v).includes(col) ? null : "collection not found (search backend?)"
+  ),
   apy: ["collections", "get-collections", "-q", col],
 });
 await step(["collections", "get-collection-ids", "-p"], { code: 0, check: has(cid) });
@@ -407,13 +528,33 @@ await step(["collections", "remove-record-link", "-C", col, "-R", rec], { code: 
 await step(["collections", "remove-collection-link", "-C", col, "-L", col2], { code: 0 });
 
 // ---- templates -------------------------------------------------------------------------
-await step(["templates", "create", "-i", tpl, "-y", "record", "-d", '{"title": "From template", "extras": []}', "-p"], {
+await step([
+  "templates",
+  "create",
+  "-i",
+  tpl,
+  "-y",
+  "record",
+  "-d",
+  '{"title": "From template", "extras": []}',
+  "-p",
+], {
   code: 0,
 });
-const tx = await step(["templates", "create", "-i", tplx, "-y", "extras", "-d", JSON.stringify([
-  { key: "voltage", type: "float", value: 1.0, unit: "V" },
-  { key: "operator", type: "str", value: null, validation: { required: true } },
-]), "-p"], { code: 0 });
+const tx = await step([
+  "templates",
+  "create",
+  "-i",
+  tplx,
+  "-y",
+  "extras",
+  "-d",
+  JSON.stringify([
+    { key: "voltage", type: "float", value: 1.0, unit: "V" },
+    { key: "operator", type: "str", value: null, validation: { required: true } },
+  ]),
+  "-p",
+], { code: 0 });
 const txid = id(tx);
 await step(["templates", "show-info", "-T", tplx, "-a"], { code: 0, check: has("voltage") });
 await step(["templates", "edit", "-T", tplx, "-d", "extras template"], { code: 0 });
@@ -429,20 +570,37 @@ for (const t of ["json", "json-schema", "shacl"]) {
 }
 await step(["templates", "get-templates", "-q", tplx, "--json"], {
   code: 0,
-  check: json((v) => JSON.stringify(v).includes(tplx) ? null : "template not found (search backend?)"),
+  check: json((v) =>
+    JSON.stringify(v).includes(tplx) ? null : "template not found (search backend?)"
+  ),
 });
 
 // ---- users -----------------------------------------------------------------------------
 await step(["users", "show-info", "-U", "bob", "-D", "local"], { code: 0, check: has("bob") });
 await step(["users", "show-info", "--json"], { code: 0, check: has("alice") });
-await step(["users", "get-users", "-f", "bob"], { code: 0, check: has("bob"), apy: ["users", "get-users", "-f", "bob"] });
+await step(["users", "get-users", "-f", "bob"], {
+  code: 0,
+  check: has("bob"),
+  apy: ["users", "get-users", "-f", "bob"],
+});
 await step(["misc", "get-tags", "-f", "real"], { code: 0, check: has("real") });
 
 // ---- imports ---------------------------------------------------------------------------
-for (const f of ["eln/kadi4mat/records-example.eln", "eln/elabftw/single-experiment-2022-07-07.eln", "eln/PASTA/PASTA.eln"]) {
+for (
+  const f of [
+    "eln/kadi4mat/records-example.eln",
+    "eln/elabftw/single-experiment-2022-07-07.eln",
+    "eln/PASTA/PASTA.eln",
+  ]
+) {
   await step(["misc", "import-eln", "-p", `${CORPUS}${f}`], { code: 0 });
 }
-await step(["misc", "import-json-schema", "-p", `${CORPUS}json-schema/kit-materials-science/SEM_schema.json`], {
+await step([
+  "misc",
+  "import-json-schema",
+  "-p",
+  `${CORPUS}json-schema/kit-materials-science/SEM_schema.json`,
+], {
   code: 0,
 });
 await step(["misc", "import-shacl", "-p", `${CORPUS}shacl/coscine/engmeta.ttl`], { code: 0 });
@@ -464,4 +622,6 @@ await step(["records", "delete-all-metadata", "-R", rec, "--i-am-sure"], { code:
 await step(["records", "show-info", "-r", "999999"], { code: 1 });
 
 for (const u of unexpected) console.error(`unexpected: ${u}`);
-console.log(`real-server: ${total} invocations, ${asExpected} as expected, ${unexpected.length} unexpected`);
+console.log(
+  `real-server: ${total} invocations, ${asExpected} as expected, ${unexpected.length} unexpected`,
+);
