@@ -145,7 +145,8 @@ async function replace(ctx: Ctx): Promise<Response> {
     mimetype: input.mimetype ?? null,
     fileId: file.id,
   });
-  return jsonResponse(uploadJson(ctx, upload, false), 201);
+  // Unlike a new upload, the replacement upload shows its (null) checksum on the real server.
+  return jsonResponse(uploadJson(ctx, upload), 201);
 }
 
 function ownUpload(ctx: Ctx, record: RecordData, states: Upload["state"][]): Upload {

@@ -214,3 +214,20 @@ Deno.test("real server: RO-Crate keeps files in files/ and dates its metadata de
   const file = meta.body["@graph"].find((e: { name?: string }) => e.name === "a.txt");
   assertEquals(file["@id"], "./crate/files/a.txt");
 });
+
+Deno.test("real server: a replacement upload shows its null checksum, a new one none", async () => {
+  await using server = await startServer();
+  const record = await createRecord(server, "replace");
+  const upload = await call(server, "POST", `/records/${record.id}/uploads`, {
+    body: { name: "a.txt", size: 1 },
+  });
+  assertEquals("checksum" in upload.body, false);
+  const file = await call(server, "PUT", upload.body._actions.upload_data, {
+    raw: encoder.encode("a"),
+  });
+  const replacement = await call(server, "PUT", file.body._actions.edit_data, {
+    body: { size: 2 },
+  });
+  assertEquals(replacement.status, 201);
+  assertEquals(replacement.body.checksum, null);
+});
