@@ -68,9 +68,11 @@ Deno.test("records add-metadatum converts values by -t and takes units for numbe
     assertEquals(bad.code, 1, `${type} ${value}`);
     assertNotIncludes(bad.stderr, "    at ");
   }
+  // An existing key without -f fails (exit 1) and changes nothing, as in kadi-apy 0.51.0.
   const kept = await repo(server, ["records", "add-metadatum", "-r", r, "-m", "s", "-v", "new"]);
-  assertEquals(kept.code, 0);
+  assertEquals(kept.code, 1);
   assertStringIncludes(kept.stderr, "-f/--force");
+  assertEquals((await extras(server, id)).find((e) => e.key === "s")?.value, "42");
   await ok(server, ["add-metadatum", "-r", r, "-m", "s", "-v", "new", "-f"]);
   const after = await extras(server, id);
   assertEquals(after.at(-1), { key: "s", type: "str", value: "new" });

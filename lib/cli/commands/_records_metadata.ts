@@ -99,12 +99,12 @@ export function addMetadatumCommand(): CommandUnknownOpts {
   apyCommand(command, async (manager, options) => {
     const metadatum = toMetadatum(options.metadatum, options.value, options.type, options.unit);
     const record = await openRecord(manager, options);
+    // A failure (exit 1) as in kadi-apy 0.51.0, so that `... || handle` scripts keep working.
     if (options.force !== true && await record.checkMetadatum(metadatum.key ?? "")) {
-      manager.printWarning(
+      throw new RepoApyError(
         `The ${describe(record)} has a metadatum '${metadatum.key}' already: nothing changed ` +
           "(add -f/--force to replace it)",
       );
-      return;
     }
     await record.addMetadatum(metadatum, options.force === true ? { force: true } : {});
     manager.printInfo(`Added the metadatum '${metadatum.key}' to the ${describe(record)}`);
