@@ -1,3 +1,4 @@
+// deno-lint-ignore-file no-console -- a script that reports to the terminal
 /**
  * Sends the same HTTP requests to the real Kadi4Mat and to the local server (`lib/testing`) and
  * prints where they differ: status code, content type and disposition, and the shape of JSON
