@@ -16,3 +16,10 @@ KADI_HOST="http://127.0.0.1:$KADI_PORT"
 TOKEN_FILE="$REAL_SERVER_DIR/tokens.env"
 export KADI_CONFIG_FILE="$REAL_SERVER_DIR/kadi-config.py"
 export KADI_ENV=production
+# The search backend: Elasticsearch's integ-test distribution from Maven Central (set
+# REAL_SERVER_SEARCH=0 to run Kadi without one).
+REAL_SERVER_SEARCH="${REAL_SERVER_SEARCH:-1}"
+ES_VERSION="${ES_VERSION:-8.19.21}"
+ES_HOME="$REAL_SERVER_DIR/es/elasticsearch-$ES_VERSION"
+ES_USER="${ES_USER:-kadi-es}"
+JAVA_HOME_17="${JAVA_HOME_17:-/usr/lib/jvm/java-17-openjdk-amd64}"

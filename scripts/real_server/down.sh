@@ -21,7 +21,7 @@ stop_pidfile() { # name pidfile
 if [[ -d "$REAL_SERVER_DIR" ]]; then
   stop_pidfile "the Celery worker" "$REAL_SERVER_DIR/celery.pid"
   stop_pidfile gunicorn "$REAL_SERVER_DIR/gunicorn.pid"
-  stop_pidfile "the search backend" "$REAL_SERVER_DIR/es.pid"
+  stop_pidfile "the search backend" "$REAL_SERVER_DIR/es-run/es.pid"
   stop_pidfile redis-server "$REAL_SERVER_DIR/redis.pid"
 fi
 if pg_lsclusters -h 2>/dev/null | awk -v c="$PG_CLUSTER" '$2==c{print $4}' | grep -q online; then
@@ -31,6 +31,7 @@ fi
 if [[ "${1:-}" == --purge ]]; then
   pg_lsclusters -h 2>/dev/null | awk '{print $2}' | grep -qx "$PG_CLUSTER" && pg_dropcluster "$PG_VERSION" "$PG_CLUSTER"
   rm -rf "$REAL_SERVER_DIR"
+  id "$ES_USER" >/dev/null 2>&1 && userdel "$ES_USER"
   echo "down: purged" >&2
 fi
 exit 0

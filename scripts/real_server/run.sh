@@ -13,8 +13,7 @@ work="$REAL_SERVER_DIR/run"
 rm -rf "$work" && mkdir -p "$work" "$REPO_ROOT/.cache/tmp"
 DENO="${DENO:-deno}"
 command -v "$DENO" >/dev/null || DENO="$REPO_ROOT/.cache/deno-2.9.6/node_modules/.bin/deno"
-export REAL_SERVER_SEARCH=0
-[[ -f "$REAL_SERVER_DIR/es.enabled" ]] && REAL_SERVER_SEARCH=1
+export REAL_SERVER_SEARCH
 cd "$REPO_ROOT"
 TMPDIR="$REPO_ROOT/.cache/tmp" "$DENO" run --quiet --allow-net=127.0.0.1 \
   --allow-read="$REPO_ROOT,$REAL_SERVER_DIR" --allow-write="$REPO_ROOT/.cache/tmp" --allow-env \

@@ -18,6 +18,10 @@ need=()
 command -v pg_createcluster >/dev/null || need+=(postgresql)
 command -v redis-server >/dev/null || need+=(redis-server)
 command -v python3 >/dev/null || need+=(python3 python3-venv)
+if [[ "$REAL_SERVER_SEARCH" == 1 ]] && [[ ! -x "$JAVA_HOME_17/bin/javac" ]]; then
+  need+=(openjdk-17-jdk-headless)
+fi
+command -v unzip >/dev/null || need+=(unzip)
 if ((${#need[@]})); then
   log "apt-get install ${need[*]}"
   apt-get update -qq >&2
@@ -64,13 +68,67 @@ if ! redis-cli -h 127.0.0.1 -p "$REDIS_PORT" ping >/dev/null 2>&1; then
   for _ in $(seq 50); do redis-cli -h 127.0.0.1 -p "$REDIS_PORT" ping >/dev/null 2>&1 && break; sleep 0.1; done
 fi
 
+# 4b. The search backend (optional): Elasticsearch's integ-test-zip from Maven Central. It lacks
+# the analysis-common module, whose "ngram" tokenizer Kadi's mappings use; es-ngram/ registers
+# Lucene's NGramTokenizer under that name as a plugin, built here with the JDK.
+es_alive() { [[ -f es-run/es.pid ]] && kill -0 "$(cat es-run/es.pid)" 2>/dev/null; }
+if [[ "$REAL_SERVER_SEARCH" == 1 ]]; then
+  if [[ ! -d "$ES_HOME" ]]; then
+    url="https://repo1.maven.org/maven2/org/elasticsearch/distribution/integ-test-zip/elasticsearch/$ES_VERSION/elasticsearch-$ES_VERSION.zip"
+    log "downloading $url"
+    curl -fsSL -o es.zip "$url"
+    echo "$(curl -fsSL "$url.sha1")  es.zip" | sha1sum -c --quiet
+    rm -rf es && mkdir es && unzip -q es.zip -d es && rm es.zip
+    cat >>"$ES_HOME/config/elasticsearch.yml" <<ESCONF
+network.host: 127.0.0.1
+http.port: $ES_PORT
+transport.port: $((ES_PORT + 100))
+discovery.type: single-node
+xpack.security.enabled: false
+path.data: $REAL_SERVER_DIR/es-data
+path.logs: $REAL_SERVER_DIR/es-logs
+ESCONF
+    log "building the ngram tokenizer plugin"
+    rm -rf es-ngram && mkdir -p es-ngram/classes "$ES_HOME/plugins/kadi-ngram"
+    "$JAVA_HOME_17/bin/javac" --release 17 -d es-ngram/classes -cp "$ES_HOME/lib/*" \
+      "$REPO_ROOT/scripts/real_server/es-ngram/NgramPlugin.java"
+    "$JAVA_HOME_17/bin/jar" cf "$ES_HOME/plugins/kadi-ngram/kadi-ngram.jar" -C es-ngram/classes .
+    cat >"$ES_HOME/plugins/kadi-ngram/plugin-descriptor.properties" <<DESC
+description=Lucene's n-gram tokenizer as "ngram"
+version=1.0
+name=kadi-ngram
+classname=kadireal.NgramPlugin
+java.version=17
+elasticsearch.version=$ES_VERSION
+DESC
+  fi
+  # Elasticsearch refuses to run as root.
+  id "$ES_USER" >/dev/null 2>&1 || useradd --system --no-create-home "$ES_USER"
+  mkdir -p es-data es-logs es-run
+  chown -R "$ES_USER" es es-data es-logs es-run
+  if ! es_alive; then
+    log "starting Elasticsearch $ES_VERSION on 127.0.0.1:$ES_PORT"
+    (cd "$ES_HOME" && ES_JAVA_HOME="$JAVA_HOME_17" ES_JAVA_OPTS="-Xms512m -Xmx512m" \
+      runuser -u "$ES_USER" -- bin/elasticsearch -d -p "$REAL_SERVER_DIR/es-run/es.pid" >es-start.log 2>&1) ||
+      { tail -20 es-logs/*.log >&2; exit 1; }
+  fi
+  for _ in $(seq 240); do
+    curl -fs "http://127.0.0.1:$ES_PORT/_cluster/health" >/dev/null && break
+    sleep 0.5
+  done
+  curl -fs "http://127.0.0.1:$ES_PORT/_cluster/health" >/dev/null ||
+    { log "Elasticsearch does not answer on 127.0.0.1:$ES_PORT"; exit 1; }
+  es_hosts="\"http://127.0.0.1:$ES_PORT\""
+else
+  es_alive && kill "$(cat es-run/es.pid)"
+  es_hosts=None
+fi
+
 # 5. Kadi's config file.
 mkdir -p storage uploads
 if [[ ! -f "$KADI_CONFIG_FILE" ]]; then
   log "writing $KADI_CONFIG_FILE"
   secret="$(python3 -c 'import secrets; print(secrets.token_hex(32))')"
-  es_hosts=None
-  [[ -f es.enabled ]] && es_hosts="\"http://127.0.0.1:$ES_PORT\""
   cat > "$KADI_CONFIG_FILE" <<CONF
 SQLALCHEMY_DATABASE_URI = "postgresql://kadi:kadi@127.0.0.1:$PG_PORT/kadi"
 STORAGE_PATH = "$REAL_SERVER_DIR/storage"
@@ -85,9 +143,18 @@ SESSION_COOKIE_SECURE = False
 LOCALE_COOKIE_SECURE = False
 USE_X_SENDFILE = False
 SMTP_USE_TLS = False
-ELASTICSEARCH_HOSTS = $es_hosts
 CONF
 fi
+# The search backend can be switched on and off between runs: this line follows the setting.
+sed -i '/^ELASTICSEARCH_HOSTS = /d' "$KADI_CONFIG_FILE"
+echo "ELASTICSEARCH_HOSTS = $es_hosts" >>"$KADI_CONFIG_FILE"
+if [[ "$REAL_SERVER_SEARCH" == 1 && ! -f search.done ]]; then
+  log "kadi search init, kadi search reindex"
+  venv/bin/kadi search init >>db.log 2>&1
+  venv/bin/kadi search reindex --i-am-sure >>db.log 2>&1 || true
+  touch search.done
+fi
+[[ "$REAL_SERVER_SEARCH" == 1 ]] || rm -f search.done
 
 # 6. Database schema, system roles and licenses: Kadi's own CLI.
 if [[ ! -f db.done ]]; then
@@ -138,6 +205,19 @@ fi
 
 # 8. The web app (gunicorn on loopback) and the background worker.
 alive() { [[ -f "$1" ]] && kill -0 "$(cat "$1")" 2>/dev/null; }
+# A changed config file (the search backend switched) restarts the app and the worker.
+config_sum="$(md5sum <"$KADI_CONFIG_FILE")"
+if [[ -f running.config && "$(cat running.config)" != "$config_sum" ]]; then
+  log "the config changed: restarting gunicorn and the worker"
+  for p in gunicorn.pid celery.pid; do
+    if alive "$p"; then
+      kill "$(cat "$p")"
+      for _ in $(seq 100); do alive "$p" || break; sleep 0.1; done
+    fi
+    rm -f "$p"
+  done
+fi
+echo "$config_sum" >running.config
 if ! alive gunicorn.pid; then
   log "starting gunicorn on 127.0.0.1:$KADI_PORT"
   venv/bin/gunicorn --bind "127.0.0.1:$KADI_PORT" --workers 2 --timeout 300 \
