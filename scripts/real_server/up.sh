@@ -207,7 +207,7 @@ fi
 alive() { [[ -f "$1" ]] && kill -0 "$(cat "$1")" 2>/dev/null; }
 # A changed config file (the search backend switched) restarts the app and the worker.
 config_sum="$(md5sum <"$KADI_CONFIG_FILE")"
-if [[ -f running.config && "$(cat running.config)" != "$config_sum" ]]; then
+if [[ "$(cat running.config 2>/dev/null)" != "$config_sum" ]] && { alive gunicorn.pid || alive celery.pid; }; then
   log "the config changed: restarting gunicorn and the worker"
   for p in gunicorn.pid celery.pid; do
     if alive "$p"; then
