@@ -44,8 +44,11 @@ fi
 # 3. PostgreSQL: a cluster of its own on a loopback port.
 if ! pg_lsclusters -h | awk '{print $1"/"$2}' | grep -qx "$PG_VERSION/$PG_CLUSTER"; then
   log "pg_createcluster $PG_VERSION $PG_CLUSTER (port $PG_PORT)"
-  pg_createcluster "$PG_VERSION" "$PG_CLUSTER" -p "$PG_PORT" -o "listen_addresses='127.0.0.1'" \
+  pg_createcluster "$PG_VERSION" "$PG_CLUSTER" -p "$PG_PORT" \
     -- --auth-local=peer --auth-host=scram-sha-256 >&2
+  # Loopback only (written directly: pg_conftool and -o quote the value differently).
+  sed -i "s/^#\?listen_addresses = .*/listen_addresses = '127.0.0.1'/" \
+    "/etc/postgresql/$PG_VERSION/$PG_CLUSTER/postgresql.conf"
 fi
 if ! pg_lsclusters -h | awk -v c="$PG_CLUSTER" '$2==c{print $4}' | grep -qx online; then
   log "starting PostgreSQL $PG_VERSION/$PG_CLUSTER"
