@@ -151,13 +151,6 @@ fi
 # The search backend can be switched on and off between runs: this line follows the setting.
 sed -i '/^ELASTICSEARCH_HOSTS = /d' "$KADI_CONFIG_FILE"
 echo "ELASTICSEARCH_HOSTS = $es_hosts" >>"$KADI_CONFIG_FILE"
-if [[ "$REAL_SERVER_SEARCH" == 1 && ! -f search.done ]]; then
-  log "kadi search init, kadi search reindex"
-  venv/bin/kadi search init >>db.log 2>&1
-  venv/bin/kadi search reindex --i-am-sure >>db.log 2>&1 || true
-  touch search.done
-fi
-[[ "$REAL_SERVER_SEARCH" == 1 ]] || rm -f search.done
 
 # 6. Database schema, system roles and licenses: Kadi's own CLI.
 if [[ ! -f db.done ]]; then
@@ -166,6 +159,14 @@ if [[ ! -f db.done ]]; then
   venv/bin/kadi db init >>db.log 2>&1
   touch db.done
 fi
+# The search indices (after the schema: reindexing reads the database).
+if [[ "$REAL_SERVER_SEARCH" == 1 && ! -f search.done ]]; then
+  log "kadi search init, kadi search reindex"
+  venv/bin/kadi search init >>search.log 2>&1
+  venv/bin/kadi search reindex --i-am-sure >>search.log 2>&1
+  touch search.done
+fi
+[[ "$REAL_SERVER_SEARCH" == 1 ]] || rm -f search.done
 
 # 7. Two local users (Kadi's CLI) and a personal access token each (Kadi's models).
 for u in alice bob; do
