@@ -36,18 +36,12 @@ export const CLI_PERMISSIONS: readonly string[] = [
   "--allow-net",
   "--allow-read",
   "--allow-write",
-  // The proxy variables: only when they can be read do uploads and downloads go through the
-  // copy-free client (lib/http/_raw_fetch.ts, proxy included); Deno's fetch reads them anyway.
+  // The proxy variables: only when they can be read (and are unset) does upload data go out
+  // through the large-PUT sender (lib/http/_put_sender.ts); Deno's fetch reads them anyway.
   "--allow-env=REPO_APY_CONFIG,REPO_APY_HOST,REPO_APY_PAT,REPO_APY_INSTANCE,HOME,USERPROFILE," +
-  "SHELL,NO_COLOR,TERM,HTTP_PROXY,http_proxy,HTTPS_PROXY,https_proxy,ALL_PROXY,all_proxy," +
+  "SHELL,NO_COLOR,TERM,LANG,LC_ALL,LC_CTYPE,HTTP_PROXY,http_proxy,HTTPS_PROXY,https_proxy,ALL_PROXY,all_proxy," +
   "NO_PROXY,no_proxy",
 ];
-
-/**
- * Modules loaded as Web Workers, which `deno compile` embeds only when named (the MD5 worker; a
- * binary without it hashes on the main thread, slower).
- */
-const INCLUDE = ["--include", "lib/transfer/_md5_worker.ts"];
 
 /** File name of a target's binary. */
 function binaryName(target: string): string {
@@ -70,7 +64,6 @@ async function compileTarget(target: string, outDir: string): Promise<CompileRes
     args: [
       "compile",
       ...CLI_PERMISSIONS,
-      ...INCLUDE,
       "--target",
       target,
       "--output",

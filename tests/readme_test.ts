@@ -113,8 +113,10 @@ Deno.test(
   "README's CLI quick start runs as written with the CLI installed from the checkout",
   POSIX_TOOLS,
   async () => {
-    // README's example user of `groups add-user`.
-    await using server = await startServer({ users: [{ username: "jdoe" }] });
+    // README's example user of `groups add-user`: the second user of README's serve line.
+    const serve = /--user (\w+):/.exec(README)?.[1] ?? "";
+    assertEquals(serve, "alice");
+    await using server = await startServer({ users: [{ username: serve }] });
     const dir = await Deno.makeTempDir({ prefix: "repo-apy-readme-cli-" });
     try {
       const install = blocks("Get the CLI", "sh").find((block) => block.includes("./cli.ts"));

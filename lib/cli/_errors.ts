@@ -63,8 +63,8 @@ export function reportError(error: unknown, output: Output, options: ReportOptio
     // The next step (a token to store, a scope to add) stays on the error's one line.
     const step = nextStep(error, options);
     const line = step === undefined
-      ? errorLine(error)
-      : `${errorLine(error).replace(/\.$/, "")}: ${step}`;
+      ? errorLine(error, options)
+      : `${errorLine(error, options).replace(/\.$/, "")}: ${step}`;
     // Multi-line messages (an example after the reason) keep their lines, in CLI terms.
     const [, ...rest] = error.message.trim().split("\n");
     // A local file the OS refused is said from the OS error's class; so is a library message that

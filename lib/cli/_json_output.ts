@@ -3,13 +3,15 @@
 
 import type { JsonMode } from "./_command_kind.ts";
 import type { Output } from "./output.ts";
+import { keepFloats, stringifyJson } from "../http/_float_json.ts";
 
 /**
  * Prints one value: indented JSON (`json`) or compact on one line (`jsonl`).
  */
 export function printJson(output: Output, value: unknown, mode: JsonMode): void {
-  if (mode === "jsonl") output.data(JSON.stringify(value));
-  else output.json(value);
+  // Whole numbers of float metadata are printed as floats (3.0), as the server sent them.
+  if (mode === "jsonl") output.data(stringifyJson(value));
+  else output.json(keepFloats(value));
 }
 
 /**
@@ -28,9 +30,9 @@ export async function streamJson(
   let count = 0;
   for await (const item of items) {
     if (mode === "jsonl") {
-      output.writeOut(`${JSON.stringify(item)}\n`);
+      output.writeOut(`${stringifyJson(item)}\n`);
     } else {
-      const text = JSON.stringify(item, null, 2).replaceAll("\n", "\n  ");
+      const text = stringifyJson(item, 2).replaceAll("\n", "\n  ");
       output.writeOut(`${count === 0 ? "[\n" : ",\n"}  ${text}`);
     }
     count++;

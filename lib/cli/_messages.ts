@@ -2,7 +2,8 @@
 // 403, environment variables instead of option names, and no internal temporary file names.
 // Every sentence is built from an error's class and fields, never from the library's wording.
 
-import { type RepoApyError, RequestError } from "../http/errors.ts";
+import { ConnectionError, type RepoApyError, RequestError, TimeoutError } from "../http/errors.ts";
+import type { SettingSource } from "../config/settings.ts";
 import { ConfigFileError } from "../config/errors.ts";
 import { CONFIG_PATH_ENV, SETTINGS_ENV } from "../config/path.ts";
 import { MetadataError, ResourceNotFoundError } from "../resources/errors.ts";
@@ -14,6 +15,8 @@ import { terminalLine } from "./_terminal_text.ts";
 export interface MessageContext {
   /** The config instance in use, when one was resolved. */
   instance?: string | undefined;
+  /** Where the host and the token came from: the message names the place to fix. */
+  sources?: { host: SettingSource; pat: SettingSource } | undefined;
 }
 
 /**
@@ -50,8 +53,11 @@ function describeValue(value: unknown): string {
 function configFileLine(error: ConfigFileError): string {
   const path = error.path ?? "";
   const problem = {
-    notFound: `No config file at ${path}: run 'repo-apy config create' and then ` +
-      `'repo-apy config set-host' / 'set-pat'`,
+    notFound: error.kadiconfig === undefined
+      ? `No config file at ${path}: run 'repo-apy config create' and then ` +
+        `'repo-apy config set-host' / 'set-pat'`
+      : `No config file at ${path}, but the Python client's ${error.kadiconfig} exists: run ` +
+        `'repo-apy config import-kadiconfig' to convert it`,
     notPermitted: `No permission to read the config file ${path}: run Deno with ` +
       `--allow-read=${path}`,
     notReadable: `The config file ${path} is not readable by you: run 'chmod 600 ${path}' as its ` +
@@ -108,13 +114,53 @@ function setPat(context: MessageContext): string {
 }
 
 /**
+ * Where the token in use is set, and how to replace it, for a rejected token. The CLI has no
+ * option for it: one given directly comes from a program embedding the CLI, which keeps the
+ * config file's wording.
+ */
+function tokenFix(
+  context: MessageContext,
+): { where: string; store: (what: string) => string } {
+  if (context.sources?.pat === "environment") {
+    return {
+      where: " in REPO_APY_PAT",
+      store: (what) => `set ${what} in REPO_APY_PAT, or unset it to use the config file's token`,
+    };
+  }
+  return {
+    where: context.instance === undefined ? "" : ` of the instance '${context.instance}'`,
+    store: (what) => `store ${what} with '${setPat(context)}' (or set REPO_APY_PAT)`,
+  };
+}
+
+/** Where the host in use is set, for a host that cannot be reached. */
+function hostWhere(context: MessageContext, host: string): string {
+  switch (context.sources?.host) {
+    case "environment":
+      return `REPO_APY_HOST (${host})`;
+    default:
+      return context.instance === undefined
+        ? "'host' in the config file"
+        : `'host' of the instance '${context.instance}' in the config file ` +
+          `(repo-apy config set-host -I ${context.instance})`;
+  }
+}
+
+/**
  * The one `Error: …` line for a library error, in CLI terms, with the server's field errors.
  *
  * @param error The error.
  * @returns The line without the `Error: ` prefix.
  */
-export function errorLine(error: RepoApyError): string {
+export function errorLine(error: RepoApyError, context: MessageContext = {}): string {
   if (error instanceof MetadataError) return metadataLine(error);
+  if (error instanceof ConnectionError && error.unreachable && !(error instanceof TimeoutError)) {
+    // Refused or unknown: the host is wrong or down; say where it was set.
+    const reason = error.cause instanceof Error ? ` (${oneLine(error.cause.message)})` : "";
+    return `Could not connect to ${oneLine(error.host)}${reason}: check ${
+      hostWhere(context, oneLine(error.host))
+    } and your network`;
+  }
   if (error instanceof ConfigFileError) return configFileLine(error);
   if (error instanceof ResourceNotFoundError) {
     // Decided by the error's class and fields, never by the library's wording.
@@ -140,18 +186,16 @@ export function errorLine(error: RepoApyError): string {
  */
 export function nextStep(error: RepoApyError, context: MessageContext): string | undefined {
   if (!(error instanceof RequestError)) return undefined;
-  const where = context.instance === undefined ? "" : ` of the instance '${context.instance}'`;
+  const { where, store } = tokenFix(context);
   const scopes = scopesOf(error.body);
   if ((error.status === 401 || error.status === 403) && scopes.length > 0) {
     return `the access token${where} lacks the scope${scopes.length === 1 ? "" : "s"} ` +
       `${scopes.map((scope) => `'${scope}'`).join(", ")}: create a token with ${
         scopes.length === 1 ? "it" : "them"
-      } in the repository's web interface and store it with '${setPat(context)}' ` +
-      `(or set REPO_APY_PAT)`;
+      } in the repository's web interface and ${store("it")}`;
   }
   if (error.status === 401) {
-    return `the access token${where} was not accepted: store a valid one with ` +
-      `'${setPat(context)}' (or set REPO_APY_PAT)`;
+    return `the access token${where} was not accepted: ${store("a valid one")}`;
   }
   if (error.status === 403) {
     return "your account lacks the permission for this: ask the resource's owner for a role " +

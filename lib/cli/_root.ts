@@ -8,6 +8,7 @@ import {
   CommanderError,
   type CommandUnknownOpts,
   Help,
+  InvalidArgumentError,
   Option,
 } from "@commander-js/extra-typings";
 import { setContext } from "./_context.ts";
@@ -81,7 +82,26 @@ class ApyHelp extends Help {
   }
 }
 
+/**
+ * Lets a choice be given in any case, as the reference client does (`-v PUBLIC`): the value is
+ * replaced by its canonical form before the option's own parser sees it; help and errors list the
+ * canonical forms.
+ */
+function caseInsensitiveChoices(option: Option): void {
+  const choices = option.argChoices;
+  const parse = option.parseArg;
+  if (choices === undefined || parse === undefined) return;
+  option.parseArg = <T>(value: string, previous: T): T => {
+    const canonical = choices.find((choice) => choice.toLowerCase() === value.toLowerCase());
+    if (canonical === undefined) {
+      throw new InvalidArgumentError(`Allowed choices are ${choices.join(", ")}.`);
+    }
+    return parse(canonical, previous);
+  };
+}
+
 function finishCommand(command: CommandUnknownOpts, output: Output, version: string): void {
+  for (const option of command.options) caseInsensitiveChoices(option);
   command.createHelp = () => Object.assign(new ApyHelp(), command.configureHelp());
   command
     .helpCommand(false)

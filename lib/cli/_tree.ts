@@ -3,17 +3,45 @@
 import type { CommandUnknownOpts, Option } from "@commander-js/extra-typings";
 
 /** Parameter types as `--xmlhelp` reports them (the names xmlhelpy uses). */
-export type OptionType = "flag" | "choice" | "string" | "long" | "real" | "tokenlist" | "path";
+export type OptionType =
+  | "flag"
+  | "choice"
+  | "string"
+  | "long"
+  | "long_range"
+  | "real"
+  | "tokenlist"
+  | "path"
+  | "file";
+
+/** What `--xmlhelp` says about an option besides its type (xmlhelpy's attributes). */
+export interface OptionDetails {
+  /** Bounds of a `long_range`. */
+  min?: number;
+  max?: number;
+  /** Separator of a `tokenlist` (default `,`). */
+  separator?: string;
+  /** Whether a `path` or `file` must exist. */
+  exists?: boolean;
+}
 
 const optionTypes = new WeakMap<object, OptionType>();
+const optionDetails = new WeakMap<object, OptionDetails>();
 const groups = new WeakSet<object>();
 
 /** Names of the options every command gets; not listed as parameters. */
 export const META_OPTIONS: readonly string[] = ["--help", "--version", "--xmlhelp", "--commands"];
 
-/** Records the type of an option for --xmlhelp and completions. */
-export function setOptionType(option: object, type: OptionType): void {
+/** Records the type of an option (and its `--xmlhelp` details) for --xmlhelp and completions. */
+export function setOptionType(option: object, type: OptionType, details?: OptionDetails): void {
   optionTypes.set(option, type);
+  if (details !== undefined) optionDetails.set(option, details);
+}
+
+/** The details recorded with the option's type; a token list's separator defaults to `,`. */
+export function optionTypeDetails(option: Option): OptionDetails {
+  const details = optionDetails.get(option) ?? {};
+  return optionType(option) === "tokenlist" ? { separator: ",", ...details } : details;
 }
 
 /** The type of an option: recorded, else flag, choice or string. */

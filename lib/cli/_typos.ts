@@ -2,17 +2,23 @@
 // Commander's "Did you mean …?") before a required option it was meant to give is missed.
 
 import type { CommandUnknownOpts, Option } from "@commander-js/extra-typings";
-import { subcommand } from "./_tree.ts";
+import { isGroup, subcommand } from "./_tree.ts";
 
-/** A flag of `args` that the command it belongs to does not declare. */
+/** A flag of `args` that the command it belongs to does not declare, or an unknown command. */
 export interface UnknownFlag {
-  /** The command the flag was given to. */
+  /** The command the flag was given to (the group, for an unknown command). */
   command: CommandUnknownOpts;
-  /** The flag as typed, without a `=value` part. */
+  /** The flag as typed, without a `=value` part; or the command name as typed. */
   flag: string;
+  /** Set when `flag` is a command name no command of the group has. */
+  isCommand?: true;
 }
 
-/** The first unknown flag of `args` (command names select the command flags belong to). */
+/**
+ * The first unknown flag of `args` (command names select the command flags belong to), or the
+ * first unknown command name, whichever comes first: `records creat -i x` is a misspelled
+ * command, not an unknown `-i`.
+ */
 export function firstUnknownFlag(
   root: CommandUnknownOpts,
   args: readonly string[],
@@ -37,6 +43,8 @@ export function firstUnknownFlag(
     if (token.startsWith("-") && token.length > 2) continue; // -abc or -xVALUE: left to Commander
     const sub = subcommand(command, token);
     if (sub !== undefined) command = sub;
+    // A misspelled command comes before its options: reported first, with its suggestion.
+    else if (isGroup(command)) return { command, flag: token, isCommand: true };
   }
   return undefined;
 }

@@ -11,6 +11,7 @@ import { ExitError, reportError } from "./_errors.ts";
 import { terminalLine } from "./_terminal_text.ts";
 import { setOptionType } from "./_tree.ts";
 import type { CLIRepoManager } from "./cli_manager.ts";
+import type { ConnectionSettings } from "../config/settings.ts";
 import { type Verbosity, VERBOSITY_LEVELS } from "./output.ts";
 
 /** Options {@linkcode apyCommand} adds. */
@@ -134,6 +135,63 @@ export function isDryRun(manager: CLIRepoManager): boolean {
   return dryManagers.has(manager);
 }
 
+/**
+ * Adds the everyday options of every command: `-V/--verbose <level>`, `-q/--quiet` (only
+ * `--quiet` where the command has its own `-q`, such as `--query` on the search commands) and
+ * `--progress`. {@linkcode apyCommand} adds them; commands with their own action (the `config`
+ * group) get them here, applied before the action runs.
+ *
+ * @example Usage
+ * ```ts
+ * import { Command } from "@commander-js/extra-typings";
+ * import { everydayOptions } from "@repo/apy/cli";
+ * import assert from "node:assert";
+ *
+ * const command = everydayOptions(new Command("show").option("-q, --query <text>"));
+ * assert.deepStrictEqual(command.options.map((option) => option.flags).slice(1), [
+ *   "-V, --verbose <level>",
+ *   "--quiet",
+ *   "--progress",
+ * ]);
+ * ```
+ *
+ * @param command The command, with its own options declared.
+ * @returns The command.
+ */
+export function everydayOptions<C extends CommandUnknownOpts>(command: C): C {
+  const verbose = new Option("-V, --verbose <level>", "Verbosity of the output")
+    .choices(VERBOSITY_LEVELS)
+    .default("info" as Verbosity);
+  setOptionType(verbose, "choice");
+  command.addOption(verbose);
+  // The reference client's own flags win: `-q` stays `--query` where a command has one.
+  const quietShort = command.options.some((option) => option.short === "-q") ? "" : "-q, ";
+  command.addOption(
+    new Option(
+      `${quietShort}--quiet`,
+      `Print nothing but errors and the data asked for${
+        quietShort === "" ? " (no short form here: -q is --query, as in kadi-apy)" : ""
+      }`,
+    ),
+  );
+  command.addOption(
+    new Option(
+      "--progress",
+      "Report transfer progress as a plain line every few seconds when stderr is not a terminal",
+    ),
+  );
+  command.hook("preAction", (_self, action) => applyEverydayOptions(action));
+  return command;
+}
+
+/** Sets the run's verbosity and plain progress from the everyday options of `command`. */
+function applyEverydayOptions(command: CommandUnknownOpts): void {
+  const { quiet, verbose, progress } = command.opts() as Partial<ApyOptions>;
+  const { output } = contextOf(command);
+  output.verbosity = quiet === true ? "error" : verbose ?? "info";
+  output.plainProgress = progress === true;
+}
+
 /** The action of an {@linkcode apyCommand}. */
 export type ApyAction<Args extends unknown[], Opts> = (
   manager: CLIRepoManager,
@@ -196,30 +254,13 @@ export function apyCommand<
       "Name of the config instance to use (default: the default instance)",
     ),
   );
-  const verbose = new Option("-V, --verbose <level>", "Verbosity of the output")
-    .choices(VERBOSITY_LEVELS)
-    .default("info" as Verbosity);
-  setOptionType(verbose, "choice");
-  target.addOption(verbose);
-  // The reference client's own flags win: `-q` stays `--query` where a command has one.
-  const quietShort = target.options.some((option) => option.short === "-q") ? "" : "-q, ";
-  target.addOption(
-    new Option(`${quietShort}--quiet`, "Print nothing but errors (and the data asked for)"),
-  );
-  target.addOption(
-    new Option(
-      "--progress",
-      "Report transfer progress as a plain line every few seconds when stderr is not a terminal",
-    ),
-  );
+  everydayOptions(target);
   target.action(async (...all: unknown[]) => {
     const self = all[all.length - 1] as CommandUnknownOpts;
     const options = self.opts() as Opts & ApyOptions;
     const args = all.slice(0, -2) as Args;
     const context = contextOf(self);
     const { output } = context;
-    output.verbosity = options.quiet === true ? "error" : options.verbose;
-    output.plainProgress = options.progress === true;
     const dry = options["dryRun"] === true;
     // Imported here, not at the top: building the command tree (help, start-up) needs no library.
     const { CLIRepoManager } = await import("./cli_manager.ts");
@@ -230,14 +271,19 @@ export function apyCommand<
     });
     if (dry) dryManagers.add(manager);
     let instance = options.instance;
+    let sources: ConnectionSettings["sources"];
     try {
       if (apyOptions.needsServer?.(options) ?? true) {
-        instance = (await manager.settings()).instance ?? instance;
+        const settings = await manager.settings();
+        instance = settings.instance ?? instance;
+        sources = settings.sources;
       }
       await action(manager, options, ...args);
     } catch (error) {
       if (error instanceof ExitError) throw error;
-      throw new ExitError(reportError(error, output, { signal: manager.signal, instance }));
+      throw new ExitError(
+        reportError(error, output, { signal: manager.signal, instance, sources }),
+      );
     } finally {
       await manager.close();
     }

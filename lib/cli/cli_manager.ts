@@ -7,6 +7,13 @@
 
 import type { ConnectionSettings } from "../config/settings.ts";
 import { RepoManager, type RepoManagerOptions } from "../manager/repo_manager.ts";
+import type { ResourceSelector } from "../resources/resource.ts";
+import type { RepoUser, UserSelector } from "../resources/user.ts";
+import type { RepoCollection } from "../transfer/collection.ts";
+import type { RepoRecord } from "../transfer/record.ts";
+import type { RepoGroup } from "../resources/group.ts";
+import type { RepoTemplate } from "../transfer/template.ts";
+import { explainLookup, explainUserLookup } from "./_not_found.ts";
 import { Output, type Verbosity } from "./output.ts";
 
 /** Options of a {@linkcode CLIRepoManager}. */
@@ -93,6 +100,139 @@ export class CLIRepoManager extends RepoManager {
   }
 
   /**
+   * Opens a record like {@linkcode RepoManager.record}; when that fails, the error says why in
+   * the user's terms: the record is in the trash (and how to restore it), no record has that id,
+   * or the account has no role in it.
+   *
+   * @param selector `{ id }` or `{ identifier, create? }`.
+   * @returns The record.
+   *
+   * @example Usage
+   * ```ts
+   * import { CLIRepoManager } from "@repo/apy/cli";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new CLIRepoManager({ host: server.url, pat: server.pat });
+   * const record = await manager.record({ identifier: "gone", create: true });
+   * await record.delete();
+   * await assert.rejects(manager.record({ id: record.id }), /is in the trash: restore it/);
+   * ```
+   */
+  override async record(selector: ResourceSelector): Promise<RepoRecord> {
+    return await this.#explained("record", selector, () => super.record(selector));
+  }
+
+  /**
+   * Opens a collection like {@linkcode RepoManager.collection}, with errors as for
+   * {@linkcode CLIRepoManager.record}.
+   *
+   * @param selector `{ id }` or `{ identifier, create? }`.
+   * @returns The collection.
+   *
+   * @example Usage
+   * ```ts
+   * import { CLIRepoManager } from "@repo/apy/cli";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new CLIRepoManager({ host: server.url, pat: server.pat });
+   * await assert.rejects(manager.collection({ id: 9999 }), /No collection with id 9999 exists/);
+   * ```
+   */
+  override async collection(selector: ResourceSelector): Promise<RepoCollection> {
+    return await this.#explained("collection", selector, () => super.collection(selector));
+  }
+
+  /**
+   * Opens a template like {@linkcode RepoManager.template}, with errors as for
+   * {@linkcode CLIRepoManager.record}.
+   *
+   * @param selector `{ id }` or `{ identifier, create? }`.
+   * @returns The template.
+   *
+   * @example Usage
+   * ```ts
+   * import { CLIRepoManager } from "@repo/apy/cli";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new CLIRepoManager({ host: server.url, pat: server.pat });
+   * await assert.rejects(manager.template({ id: 9999 }), /No template with id 9999 exists/);
+   * ```
+   */
+  override async template(selector: ResourceSelector): Promise<RepoTemplate> {
+    return await this.#explained("template", selector, () => super.template(selector));
+  }
+
+  /**
+   * Opens a group like {@linkcode RepoManager.group}, with errors as for
+   * {@linkcode CLIRepoManager.record}.
+   *
+   * @param selector `{ id }` or `{ identifier, create? }`.
+   * @returns The group.
+   *
+   * @example Usage
+   * ```ts
+   * import { CLIRepoManager } from "@repo/apy/cli";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new CLIRepoManager({ host: server.url, pat: server.pat });
+   * await assert.rejects(manager.group({ id: 9999 }), /No group with id 9999 exists/);
+   * ```
+   */
+  override async group(selector: ResourceSelector): Promise<RepoGroup> {
+    return await this.#explained("group", selector, () => super.group(selector));
+  }
+
+  /**
+   * Opens a user like {@linkcode RepoManager.user}; a user that does not exist is named.
+   *
+   * @param selector `{ id }`, `{ username, identityType }` or `{ me: true }`.
+   * @returns The user.
+   *
+   * @example Usage
+   * ```ts
+   * import { CLIRepoManager } from "@repo/apy/cli";
+   * import { startServer } from "@repo/apy/testing";
+   * import assert from "node:assert";
+   *
+   * await using server = await startServer();
+   * await using manager = new CLIRepoManager({ host: server.url, pat: server.pat });
+   * await assert.rejects(
+   *   manager.user({ username: "jdoe", identityType: "local" }),
+   *   /No user 'jdoe' \(account type local\) exists/,
+   * );
+   * ```
+   */
+  override async user(selector: UserSelector): Promise<RepoUser> {
+    try {
+      return await super.user(selector);
+    } catch (error) {
+      if ("me" in selector) throw error;
+      throw explainUserLookup(selector, error);
+    }
+  }
+
+  async #explained<T>(type: string, selector: ResourceSelector, open: () => Promise<T>) {
+    try {
+      return await open();
+    } catch (error) {
+      // Creating (get-or-create) reports its own errors; a lookup says why it failed.
+      if ("create" in selector && selector.create === true) throw error;
+      const named = "id" in selector && typeof selector.id === "number"
+        ? { id: selector.id }
+        : { identifier: String((selector as { identifier?: unknown }).identifier ?? "") };
+      throw await explainLookup(this.misc, type, named, error);
+    }
+  }
+
+  /**
    * Whether a message of `level` is printed.
    *
    * @param level The message's level.
@@ -115,7 +255,29 @@ export class CLIRepoManager extends RepoManager {
   }
 
   /**
-   * Prints a result message on stdout (silenced by `-V warning` and `-V error`).
+   * Prints a line of data for people on stdout, whatever the verbosity (`-q/--quiet` never hides
+   * data); the line is made safe like a message.
+   *
+   * @param line The line.
+   *
+   * @example Usage
+   * ```ts
+   * import { CLIRepoManager, Output } from "@repo/apy/cli";
+   * import assert from "node:assert";
+   *
+   * const out: string[] = [];
+   * const output = new Output({ stdout: (text) => out.push(text), stderr: () => {} });
+   * await using manager = new CLIRepoManager({ host: "https://repo.example", pat: "pat_x", output, verbose: "error" });
+   * manager.printData("Visibility: private");
+   * assert.deepStrictEqual(out, ["Visibility: private\n"]);
+   * ```
+   */
+  printData(line: string): void {
+    this.output.text(line);
+  }
+
+  /**
+   * Prints a status message on stderr (silenced by `-q`, `-V warning` and `-V error`).
    *
    * @param message The message.
    *
@@ -129,7 +291,7 @@ export class CLIRepoManager extends RepoManager {
    * const output = new Output({ stdout: (text) => out.push(text), stderr: (text) => err.push(text) });
    * await using manager = new CLIRepoManager({ host: "https://repo.example", pat: "pat_x", output });
    * manager.printInfo("Created record 7");
-   * assert.deepStrictEqual(out, ["Created record 7\n"]);
+   * assert.deepStrictEqual([out, err], [[], ["Created record 7\n"]]);
    * ```
    */
   printInfo(message: string): void {

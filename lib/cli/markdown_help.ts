@@ -51,6 +51,13 @@ export function markdownHelp(root: CommandUnknownOpts): string {
     } (the last one on groups only) and \`-h\`.`,
     "Exit codes: 0 success, 1 the operation failed, 2 wrong usage, 130 interrupted.",
     "",
+    "Stdout holds the data asked for and nothing else (a command whose whole output is one value, " +
+    "such as `records get-metadatum` or `records get-record-ids`, prints it bare); status " +
+    "messages, warnings, progress and errors go to stderr. `-q/--quiet` leaves out everything " +
+    "but errors and the data. On the search commands (`get-records`, `get-record-ids`, " +
+    "`get-collections`, `get-collection-ids`, `get-templates`, `get-groups`) `-q` is " +
+    "`--query`, as in the Python client, and `--quiet` has no short form.",
+    "",
     "## Contents",
     "",
   ];

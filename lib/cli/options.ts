@@ -355,8 +355,8 @@ export function searchPaginationOptions<C extends CommandUnknownOpts>(
   const perPage = new Option("-n, --per-page <count>", `Results per page (1-${MAX_PER_PAGE})`)
     .argParser((value) => parseInteger(value, { min: 1, max: MAX_PER_PAGE }))
     .default(10);
-  setOptionType(page, "long");
-  setOptionType(perPage, "long");
+  setOptionType(page, "long_range", { min: 1 });
+  setOptionType(perPage, "long_range", { min: 1, max: MAX_PER_PAGE });
   command.addOption(page);
   command.addOption(perPage);
   return command;

@@ -18,6 +18,7 @@
 import { formatBytes } from "../http/format_bytes.ts";
 import { LOG_LEVELS, type Logger, type LogLevel } from "../http/log.ts";
 import { EXIT, ExitError } from "./_errors.ts";
+import { progressLine } from "./_progress_line.ts";
 import { terminalLine } from "./_terminal_text.ts";
 
 // The byte formatter is the library's own (its error messages use it too); `./cli` keeps the name.
@@ -69,6 +70,7 @@ export class Output {
   #stderrIsTerminal: boolean | undefined;
   #secrets: string[] = [];
   #stdoutClosed = false;
+  #statusLine: string | undefined;
 
   /**
    * Creates the output. When the reader of the process's stdout goes away (`repo-apy … | head`),
@@ -177,8 +179,33 @@ export class Output {
   }
 
   /**
-   * Prints a result message on stdout unless the verbosity is `warning` or `error`. The message
-   * is one line: control characters and line breaks in it (from server text) are printed as `?`.
+   * Prints a line of data meant for people (a `show-info` field, a list entry) on stdout, whatever
+   * the verbosity: `-q/--quiet` never hides data. The line is made safe like a message (see
+   * {@linkcode Output.info}); byte-exact data (`-p` values) goes through {@linkcode Output.data}.
+   *
+   * @param line The line, without trailing newline.
+   *
+   * @example Usage
+   * ```ts
+   * import { Output } from "@repo/apy/cli";
+   * import assert from "node:assert";
+   *
+   * const out: string[] = [];
+   * const output = new Output({ stdout: (text) => out.push(text), stderr: () => {} });
+   * output.verbosity = "error"; // -q/--quiet
+   * output.text("Title: a\u001b]0;b");
+   * assert.deepStrictEqual(out, ["Title: a?]0;b\n"]);
+   * ```
+   */
+  text(line: string): void {
+    this.data(terminalLine(line));
+  }
+
+  /**
+   * Prints a status message (`Created record 7`, `Uploaded 'a.txt'`) on stderr unless the
+   * verbosity is `warning` or `error`: stdout holds data only, so `$(repo-apy …)` captures no
+   * sentences. The message is one line: control characters and line breaks in it (from server
+   * text) are printed as `?`.
    *
    * @param message The message.
    *
@@ -191,11 +218,11 @@ export class Output {
    * const err: string[] = [];
    * const output = new Output({ stdout: (text) => out.push(text), stderr: (text) => err.push(text) });
    * output.info("Created\nrecord 7");
-   * assert.deepStrictEqual(out, ["Created?record 7\n"]);
+   * assert.deepStrictEqual([out, err], [[], ["Created?record 7\n"]]);
    * ```
    */
   info(message: string): void {
-    if (this.isVerbose("info")) this.data(terminalLine(message));
+    if (this.isVerbose("info")) this.writeErr(`${terminalLine(message)}\n`);
   }
 
   /**
@@ -305,7 +332,14 @@ export class Output {
    * ```
    */
   writeOut(text: string): void {
+    if (this.#statusLine === undefined) {
+      this.#stdout(this.#redact(text));
+      return;
+    }
+    // stdout may be the same terminal: data goes above the bar too.
+    this.#stderr("\r\x1b[2K");
     this.#stdout(this.#redact(text));
+    this.#stderr(`${this.#statusLine}\x1b[K`);
   }
 
   /**
@@ -326,7 +360,49 @@ export class Output {
    * ```
    */
   writeErr(text: string): void {
-    this.#stderr(this.#redact(text));
+    if (this.#statusLine === undefined) {
+      this.#stderr(this.#redact(text));
+      return;
+    }
+    // The bar's line is cleared, the message takes it, and the bar is drawn again below; text
+    // without a line end (a prompt) stays, and the bar waits for its next redraw.
+    const complete = text.endsWith("\n");
+    this.#stderr(`\r\x1b[2K${this.#redact(text)}${complete ? `${this.#statusLine}\x1b[K` : ""}`);
+    if (!complete) this.#statusLine = undefined;
+  }
+
+  /**
+   * Draws `line` as the one status line (the progress bar) at the bottom of stderr, replacing the
+   * one drawn before; `undefined` clears it. While it is shown, every message printed goes on
+   * its own line above it, and the bar is drawn again below. For a terminal only.
+   *
+   * @param line The line, already fitted to the terminal's width; `undefined` to clear.
+   *
+   * @example Usage
+   * ```ts
+   * import { Output } from "@repo/apy/cli";
+   * import assert from "node:assert";
+   *
+   * const err: string[] = [];
+   * const output = new Output({ stdout: () => {}, stderr: (text) => err.push(text) });
+   * output.statusLine("up [#---] 25%");
+   * output.info("Uploaded 'a.txt'");
+   * output.statusLine(undefined);
+   * assert.deepStrictEqual(err, [
+   *   "\rup [#---] 25%\x1b[K",
+   *   "\r\x1b[2KUploaded 'a.txt'\nup [#---] 25%\x1b[K",
+   *   "\r\x1b[2K",
+   * ]);
+   * ```
+   */
+  statusLine(line: string | undefined): void {
+    if (line === undefined) {
+      if (this.#statusLine !== undefined) this.#stderr("\r\x1b[2K");
+      this.#statusLine = undefined;
+      return;
+    }
+    this.#statusLine = this.#redact(line);
+    this.#stderr(`\r${this.#statusLine}\x1b[K`);
   }
 
   /**
@@ -349,9 +425,7 @@ export class Output {
   logger(): Logger {
     return {
       debug: (message) => this.debug(message),
-      info: (message) => {
-        if (this.isVerbose("info")) this.writeErr(`${terminalLine(message)}\n`);
-      },
+      info: (message) => this.info(message),
       warning: (message) => this.warning(message),
       error: (message) => this.error(message),
     };
@@ -391,6 +465,8 @@ export interface Progress {
    * not toward the rate.
    */
   skip(amount: number): void;
+  /** Counts one more file done (with {@linkcode ProgressOptions.files}) and redraws. */
+  fileDone(): void;
   /** Clears the bar's line (on a terminal) or prints a last line (plain progress). */
   done(): void;
 }
@@ -401,13 +477,26 @@ export interface ProgressOptions {
   now?: () => number;
   /** Milliseconds between two plain progress lines. @default {5000} */
   interval?: number;
+  /** Milliseconds between two redraws of the bar on a terminal. @default {100} */
+  redraw?: number;
+  /** Number of files of the transfer: the line shows `n/N files`. */
+  files?: number;
+  /**
+   * The terminal's width, asked at every redraw (the bar follows a resize). Default: the width
+   * of stderr's terminal, 80 when unknown.
+   */
+  columns?: () => number;
 }
 
 /**
- * Creates a progress display on stderr. On a terminal it is a bar with rate and ETA, redrawn at
- * most every 100 ms; when stderr is not a terminal and {@linkcode Output.plainProgress} is set
- * (`--progress`), it prints a plain line (bytes, rate, ETA) every `interval` ms, so job logs show
- * that a transfer is alive. Nothing is shown below the `info` verbosity (`-q`).
+ * Creates a progress display on stderr. On a terminal it is one line, redrawn in place at most
+ * every 100 ms and never wider than the terminal (see {@linkcode ProgressOptions.columns}):
+ * label, bar, files done of all, share, bytes of the total, rate and ETA, the least useful parts
+ * dropped first on a narrow terminal. Messages printed meanwhile go above it (see
+ * {@linkcode Output.statusLine}). When stderr is not a terminal and
+ * {@linkcode Output.plainProgress} is set (`--progress`), it prints a plain line (bytes, rate,
+ * ETA) every `interval` ms, so job logs show that a transfer is alive. Nothing is shown below the
+ * `info` verbosity (`-q`).
  *
  * @example Usage
  * ```ts
@@ -420,7 +509,7 @@ export interface ProgressOptions {
  * @param total Total amount (for example bytes); 0 or less draws no percentage and no ETA.
  * @param label Text in front of the bar.
  * @param output The output to draw on; default: a new process output.
- * @param options Clock and interval of plain lines.
+ * @param options Clock, interval of plain lines, file count and width.
  * @returns The progress bar.
  */
 export function createProgress(
@@ -429,16 +518,17 @@ export function createProgress(
   output: Output = new Output(),
   options: ProgressOptions = {},
 ): Progress {
-  const { now = () => performance.now(), interval = 5000 } = options;
+  const { now = () => performance.now(), interval = 5000, redraw = 100, files } = options;
+  const columns = options.columns ?? terminalColumns;
   const terminal = output.stderrIsTerminal();
   if ((!terminal && !output.plainProgress) || !output.isVerbose("info")) {
-    return { advance() {}, skip() {}, done() {} };
+    return { advance() {}, skip() {}, fileDone() {}, done() {} };
   }
   let current = 0;
   let skipped = 0;
+  let filesDone = 0;
   const started = now();
   let lastDraw = terminal ? Number.NEGATIVE_INFINITY : started;
-  const width = 30;
   const stats = (time: number) => {
     const seconds = (time - started) / 1000;
     const rate = seconds > 0 ? (current - skipped) / seconds : 0;
@@ -451,38 +541,41 @@ export function createProgress(
     return { amount, rate: rate > 0 ? `${formatBytes(rate)}/s` : "", eta, seconds };
   };
   const percentOf = () => total > 0 ? Math.floor(Math.min(1, current / total) * 100) : undefined;
+  const filesText = () => files === undefined ? undefined : `${filesDone}/${files} files`;
   const draw = (force = false) => {
     const time = now();
-    if (!force && time - lastDraw < (terminal ? 100 : interval)) return;
+    if (!force && time - lastDraw < (terminal ? redraw : interval)) return;
     lastDraw = time;
     const { amount, rate, eta } = stats(time);
     const percent = percentOf();
     if (!terminal) {
       const share = percent === undefined ? "" : ` (${percent}%)`;
+      const count = files === undefined ? "" : `, ${filesText()}`;
       const details = [rate, eta].filter((part) => part !== "").map((part) => `, ${part}`);
-      output.writeErr(`${terminalLine(label)}: ${amount}${share}${details.join("")}\n`);
+      output.writeErr(`${terminalLine(label)}: ${amount}${share}${count}${details.join("")}\n`);
       return;
     }
-    const filled = Math.round(((percent ?? 0) / 100) * width);
-    const shown = percent === undefined ? "" : `${percent}%`.padStart(4);
-    output.writeErr(
-      `\r${terminalLine(label)} [${"#".repeat(filled)}${
-        "-".repeat(width - filled)
-      }] ${shown} ${amount} ${rate}${eta === "" ? "" : ` ${eta}`}\x1b[K`,
-    );
+    output.statusLine(progressLine(
+      { label: terminalLine(label), percent, files: filesText(), amount, rate, eta },
+      columns(),
+    ));
   };
   return {
     advance(amount) {
       current += amount;
-      draw(terminal && current >= total);
+      draw(terminal && total > 0 && current >= total);
     },
     skip(amount) {
       current += amount;
       skipped += amount;
     },
+    fileDone() {
+      filesDone++;
+      draw(terminal);
+    },
     done() {
       if (terminal) {
-        output.writeErr("\r\x1b[2K");
+        output.statusLine(undefined);
         return;
       }
       const { rate, seconds } = stats(now());
@@ -493,6 +586,15 @@ export function createProgress(
       );
     },
   };
+}
+
+/** The width of stderr's terminal; 80 when it has none. */
+function terminalColumns(): number {
+  try {
+    return Deno.consoleSize().columns || 80;
+  } catch {
+    return 80;
+  }
 }
 
 /**

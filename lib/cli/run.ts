@@ -72,6 +72,12 @@ export async function runCli(args: readonly string[], options: RunCliOptions): P
     const line = helpPath === undefined ? args : helpArgs(program, helpPath);
     const normalized = normalizeUnderscoreFlags(program, line);
     const unknown = firstUnknownFlag(program, normalized);
+    if (unknown?.isCommand === true) {
+      // Commander's own message with its "Did you mean …?", for the name as typed.
+      const group = unknown.command as unknown as { args: string[]; unknownCommand(): never };
+      group.args = [unknown.flag];
+      group.unknownCommand();
+    }
     if (unknown !== undefined) {
       // Commander would report a missing required option first; the typo is the real mistake.
       (unknown.command as unknown as { unknownOption(flag: string): never }).unknownOption(

@@ -9,15 +9,18 @@ import {
   commandPath,
   isGroup,
   optionType,
+  optionTypeDetails,
   parameterOptions,
   shortDescription,
   visibleCommands,
 } from "./_tree.ts";
 
 /**
- * Describes a command as XML: `<program>` for a command (its `<param>` options with type,
- * default, choices and whether they are required, and its `<arg>` arguments) or `<group>` for a
- * group (its options and its `<command>`/`<group>` children). Attribute values are escaped.
+ * Describes a command as XML: `<program>` for a command (its `<param>` options with the
+ * attributes xmlhelpy writes: type, default, choices and `case_sensitive`, `required` when
+ * required, `min`/`max` of a `long_range`, a token list's `separator`, `exists` of a path, and
+ * the `relations` that exclude other options; and its `<arg>` arguments) or `<group>` for a group
+ * (its options and its `<command>`/`<group>` children). Attribute values are escaped.
  *
  * @example Usage
  * ```ts
@@ -27,7 +30,7 @@ import {
  * console.log(xmlHelp(command));
  * // <?xml version="1.0" encoding="UTF-8"?>
  * // <program name="hello" description="Greets">
- * //   <param name="name" char="n" type="string" required="false" default="world" description="Who"/>
+ * //   <param name="name" char="n" type="string" default="world" description="Who"/>
  * // </program>
  * ```
  *
@@ -47,13 +50,14 @@ export function xmlHelp(command: CommandUnknownOpts): string {
       })
     }>`,
   ];
-  for (const option of parameterOptions(command)) lines.push(`  ${param(option)}`);
+  const options = parameterOptions(command);
+  for (const option of options) lines.push(`  ${param(option, options)}`);
   for (const argument of command.registeredArguments) {
     lines.push(
       `  <arg${
         attributes({
           name: argument.name(),
-          required: String(argument.required),
+          required: argument.required ? "true" : undefined,
           variadic: argument.variadic ? "true" : undefined,
           choices: argument.argChoices?.join("|"),
           default: stringValue(argument.defaultValue),
@@ -73,21 +77,42 @@ export function xmlHelp(command: CommandUnknownOpts): string {
   return `${lines.join("\n")}\n`;
 }
 
-function param(option: Option): string {
+function param(option: Option, siblings: readonly Option[]): string {
   const type = optionType(option);
+  const details = optionTypeDetails(option);
   return `<param${
     attributes({
-      name: (option.long ?? option.short ?? "").replace(/^-+/, ""),
+      name: optionName(option),
       char: option.short?.replace(/^-/, ""),
       type,
-      required: String(option.mandatory),
+      required: option.mandatory ? "true" : undefined,
       default: type === "flag" && option.defaultValue === undefined
         ? "false"
         : stringValue(option.defaultValue),
       choices: option.argChoices?.join("|"),
+      // Choices take any case (the canonical form is what is printed and passed on).
+      case_sensitive: option.argChoices === undefined ? undefined : "false",
+      min: stringValue(details.min),
+      max: stringValue(details.max),
+      separator: details.separator,
+      exists: details.exists === true ? "true" : undefined,
+      relations: relations(option, siblings),
       description: option.description,
     })
   }/>`;
+}
+
+function optionName(option: Option): string {
+  return (option.long ?? option.short ?? "").replace(/^-+/, "");
+}
+
+/** The options this one excludes, as xmlhelpy writes them: `!user|!use-my-user-id`. */
+function relations(option: Option, siblings: readonly Option[]): string | undefined {
+  const conflicts = (option as Option & { conflictsWith?: string[] }).conflictsWith ?? [];
+  const names = conflicts.map((attribute) =>
+    siblings.find((sibling) => sibling.attributeName() === attribute)
+  ).filter((sibling) => sibling !== undefined).map((sibling) => `!${optionName(sibling)}`);
+  return names.length === 0 ? undefined : names.join("|");
 }
 
 function rootOf(command: CommandUnknownOpts): CommandUnknownOpts {

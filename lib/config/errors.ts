@@ -34,6 +34,8 @@ export interface ConfigFileErrorInit extends ErrorOptions {
   homeVariable?: string | undefined;
   /** Settings still missing, which could be given directly instead. @default {["host", "pat"]} */
   missing?: readonly DirectSetting[] | undefined;
+  /** For `notFound`: the Python client's config file (`~/.kadiconfig`) when one exists. */
+  kadiconfig?: string | undefined;
 }
 
 /**
@@ -64,6 +66,8 @@ export class ConfigFileError extends ConfigurationError {
   readonly homeVariable: string | undefined;
   /** Settings still missing that could be given directly instead of reading the file. */
   readonly missing: readonly DirectSetting[];
+  /** For `notFound`: the Python client's config file, which `config import-kadiconfig` converts. */
+  readonly kadiconfig: string | undefined;
 
   /**
    * Creates the error.
@@ -77,5 +81,6 @@ export class ConfigFileError extends ConfigurationError {
     this.path = init.path;
     this.homeVariable = init.homeVariable;
     this.missing = [...(init.missing ?? ["host", "pat"])];
+    this.kadiconfig = init.kadiconfig;
   }
 }

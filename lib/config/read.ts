@@ -6,6 +6,7 @@
 
 import { ConfigurationError } from "../http/errors.ts";
 import { ConfigFileError, type DirectSetting } from "./errors.ts";
+import { kadiconfigPath } from "./kadiconfig.ts";
 import { parseConfig } from "./parse.ts";
 import type { RepoConfig } from "./types.ts";
 
@@ -55,9 +56,9 @@ export async function readConfig(
 ): Promise<RepoConfig> {
   let text: string;
   try {
-    text = await Deno.readTextFile(path);
+    text = await readSmallFile(path);
   } catch (error) {
-    throw readError(path, error, options.missing);
+    throw error instanceof ConfigurationError ? error : readError(path, error, options.missing);
   }
   if ((options.os ?? Deno.build.os) !== "windows" && options.warn !== undefined) {
     const mode = await Deno.stat(path).then((info) => info.mode, () => null);
@@ -72,15 +73,80 @@ export async function readConfig(
   return parseConfig(text, path);
 }
 
+/** The largest config file read, in bytes: a real one is a few hundred bytes. */
+export const MAX_CONFIG_BYTES = 1024 * 1024;
+
+/**
+ * Reads the file only if it is a regular file (not a FIFO, which would block, nor a device such
+ * as /dev/zero, which never ends) of at most {@linkcode MAX_CONFIG_BYTES}, counted again while
+ * reading in case it grows.
+ */
+async function readSmallFile(path: string): Promise<string> {
+  const info = await Deno.stat(path);
+  if (info.isDirectory) throw new Deno.errors.IsADirectory(path);
+  if (!info.isFile) {
+    throw new ConfigurationError(
+      `The config path ${path} is not a regular file (${kindOf(info)}): point REPO_APY_CONFIG ` +
+        `at a file, or unset it to use ~/.repoconfig`,
+    );
+  }
+  const tooLarge = () =>
+    new ConfigurationError(
+      `The config file ${path} is larger than ${MAX_CONFIG_BYTES} bytes, far more than any ` +
+        `config: check that REPO_APY_CONFIG names the right file`,
+    );
+  if (info.size > MAX_CONFIG_BYTES) throw tooLarge();
+  using file = await Deno.open(path, { read: true });
+  // Read on to one byte past the limit: the file may have grown since stat().
+  const buffer = new Uint8Array(MAX_CONFIG_BYTES + 1);
+  let length = 0;
+  while (length < buffer.length) {
+    const count = await file.read(buffer.subarray(length));
+    if (count === null) break;
+    length += count;
+  }
+  if (length > MAX_CONFIG_BYTES) throw tooLarge();
+  return new TextDecoder().decode(buffer.subarray(0, length));
+}
+
+function kindOf(info: Deno.FileInfo): string {
+  if (info.isFifo) return "a named pipe";
+  if (info.isCharDevice || info.isBlockDevice) return "a device";
+  if (info.isSocket) return "a socket";
+  return "not a file";
+}
+
+/** The Python client's `~/.kadiconfig` when it exists (and may be looked at), else undefined. */
+function foundKadiconfig(): string | undefined {
+  try {
+    const path = kadiconfigPath();
+    return Deno.statSync(path).isFile ? path : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function readError(
   path: string,
   error: unknown,
   missing: readonly DirectSetting[] | undefined,
 ): ConfigurationError {
   const options = { cause: error };
-  const fileError = (message: string, problem: ConfigFileError["problem"]) =>
-    new ConfigFileError(message, { problem, path, missing, cause: error });
+  const fileError = (
+    message: string,
+    problem: ConfigFileError["problem"],
+    kadiconfig?: string,
+  ) => new ConfigFileError(message, { problem, path, missing, kadiconfig, cause: error });
   if (error instanceof Deno.errors.NotFound) {
+    const kadiconfig = foundKadiconfig();
+    if (kadiconfig !== undefined) {
+      return fileError(
+        `No config file at ${path}, but the Python client's ${kadiconfig} exists: run ` +
+          `'repo-apy config import-kadiconfig' to convert it, or pass host and pat directly`,
+        "notFound",
+        kadiconfig,
+      );
+    }
     return fileError(
       `No config file at ${path}: run 'repo-apy config create' and then 'repo-apy config set-host' / ` +
         `'set-pat', or pass host and pat directly`,

@@ -5,7 +5,7 @@
  */
 
 import { ConfigurationError } from "../http/errors.ts";
-import { looksLikeToken } from "./mask.ts";
+import { configTokens, holdsToken, looksLikeToken, TOKEN_NOT_SHOWN } from "./mask.ts";
 import { GLOBAL_SECTION } from "./parse.ts";
 import type { InstanceSection, RepoConfig } from "./types.ts";
 
@@ -44,7 +44,7 @@ export function selectInstance(config: RepoConfig, path: string, name?: string):
     );
   }
   const section = config.instances.get(selected);
-  const pats = [...config.instances.values()].flatMap((entry) => entry.pat ? [entry.pat] : []);
+  const pats = configTokens(config);
   if (section === undefined && looksLikeToken(selected, pats)) {
     throw new ConfigurationError(
       `The ${name === undefined ? "default instance" : "instance name"} in ${path} looks like a ` +
@@ -54,7 +54,9 @@ export function selectInstance(config: RepoConfig, path: string, name?: string):
   }
   if (section === undefined) {
     const known = [...config.instances.keys()];
-    const list = known.length === 0 ? "none" : known.map((entry) => `'${entry}'`).join(", ");
+    const list = known.length === 0
+      ? "none"
+      : known.map((entry) => holdsToken(entry, pats) ? TOKEN_NOT_SHOWN : `'${entry}'`).join(", ");
     throw new ConfigurationError(
       `The instance '${selected}' is not defined in ${path} (known instances: ${list}): ` +
         `use one of them or add it with 'repo-apy config add-instance -I ${selected}'`,

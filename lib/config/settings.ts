@@ -8,9 +8,12 @@ import { ConfigurationError } from "../http/errors.ts";
 import { envGranted, grantedEnv } from "../http/_env.ts";
 import { CONFIG_PATH_ENV, configPath as defaultConfigPath, SETTINGS_ENV } from "./path.ts";
 import type { DirectSetting } from "./errors.ts";
+import { configTokens, holdsToken } from "./mask.ts";
+import { GLOBAL_SECTION } from "./parse.ts";
 import { readConfig } from "./read.ts";
 import { selectInstance } from "./select.ts";
 import type { InstanceSection, RepoConfig } from "./types.ts";
+import { checkConnectionText, checkSettingText } from "../utils/setting_text.ts";
 
 import { DEFAULT_TIMEOUT } from "../http/_transport_types.ts";
 
@@ -34,7 +37,16 @@ export interface ConnectionSettings {
   whitelist: string[];
   /** Path prefix of the API on the host. @default {""} */
   basePath: string;
+  /**
+   * Where the host and the token came from: given directly (`option`), an environment variable
+   * (`environment`: `REPO_APY_HOST`, `REPO_APY_PAT`) or the config instance (`config`), so a
+   * message about a rejected token or an unreachable host names the right place to fix.
+   */
+  sources?: { host: SettingSource; pat: SettingSource };
 }
+
+/** Where a setting came from (see {@linkcode ConnectionSettings.sources}). */
+export type SettingSource = "option" | "environment" | "config";
 
 /** Options of {@linkcode resolveSettings}; each one beats the config file. */
 export interface SettingsOptions {
@@ -67,11 +79,20 @@ export interface SettingsOptions {
 
 function fromEnv(
   env: (name: string) => string | undefined,
-  name: string,
+  key: keyof typeof SETTINGS_ENV,
 ): string | undefined {
+  const name = SETTINGS_ENV[key];
   const value = env(name)?.trim();
-  return value === undefined || value === "" ? undefined : value;
+  if (value === undefined || value === "") return undefined;
+  checkSettingText(value, SETTING_NAMES[key], `from the environment variable ${name}`);
+  return value;
 }
+
+const SETTING_NAMES = {
+  host: "the host",
+  pat: "the personal access token",
+  instance: "the instance name",
+} as const;
 
 /**
  * Resolves connection settings: explicit option > environment (`REPO_APY_HOST`, `REPO_APY_PAT`,
@@ -105,11 +126,14 @@ export async function resolveSettings(options: SettingsOptions): Promise<Connect
     return settingsFrom(options, undefined, undefined, options.host, options.pat);
   }
   const env = options.env ?? grantedEnv;
-  const host = options.host ?? fromEnv(env, SETTINGS_ENV.host);
-  const pat = options.pat ?? fromEnv(env, SETTINGS_ENV.pat);
-  const instance = options.instance ?? fromEnv(env, SETTINGS_ENV.instance);
+  const host = options.host ?? fromEnv(env, "host");
+  const pat = options.pat ?? fromEnv(env, "pat");
+  const instance = options.instance ?? fromEnv(env, "instance");
+  const source = (given: string | undefined, found: string | undefined): SettingSource =>
+    given !== undefined ? "option" : found !== undefined ? "environment" : "config";
+  const sources = { host: source(options.host, host), pat: source(options.pat, pat) };
   if (instance === undefined && host !== undefined && pat !== undefined) {
-    return settingsFrom(options, undefined, undefined, host, pat);
+    return { ...settingsFrom(options, undefined, undefined, host, pat), sources };
   }
   const missing = [
     ...(host === undefined ? ["host" as const] : []),
@@ -119,13 +143,18 @@ export async function resolveSettings(options: SettingsOptions): Promise<Connect
   const path = options.configPath ?? defaultConfigPath({ missing });
   const config = await readConfig(path, { warn: options.warn, missing });
   const { name, section } = selectInstance(config, path, instance);
-  return settingsFrom(
-    options,
-    config,
-    name,
-    host ?? requireKey(section, "host", name, path),
-    pat ?? requireKey(section, "pat", name, path),
-  );
+  checkConnectionText(section, `in [${name}] of ${path}`);
+  checkConnectionText(config.global, `in [${GLOBAL_SECTION}] of ${path}`);
+  return {
+    ...settingsFrom(
+      options,
+      config,
+      name,
+      host ?? requireKey(section, "host", name, path),
+      pat ?? requireKey(section, "pat", name, path),
+    ),
+    sources,
+  };
 }
 
 /**
@@ -159,7 +188,8 @@ function settingsFrom(
 ): ConnectionSettings {
   const section = name === undefined ? undefined : config?.instances.get(name);
   const global = config?.global;
-  return {
+  const settings: ConnectionSettings = {
+    sources: { host: "option", pat: "option" },
     instance: name,
     host,
     pat,
@@ -169,9 +199,42 @@ function settingsFrom(
     whitelist: [...(options.whitelist ?? section?.whitelist ?? global?.whitelist ?? [])],
     basePath: options.basePath ?? section?.basePath ?? global?.basePath ?? "",
   };
+  checkNoPastedToken(settings, [pat, ...(config === undefined ? [] : configTokens(config))]);
+  return settings;
+}
+
+/**
+ * A token pasted as the host, the CA bundle or the base path would be echoed by every message
+ * about that setting: refused here, without showing it.
+ */
+function checkNoPastedToken(settings: ConnectionSettings, known: readonly string[]): void {
+  const { instance } = settings;
+  if (instance !== undefined && holdsToken(instance, known)) {
+    throw new ConfigurationError(
+      `The instance's name looks like a personal access token (not shown): give the instance a ` +
+        `name such as 'my_instance' (repo-apy config rename-instance), and the token as its 'pat'`,
+    );
+  }
+  const fields = [
+    ["host", settings.host, "the repository's URL, for example 'https://repo.example'"],
+    ["ca_bundle", settings.caBundle, "the path of a PEM file"],
+    ["base_path", settings.basePath, "a path such as '/sub'"],
+  ] as const;
+  for (const [key, value, expected] of fields) {
+    if (value === undefined || !holdsToken(value, known)) continue;
+    throw new ConfigurationError(
+      `The setting '${key}'${instance === undefined ? "" : ` of the instance '${instance}'`} ` +
+        `looks like a personal access token (not shown): write ${expected} there, and the token ` +
+        `as 'pat'`,
+    );
+  }
 }
 
 function checkOptions(options: SettingsOptions): void {
+  checkConnectionText(options, "given as an option");
+  if (options.instance !== undefined) {
+    checkSettingText(options.instance, SETTING_NAMES.instance, "given as an option");
+  }
   const { timeout } = options;
   if (timeout !== undefined && (!Number.isFinite(timeout) || timeout <= 0)) {
     throw new ConfigurationError(

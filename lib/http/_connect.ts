@@ -1,22 +1,49 @@
 // Opening the connection pool (CA bundle) and naming what went wrong when no answer came.
 import { ConfigurationError, ConnectionError, TlsError } from "./errors.ts";
 
+/** The Deno HTTP clients of one transport, made on first use; `close()` closes them all. */
+export interface HttpClients {
+  /**
+   * The pooled client: kept-alive connections for requests that are safe to repeat (Deno's fetch
+   * sends a request again when a reused connection closes before the answer).
+   */
+  pooled(): Deno.HttpClient;
+  /** A client that never reuses a connection, for requests that must not be sent twice. */
+  fresh(): Deno.HttpClient;
+  /** The pooled client's connections are used no more: the next request opens a new pool. */
+  retire(): void;
+  /** The CA bundle's certificates, when one is given. */
+  caCerts?: string[];
+  close(): void;
+}
+
 /**
- * One Deno HTTP client (one connection pool), trusting the CA bundle when one is given; the
- * bundle's certificates are returned too, for the copy-free client. Without a bundle the client
- * is made on first use (`client()`): most runs never use Deno's fetch, and making one costs about
- * a millisecond; a bundle is checked at once, by making the client.
+ * Deno HTTP clients trusting the CA bundle when one is given. A transport that sends nothing
+ * makes none; a bundle is read and checked at once, by making a client.
  */
-export async function httpClient(
-  caBundle: string | undefined,
-): Promise<{ client: () => Deno.HttpClient; close(): void; caCerts?: string[] }> {
-  if (!caBundle) {
-    let made: Deno.HttpClient | undefined;
-    return {
-      client: () => made ??= Deno.createHttpClient({}),
-      close: () => made?.close(),
-    };
-  }
+export async function httpClients(caBundle: string | undefined): Promise<HttpClients> {
+  const caCerts = caBundle === undefined || caBundle === ""
+    ? undefined
+    : await readBundle(caBundle);
+  const base = caCerts ? { caCerts } : {};
+  const made: Deno.HttpClient[] = [];
+  const make = (options: Deno.CreateHttpClientOptions) => {
+    const client = Deno.createHttpClient({ ...base, ...options });
+    made.push(client);
+    return client;
+  };
+  let pooled: Deno.HttpClient | undefined;
+  let fresh: Deno.HttpClient | undefined;
+  return {
+    pooled: () => pooled ??= make({}),
+    fresh: () => fresh ??= make({ poolMaxIdlePerHost: 0 }),
+    retire: () => void (pooled = undefined),
+    ...(caCerts ? { caCerts } : {}),
+    close: () => made.splice(0).forEach((client) => client.close()),
+  };
+}
+
+async function readBundle(caBundle: string): Promise<string[]> {
   let pem: string;
   try {
     pem = await Deno.readTextFile(caBundle);
@@ -37,11 +64,11 @@ export async function httpClient(
     );
   if (!pem.includes("-----BEGIN CERTIFICATE-----")) throw invalid("no certificate in it");
   try {
-    const client = Deno.createHttpClient({ caCerts: [pem] });
-    return { client: () => client, close: () => client.close(), caCerts: [pem] };
+    Deno.createHttpClient({ caCerts: [pem] }).close();
   } catch (error) {
     throw invalid(describe(error), error);
   }
+  return [pem];
 }
 
 // rustls (fetch) and OpenSSL-style (node:https) texts for a TLS handshake answered in plain HTTP.
@@ -102,17 +129,4 @@ function causeMessages(error: unknown): string {
 /** The message of an error, or the value as text. */
 export function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-/** Bytes written to a socket at a time, so each piece counts as activity for the idle timeout. */
-export const WRITE_PIECE = 262_144;
-
-/** The host name to open a socket to: an IPv6 literal without its URL brackets. */
-export function socketHostname(url: URL): string {
-  return url.hostname.replace(/^\[|\]$/g, "");
-}
-
-/** Whether an answer to `method` with `status` has no body (a `Response` must not get one). */
-export function bodilessAnswer(method: string, status: number): boolean {
-  return method === "HEAD" || [101, 204, 205, 304].includes(status);
 }

@@ -1,21 +1,23 @@
 /**
  * The transport's connection state, opened on first use: the settings resolved, the base URL, and
- * the fetch function every request goes through (the copy-free client with its keep-alive pool,
- * Deno's fetch with the CA bundle for streamed bodies and unknown proxy routes, or the
- * certificate-ignoring node:https path).
+ * the fetch function every request goes through. That is Deno's `fetch` with the transport's
+ * HTTP clients (the CA bundle; Deno reads the proxy variables itself): a pooled one for requests
+ * safe to repeat, one without a pool for the others. Two exceptions:
+ * `verify = false` goes through node:https, the one client that can skip certificate checks,
+ * and a PUT of a large byte body (upload data) is written by a small sender on a connection of
+ * its own, without fetch's copy of the body (`_put_sender.ts`).
  *
  * @module
  */
 
 import { ConfigurationError, redactUrl } from "./errors.ts";
 import type { FetchFn } from "./_node_fetch.ts";
-import { httpClient } from "./_connect.ts";
+import { httpClients } from "./_connect.ts";
 import { sendWatched } from "./_idle.ts";
-import { rawFetch } from "./_raw_fetch.ts";
-import { ConnPool } from "./_conn_pool.ts";
-import { httpsProxyFromEnv, proxyRouter } from "./_proxy_env.ts";
+import { isLargePut, largePutSender, noProxyConfigured } from "./_put_sender.ts";
 import type { TransportOptions, TransportSettings } from "./_transport_types.ts";
 import { apiBaseUrl } from "./url.ts";
+import { checkConnectionText } from "../utils/setting_text.ts";
 
 /** What a transport holds once its settings are read: base URL, settings, fetch, closer. */
 export interface FetchState {
@@ -37,50 +39,40 @@ export async function openFetchState(
 ): Promise<FetchState> {
   const raw = options.settings;
   const settings = typeof raw === "function" ? await raw() : raw;
+  checkConnectionText(settings, "given to the transport");
   const base = apiBaseUrl(settings.host, settings.basePath);
   const custom = options.fetch;
   if (custom) return { base, settings, fetch: watchedFetch(custom), close() {} };
-  const { client, close: closeClient, caCerts } = await httpClient(settings.caBundle);
-  // The node:https path (verify = false) is loaded only when used: Node's HTTP stack costs
-  // start-up time. Only it needs the proxy: Deno's fetch reads the proxy variables itself.
+  const clients = await httpClients(settings.caBundle);
+  // The node:https path is loaded only when used: Node's HTTP stack costs start-up time.
   const insecure = settings.verify === false ? await insecureClient(settings) : undefined;
-  // Requests whose body is bytes, text or none (every request the library sends but streamed
-  // ones) go straight to the host through a small HTTP/1.1 client with a keep-alive pool: it
-  // sends the caller's buffer without copying it, with a Content-Length, reporting every piece
-  // written to the idle timer, reads answers into the reader's buffers, and costs a third of
-  // fetch's CPU per small request (see docs/decisions.md, "Transfer performance", "third round"
-  // and "Connection reuse in the copy-free client"). Through an `http://` proxy from the
-  // environment, it carries large byte bodies and bulk answers only, one connection each (a
-  // CONNECT tunnel for `https://`, the absolute form for `http://`), and Deno's fetch, which
-  // pools connections to the proxy, the rest. When the route is unknown (a proxy variable may
-  // not be read, or names another kind of proxy), Deno's fetch carries every request: it gets
-  // bodies as a stream whose reads count as activity.
-  const route = proxyRouter();
-  const pool = new ConnPool();
-  const direct = rawFetch({ caCerts, route, pool });
-  const proxied = rawFetch({ caCerts, route });
-  const pooled = watchedFetch((url, init) => fetch(url, { ...init, client: client() }));
-  const fetchFn: FetchFn = (url, init) => {
-    if (insecure && url.protocol === "https:") return insecure.fetch(url, init);
-    const { body } = init;
-    const kind = route(url).kind;
-    if (
-      kind === "direct" && (body === null || body instanceof Uint8Array || typeof body === "string")
-    ) {
-      return direct(url, init);
+  const pooled = watchedFetch(async (url, init, idempotent) => {
+    const response = await fetch(url, {
+      ...init,
+      client: idempotent ? clients.pooled() : clients.fresh(),
+    });
+    // Both framings in one answer may be a smuggling attempt (RFC 9112 6.3): the connection it
+    // came on is not used again.
+    if (response.headers.has("transfer-encoding") && response.headers.has("content-length")) {
+      clients.retire();
     }
-    if (kind === "proxy" && (isLargeBytes(body) || (init.bulk && body === null))) {
-      return proxied(url, init);
-    }
-    return pooled(url, init);
-  };
+    // Deno decodes an answer only when it chose Accept-Encoding itself.
+    return "accept-encoding" in (init.headers as Record<string, string>)
+      ? decoded(response)
+      : response;
+  });
+  const sender = noProxyConfigured() ? largePutSender(clients.caCerts, pooled) : undefined;
   return {
     base,
     settings,
-    fetch: fetchFn,
+    fetch: (url, init) =>
+      insecure && url.protocol === "https:"
+        ? insecure.fetch(url, init).then(decoded)
+        : sender && isLargePut(init)
+        ? sender(url, init)
+        : pooled(url, init),
     close() {
-      pool.close();
-      closeClient();
+      clients.close();
       insecure?.close();
     },
   };
@@ -90,7 +82,7 @@ export async function openFetchState(
 async function insecureClient(
   settings: TransportSettings,
 ): Promise<{ fetch: FetchFn; close(): void }> {
-  const { insecureFetch } = await import("./_node_fetch.ts");
+  const { insecureFetch, httpsProxyFromEnv } = await import("./_node_fetch.ts");
   const proxy = settings.proxy !== undefined ? URL.parse(settings.proxy) : httpsProxyFromEnv();
   if (proxy === null || (proxy !== undefined && proxy.protocol !== "http:")) {
     throw new ConfigurationError(
@@ -106,17 +98,39 @@ async function insecureClient(
  * transport, never followed by the fetch itself, and the body's progress counts as activity.
  */
 function watchedFetch(
-  fetchImpl: (url: URL, init: RequestInit) => Promise<Response>,
+  fetchImpl: (url: URL, init: RequestInit, idempotent: boolean) => Promise<Response>,
 ): FetchFn {
-  return (url, { activity, bulk: _bulk, ...init }) => {
-    const send = (body: BodyInit | null) => fetchImpl(url, { ...init, body, redirect: "manual" });
+  return (url, { activity, idempotent, ...init }) => {
+    const send = (body: BodyInit | null) =>
+      fetchImpl(url, { ...init, body, redirect: "manual" }, idempotent);
     return activity ? sendWatched(send, init.body, activity) : send(init.body);
   };
 }
 
-/** Byte bodies from this size on go through a proxy without a copy. */
-const LARGE_BODY_BYTES = 1 << 20;
+/** Content codings a body is decoded from (the names `DecompressionStream` takes). */
+const CODINGS: Record<string, CompressionFormat> = {
+  gzip: "gzip",
+  "x-gzip": "gzip",
+  deflate: "deflate",
+  br: "brotli",
+};
 
-function isLargeBytes(body: BodyInit | null): boolean {
-  return body instanceof Uint8Array && body.byteLength >= LARGE_BODY_BYTES;
+/**
+ * The answer with its body decoded when the server encoded it although it was not asked to (or
+ * the HTTP client does not decode): the caller always reads the content. The headers are kept,
+ * `Content-Encoding` included, as Deno's fetch keeps them when it decodes.
+ */
+function decoded(response: Response): Response {
+  const coding = response.headers.get("content-encoding")?.trim().toLowerCase() ?? "identity";
+  if (coding === "identity" || response.body === null) return response;
+  const format = CODINGS[coding];
+  if (format === undefined) {
+    response.body.cancel().catch(() => {});
+    throw new TypeError(`the server sent the answer in an unknown coding '${coding}'`);
+  }
+  return new Response(response.body.pipeThrough(new DecompressionStream(format)), {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
 }

@@ -3,6 +3,23 @@
 import { ConnectionError, TimeoutError } from "./errors.ts";
 import type { ReadWatch } from "./_body.ts";
 
+/** The clock an {@linkcode IdleTimer} reads and sets timers on; replaceable in tests. */
+export interface IdleClock {
+  now(): number;
+  set(callback: () => void, ms: number): number;
+  clear(id: number): void;
+  /** Whether the timer keeps the process alive. */
+  hold(id: number, held: boolean): void;
+}
+
+/** The real clock: `performance.now()` and the runtime's timers. */
+export const REAL_CLOCK: IdleClock = {
+  now: () => performance.now(),
+  set: (callback, ms) => Number(setTimeout(callback, ms)),
+  clear: (id) => clearTimeout(id),
+  hold: (id, held) => held ? Deno.refTimer(id) : Deno.unrefTimer(id),
+};
+
 /**
  * A timer that aborts a request after `timeoutMs` without activity. Activity only notes the time:
  * one timer runs per request and, when it fires early, waits for the rest of the timeout after
@@ -13,14 +30,16 @@ import type { ReadWatch } from "./_body.ts";
 export class IdleTimer implements Disposable {
   readonly controller: AbortController = new AbortController();
   readonly timeoutMs: number;
-  #timer: ReturnType<typeof setTimeout> | undefined;
+  #clock: IdleClock;
+  #timer: number | undefined;
   #last = 0;
   #paused = false;
   #stopped = false;
   #fired = false;
 
-  constructor(timeoutMs: number) {
+  constructor(timeoutMs: number, clock: IdleClock = REAL_CLOCK) {
     this.timeoutMs = timeoutMs;
+    this.#clock = clock;
     this.touch();
   }
 
@@ -33,13 +52,13 @@ export class IdleTimer implements Disposable {
   touch(): void {
     // Late activity (a piece written after the request failed) must not start it again.
     if (this.#stopped) return;
-    this.#last = performance.now();
+    this.#last = this.#clock.now();
     if (this.#timer === undefined) {
       this.#paused = false;
-      this.#timer = setTimeout(() => this.#check(), this.timeoutMs);
+      this.#timer = this.#clock.set(() => this.#check(), this.timeoutMs);
     } else if (this.#paused) {
       this.#paused = false;
-      Deno.refTimer(this.#timer as unknown as number);
+      this.#clock.hold(this.#timer, true);
     }
   }
 
@@ -50,23 +69,23 @@ export class IdleTimer implements Disposable {
   pause(): void {
     if (this.#paused) return;
     this.#paused = true;
-    if (this.#timer !== undefined) Deno.unrefTimer(this.#timer as unknown as number);
+    if (this.#timer !== undefined) this.#clock.hold(this.#timer, false);
   }
 
   /** Stops the timer for good (the request is over). */
   stop(): void {
     this.#stopped = true;
     this.#paused = true;
-    clearTimeout(this.#timer);
+    if (this.#timer !== undefined) this.#clock.clear(this.#timer);
     this.#timer = undefined;
   }
 
   #check(): void {
     this.#timer = undefined;
     if (this.#paused) return;
-    const idle = performance.now() - this.#last;
+    const idle = this.#clock.now() - this.#last;
     if (idle < this.timeoutMs) {
-      this.#timer = setTimeout(() => this.#check(), this.timeoutMs - idle);
+      this.#timer = this.#clock.set(() => this.#check(), this.timeoutMs - idle);
       return;
     }
     this.#fired = true;

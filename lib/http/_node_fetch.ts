@@ -1,15 +1,14 @@
 // A fetch over node:https, used only when TLS verification is switched off (`verify = false`):
 // Deno's fetch has no per-client switch for that, node:https's `rejectUnauthorized` does.
 // The node modules are imported on first use: only `verify = false` needs them, and loading
-// them costs every other command about 10 ms of start-up.
+// them would cost every other command start-up time.
 import type http from "node:http";
 import type https from "node:https";
 import type net from "node:net";
 import type tls from "node:tls";
 import type { Readable } from "node:stream";
 import type { IncomingMessage } from "node:http";
-import { noProxyBypasses, proxyAuthorization } from "./_proxy_env.ts";
-import { bodilessAnswer, socketHostname, WRITE_PIECE } from "./_connect.ts";
+import { grantedEnv } from "./_env.ts";
 
 interface NodeModules {
   https: typeof https;
@@ -42,10 +41,10 @@ export interface FetchInit {
   headers: Record<string, string>;
   body: BodyInit | null;
   signal: AbortSignal;
+  /** Whether the request may be sent again (a reused connection may carry it). */
+  idempotent: boolean;
   /** Called whenever a piece of the body was handed on (the transport's idle timer). */
   activity?: () => void;
-  /** The answer is bulk data (a file download), read as a stream. */
-  bulk?: boolean;
 }
 
 /** A fetch function as the transport uses it. */
@@ -184,4 +183,58 @@ async function writeBody(
   if (!stream) return void request.end();
   for await (const chunk of stream) await write(chunk);
   request.end();
+}
+
+/** Bytes written to a socket at a time, so each piece counts as activity for the idle timeout. */
+const WRITE_PIECE = 262_144;
+
+/** The host name to open a socket to: an IPv6 literal without its URL brackets. */
+function socketHostname(url: URL): string {
+  return url.hostname.replace(/^\[|\]$/g, "");
+}
+
+/** Whether an answer to `method` with `status` has no body (a `Response` must not get one). */
+function bodilessAnswer(method: string, status: number): boolean {
+  return method === "HEAD" || [101, 204, 205, 304].includes(status);
+}
+
+/** A proxy variable's value (either case) where Deno may read it; unset otherwise. */
+function proxyVariable(names: readonly string[]): string | undefined {
+  return names.map((name) => grantedEnv(name)?.trim()).find((value) => value);
+}
+
+/**
+ * The proxy of the `verify = false` path's `https://` requests: `HTTPS_PROXY` (either case)
+ * where Deno may read it (an unreadable or invalid value counts as unset there); `host:port`
+ * means `http://host:port`.
+ *
+ * @returns The proxy, or undefined for none.
+ */
+export function httpsProxyFromEnv(): URL | undefined {
+  const value = proxyVariable(["HTTPS_PROXY", "https_proxy"]);
+  if (!value) return undefined;
+  return URL.parse(/^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`) ??
+    undefined;
+}
+
+/**
+ * Whether the readable NO_PROXY exempts the URL: comma-separated host names (a leading dot or
+ * `*.` matches subdomains), `host:port`, or `*`.
+ */
+function noProxyBypasses(url: URL): boolean {
+  const list = proxyVariable(["NO_PROXY", "no_proxy"]) ?? "";
+  if (list === "") return false;
+  const host = url.hostname.toLowerCase();
+  return list.split(",").map((entry) => entry.trim().toLowerCase().replace(/^\*?\./, ".")).some(
+    (entry) =>
+      entry === "*" || entry === host || entry === url.host ||
+      (entry.startsWith(".") && (host.endsWith(entry) || host === entry.slice(1))),
+  );
+}
+
+/** The `Proxy-Authorization` value for a proxy URL with credentials (UTF-8, Basic). */
+function proxyAuthorization(proxy: URL): string | undefined {
+  if (proxy.username === "") return undefined;
+  const user = `${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`;
+  return `Basic ${btoa(String.fromCharCode(...new TextEncoder().encode(user)))}`;
 }

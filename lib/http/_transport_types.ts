@@ -54,6 +54,13 @@ export interface TransportOptions {
   pacer?: Pacer;
   /** Cancels every request of this transport (the CLI's Ctrl-C), besides each request's own. */
   signal?: AbortSignal;
+  /**
+   * Waits between two attempts of a request, as {@linkcode Pacer}'s `sleep` does (replaceable,
+   * e.g. by an injected clock in tests); it rejects with the signal's reason when aborted.
+   *
+   * @default {a timer}
+   */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
 /** Default bound of a JSON answer: 64 MiB, far above any API answer (a page holds 100 items). */
@@ -90,12 +97,4 @@ export interface RequestOptions {
   idempotent?: boolean;
   /** Status codes returned to the caller instead of thrown as {@linkcode RequestError}. */
   expect?: readonly number[];
-  /**
-   * The answer is bulk data read as a stream (a file download): its body is read straight into
-   * the reader's buffers. Straight to the host every request is read so, on a kept-alive
-   * connection; through an `http://` proxy only bulk answers and large byte bodies are (each on a
-   * connection of its own), the rest goes through Deno's fetch.
-   * @default {false}
-   */
-  bulk?: boolean;
 }

@@ -32,6 +32,14 @@ export interface PaginateOptions extends Pick<RequestOptions, "signal"> {
    * @default {MAX_PAGES}
    */
   maxPages?: number;
+  /**
+   * Pages requested ahead of the one the caller reads, once the first page tells how many there
+   * are: on a link with a long round trip, a whole listing then costs a few round trips instead
+   * of one per page. Pages read ahead may never be used (the caller stops early).
+   *
+   * @default {0}
+   */
+  ahead?: number;
 }
 
 /** Pages read at most by {@linkcode paginate} (a million items at 100 per page). */
@@ -44,6 +52,11 @@ export const MAX_PAGES = 10_000;
  * `total_pages` is reached, and after `maxPages` pages; it fails with {@linkcode RepoApyError}
  * (no page is yielded twice) when a `next` link was visited before or is the page's own, when the
  * page number does not advance, or when an item id repeats.
+ *
+ * With `ahead`, once the first page tells how many there are and its `next` link names the
+ * following page by its `page` parameter, that many following pages are requested while the
+ * caller reads; they are yielded in order, through the same checks. Without it, a page is asked
+ * for only when the caller wants it.
  *
  * @example Usage
  * ```ts
@@ -77,19 +90,26 @@ export async function* paginate<T>(
   options: PaginateOptions = {},
 ): AsyncGenerator<PageJson<T>, void, undefined> {
   const maxPages = options.maxPages ?? MAX_PAGES;
+  const pagesAhead = Math.max(0, Math.floor(options.ahead ?? 0));
   const visited = new Set<string>();
   const seen = new Set<unknown>();
   let next: string | undefined = endpoint;
   let lastPage = 0;
   const loop = (count: number, what: string) =>
     new RepoApyError(`The server's page links loop: page ${count + 1} ${what}`);
-  for (let count = 0; next !== undefined && count < maxPages; count++) {
-    visited.add(next);
-    const page: PageJson<T> = await transport.jsonObject<PageJson<T>>("GET", next, {
-      ...(count === 0 ? { query } : {}),
+  const read = (target: string, first: boolean) =>
+    transport.jsonObject<PageJson<T>>("GET", target, {
+      ...(first ? { query } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       shape: { items: "array" },
     });
+  // Pages requested ahead, by number; each is yielded only when its page's `next` link names it.
+  const ahead = new Map<number, { url: string; page: Promise<PageJson<T>> }>();
+  for (let count = 0; next !== undefined && count < maxPages; count++) {
+    visited.add(next);
+    const early = ahead.get(lastPage + 1);
+    ahead.delete(lastPage + 1);
+    const page: PageJson<T> = await (early?.url === next ? early.page : read(next, count === 0));
     const info = page._pagination;
     const number = typeof info?.page === "number" ? info.page : undefined;
     if (number !== undefined && number <= lastPage) {
@@ -104,14 +124,33 @@ export async function* paginate<T>(
       if (seen.has(key)) throw loop(count, "repeats items of an earlier page");
       seen.add(key);
     }
-    yield page;
     const total = info?.total_pages;
-    if (typeof total === "number" && lastPage >= total) return;
     next = typeof info?._links?.next === "string" ? info._links.next : undefined;
+    if (typeof total === "number" && next !== undefined) {
+      const last = Math.min(total, lastPage + pagesAhead, maxPages - count + lastPage - 1);
+      for (let number = lastPage + 1; number <= last; number++) {
+        const url = pageLink(next, lastPage + 1, number);
+        if (url === undefined || ahead.has(number)) continue;
+        const early = read(url, false);
+        early.catch(() => {}); // awaited (and its failure thrown) only when its turn comes
+        ahead.set(number, { url, page: early });
+      }
+    }
+    yield page;
+    if (typeof total === "number" && lastPage >= total) return;
     if (next !== undefined && (visited.has(next) || next === info?._links?.self)) {
       throw loop(count, "links back to an earlier page");
     }
   }
+}
+
+/** The link of page `number`, made from `next` (the link of page `following`) when it says so. */
+function pageLink(next: string, following: number, number: number): string | undefined {
+  const url = URL.parse(next);
+  if (url === null || url.searchParams.get("page") !== String(following)) return undefined;
+  if (number === following) return next;
+  url.searchParams.set("page", String(number));
+  return url.href;
 }
 
 /**

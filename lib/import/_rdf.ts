@@ -55,8 +55,8 @@ export interface Graph {
   objects(subject: Term, predicate: string): Term[];
   /** Subjects that have `predicate` `object`, in document order. */
   subjects(predicate: string, object: string): Term[];
-  /** The members of an RDF list (bounded; a broken list ends early). */
-  list(head: Term): Term[];
+  /** The members of an RDF list, at most `max` (a broken list ends early). */
+  list(head: Term, max: number): Term[];
 }
 
 /**
@@ -102,14 +102,14 @@ export function parseGraph(text: string, fileName: string): Graph {
   return {
     objects,
     subjects: (predicate, object) => byObject.get(`${predicate} ${object}`) ?? [],
-    list(head) {
+    list(head, max) {
       const members: Term[] = [];
       const seen = new Set<string>();
       let node: Term | undefined = head;
       while (node !== undefined && node.value !== `${RDF}nil` && !seen.has(termKey(node))) {
         seen.add(termKey(node));
         const first = objects(node, `${RDF}first`)[0];
-        if (first === undefined || members.length >= 10_000) break;
+        if (first === undefined || members.length >= max) break;
         members.push(first);
         node = objects(node, `${RDF}rest`)[0];
       }

@@ -29,7 +29,7 @@ import { normalizeIsoDate } from "../convert/is_iso_date.ts";
 import { type JsonValue, jsonValueToPlain, parseJson } from "../convert/parse_json.ts";
 import { type RefResolver, refResolver, type Schema } from "./_json_schema_refs.ts";
 import { fileStem } from "./_file_stem.ts";
-import type { TemplateDraft } from "./template_draft.ts";
+import { checkFieldOptions, type TemplateDraft } from "./template_draft.ts";
 
 /** Options of {@link jsonSchemaToTemplate}. */
 export interface JsonSchemaToTemplateOptions {
@@ -39,7 +39,16 @@ export interface JsonSchemaToTemplateOptions {
   maxExtras?: number;
   /** Deepest nesting of properties. @default {64} */
   maxDepth?: number;
+  /**
+   * Most schema nodes expanded (each `$ref` followed, each `allOf`/`oneOf`/`anyOf` part), the
+   * bound on the work `$ref`s and `allOf` can multiply; a reference is expanded once and reused.
+   * @default {100000}
+   */
+  maxNodes?: number;
 }
+
+/** Longest chain of `$ref`s and `allOf` parts inside one another. */
+const MAX_CHAIN = 256;
 
 const TYPES: { [type: string]: ExtraType } = {
   object: "dict",
@@ -57,6 +66,11 @@ interface Walk {
   maxDepth: number;
   /** `$ref`s being expanded right now: one seen again is a cycle. */
   active: string[];
+  /** Schema nodes expanded so far, and the most allowed. */
+  nodes: number;
+  maxNodes: number;
+  /** Each `$ref` target expanded once: the result and the references it followed. */
+  expanded: Map<Schema, { schema: Schema; followed: Set<string> }>;
 }
 
 /**
@@ -95,12 +109,36 @@ export function jsonSchemaToTemplate(
   text: string,
   options: JsonSchemaToTemplateOptions = {},
 ): TemplateDraft {
-  const { fileName = "schema.json", maxExtras = 10_000, maxDepth = 64 } = options;
+  const { fileName = "schema.json", maxExtras = 10_000, maxDepth = 64, maxNodes = 100_000 } =
+    options;
+  try {
+    return convertSchema(text, fileName, { maxExtras, maxDepth, maxNodes });
+  } catch (error) {
+    // The bounds above keep recursion shallow; an engine limit is still said in the user's terms.
+    if (!(error instanceof RangeError)) throw error;
+    throw new InputError(
+      `The schema ${fileName} is nested too deeply to be read: flatten it`,
+    );
+  }
+}
+
+function convertSchema(
+  text: string,
+  fileName: string,
+  limits: { maxExtras: number; maxDepth: number; maxNodes: number },
+): TemplateDraft {
   const root = parseJson(text);
   if (!(root instanceof Map)) {
     throw new InputError("Only objects are supported as top-level types: the file is not a schema");
   }
-  const walk: Walk = { resolver: refResolver(root), count: 0, maxExtras, maxDepth, active: [] };
+  const walk: Walk = {
+    resolver: refResolver(root),
+    count: 0,
+    active: [],
+    nodes: 0,
+    expanded: new Map(),
+    ...limits,
+  };
   const top = expand(root, walk, "#", walk.active);
   const properties = top.get("properties");
   if (!(properties instanceof Map) || properties.size === 0) {
@@ -129,18 +167,44 @@ function expand(
   followed: string[],
   chain: string[] = [],
 ): Schema {
+  if (++walk.nodes > walk.maxNodes) {
+    throw new InputError(
+      `The schema needs more than ${walk.maxNodes} steps to expand its $ref and allOf/oneOf/` +
+        `anyOf parts (at ${at}): too large for a template; give each field once`,
+    );
+  }
+  if (chain.length > MAX_CHAIN) {
+    throw new InputError(
+      `The schema nests $ref and allOf/oneOf/anyOf deeper than ${MAX_CHAIN} levels at ${at}`,
+    );
+  }
   let result = schema;
   const ref = schema.get("$ref");
   if (typeof ref === "string") {
-    if (walk.active.includes(ref) || chain.includes(ref)) {
-      throw new InputError(
-        `The schema is recursive ($ref '${ref}' at ${at} refers to itself): a template cannot ` +
-          "nest without end; remove the cycle",
-      );
+    const cycle = (refs: Iterable<string>) => {
+      for (const seen of refs) {
+        if (walk.active.includes(seen) || chain.includes(seen)) {
+          throw new InputError(
+            `The schema is recursive ($ref '${seen}' at ${at} refers to itself): a template ` +
+              "cannot nest without end; remove the cycle",
+          );
+        }
+      }
+    };
+    cycle([ref]);
+    const resolved = walk.resolver.resolve(ref, at);
+    let done = walk.expanded.get(resolved);
+    if (done === undefined) {
+      const inner: string[] = [];
+      const target = expand(resolved, walk, at, inner, [...chain, ref]);
+      done = { schema: target, followed: new Set(inner) };
+      walk.expanded.set(resolved, done);
+    } else {
+      // Reused: a reference it followed may close a cycle here.
+      cycle(done.followed);
     }
-    followed.push(ref);
-    const target = expand(walk.resolver.resolve(ref, at), walk, at, followed, [...chain, ref]);
-    result = new Map([...target, ...[...schema].filter(([key]) => key !== "$ref")]);
+    followed.push(ref, ...done.followed);
+    result = new Map([...done.schema, ...[...schema].filter(([key]) => key !== "$ref")]);
   }
   const allOf = result.get("allOf");
   if (Array.isArray(allOf)) {
@@ -300,6 +364,7 @@ function convertExpanded(
     validation.iri = true;
   }
   const options = schema.get("enum");
+  if (Array.isArray(options)) checkFieldOptions(options.length, "enum", at);
   if (Array.isArray(options) && ["str", "int", "float"].includes(type)) {
     const fitting = options.map((option) => fitValue(type, option)).filter((v) => v !== null);
     const unique = [...new Set(fitting)];

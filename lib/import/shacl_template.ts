@@ -27,7 +27,7 @@ import {
 import { normalizeIsoDate } from "../convert/is_iso_date.ts";
 import { type Graph, parseGraph, RDF, SH, type Term, termKey, XSD } from "./_rdf.ts";
 import { fileStem } from "./_file_stem.ts";
-import type { TemplateDraft } from "./template_draft.ts";
+import { checkFieldOptions, MAX_FIELD_OPTIONS, type TemplateDraft } from "./template_draft.ts";
 
 /** Options of {@link shaclToTemplate}. */
 export interface ShaclToTemplateOptions {
@@ -247,9 +247,10 @@ function propertyExtra(
   if ((number1(graph, property, `${SH}minCount`) ?? 0) >= 1) validation.required = true;
   const options = graph.objects(property, `${SH}in`)[0];
   if (options !== undefined && ["str", "int", "float"].includes(type)) {
-    const values = graph.list(options).map((term) => fit(type, term.value)).filter((v) =>
-      v !== null
-    );
+    // One more than the limit is enough to refuse it.
+    const members = graph.list(options, MAX_FIELD_OPTIONS + 1);
+    checkFieldOptions(members.length, "sh:in", `the property '${name}'`);
+    const values = members.map((term) => fit(type, term.value)).filter((v) => v !== null);
     if (values.length > 0) validation.options = [...new Set(values)];
   }
   if (type === "int" || type === "float") {

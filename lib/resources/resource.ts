@@ -463,8 +463,12 @@ export async function lookup<J extends ResourceJson>(
   } catch (error) {
     if (!(error instanceof RequestError)) throw error;
     if (error.status === 403) {
+      // Creating: the identifier is taken. Reading: the resource is there, but not for this user.
       throw new InputError(
-        `The ${type} identifier '${identifier}' is already in use and you have no access to it: choose another identifier`,
+        create
+          ? `The ${type} identifier '${identifier}' is already in use and you have no access to it: choose another identifier`
+          : `The ${type} '${identifier}' exists, but your account has no access to it: ask its owner for a role in it (the role 'member' can read it)`,
+        { cause: error },
       );
     }
     if (error.status !== 404 && !(error.status === 401 && hasScopes(error.body))) throw error;

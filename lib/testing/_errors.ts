@@ -4,6 +4,7 @@
  * @module
  */
 
+import { keepFloats } from "../http/_float_json.ts";
 import { responseBytes } from "./_http.ts";
 
 /** HTTP reason phrases the server uses in `message`. */
@@ -76,8 +77,9 @@ function sortedKeys(_key: string, value: unknown): unknown {
 }
 
 /**
- * JSON as the real server writes it: keys sorted at every level (Flask's `sort_keys`), compact,
- * or indented by `indent` spaces as in export files.
+ * JSON as the real server writes it: keys sorted at every level (Flask's `sort_keys`), whole
+ * numbers of float metadata as floats (`3.0`), compact or indented by `indent` spaces as in export
+ * files.
  *
  * @param value Any JSON value.
  * @param indent Spaces per level (exports use 2); compact when omitted.
@@ -90,7 +92,7 @@ function sortedKeys(_key: string, value: unknown): unknown {
  * ```
  */
 export function serverJson(value: unknown, indent?: number): string {
-  return JSON.stringify(value, sortedKeys, indent);
+  return JSON.stringify(keepFloats(value), sortedKeys, indent);
 }
 
 /**

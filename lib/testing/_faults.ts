@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { constants as zlibConstants, deflateRawSync } from "node:zlib";
 import { HEADER } from "../http/protocol.ts";
 import { errorResponse, jsonResponse } from "./_errors.ts";
 import { DropConnection, responseControl } from "./_http.ts";
@@ -61,8 +62,15 @@ export interface Fault {
   echoHeaders?: boolean;
   /** Answer `status` (default 200) with a JSON body that never ends. */
   endlessBody?: boolean;
-  /** Answer 200 with this JSON value instead of the real answer. */
+  /** Answer 200 (or `jsonStatus`) with this JSON value instead of the real answer. */
   jsonBody?: unknown;
+  /** With `jsonBody`: the answer's status. */
+  jsonStatus?: number;
+  /**
+   * Send the answer's body gzip-compressed (`Content-Encoding: gzip`) whatever the client asked
+   * for; with `endlessBody`, an endless compressed body (a decompression bomb).
+   */
+  gzipBody?: boolean;
   /** Paginated answers: the `next` link points back at the page itself. */
   selfNext?: boolean;
   /** Read the request body at this rate (bytes per second). */
@@ -240,7 +248,15 @@ export async function withFaults(
       const location = fault.redirect.replace(/\/$/, "") + url.pathname + url.search;
       return jsonResponse({}, status, { [HEADER.location.toLowerCase()]: location });
     }
-    if (fault.endlessBody) return new Response(endlessBody(), { status: fault.status ?? 200 });
+    if (fault.endlessBody) {
+      if (!firing.some((f) => f.gzipBody)) {
+        return new Response(endlessBody(), { status: fault.status ?? 200 });
+      }
+      return new Response(endlessGzip(), {
+        status: fault.status ?? 200,
+        headers: { "content-encoding": "gzip" },
+      });
+    }
     if (fault.status !== undefined) {
       const headers: Record<string, string> = {};
       if (fault.retryAfter !== undefined) headers["retry-after"] = fault.retryAfter;
@@ -251,7 +267,7 @@ export async function withFaults(
         headers: echoed,
       }, headers);
     }
-    if (fault.jsonBody !== undefined) return jsonResponse(fault.jsonBody);
+    if (fault.jsonBody !== undefined) return jsonResponse(fault.jsonBody, fault.jsonStatus);
   }
   const slowRead = firing.find((f) => f.slowRequestBytesPerSecond !== undefined);
   const faulted = slowRead
@@ -283,5 +299,34 @@ export async function withFaults(
     await response.body?.cancel();
     throw new DropConnection();
   }
+  if (firing.some((f) => f.gzipBody)) response = gzipped(response);
   return response;
+}
+
+/**
+ * An endless gzip body of `x` bytes, each 64 KiB compressed alone and flushed at once (a
+ * compression stream would hold its output back for megabytes of such input).
+ */
+function endlessGzip(): ReadableStream<Uint8Array> {
+  const header = new Uint8Array([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 255]);
+  const piece = new Uint8Array(
+    deflateRawSync(new Uint8Array(65_536).fill(0x78), { finishFlush: zlibConstants.Z_SYNC_FLUSH }),
+  );
+  let started = false;
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      controller.enqueue(started ? piece : header);
+      started = true;
+    },
+  });
+}
+
+/** The response with its body gzip-compressed. */
+function gzipped(response: Response): Response {
+  if (response.body === null) return response;
+  const headers = new Headers(response.headers);
+  headers.delete("content-length");
+  headers.set("content-encoding", "gzip");
+  const body = response.body.pipeThrough(new CompressionStream("gzip"));
+  return new Response(body, { status: response.status, headers });
 }

@@ -4,11 +4,154 @@
  * On a failure the temporary file is deleted (or kept for resuming, when the caller says so) and
  * the target is left as it was.
  *
+ * A temporary file belongs to one process at a time: the one holding an exclusive advisory lock
+ * on it ({@linkcode claimPart}). The operating system drops the lock when its holder ends, also on
+ * `kill -9`, so a partial file left by a killed run is claimed (and resumed) by the next run,
+ * while one still being written is never touched: another run takes a private temporary file.
+ *
  * @module
  */
 
 import { basename, dirname, join } from "node:path";
 import { safeFileName } from "../utils/file_name.ts";
+import { freePath } from "./_paths.ts";
+
+/**
+ * A temporary file this process owns: open for reading and writing, and exclusively locked until
+ * {@linkcode PartFile.release}.
+ */
+export class PartFile {
+  /** The temporary file's path. */
+  readonly path: string;
+  /** The open, locked file. */
+  readonly file: Deno.FsFile;
+  /** Bytes it held when claimed (data of an earlier run), 0 for a new one. */
+  readonly size: number;
+  /** Whether it has the data's shared name (kept for resuming), not a private one. */
+  readonly resumable: boolean;
+  #placed = false;
+  #released = false;
+
+  /**
+   * Wraps a claimed file.
+   *
+   * @param path The temporary file's path.
+   * @param file The open file, locked.
+   * @param size Its size when claimed.
+   * @param resumable Whether it has the shared name.
+   */
+  constructor(path: string, file: Deno.FsFile, size: number, resumable: boolean) {
+    this.path = path;
+    this.file = file;
+    this.size = size;
+    this.resumable = resumable;
+  }
+
+  /** Marks the data as moved to its target (nothing is left to remove). */
+  placed(): void {
+    this.#placed = true;
+  }
+
+  /**
+   * Closes the file (which drops the lock); removes it first unless it was placed, or `keep` asks
+   * to keep a resumable one.
+   *
+   * @param keep Keep the data for resuming (only a resumable file that holds data).
+   */
+  async release(keep = false): Promise<void> {
+    if (this.#released) return;
+    this.#released = true;
+    if (!this.#placed && !(keep && this.resumable)) await Deno.remove(this.path).catch(() => {});
+    this.file.close();
+  }
+}
+
+/**
+ * Claims the temporary file of a download: the shared one named after the data (`key`) when no
+ * other process holds it, resuming the data it holds; else, or without a key, a new private one.
+ *
+ * @param target The target file.
+ * @param key 8 hex digits naming the data (a resumable download).
+ * @returns The claimed file; release it.
+ */
+export async function claimPart(target: string, key?: string): Promise<PartFile> {
+  if (key !== undefined) {
+    const shared = tempPathFor(target, key);
+    // A retry only when the file was renamed or removed between opening and locking it.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const claimed = await tryClaim(shared);
+      if (claimed === "busy") break;
+      if (claimed !== undefined) return claimed;
+    }
+  }
+  const path = tempPathFor(target);
+  const file = await Deno.open(path, { read: true, write: true, createNew: true, mode: 0o644 });
+  try {
+    await file.lock(true); // a new name: nobody else holds it; the lock marks it as in use
+  } catch (error) {
+    file.close();
+    await Deno.remove(path).catch(() => {});
+    throw error;
+  }
+  return new PartFile(path, file, 0, false);
+}
+
+/**
+ * Opens and locks `path`: the claimed file, `"busy"` when another process holds it (or it is not
+ * a regular file), or `undefined` when it changed before the lock was taken (try again).
+ */
+async function tryClaim(path: string): Promise<PartFile | "busy" | undefined> {
+  const before = await lstatOrUndefined(path);
+  if (before !== undefined && !before.isFile) return "busy";
+  const file = await Deno.open(path, { read: true, write: true, create: true, mode: 0o644 });
+  try {
+    if (!await file.tryLock(true)) {
+      file.close();
+      return "busy";
+    }
+    // The owner may have renamed its file into place (or removed it) before the lock was taken:
+    // the lock then holds a file that no longer has this name.
+    const info = await file.stat();
+    const now = await lstatOrUndefined(path);
+    if (now === undefined || !now.isFile || now.ino !== info.ino || now.dev !== info.dev) {
+      file.close();
+      return undefined;
+    }
+    return new PartFile(path, file, info.size, true);
+  } catch (error) {
+    file.close();
+    throw error;
+  }
+}
+
+/**
+ * Whether another process holds `path` (a temporary file being written).
+ *
+ * @param path A temporary file.
+ * @returns True while its owner runs.
+ */
+export async function partInUse(path: string): Promise<boolean> {
+  let file: Deno.FsFile;
+  try {
+    file = await Deno.open(path, { write: true });
+  } catch {
+    return false;
+  }
+  try {
+    return !await file.tryLock(true);
+  } finally {
+    file.close();
+  }
+}
+
+async function lstatOrUndefined(path: string): Promise<Deno.FileInfo | undefined> {
+  try {
+    return await Deno.lstat(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    throw error;
+  }
+}
 
 /** Options of {@linkcode writeAtomic}. */
 export interface WriteAtomicOptions {
@@ -22,14 +165,22 @@ export interface WriteAtomicOptions {
    * buffer is reused once the returned promise settled.
    */
   onChunk?: (chunk: Uint8Array) => void | Promise<void>;
-  /** Called with the size of each piece once it is written (the file holds it). */
-  onWritten?: (bytes: number) => void;
-  /** The temporary file (default: a fresh one from {@linkcode tempPathFor}). */
-  temp?: string;
-  /** Append to the data already in `temp` (a resumed download) instead of creating it anew. */
-  append?: boolean;
-  /** Whether the temporary file is kept after `error` (to resume later); default: deleted. */
-  keepOnError?: (error: unknown) => boolean;
+  /**
+   * The temporary file, claimed and positioned where the data goes (default: a new private one,
+   * released here).
+   */
+  part?: PartFile;
+  /** More bytes than this are refused before they are written: `tooLong(bytes)` is thrown. */
+  maxBytes?: number;
+  /** The error for data longer than `maxBytes`, given the bytes received. */
+  tooLong?: (bytes: number) => Error;
+  /**
+   * Replace an existing target. Otherwise a target that appeared meanwhile (another process) is
+   * kept and the data takes the next free `<stem>_<n><ext>` name.
+   */
+  replace?: boolean;
+  /** Paths claimed by this operation, never chosen as a new name (see `freePath`). */
+  taken?: Set<string>;
 }
 
 /**
@@ -37,36 +188,43 @@ export interface WriteAtomicOptions {
  *
  * @param path The target file.
  * @param body The data; it is consumed fully or cancelled.
- * @param options Verification before the rename.
+ * @param options Temporary file, verification before the rename, overwrite policy.
+ * @returns The path written (another free name when the target appeared meanwhile, without
+ * `replace`).
  */
 export async function writeAtomic(
   path: string,
   body: ReadableStream<Uint8Array>,
   options: WriteAtomicOptions = {},
-): Promise<void> {
-  const temp = options.temp ?? tempPathFor(path);
-  let file: Deno.FsFile;
-  try {
-    file = await Deno.open(
-      temp,
-      options.append
-        ? { write: true, append: true }
-        : { write: true, createNew: true, mode: 0o644 },
-    );
-  } catch (error) {
-    await body.cancel().catch(() => {});
-    throw error;
+): Promise<string> {
+  let part = options.part;
+  if (part === undefined) {
+    try {
+      part = await claimPart(path);
+    } catch (error) {
+      await body.cancel().catch(() => {});
+      throw error;
+    }
+    try {
+      return await writeAtomic(path, body, { ...options, part });
+    } finally {
+      await part.release();
+    }
   }
-  let open = true;
-  const flush = new BackgroundFlush(temp);
+  const file = part.file;
+  const flush = new BackgroundFlush(part.path);
+  let received = 0;
   try {
     for await (const chunk of readChunks(body)) {
+      received += chunk.byteLength;
+      if (options.maxBytes !== undefined && received > options.maxBytes) {
+        throw options.tooLong?.(received) ?? new RangeError(`More than ${options.maxBytes} bytes`);
+      }
       // The write runs on another thread while the piece is handled (hashed) here.
       const writing = writeAll(file, chunk);
       writing.catch(() => {});
       const handled = options.onChunk?.(chunk);
       await writing;
-      options.onWritten?.(chunk.byteLength);
       await handled;
       flush.written(chunk.byteLength);
     }
@@ -75,16 +233,46 @@ export async function writeAtomic(
     verified.catch(() => {}); // awaited below
     await flush.settle();
     await file.sync();
-    file.close();
-    open = false;
     await verified;
-    await Deno.rename(temp, path);
+    const placed = await place(part.path, path, options);
+    part.placed();
+    return placed;
   } catch (error) {
     await flush.settle().catch(() => {});
-    if (open) file.close();
-    if (!options.keepOnError?.(error)) await Deno.remove(temp).catch(() => {});
     throw error;
   }
+}
+
+/**
+ * Moves the finished temporary file to `target`: a rename that replaces, or (without `replace`)
+ * a hard link that fails on an existing name, so a file another process placed a moment ago is
+ * never overwritten. Where the file system has no hard links, an existence check and a rename.
+ */
+async function place(temp: string, target: string, options: WriteAtomicOptions): Promise<string> {
+  if (options.replace) {
+    await Deno.rename(temp, target);
+    return target;
+  }
+  const taken = options.taken ?? new Set([target]);
+  let candidate = target;
+  for (let attempt = 0; attempt < 100; attempt++) {
+    try {
+      await Deno.link(temp, candidate);
+      await Deno.remove(temp);
+      return candidate;
+    } catch (error) {
+      if (error instanceof Deno.errors.NotCapable) throw error;
+      if (!(error instanceof Deno.errors.AlreadyExists)) {
+        if (await lstatOrUndefined(candidate) === undefined) {
+          await Deno.rename(temp, candidate);
+          return candidate;
+        }
+      }
+      taken.add(candidate);
+      candidate = await freePath(target, taken);
+    }
+  }
+  throw new Deno.errors.AlreadyExists(`No free name for '${target}'`);
 }
 
 /** Bytes written after which the data written so far is flushed to disk in the background. */
@@ -93,8 +281,7 @@ const FLUSH_EVERY_BYTES = 32 << 20;
 /**
  * Flushes a file being written to disk while the writing goes on, through a second handle (so
  * the writes never wait for it), at most one flush at a time: the `fsync` before the rename then
- * finds little left to write (500 MB: 150–210 ms of waiting at the end before, 12 ms after; see
- * docs/decisions.md). A failed flush fails the write at `settle()`.
+ * finds little left to write. A failed flush fails the write at `settle()`.
  */
 class BackgroundFlush {
   #path: string;

@@ -10,8 +10,8 @@
 import { InputError, type RepoApyError, RequestError } from "../http/errors.ts";
 import { type FileJson, HEADER, type UploadJson } from "../http/protocol.ts";
 import type { Transport } from "../http/transport.ts";
-import { compositeCandidates } from "./_chunks.ts";
-import { acquireHashPool } from "./_hash_pool.ts";
+import { compositeCandidates, md5Hex } from "./_chunks.ts";
+import { UPLOAD_ANSWER } from "./_answers.ts";
 import { runPool } from "./_pool.ts";
 import type { ResolvedSource, SourceChunk } from "./_source.ts";
 import { pollTask } from "./_task.ts";
@@ -36,6 +36,53 @@ export interface ChunkedOptions {
   recheck?: boolean | undefined;
   /** Looks up the record's file of a name (to recognise an upload finished elsewhere). */
   findFile?: ((name: string) => Promise<FileJson | undefined>) | undefined;
+  /** MD5s of the source's chunks, by index, already computed (and found on the server). */
+  known?: ReadonlyMap<number, string> | undefined;
+}
+
+/**
+ * Another process got in the way of this upload: it created the file's name after this upload
+ * started (`name`), or wrote other data into this upload (`chunks`; the upload was deleted).
+ * A new upload is the remedy.
+ */
+export class UploadConflict extends UploadError {
+  /** What the other process did. */
+  readonly conflict: "name" | "chunks";
+
+  /**
+   * Creates the error.
+   *
+   * @param upload The upload.
+   * @param conflict What the other process did.
+   * @param cause The server's answer that showed it.
+   */
+  constructor(upload: UploadJson, conflict: "name" | "chunks", cause?: unknown) {
+    super(
+      conflict === "name"
+        ? `Another process created a file named '${upload.name}' while it was uploaded: nothing was replaced; add force to replace it`
+        : `Another process wrote other data into the upload of '${upload.name}': the upload was deleted and nothing was changed; run the upload again`,
+      { upload, ...(cause === undefined ? {} : { cause }) },
+    );
+    this.conflict = conflict;
+  }
+}
+
+/**
+ * Deletes an upload the server should not keep (best effort: it may be gone already, and the
+ * server drops active uploads after a day anyway).
+ *
+ * @param transport The transport.
+ * @param upload The upload.
+ */
+export async function deleteUpload(transport: Transport, upload: UploadJson): Promise<void> {
+  const link = upload._actions.delete ?? upload._links.self;
+  if (link === undefined) return;
+  try {
+    const response = await transport.request("DELETE", link, { expect: [404] });
+    await response.body?.cancel();
+  } catch {
+    // Left to the server's expiry.
+  }
 }
 
 /**
@@ -87,20 +134,17 @@ export async function sendChunked(
   let active = upload.state === "active";
 
   try {
-    // One worker on 2 cores saves no time and costs ~14 MiB: hashed in place there.
-    using hashes = acquireHashPool({ onlyParallel: true });
     const limit = Math.max(1, Math.min(options.concurrency, count));
     const send = async (chunk: SourceChunk) => {
       using _release = { [Symbol.dispose]: () => chunk.release() };
-      // Hashed by a worker, so the chunks in flight are hashed on other cores while this thread
-      // reads the next chunk and keeps the requests going.
-      const hashed = await hashes.md5(chunk.bytes, { transfer: chunk.owned });
-      chunk.bytes = hashed.bytes;
-      const checksum = hashed.digest;
+      const checksum = options.known?.get(chunk.index) ?? md5Hex(chunk.bytes);
       digests[chunk.index] = checksum;
       if (!active || stopped || stored.get(chunk.index) === checksum) return;
       if (options.recheck) {
-        const current = await transport.json<UploadJson>("GET", self, request);
+        const current = await transport.jsonObject<UploadJson>("GET", self, {
+          ...UPLOAD_ANSWER,
+          ...request,
+        });
         learn(current);
         if (current.state !== "active") {
           active = false;
@@ -111,8 +155,10 @@ export async function sendChunked(
           return report();
         }
       }
+      let answer: UploadJson;
       try {
-        const response = await transport.request("PUT", target, {
+        answer = await transport.jsonObject<UploadJson>("PUT", target, {
+          ...UPLOAD_ANSWER,
           body: chunk.bytes,
           headers: {
             [HEADER.contentType]: "application/octet-stream",
@@ -123,22 +169,39 @@ export async function sendChunked(
           idempotent: true,
           ...request,
         });
-        await response.body?.cancel();
       } catch (error) {
         if (!(error instanceof RequestError) || error.status !== 404) throw error;
         stopped ??= error;
         return;
       }
+      // The server's list right after storing the chunk: other bytes than were sent are never
+      // finished into a file.
+      const kept = answer.chunks?.find((stored) => stored.index === chunk.index)?.checksum;
+      if (typeof kept === "string" && kept.toLowerCase() !== checksum) {
+        throw new UploadError(
+          `The server stored other data than was sent for chunk ${chunk.index} of '${upload.name}' (checksum ${kept} instead of ${checksum}): the upload was deleted and nothing was changed; upload the file again`,
+          { upload },
+        );
+      }
       stored.set(chunk.index, checksum);
       onServer.add(chunk.index);
       report();
     };
+    // Chunks already verified against the server's (when resuming) are not read again.
+    for (const [index, checksum] of options.known ?? []) {
+      if (stored.get(index) === checksum) digests[index] = checksum;
+    }
+    const unread = (index: number) => digests[index] === undefined;
     for (const wanted of passes(count, stored, options.recheck === true)) {
-      await runPool(limit, source.chunks(chunkSize, wanted), send, { signal: options.signal });
+      const chunks = source.chunks(chunkSize, (index) => wanted(index) && unread(index));
+      await runPool(limit, chunks, send, { signal: options.signal });
     }
   } catch (error) {
     if (options.signal?.aborted) throw aborted(upload, options.signal.reason, left());
-    throw failure(upload, "Sending a chunk of", error, left());
+    const failed = failure(upload, "Sending a chunk of", error, left());
+    // Kept only for resuming: an upload that cannot be resumed is not left on the server.
+    if (!(failed instanceof UploadError && failed.resumable)) await deleteUpload(transport, upload);
+    throw failed;
   }
   const sent: SentData = { size: source.size, checksums: compositeCandidates(digests) };
   if (stopped !== undefined || !active) {
@@ -154,9 +217,28 @@ export async function sendChunked(
 
   const finish = upload._actions.finish;
   if (finish === undefined) throw protocolError(upload, "finish");
+  // Just before the finish: every chunk the server holds must be one this process verified (sent
+  // or compared); another process may have written into the upload meanwhile.
+  let before: UploadJson;
+  try {
+    before = await transport.jsonObject<UploadJson>("GET", self, { ...UPLOAD_ANSWER, ...request });
+  } catch (error) {
+    if (options.signal?.aborted) throw aborted(upload, options.signal.reason, left());
+    throw failure(upload, "Checking the chunks of", error, left());
+  }
+  if (before.state !== "active") {
+    return await settle(transport, upload, sent, undefined, "Finishing", options);
+  }
+  if (!holdsOnly(before, digests, sizeOf)) {
+    await deleteUpload(transport, upload);
+    throw new UploadConflict(upload, "chunks");
+  }
   let finished: UploadJson;
   try {
-    finished = await transport.json<UploadJson>("POST", finish, request);
+    finished = await transport.jsonObject<UploadJson>("POST", finish, {
+      ...UPLOAD_ANSWER,
+      ...request,
+    });
   } catch (error) {
     if (options.signal?.aborted) throw aborted(upload, options.signal.reason, left());
     // The answer may be lost although the server took the finish, or another process finished
@@ -175,9 +257,31 @@ export async function sendChunked(
   }
 }
 
+/** Whether the upload holds every chunk, each of the size and MD5 this process verified. */
+function holdsOnly(
+  upload: UploadJson,
+  digests: readonly string[],
+  sizeOf: (index: number) => number,
+): boolean {
+  const chunks = upload.chunks ?? [];
+  const seen = new Set<number>();
+  for (const chunk of chunks) {
+    const ours = digests[chunk.index];
+    if (
+      ours === undefined || chunk.size !== sizeOf(chunk.index) ||
+      typeof chunk.checksum !== "string" || chunk.checksum.toLowerCase() !== ours
+    ) return false;
+    seen.add(chunk.index);
+  }
+  return seen.size === digests.length;
+}
+
 /**
- * Waits for the merge task and verifies its file. A failed task is a success only when the
- * record holds the same content under the name anyway (another upload of it won).
+ * Waits for the merge task and verifies what it stored: the upload's own checksum where the
+ * server reports it (the file may have been replaced by another upload since), else the file's.
+ * A failed task is a success only when the record holds the same content under the name anyway
+ * (another upload of it won); a name another process created meanwhile is an
+ * {@linkcode UploadConflict}.
  */
 async function merged(
   transport: Transport,
@@ -185,14 +289,21 @@ async function merged(
   sent: SentData,
   options: ChunkedOptions,
 ): Promise<FileJson> {
-  let file: FileJson;
+  let done: { file: FileJson; checksum: string | undefined };
   try {
-    file = await pollTask(transport, upload, options);
+    done = await pollTask(transport, upload, options);
   } catch (error) {
     if (!(error instanceof UploadError)) throw error;
     const existing = await options.findFile?.(upload.name);
     if (existing !== undefined && sameContent(existing, sent)) return existing;
+    if (error.task !== undefined && existing !== undefined && upload.file == null) {
+      throw new UploadConflict(upload, "name", error);
+    }
     throw error;
+  }
+  const { file, checksum } = done;
+  if (checksum !== undefined && sameContent({ ...file, size: upload.size, checksum }, sent)) {
+    return file.checksum === checksum ? file : { ...file, size: upload.size, checksum };
   }
   return verifyUploaded(file, sent);
 }
@@ -212,7 +323,8 @@ async function settle(
 ): Promise<FileJson> {
   let current: UploadJson | undefined;
   try {
-    current = await transport.json<UploadJson>("GET", upload._links.self!, {
+    current = await transport.jsonObject<UploadJson>("GET", upload._links.self!, {
+      ...UPLOAD_ANSWER,
       ...(options.signal ? { signal: options.signal } : {}),
     });
   } catch (error) {
@@ -275,8 +387,9 @@ function aborted(upload: UploadJson, reason: unknown, left?: Left): UploadError 
 
 function failure(upload: UploadJson, step: string, cause: unknown, left?: Left): RepoApyError {
   // A problem with the local data (the file changed or shrank, a stream delivered the wrong
-  // number of bytes) is the caller's to fix; resuming with the same data would not help.
-  if (cause instanceof InputError) return cause;
+  // number of bytes) is the caller's to fix; resuming with the same data would not help. An
+  // upload error says what happened already.
+  if (cause instanceof InputError || cause instanceof UploadError) return cause;
   const reason = cause instanceof Error ? cause.message : String(cause);
   if (cause instanceof RequestError && cause.status === 404) {
     return new UploadError(

@@ -9,14 +9,10 @@
 import type { Hash } from "node:crypto";
 import process from "node:process";
 import { UPLOAD_CHUNK_SIZE } from "../http/protocol.ts";
-import { md5Small } from "./_md5_lanes.ts";
 
 let nodeCrypto: typeof import("node:crypto") | undefined;
 
-/**
- * `node:crypto`'s MD5, loaded on first use: loading it costs about 10 ms of start-up, and small
- * inputs (one file of a folder of small ones, a composite checksum's parts) never need it.
- */
+/** `node:crypto`'s MD5, loaded on first use (importing `mod.ts` stays cheap without it). */
 function createMd5(): Hash {
   nodeCrypto ??= process.getBuiltinModule("node:crypto") as typeof import("node:crypto");
   return nodeCrypto.createHash("md5");
@@ -67,7 +63,7 @@ export class FixedChunkStream extends TransformStream<Uint8Array, Uint8Array<Arr
  * @returns The hex digest.
  */
 export function md5Hex(data: Uint8Array): string {
-  return md5Small(data) ?? createMd5().update(data).digest("hex");
+  return createMd5().update(data).digest("hex");
 }
 
 /** Checksum of a byte stream in one of the forms the server uses. */
@@ -108,10 +104,10 @@ export function checksumKind(
 /**
  * Computes the checksum of data fed to it piece by piece: the plain MD5, or the composite MD5 of
  * fixed-size parts (only the one asked for, to keep the cost low). It keeps no reference to the
- * pieces, so callers may reuse their buffers. It is disposable (with nothing to release), so it
- * can stand where a `PartChecksum` (`_part_checksum.ts`) does.
+ * pieces, so callers may reuse their buffers. This is the one MD5 path of every transfer, on
+ * every machine.
  */
-export class Checksum implements Disposable {
+export class Checksum {
   #hash: Hash = createMd5();
   #partBytes = 0;
   #parts: Buffer[] = [];
@@ -172,9 +168,6 @@ export class Checksum implements Disposable {
       candidates: compositeCandidates(this.#parts.map((part) => part.toString("hex"))),
     };
   }
-
-  /** Nothing to release: hashing happens in place. */
-  [Symbol.dispose](): void {}
 }
 
 /**

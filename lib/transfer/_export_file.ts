@@ -4,7 +4,8 @@
 
 import type { Transport } from "../http/transport.ts";
 import type { QueryParams } from "../http/url.ts";
-import { asDirectory, resolveTarget, withExtension } from "./_paths.ts";
+import { asDirectory, pathExists, resolveTarget, withExtension } from "./_paths.ts";
+import { LocalFileError } from "./errors.ts";
 import { writingFile } from "./_local_file.ts";
 import { saveResponse } from "./_save.ts";
 import type { ProgressCallback } from "./progress.ts";
@@ -16,6 +17,7 @@ export interface ExportFileOptions {
   /** Write into `<path>/<identifier>/`. */
   useFolder?: boolean | undefined;
   force?: boolean | undefined;
+  existing?: "rename" | "refuse" | undefined;
   query?: QueryParams | undefined;
   onProgress?: ProgressCallback | undefined;
   signal?: AbortSignal | undefined;
@@ -43,12 +45,20 @@ export async function saveExport(
   options: ExportFileOptions,
 ): Promise<string> {
   const dir = options.name === undefined ? path : asDirectory(path);
+  const refuse = options.force !== true && options.existing === "refuse";
   const target = await resolveTarget(dir, withExtension(options.name ?? defaultName, extension), {
-    force: options.force,
+    force: options.force === true || refuse,
     folder: options.useFolder ? identifier : undefined,
   });
+  if (refuse && await pathExists(target)) {
+    throw new LocalFileError(
+      target,
+      new Deno.errors.AlreadyExists(`the file exists and was not replaced (force overwrites it)`),
+    );
+  }
   return await writingFile(target, () =>
     saveResponse(transport, endpoint, target, {
+      force: options.force,
       query: options.query,
       onProgress: options.onProgress,
       signal: options.signal,

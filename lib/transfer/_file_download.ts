@@ -4,6 +4,7 @@
 import type { FileJson } from "../http/protocol.ts";
 import { fileDownloadPath } from "../http/paths.ts";
 import type { PartListings } from "./_parts.ts";
+import { checkFile } from "./_answers.ts";
 import { resolveTarget } from "./_paths.ts";
 import { writingFile } from "./_local_file.ts";
 import { saveResponse } from "./_save.ts";
@@ -39,10 +40,12 @@ export async function saveFile(
   file: FileJson,
   options: SaveFileOptions,
 ): Promise<string> {
+  checkFile(file, `the files of record ${record.id}`);
+  const taken = options.taken ?? new Set<string>();
   const target = await resolveTarget(options.path, file.name, {
     folder: options.folder,
     force: options.force,
-    taken: options.taken,
+    taken,
     onWarning: options.onWarning,
   });
   const link = file._links?.download ?? fileDownloadPath(record.id, file.id);
@@ -52,6 +55,8 @@ export async function saveFile(
       checksum: file.checksum,
       resumeKey: `${file.id}\n${file.size}\n${file.checksum ?? ""}`,
       keepPartial: options.keepPartial,
+      force: options.force,
+      taken,
       partListings: options.partListings,
       onProgress: options.onProgress,
       signal: options.signal,

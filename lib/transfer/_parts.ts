@@ -3,14 +3,14 @@
  * temporary file is `.<name>.<8 hex>.part` beside its target. Before a target is written, the
  * other temporary files of the same target are removed (an earlier run's data of a different
  * version, or of an export, which never resumes), and any temporary file of the directory not
- * touched for a day is removed. Temporary files changed within the last minute are left alone:
- * another process may be writing them.
+ * touched for a day is removed. A temporary file another process holds (see `claimPart`) is never
+ * removed, nor one changed within the last minute (it may be about to be claimed).
  *
  * @module
  */
 
 import { basename, dirname, join } from "node:path";
-import { tempStem } from "./_atomic_file.ts";
+import { partInUse, tempStem } from "./_atomic_file.ts";
 import { PART_FILE_NAME } from "../utils/part_file.ts";
 
 /** A temporary file not changed for this long is removed wherever it is found. */
@@ -77,7 +77,7 @@ async function listParts(dir: string, now: number): Promise<string[]> {
 async function removeIfOlder(path: string, limit: number): Promise<boolean> {
   try {
     const info = await Deno.lstat(path);
-    if ((info.mtime?.getTime() ?? 0) >= limit) return false;
+    if ((info.mtime?.getTime() ?? 0) >= limit || await partInUse(path)) return false;
     await Deno.remove(path);
     return true;
   } catch {

@@ -59,12 +59,8 @@ export async function resolveTarget(
     // directory path, instead of failing when the temporary file is opened.
     await Deno.mkdir(dirname(path), { recursive: true });
   }
-  const taken = options.taken ?? new Set<string>();
-  if (options.force && !taken.has(target)) {
-    taken.add(target);
-    return target;
-  }
-  return await freePath(target, taken);
+  // With force an existing file is overwritten, but never one this operation claimed already.
+  return await freePath(target, options.taken ?? new Set<string>(), options.force === true);
 }
 
 /**
@@ -73,15 +69,20 @@ export async function resolveTarget(
  *
  * @param path The wanted path.
  * @param taken Paths claimed already (treated as existing); the chosen path is added.
- * @returns A path that does not exist yet.
+ * @param overwrite Existing files count as free (only `taken` paths are skipped).
+ * @returns A path that does not exist yet (or, with `overwrite`, is not taken).
  * @throws {InputError} When `<stem>_2` to `<stem>_10000` are all taken (a bounded search).
  */
-export async function freePath(path: string, taken: Set<string> = new Set()): Promise<string> {
+export async function freePath(
+  path: string,
+  taken: Set<string> = new Set(),
+  overwrite = false,
+): Promise<string> {
   const dir = dirname(path);
   const name = basename(path);
   for (let n = 1; n <= MAX_NUMBERED_NAMES; n++) {
     const candidate = n === 1 ? path : join(dir, safeFileName(name, { suffix: `_${n}` }));
-    if (taken.has(candidate) || await exists(candidate)) continue;
+    if (taken.has(candidate) || (!overwrite && await pathExists(candidate))) continue;
     // Claimed with no await between the last check and the claim: concurrent downloads of the
     // same operation (names that shorten to the same text) never choose the same path.
     if (taken.has(candidate)) continue;
@@ -127,7 +128,8 @@ async function isDirectory(path: string): Promise<boolean> {
   }
 }
 
-async function exists(path: string): Promise<boolean> {
+/** Whether anything (a file, a folder, a link) is at `path`. */
+export async function pathExists(path: string): Promise<boolean> {
   try {
     await Deno.lstat(path);
     return true;

@@ -12,23 +12,16 @@ import { hex } from "../utils/_hex.ts";
 import type { Transport } from "../http/transport.ts";
 import type { QueryParams } from "../http/url.ts";
 import { Checksum, checksumKind } from "./_chunks.ts";
-import { tempPathFor, writeAtomic } from "./_atomic_file.ts";
-import { parallelHashing } from "./_hash_pool.ts";
-import { PartChecksum } from "./_part_checksum.ts";
-import { LaneChecksum } from "./_lane_checksum.ts";
-import { FileLaneChecksum } from "./_file_lane_checksum.ts";
+import { claimPart, type PartFile, tempPathFor, writeAtomic } from "./_atomic_file.ts";
 import { cleanStaleParts, type PartListings } from "./_parts.ts";
-import { IncompleteDownloadError, IntegrityError } from "./errors.ts";
+import { IncompleteDownloadError, IntegrityError, LocalFileError } from "./errors.ts";
 import { type ProgressCallback, ProgressStream } from "./progress.ts";
-
-/** Downloads from this size on are read as bulk data (a connection of their own). */
-const BULK_BYTES = 1 << 20;
 
 /** Options of {@linkcode saveResponse} and {@linkcode openBody}. */
 export interface SaveOptions {
   /** Query parameters. */
   query?: QueryParams | undefined;
-  /** Size the data must have. */
+  /** Size the data must have: more bytes are refused as they arrive. */
   size?: number | undefined;
   /** Checksum the data must have (plain MD5 or `md5-of-md5s-N`; other forms are not checked). */
   checksum?: string | null | undefined;
@@ -42,6 +35,15 @@ export interface SaveOptions {
   keepPartial?: boolean | undefined;
   /** Directory listings of temporary files shared by the files of one operation. */
   partListings?: PartListings | undefined;
+  /**
+   * Replace the target when it exists at the end; otherwise a target another process created
+   * meanwhile is kept and the data gets the next free numbered name.
+   */
+  force?: boolean | undefined;
+  /** Paths claimed by this operation (never chosen as a new name). */
+  taken?: Set<string> | undefined;
+  /** Claims the temporary file (tests replace it with a file system that fills up). */
+  claim?: typeof claimPart | undefined;
 }
 
 /**
@@ -60,7 +62,7 @@ export async function openBody(
   const response = await transport.request("GET", endpoint, {
     ...(options.query ? { query: options.query } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
-    bulk: true,
+    headers: { "accept-encoding": "identity" },
   });
   const body = response.body ?? ReadableStream.from<Uint8Array>([]);
   if (!options.onProgress) return body;
@@ -70,17 +72,21 @@ export async function openBody(
 }
 
 /**
- * Downloads an endpoint to `path` atomically: a temporary file beside it is renamed only when
- * the data is complete and matches the expected size and checksum. Stale temporary files of the
- * target are removed first.
+ * Downloads an endpoint to `path` atomically: a temporary file beside it, owned by this process
+ * (see `claimPart`), is renamed only when the data is complete and matches the expected size and
+ * checksum. Data beyond the expected size is refused as it arrives (counted after any content
+ * decoding). Stale temporary files of the target are removed first. When the disk fills up, the
+ * temporary file is removed and the error says how much space the file needs.
  *
  * @param transport The transport.
  * @param endpoint The endpoint.
  * @param path The target file.
- * @param options Query, expected size and checksum, progress, signal, resuming.
- * @returns The path written.
+ * @param options Query, expected size and checksum, progress, signal, resuming, overwriting.
+ * @returns The path written (a free numbered name when another process created `path` meanwhile
+ * and `force` is off).
  * @throws {IntegrityError} When size or checksum differ; nothing is written.
  * @throws {IncompleteDownloadError} When the transfer stopped early and `keepPartial` kept data.
+ * @throws {LocalFileError} When the disk is full (nothing is kept).
  */
 export async function saveResponse(
   transport: Transport,
@@ -89,19 +95,55 @@ export async function saveResponse(
   options: SaveOptions = {},
 ): Promise<string> {
   const key = options.resumeKey === undefined ? undefined : await resumeTag(options.resumeKey);
-  const temp = tempPathFor(path, key);
-  await cleanStaleParts(path, { keep: key && temp, listings: options.partListings });
-  // Big answers (or of unknown size) are bulk: read straight into the reader's buffers also
-  // through a proxy (see RequestOptions.bulk).
-  const bulk = options.size === undefined || options.size >= BULK_BYTES;
+  await cleanStaleParts(path, {
+    keep: key && tempPathFor(path, key),
+    listings: options.partListings,
+  });
+  const part = await (options.claim ?? claimPart)(path, key);
+  let written = 0;
+  let keep = false;
+  try {
+    return await download(transport, endpoint, path, part, options, (bytes) => written = bytes);
+  } catch (error) {
+    if (isNoSpace(error)) {
+      const onDisk = await part.file.stat().then((info) => info.size, () => written);
+      throw noSpace(path, options.size, onDisk, error as Error);
+    }
+    keep = options.keepPartial === true && part.resumable && written > 0 &&
+      !(error instanceof IntegrityError);
+    if (!keep) throw error;
+    throw new IncompleteDownloadError(
+      [{ path, partPath: part.path, bytes: written, total: options.size }],
+      error,
+    );
+  } finally {
+    await part.release(keep);
+  }
+}
+
+/** The download into a claimed temporary file; `track` learns the bytes the file holds. */
+async function download(
+  transport: Transport,
+  endpoint: string,
+  path: string,
+  part: PartFile,
+  options: SaveOptions,
+  track: (bytes: number) => void,
+): Promise<string> {
+  const { size } = options;
   const get = (offset: number) =>
     transport.request("GET", endpoint, {
       ...(options.query ? { query: options.query } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
-      bulk,
-      ...(offset > 0 ? { headers: { [HEADER.range]: `bytes=${offset}-` }, expect: [416] } : {}),
+      headers: {
+        // The bytes of the file itself: a Range counts them, and so does the size limit.
+        "accept-encoding": "identity",
+        ...(offset > 0 ? { [HEADER.range]: `bytes=${offset}-` } : {}),
+      },
+      ...(offset > 0 ? { expect: [416] } : {}),
     });
-  let offset = key === undefined ? 0 : await partSize(temp, options.size);
+  // Data of an earlier run is resumed unless it is already as long as the file (then it is bad).
+  let offset = part.size > 0 && (size === undefined || part.size < size) ? part.size : 0;
   let response = await get(offset);
   if (offset > 0 && !resumes(response, offset)) {
     // 200: the server ignored the range and sends everything; anything else: ask for everything.
@@ -109,88 +151,90 @@ export async function saveResponse(
       await response.body?.cancel();
       response = await get(0);
     }
-    await Deno.remove(temp).catch(() => {});
     offset = 0;
   }
-  const kind = options.size === undefined
-    ? undefined
-    : checksumKind(options.checksum, options.size);
-  // The per-part form is hashed from the file by the MD5 worker, four parts at a time in SIMD
-  // lanes, as they are written; where the worker cannot read the file, as it arrives.
-  using fromFile = kind === "composite"
-    ? FileLaneChecksum.create(temp, { size: options.size })
-    : undefined;
-  using inMemory = fromFile || !kind ? undefined : arrivingChecksum(kind);
-  const checksum = fromFile ?? inMemory;
-  if (offset > 0) {
-    if (fromFile) fromFile.written(offset);
-    else if (inMemory) await hashFile(temp, (chunk) => inMemory.update(chunk));
-  }
+  if (offset < part.size) await part.file.truncate(offset);
   const body = response.body ?? ReadableStream.from<Uint8Array>([]);
-  let written = offset;
-  const keep = (error: unknown) =>
-    key !== undefined && options.keepPartial === true && written > 0 &&
-    !(error instanceof IntegrityError);
-  try {
-    await writeAtomic(path, body, {
-      temp,
-      append: offset > 0,
-      keepOnError: keep,
-      verify: async () => {
-        const facts = { expectedSize: options.size, expectedChecksum: options.checksum };
-        if (options.size !== undefined && written !== options.size) {
-          throw new IntegrityError(path, { ...facts, size: written });
-        }
-        if (!checksum) return;
-        const { candidates } = await checksum.result();
-        if (!candidates.includes(options.checksum?.toLowerCase() ?? "")) {
-          throw new IntegrityError(path, { ...facts, size: written, checksum: candidates[0] });
-        }
-      },
-      onChunk: (chunk) => {
-        written += chunk.byteLength;
-        options.onProgress?.({ bytes: written, total: options.size });
-        return inMemory?.update(chunk);
-      },
-      ...(fromFile ? { onWritten: (bytes: number) => fromFile.written(bytes) } : {}),
-    });
-  } catch (error) {
-    if (!keep(error)) throw error;
-    throw new IncompleteDownloadError(
-      [{ path, partPath: temp, bytes: written, total: options.size }],
-      error,
-    );
+  const facts = { expectedSize: size, expectedChecksum: options.checksum };
+  // A declared length that cannot be the file's is refused before anything is read.
+  const declared = Number(response.headers.get(HEADER.contentLength) ?? Number.NaN);
+  const encoded = (response.headers.get("content-encoding") ?? "identity") !== "identity";
+  if (size !== undefined && Number.isFinite(declared) && !encoded && offset + declared !== size) {
+    await body.cancel().catch(() => {});
+    throw new IntegrityError(path, { ...facts, size: offset + declared });
   }
-  return path;
+  const kind = size === undefined ? undefined : checksumKind(options.checksum, size);
+  const checksum = kind === undefined ? undefined : new Checksum(kind);
+  // The data already in the file is hashed from the disk, then the rest as it is written: the
+  // file is this process's alone (claimPart), so these are the bytes renamed into place.
+  if (offset > 0 && checksum) await hashPrefix(part.file, offset, checksum);
+  await part.file.seek(offset, Deno.SeekMode.Start);
+  let written = offset;
+  track(written);
+  return await writeAtomic(path, body, {
+    part,
+    ...(size !== undefined
+      ? {
+        maxBytes: size - offset,
+        tooLong: (received: number) =>
+          new IntegrityError(path, { ...facts, size: offset + received }),
+      }
+      : {}),
+    ...(options.force ? { replace: true } : {}),
+    ...(options.taken ? { taken: options.taken } : {}),
+    verify: async () => {
+      const info = await part.file.stat();
+      if (info.size !== written || (size !== undefined && written !== size)) {
+        throw new IntegrityError(path, { ...facts, size: info.size });
+      }
+      if (!checksum) return;
+      const { candidates } = checksum.result();
+      if (!candidates.includes(options.checksum?.toLowerCase() ?? "")) {
+        throw new IntegrityError(path, { ...facts, size: written, checksum: candidates[0] });
+      }
+    },
+    onChunk: (chunk) => {
+      written += chunk.byteLength;
+      track(written);
+      options.onProgress?.({
+        bytes: written,
+        total: size,
+        // The bytes a resumed download found on disk: a caller can say it resumes.
+        ...(offset > 0 ? { resumed: offset } : {}),
+      });
+      checksum?.update(chunk);
+    },
+  });
 }
 
-/**
- * The checksum of data hashed as it arrives: the per-part form by workers in parallel where that
- * pays (3 cores or more), else four parts at a time in SIMD lanes in memory (one download of the
- * process at a time); the others, and the plain MD5, one stream in place.
- */
-function arrivingChecksum(kind: "md5" | "composite"): Checksum | PartChecksum | LaneChecksum {
-  if (kind !== "composite") return new Checksum(kind);
-  return parallelHashing() ? new PartChecksum() : LaneChecksum.create() ?? new Checksum(kind);
+/** Whether an error is the disk running full. */
+function isNoSpace(error: unknown): boolean {
+  return error instanceof Error && (error as { code?: unknown }).code === "ENOSPC";
+}
+
+/** The error of a full disk, saying how much space the file needs. */
+function noSpace(path: string, size: number | undefined, written: number, cause: Error) {
+  const need = size === undefined
+    ? "the disk filled up"
+    : `the file needs ${size} bytes (${
+      megabytes(size)
+    }); ${written} were written when the disk filled up, so at least ${size - written} bytes (${
+      megabytes(size - written)
+    }) more must be free`;
+  return new LocalFileError(
+    path,
+    new Error(`No space left on the device: ${need}; nothing was kept`, { cause }),
+  );
+}
+
+function megabytes(bytes: number): string {
+  return `${(bytes / 1e6).toFixed(1)} MB`;
 }
 
 /** 8 hex digits naming the data, used in the temporary file's name. */
 async function resumeTag(key: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(key));
   return hex(new Uint8Array(digest, 0, 4));
-}
-
-/** Bytes of a kept partial file worth resuming; 0 (and the file removed) when there is none. */
-async function partSize(temp: string, size: number | undefined): Promise<number> {
-  let info: Deno.FileInfo;
-  try {
-    info = await Deno.lstat(temp);
-  } catch {
-    return 0;
-  }
-  if (info.isFile && info.size > 0 && (size === undefined || info.size < size)) return info.size;
-  await Deno.remove(temp).catch(() => {});
-  return 0;
 }
 
 /** Whether the response carries the data from `offset` on (206 with a matching Content-Range). */
@@ -202,12 +246,15 @@ function resumes(response: Response, offset: number): boolean {
   return range !== null && Number(range[1]) === offset;
 }
 
-/** Feeds the bytes already on disk to the checksum, so the whole file is verified. */
-async function hashFile(
-  path: string,
-  update: (chunk: Uint8Array) => void | Promise<void>,
-): Promise<void> {
-  // The stream closes the file when it ends or fails; each piece is a fresh buffer.
-  const file = await Deno.open(path, { read: true });
-  for await (const chunk of file.readable) await update(chunk);
+/** Feeds the first `bytes` of the file (read from the disk) to the checksum. */
+async function hashPrefix(file: Deno.FsFile, bytes: number, checksum: Checksum): Promise<void> {
+  await file.seek(0, Deno.SeekMode.Start);
+  const buffer = new Uint8Array(1 << 20);
+  let left = bytes;
+  while (left > 0) {
+    const read = await file.read(buffer.subarray(0, Math.min(buffer.byteLength, left)));
+    if (read === null) throw new Error("The partial file shrank while it was resumed");
+    checksum.update(buffer.subarray(0, read));
+    left -= read;
+  }
 }

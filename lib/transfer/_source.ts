@@ -18,13 +18,8 @@ export type UploadSource = string | ReadableStream<Uint8Array> | Uint8Array<Arra
 export interface SourceChunk {
   /** Index from 0. */
   index: number;
-  /**
-   * The chunk's bytes. When `owned`, the consumer may move the buffer (to a hash worker) and
-   * put the view it gets back here before calling `release`.
-   */
+  /** The chunk's bytes; valid until `release`. */
   bytes: Uint8Array<ArrayBuffer>;
-  /** Whether the buffer belongs to the source (it may be transferred), not to the caller. */
-  owned: boolean;
   /** Hands the buffer back for the next chunk; call once the chunk was sent (or failed). */
   release(): void;
 }
@@ -66,7 +61,7 @@ export async function resolveSource(source: UploadSource, size?: number): Promis
 
 /**
  * Files up to this size are read with synchronous calls: Deno's asynchronous file calls cost
- * about 0.15 ms of CPU per file more (measured, docs/decisions.md "Small files, fourth round"),
+ * about 0.15 ms of CPU per file more (measured, docs/perf/transfers.md "Small files, fourth round"),
  * which is a large part of what a small file costs; such a read blocks for one read's time.
  */
 const SYNC_READ_BYTES = 1 << 20;
@@ -100,16 +95,7 @@ function fileSource(path: string): ResolvedSource {
         const length = Math.min(chunkSize, size - index * chunkSize);
         const bytes = new Uint8Array(free.pop() ?? new ArrayBuffer(chunkSize), 0, length);
         await readInto(file, bytes, path);
-        const chunk: SourceChunk = {
-          index,
-          bytes,
-          owned: true,
-          // The view may have been replaced (the buffer went to a hash worker and back).
-          release: () => {
-            if (chunk.bytes.buffer.byteLength === chunkSize) free.push(chunk.bytes.buffer);
-          },
-        };
-        yield chunk;
+        yield { index, bytes, release: () => free.push(bytes.buffer) };
       }
       // Reached only when every chunk was pulled: the data sent must be one version of the file.
       checkUnchanged(await file.stat(), info, path);
@@ -129,7 +115,7 @@ function bytesSource(bytes: Uint8Array<ArrayBuffer>): ResolvedSource {
       for (let index = 0; index < count; index++) {
         if (wanted(index)) {
           const chunk = bytes.subarray(index * chunkSize, (index + 1) * chunkSize);
-          yield { index, bytes: chunk, owned: false, release: () => {} };
+          yield { index, bytes: chunk, release: () => {} };
         }
       }
     },
@@ -166,12 +152,12 @@ function streamSource(stream: ReadableStream<Uint8Array>, size: number): Resolve
       for await (const bytes of take().pipeThrough(new FixedChunkStream(chunkSize))) {
         total += bytes.byteLength;
         if (index >= count || total > size) throw sizeMismatch(size, "more");
-        if (wanted(index)) yield { index, bytes, owned: true, release: () => {} };
+        if (wanted(index)) yield { index, bytes, release: () => {} };
         index++;
       }
       if (total !== size) throw sizeMismatch(size, "fewer");
       if (size === 0 && wanted(0)) {
-        yield { index: 0, bytes: new Uint8Array(0), owned: true, release: () => {} };
+        yield { index: 0, bytes: new Uint8Array(0), release: () => {} };
       }
     },
     async close() {

@@ -8,6 +8,7 @@ import type { FileJson, UploadJson } from "../http/protocol.ts";
 import { sleep } from "../http/retry.ts";
 import type { Transport } from "../http/transport.ts";
 import { UploadError } from "./errors.ts";
+import { checkFile, UPLOAD_ANSWER } from "./_answers.ts";
 
 const POLL_START_MS = 100;
 /** Growth of the delay per poll: gentle, so a merge that just ended is seen soon after. */
@@ -16,22 +17,21 @@ const POLL_MAX_MS = 1000;
 
 /**
  * Polls a finished upload with growing delays (100 ms, growing by half up to 1 s) until its merge
- * task produced the file, failed, or the deadline passed. The merge of a 500 MB file takes the
- * local server about a second; delays doubling up to 2 s looked at 0.7 s and then 1.5 s after the
- * finish, these at 0.81 s and 1.31 s (docs/decisions.md). A poll a second is little load for a
- * server.
+ * task produced the file, failed, or the deadline passed: gentle growth sees a merge that just
+ * ended soon after, and a poll a second is little load for a server.
  *
  * @param transport The transport.
  * @param upload The upload as `finish` (or a GET) returned it.
  * @param options Deadline and signal.
- * @returns The file the task produced (not yet verified).
+ * @returns The file the task produced (not yet verified), and the checksum of the data the
+ * upload stored when the server reports it.
  * @throws {UploadError} With `task` when the task failed; without it on the deadline.
  */
 export async function pollTask(
   transport: Transport,
   upload: UploadJson,
   options: { pollDeadlineMs: number; signal?: AbortSignal | undefined },
-): Promise<FileJson> {
+): Promise<{ file: FileJson; checksum: string | undefined }> {
   const self = upload._links.self;
   if (self === undefined) {
     throw new UploadError(
@@ -44,7 +44,13 @@ export async function pollTask(
   let current = upload;
   for (;;) {
     const task = current._meta?.task;
-    if (task?.file) return task.file;
+    if (task?.file) {
+      const file = checkFile(task.file, `the merge task of the upload of '${upload.name}'`);
+      const checksum = typeof current.checksum === "string"
+        ? current.checksum.toLowerCase()
+        : undefined;
+      return { file, checksum };
+    }
     if (
       task?.error !== undefined || (task && /^(failure|failed|error|revoked)$/i.test(task.state))
     ) {
@@ -71,7 +77,8 @@ export async function pollTask(
     }
     await sleep(delay, options.signal);
     delay = Math.min(POLL_MAX_MS, Math.round(delay * POLL_GROWTH));
-    current = await transport.json<UploadJson>("GET", self, {
+    current = await transport.jsonObject<UploadJson>("GET", self, {
+      ...UPLOAD_ANSWER,
       ...(options.signal ? { signal: options.signal } : {}),
     });
   }

@@ -25,6 +25,7 @@
 import type { FileJson } from "../http/protocol.ts";
 import { fileDownloadPath, filesPath } from "../http/paths.ts";
 import { InputError } from "../http/errors.ts";
+import { FILE_ANSWER } from "./_answers.ts";
 import { saveFile } from "./_file_download.ts";
 import { openBody } from "./_save.ts";
 import type { ProgressCallback } from "./progress.ts";
@@ -57,6 +58,11 @@ export interface DownloadFileOptions {
   signal?: AbortSignal;
   /** The file's metadata when already at hand (saves one request). */
   file?: FileJson;
+  /**
+   * Paths written by earlier downloads of the same operation (e.g. other records of one command):
+   * never written again, not even with `force`; the path written is added.
+   */
+  claimed?: Set<string>;
 }
 
 /** Options of {@linkcode downloadFileStream}. */
@@ -105,19 +111,16 @@ export async function downloadFile(
 ): Promise<string> {
   const signal = options.signal;
   const file = options.file ??
-    await record.transport.json<FileJson>(
-      "GET",
-      filesPath(record.id, fileId),
-      {
-        ...(signal ? { signal } : {}),
-      },
-    );
+    await record.transport.jsonObject<FileJson>("GET", filesPath(record.id, fileId), {
+      ...FILE_ANSWER,
+      ...(signal ? { signal } : {}),
+    });
   let folder: string | undefined;
   if (options.useFolder) {
     if (record.meta === undefined) throw new InputError("useFolder needs a record with meta()");
     folder = (await record.meta()).identifier;
   }
-  return await saveFile(record, file, { ...options, folder });
+  return await saveFile(record, file, { ...options, folder, taken: options.claimed });
 }
 
 /**

@@ -23,14 +23,18 @@
  * @module
  */
 
+import { join } from "node:path";
+import { InputError } from "../http/errors.ts";
 import { paginateItems } from "../http/paginate.ts";
 import { filesDownloadPath, filesPath } from "../http/paths.ts";
 import { type FileJson, MAX_PER_PAGE } from "../http/protocol.ts";
+import { safeFileName } from "../utils/file_name.ts";
 import { globFilter } from "../utils/glob.ts";
 import { saveFile } from "./_file_download.ts";
 import type { PartListings } from "./_parts.ts";
 import { asDirectory, resolveTarget } from "./_paths.ts";
 import { runPool } from "./_pool.ts";
+import { localName, makeParents, PathBlockedError } from "./_tree.ts";
 import { writingFile } from "./_local_file.ts";
 import { saveResponse } from "./_save.ts";
 import { IncompleteDownloadError, type PartialFile } from "./errors.ts";
@@ -51,6 +55,14 @@ export interface DownloadFilesOptions {
   excludePattern?: string;
   /** Write into `<dir>/<record identifier>/` (the identifier sanitised like every server name). */
   useFolder?: boolean;
+  /**
+   * Write every file directly into the folder, `/` in names replaced by `_`, as before trees.
+   * Otherwise a name with `/` becomes subfolders (each component sanitised; never outside the
+   * folder, never through a symbolic link), and two names that map to one path are reported
+   * through `onWarning` and kept apart.
+   * @default {false}
+   */
+  flat?: boolean;
   /** Overwrite existing files; otherwise new ones are written as `<stem>_<n><ext>`. */
   force?: boolean;
   /** Files downloaded at the same time. @default {4} */
@@ -63,12 +75,27 @@ export interface DownloadFilesOptions {
   keepPartial?: boolean;
   /** Called after each file is written. */
   onFile?: (path: string, file: FileJson) => void;
-  /** Receives the bytes of a file received so far (several files may be in flight). */
-  onProgress?: (progress: { file: FileJson; bytes: number; total: number | undefined }) => void;
+  /**
+   * Receives the bytes of a file received so far (several files may be in flight); `resumed`:
+   * the bytes a resumed download found on disk (included in `bytes`).
+   */
+  onProgress?: (
+    progress: { file: FileJson; bytes: number; total: number | undefined; resumed?: number },
+  ) => void;
+  /**
+   * The record's files as the caller listed them (to show a total before the first byte); the
+   * globs still apply. Default: listed here, page by page as the downloads go.
+   */
+  files?: Iterable<FileJson> | AsyncIterable<FileJson>;
   /** Receives warnings, e.g. that a name too long for the file system was shortened. */
   onWarning?: (message: string) => void;
   /** Cancels the downloads; the files in progress leave nothing behind unless `keepPartial`. */
   signal?: AbortSignal;
+  /**
+   * Paths written by earlier downloads of the same operation (e.g. other records of one command):
+   * never written again, not even with `force`; the paths written here are added.
+   */
+  claimed?: Set<string>;
 }
 
 /** Options of {@linkcode downloadAllFiles}. */
@@ -83,8 +110,9 @@ export interface DownloadAllFilesOptions {
 
 /**
  * Downloads every file of a record whose name matches `pattern` and not `excludePattern`, up to
- * `concurrency` at a time, each atomically and verified. Server names are sanitised; two names
- * that map to one local name get `_<n>` suffixes, never overwriting each other. After the first
+ * `concurrency` at a time, each atomically and verified. A name with `/` becomes subfolders
+ * (unless `flat`); every component is sanitised, and two names that map to one local name get
+ * `_<n>` suffixes (with a warning), never overwriting each other. After the first
  * failure no new file starts; the files in flight finish, then the first error is thrown.
  *
  * @example Usage
@@ -108,6 +136,8 @@ export interface DownloadAllFilesOptions {
  * @param options Globs, folder, force, concurrency, partial data, callbacks, signal.
  * @returns The paths written, in the server's order.
  * @throws {IncompleteDownloadError} When stopped early with `keepPartial` (data kept).
+ * @throws {InputError} When files were left out because a file or symbolic link stands where their
+ * folder must go (the others were written).
  */
 export async function downloadFiles(
   record: RecordTarget,
@@ -117,8 +147,11 @@ export async function downloadFiles(
   const wanted = globFilter(options.pattern ?? "*", options.excludePattern);
   const folder = options.useFolder ? (await record.meta()).identifier : undefined;
   await Deno.mkdir(dir, { recursive: true });
+  const root = folder === undefined ? dir : join(dir, safeFileName(folder));
+  const mapped = new Map<string, string>();
+  const blocked: string[] = [];
   const signal = options.signal;
-  const files = paginateItems<FileJson>(
+  const files = options.files ?? paginateItems<FileJson>(
     record.transport,
     filesPath(record.id),
     { per_page: MAX_PER_PAGE },
@@ -126,7 +159,7 @@ export async function downloadFiles(
   );
   const written: (string | undefined)[] = [];
   const partials: PartialFile[] = [];
-  const taken = new Set<string>();
+  const taken = options.claimed ?? new Set<string>();
   const partListings: PartListings = new Map();
   const { onProgress, onFile } = options;
   let index = 0;
@@ -135,10 +168,37 @@ export async function downloadFiles(
   };
   try {
     await runPool(options.concurrency ?? 4, numbered(), async ({ file, at }) => {
+      const relative = localName(file.name, options.flat);
+      if (relative.includes("/") && relative !== localName(file.name, false, Infinity)) {
+        options.onWarning?.(
+          `The name '${file.name}' is too long for the local file system: saved as '${relative}'`,
+        );
+      }
+      const other = mapped.get(relative);
+      if (other === undefined) mapped.set(relative, file.name);
+      else {
+        options.onWarning?.(
+          `The names '${other}' and '${file.name}' both map to '${relative}' on this system: '${file.name}' is saved under a numbered name`,
+        );
+      }
+      const nested = relative.includes("/");
+      let path = asDirectory(dir);
+      if (nested) {
+        await Deno.mkdir(root, { recursive: true });
+        try {
+          path = await makeParents(root, relative);
+        } catch (error) {
+          // A file (or symbolic link) where a folder must go: this file is left out, the others
+          // go on, and the run ends with an error listing what was left out.
+          if (!(error instanceof PathBlockedError)) throw error;
+          blocked.push(error.message);
+          return;
+        }
+      }
       try {
         written[at] = await saveFile(record, file, {
-          path: asDirectory(dir),
-          folder,
+          path,
+          folder: nested ? undefined : folder,
           force: options.force,
           keepPartial: options.keepPartial,
           taken,
@@ -158,7 +218,15 @@ export async function downloadFiles(
     if (partials.length > 0) throw new IncompleteDownloadError(partials, error);
     throw error;
   }
-  return written.filter((path) => path !== undefined);
+  const paths = written.filter((path) => path !== undefined);
+  if (blocked.length > 0) {
+    throw new InputError(
+      `${blocked.length} file(s) were not downloaded (${
+        blocked.join("; ")
+      }); the other ${paths.length} were: rename the files in the record, move what is in the way, or download with flat names`,
+    );
+  }
+  return paths;
 }
 
 /**
@@ -196,6 +264,7 @@ export async function downloadAllFiles(
     target,
     () =>
       saveResponse(record.transport, filesDownloadPath(record.id), target, {
+        force: options.force,
         onProgress: options.onProgress,
         signal: options.signal,
       }),

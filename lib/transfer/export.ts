@@ -67,8 +67,14 @@ export interface ExportOptions extends ExportStreamOptions {
   useFolder?: boolean;
   /** File name inside the directory instead of the identifier (the extension is added). */
   name?: string;
-  /** Overwrite an existing file; otherwise the export is written as `<stem>_<n><ext>`. */
+  /** Overwrite an existing file; otherwise see `existing`. */
   force?: boolean;
+  /**
+   * What happens to an existing file when `force` is off: `rename` writes `<stem>_<n><ext>`,
+   * `refuse` throws a {@linkcode LocalFileError} (cause `Deno.errors.AlreadyExists`) before the
+   * export is requested. @default {"rename"}
+   */
+  existing?: "rename" | "refuse";
 }
 
 /** Options of the `export` method of records, collections and templates. */

@@ -40,8 +40,15 @@ export interface ExportMetadataOptions {
   useFolder?: boolean;
   /** File name inside the directory instead of `<identifier>-extras` (`.json` is added). */
   name?: string;
-  /** Overwrite an existing file; otherwise the export is written as `<stem>_<n>.json`. */
+  /** Overwrite an existing file; otherwise see `existing`. */
   force?: boolean;
+  /**
+   * What happens to an existing file when `force` is off: `rename` writes `<stem>_<n><ext>`,
+   * `refuse` throws a {@linkcode LocalFileError} (cause `Deno.errors.AlreadyExists`) before the
+   * export is requested. @default {"rename"}
+   */
+  existing?: "rename" | "refuse";
+
   /** Receives the bytes received so far. */
   onProgress?: ProgressCallback;
   /** Cancels the export. */
@@ -112,7 +119,7 @@ export async function exportMetadata(
  */
 export async function exportMetadataStream(
   record: RecordTarget & { readonly id: number },
-  options: Omit<ExportMetadataOptions, "useFolder" | "force" | "name"> = {},
+  options: Omit<ExportMetadataOptions, "useFolder" | "force" | "name" | "existing"> = {},
 ): Promise<ReadableStream<Uint8Array>> {
   return await openBody(record.transport, extrasExportPath(record.id), {
     query: metadataQuery(options),

@@ -28,3 +28,4 @@ export * from "./record.ts";
 export * from "./template.ts";
 export * from "./upload.ts";
 export * from "./upload_files.ts";
+export * from "./sync.ts";

@@ -30,7 +30,8 @@ import {
 } from "../http/protocol.ts";
 import type { Transport } from "../http/transport.ts";
 import { md5Hex } from "./_chunks.ts";
-import { isUploadGone, sendChunked } from "./_chunked.ts";
+import { deleteUpload, isUploadGone, sendChunked, UploadConflict } from "./_chunked.ts";
+import { checkUpload, FILE_ANSWER, UPLOAD_ANSWER } from "./_answers.ts";
 import { type ResolvedSource, resolveSource, type UploadSource } from "./_source.ts";
 import { fileFinder, holdsSource, sameContent, type SentData, verifyUploaded } from "./_verify.ts";
 import { UploadError } from "./errors.ts";
@@ -88,10 +89,13 @@ export interface UploadFileOptions {
  * Uploads a file, a byte stream or bytes to a record. The server decides between a direct upload
  * (one PUT) and a chunked one (10 MB chunks, `concurrency` at a time, each retried on gateway
  * errors and broken connections). A chunked upload that fails midway stays on the server; calling
- * `uploadFile` again with the same name and size sends only the missing chunks. Chunks the server
- * already has are still read locally and compared by MD5, so a changed file is never merged with
- * chunks of its earlier version; when the resumed upload has expired meanwhile, a new one starts.
- * A file that changes while it is read is refused ({@linkcode InputError}), never half sent.
+ * `uploadFile` again with the same name and size sends only the missing chunks. Only an upload
+ * whose stored chunks all equal (size and MD5) the source's chunks is resumed, so the upload of
+ * another process (or of an earlier version of the file) is never continued with other data; when
+ * the resumed upload has expired meanwhile, a new one starts. Just before the finish the upload
+ * must hold exactly the chunks this call verified; when another process wrote into it, it is
+ * deleted and a new upload starts. A file that changes while it is read is refused
+ * ({@linkcode InputError}), never half sent.
  *
  * Every upload is verified end to end: the size and checksum the server reports for the stored
  * file must match the bytes sent (plain MD5 for a direct upload, the MD5 of the chunk MD5s for a
@@ -172,7 +176,8 @@ export async function uploadFile(
 
     const initiate = async (): Promise<UploadJson | FileJson> => {
       try {
-        return await transport.json<UploadJson>("POST", uploadsPath(record.id), {
+        return await transport.jsonObject<UploadJson>("POST", uploadsPath(record.id), {
+          ...UPLOAD_ANSWER,
           json: { name, ...init },
           ...common,
         });
@@ -184,38 +189,52 @@ export async function uploadFile(
           if (same === undefined) throw error;
           return same;
         }
-        return await transport.json<UploadJson>("PUT", replace, { json: init, ...common });
+        return await transport.jsonObject<UploadJson>("PUT", replace, {
+          ...UPLOAD_ANSWER,
+          json: init,
+          ...common,
+        });
       }
     };
 
-    const resumed = resume && resolved.size > UPLOAD_CHUNKED_BOUNDARY
-      ? await findResumable(record, name, resolved.size, force, signal)
+    const resumable = resume && resolved.size > UPLOAD_CHUNKED_BOUNDARY
+      ? await findResumable(record, name, resolved, force, signal)
       : undefined;
-    const upload = resumed ?? await initiate();
-    // The record already holds this content under the name (a rerun after a lost answer).
-    if (!("upload_type" in upload)) return upload;
-
+    let upload = resumable?.upload ?? await initiate();
+    let resumed = resumable !== undefined;
     const settings = { concurrency, onProgress, signal, pollDeadlineMs, findFile };
-    if (upload.upload_type === "direct") {
-      return await sendDirect(transport, upload, resolved, settings);
-    }
-    try {
-      return await sendChunked(transport, upload, resolved, {
-        ...settings,
-        recheck: resumed !== undefined,
-      });
-    } catch (error) {
-      // The resumed upload expired or was deleted after it was listed: start one new upload
-      // (only once, and only when the data can be read again).
-      if (resumed === undefined || !resolved.rereadable || !isUploadGone(error)) throw error;
-      const fresh = await initiate();
-      if (!("upload_type" in fresh)) return fresh;
-      return await sendChunked(transport, fresh, resolved, settings);
+    for (let attempt = 1;; attempt++) {
+      // The record already holds this content under the name (a rerun after a lost answer).
+      if (!("upload_type" in upload)) return upload;
+      try {
+        if (upload.upload_type === "direct") {
+          return await sendDirect(transport, upload, resolved, settings);
+        }
+        return await sendChunked(transport, upload, resolved, {
+          ...settings,
+          recheck: resumed,
+          ...(resumed && resumable ? { known: resumable.digests } : {}),
+        });
+      } catch (error) {
+        // Start one new upload (twice at most, and only when the data can be read again) when the
+        // resumed upload expired meanwhile, when another process created the name meanwhile (a
+        // replacement with force, else the name clash of a new upload), or when another process
+        // wrote other data into this upload (it was deleted).
+        const again = attempt < MAX_ATTEMPTS && resolved.rereadable &&
+          !signal?.aborted &&
+          ((resumed && isUploadGone(error)) || error instanceof UploadConflict);
+        if (!again) throw error;
+      }
+      upload = await initiate();
+      resumed = false;
     }
   } finally {
     await resolved.close();
   }
 }
+
+/** Uploads started for one file at most: the first and two new ones after conflicts. */
+const MAX_ATTEMPTS = 3;
 
 async function sendDirect(
   transport: Transport,
@@ -240,7 +259,8 @@ async function sendDirect(
   const sent: SentData = { size: source.size, checksums: [checksum] };
   let file: FileJson;
   try {
-    file = await transport.json<FileJson>("PUT", target, {
+    file = await transport.jsonObject<FileJson>("PUT", target, {
+      ...FILE_ANSWER,
       body: bytes,
       headers: {
         [HEADER.contentType]: "application/octet-stream",
@@ -250,14 +270,51 @@ async function sendDirect(
       ...(options.signal ? { signal: options.signal } : {}),
     });
   } catch (error) {
-    // The answer may be lost although the server stored the file (a repeated PUT then gets 404).
+    // A direct upload is never resumed: whatever failed, the server is left without it.
+    await deleteUpload(transport, upload);
     if (options.signal?.aborted || error instanceof InputError) throw error;
+    // The answer may be lost although the server stored the file (a repeated PUT then gets 404).
     const existing = await options.findFile(upload.name).catch(() => undefined);
-    if (existing === undefined || !sameContent(existing, sent)) throw error;
-    file = existing;
+    if (existing !== undefined && sameContent(existing, sent)) {
+      file = existing;
+    } else if (
+      error instanceof RequestError && error.status === 409 && existing !== undefined &&
+      upload.file == null
+    ) {
+      // Another process created the name after this upload started.
+      throw new UploadConflict(upload, "name", error);
+    } else {
+      throw error;
+    }
   }
   options.onProgress?.({ bytes: source.size, total: source.size });
+  if (sameContent(file, sent)) return file;
+  // Another process may have replaced the file's data since this upload stored it: the upload's
+  // own checksum tells what this upload stored.
+  const own = await storedChecksum(transport, upload, options.signal);
+  if (own !== undefined && sameContent({ ...file, size: source.size, checksum: own }, sent)) {
+    return { ...file, size: source.size, checksum: own };
+  }
   return verifyUploaded(file, sent);
+}
+
+/** The checksum of the data an upload stored, where the server reports it. */
+async function storedChecksum(
+  transport: Transport,
+  upload: UploadJson,
+  signal: AbortSignal | undefined,
+): Promise<string | undefined> {
+  const self = upload._links.self;
+  if (self === undefined) return undefined;
+  try {
+    const current = await transport.jsonObject<UploadJson>("GET", self, {
+      ...UPLOAD_ANSWER,
+      ...(signal ? { signal } : {}),
+    });
+    return typeof current.checksum === "string" ? current.checksum.toLowerCase() : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The clashing file of a 409 when it holds exactly the content to upload. */
@@ -273,19 +330,32 @@ function replaceLink(error: unknown): string | undefined {
   return body?.file?._actions?.edit_data;
 }
 
+/** A resumable upload, and the local chunks' MD5s (by index) that matched its stored chunks. */
+interface Resumable {
+  upload: UploadJson;
+  digests: Map<number, string>;
+}
+
+/**
+ * The newest upload of this name and size that holds only this data's chunks: at least one chunk
+ * stored, and every stored chunk equal (size and MD5) to the source's chunk of that index (and
+ * for one being merged already, all of them). Uploads of another process with other content
+ * (same name and size) are never resumed. Only a source that can be read twice is resumed.
+ */
 async function findResumable(
   record: UploadTarget,
   name: string,
-  size: number,
+  source: ResolvedSource,
   force: boolean,
   signal: AbortSignal | undefined,
-): Promise<UploadJson | undefined> {
-  let items: UploadJson[];
+): Promise<Resumable | undefined> {
+  if (!source.rereadable) return undefined;
+  let items: unknown[];
   try {
-    ({ items } = await record.transport.json<{ items: UploadJson[] }>(
+    ({ items } = await record.transport.jsonObject<{ items: unknown[] }>(
       "GET",
       uploadsPath(record.id),
-      signal ? { signal } : {},
+      { shape: { items: "array" }, ...(signal ? { signal } : {}) },
     ));
   } catch (error) {
     // Resuming is an optimization: without the list (older server, no scope) start afresh.
@@ -294,10 +364,49 @@ async function findResumable(
   }
   // Newest first: the server lists the oldest first. A processing upload is one that another
   // process (or an earlier run whose answer was lost) finished: it is followed to its file.
-  return [...(items ?? [])].reverse().find((upload) =>
+  const candidates = items.filter(isUpload).reverse().filter((upload) =>
     upload.upload_type === "chunked" &&
     (upload.state === "active" || upload.state === "processing") &&
-    upload.name === name &&
-    upload.size === size && (upload.file ? force && upload.file.name === name : true)
+    upload.name === name && upload.size === source.size &&
+    (upload.file ? force && upload.file.name === name : true) &&
+    (upload.chunks?.length ?? 0) > 0 &&
+    (upload.state === "active" || upload.chunks?.length === upload.chunk_count)
   );
+  // MD5s of the source's chunks read so far, by chunk size and index.
+  const local = new Map<string, string>();
+  for (const upload of candidates) {
+    const chunkSize = upload._meta.chunk_size;
+    const stored = upload.chunks ?? [];
+    const key = (index: number) => `${chunkSize}:${index}`;
+    const missing = new Set(stored.map((chunk) => chunk.index).filter((i) => !local.has(key(i))));
+    if (missing.size > 0) {
+      for await (const chunk of source.chunks(chunkSize, (index) => missing.has(index))) {
+        try {
+          local.set(key(chunk.index), md5Hex(chunk.bytes));
+        } finally {
+          chunk.release();
+        }
+      }
+    }
+    const sizeOf = (index: number) =>
+      Math.max(0, Math.min(chunkSize, source.size - index * chunkSize));
+    const ours = stored.every((chunk) =>
+      chunk.size === sizeOf(chunk.index) && typeof chunk.checksum === "string" &&
+      local.get(key(chunk.index)) === chunk.checksum.toLowerCase()
+    );
+    if (ours) {
+      const digests = new Map(stored.map((chunk) => [chunk.index, local.get(key(chunk.index))!]));
+      return { upload, digests };
+    }
+  }
+  return undefined;
+}
+
+function isUpload(value: unknown): value is UploadJson {
+  try {
+    checkUpload(value, "the record's uploads");
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -1,7 +1,8 @@
 /**
- * Uploading many files to a record: the files of a folder (not its subfolders) matching a glob,
- * or a list of paths. Small files go several at a time; files already in the record with the
- * same content can be skipped, so an interrupted folder upload continues where it stopped.
+ * Uploading many files to a record: the files of a folder (with `recursive`, its whole tree)
+ * matching a glob, or a list of paths. Small files go several at a time; files already in the
+ * record with the same content can be skipped, so an interrupted folder upload continues where it
+ * stopped.
  *
  * @example Usage
  * ```ts
@@ -31,6 +32,7 @@ import { type FileJson, UPLOAD_CHUNK_SIZE } from "../http/protocol.ts";
 import { globFilter } from "../utils/glob.ts";
 import { runPool } from "./_pool.ts";
 import { resolveSource } from "./_source.ts";
+import { checkNameLengths, STAT_CONCURRENCY, walkTree } from "./_tree.ts";
 import { fileFinder, holdsSource } from "./_verify.ts";
 import { FilesExistError, type UploadFilesDone, UploadFilesError } from "./errors.ts";
 import type { Progress } from "./progress.ts";
@@ -64,6 +66,17 @@ export interface UploadFilesOptions {
   pattern?: string;
   /** For a folder: leave out files whose name matches this glob. */
   excludePattern?: string;
+  /**
+   * For a folder: upload its subfolders too. Each file is named by its path relative to the
+   * folder with `/` separators (`raw/run1.h5`), and the globs match that relative path.
+   * Symbolic links are left out unless `followSymlinks`. Names longer than the server's 256
+   * characters are refused before anything is sent.
+   */
+  recursive?: boolean;
+  /** With `recursive`: follow symbolic links (a link back to a folder above it is left out). */
+  followSymlinks?: boolean;
+  /** Receives warnings, e.g. that symbolic links were left out. */
+  onWarning?: (message: string) => void;
   /** Replace files of the same name (with other content, when `skipExisting` is set too). */
   force?: boolean;
   /**
@@ -75,7 +88,7 @@ export interface UploadFilesOptions {
   /**
    * Files up to 10 MB in flight at once; larger ones go one at a time. Small files spend their
    * time in round trips, not bytes, so more in flight pay, on both sides: the client and the
-   * server handle several answers per wake-up (see docs/decisions.md, issue 6, third round).
+   * server handle several answers per wake-up (see docs/perf/transfers.md, issue 6, third round).
    * @default {16}
    */
   concurrency?: number;
@@ -87,14 +100,20 @@ export interface UploadFilesOptions {
   onFile?: (event: { file: LocalUploadFile; uploaded: FileJson; skipped: boolean }) => void;
   /** Receives the progress of each file being uploaded. */
   onProgress?: (progress: UploadFilesProgress) => void;
+  /**
+   * Called once with the plan (see {@linkcode planUploadFiles}) before the first byte is sent:
+   * the number and size of the files to upload, for a progress total.
+   */
+  onPlan?: (plan: UploadFilesPlan) => void;
   /** Cancels the upload: no new file starts, the ones in flight stop (and can be resumed). */
   signal?: AbortSignal;
 }
 
 /**
- * Uploads the files of a folder (not its subfolders; only names matching `pattern` and not
- * `excludePattern`), or the files of a list of paths, to a record. Each file is uploaded and
- * verified as by {@linkcode uploadFile}; files up to 10 MB go `concurrency` at a time.
+ * Uploads the files of a folder (not its subfolders unless `recursive`; only names matching
+ * `pattern` and not `excludePattern`), or the files of a list of paths, to a record. Each file is
+ * uploaded and verified as by {@linkcode uploadFile}; files up to 10 MB go `concurrency` at a
+ * time.
  *
  * Name clashes are checked before anything is sent: without `force` and `skipExisting`, a file
  * name the record already has stops the whole upload with a {@linkcode FilesExistError}. With
@@ -142,6 +161,7 @@ export async function uploadFiles(
     }
   }
   const plan = await planUploadFiles(record, source, options);
+  options.onPlan?.(plan);
   const done: UploadFilesDone = { uploaded: [], skipped: [] };
   for (const { file, found } of plan.skip) {
     done.skipped.push(found);
@@ -202,6 +222,11 @@ export interface UploadFilesPlan {
   upload: LocalUploadFile[];
   /** The files it would leave out: the record has them with the same content. */
   skip: { file: LocalUploadFile; found: FileJson }[];
+  /**
+   * The subfolders of a folder left out because `recursive` was not set, in name order (empty
+   * with `recursive`, or for a list of files).
+   */
+  folders: string[];
 }
 
 /**
@@ -239,9 +264,18 @@ export interface UploadFilesPlan {
 export async function planUploadFiles(
   record: UploadFilesTarget,
   source: string | string[],
-  options: Pick<UploadFilesOptions, "pattern" | "excludePattern" | "force" | "skipExisting"> = {},
+  options: Pick<
+    UploadFilesOptions,
+    | "pattern"
+    | "excludePattern"
+    | "force"
+    | "skipExisting"
+    | "recursive"
+    | "followSymlinks"
+    | "onWarning"
+  > = {},
 ): Promise<UploadFilesPlan> {
-  const local = await localFiles(source, options);
+  const { files: local, folders } = await localFiles(source, options);
   const skip: UploadFilesPlan["skip"] = [];
   const upload = await withoutExisting(
     record,
@@ -249,23 +283,37 @@ export async function planUploadFiles(
     { force: options.force ?? false, skipExisting: options.skipExisting ?? false },
     (file, found) => skip.push({ file, found }),
   );
-  return { upload, skip };
+  return { upload, skip, folders };
 }
-
-/** File system calls in flight while listing a folder. */
-const STAT_CONCURRENCY = 16;
 
 async function localFiles(
   source: string | string[],
-  options: Pick<UploadFilesOptions, "pattern" | "excludePattern">,
+  options: Pick<
+    UploadFilesOptions,
+    "pattern" | "excludePattern" | "recursive" | "followSymlinks" | "onWarning"
+  >,
 ) {
   const files: LocalUploadFile[] = [];
-  if (typeof source === "string" && (await statUploadPath(source)).isDirectory) {
+  const folders: string[] = [];
+  const folder = typeof source === "string" && (await statUploadPath(source)).isDirectory;
+  if (typeof source === "string" && folder && options.recursive) {
+    const tree = await walkTree(source, {
+      wanted: globFilter(options.pattern ?? "*", options.excludePattern),
+      followSymlinks: options.followSymlinks ?? false,
+      onWarning: options.onWarning,
+    });
+    checkNameLengths(tree.map((file) => file.name));
+    // The whole tree is uploaded: no subfolder is left out.
+    return { files: tree.map(({ path, name, size }) => ({ path, name, size })), folders };
+  }
+  if (typeof source === "string" && folder) {
     const wanted = globFilter(options.pattern ?? "*", options.excludePattern);
     const names: string[] = [];
     for await (const entry of Deno.readDir(source)) {
+      // Every subfolder is reported as left out, whatever the globs (they pick files).
+      if (entry.isDirectory) folders.push(entry.name);
       // A symbolic link is followed (stat), so it is not ruled out by its entry type.
-      if (wanted(entry.name) && !entry.isDirectory) names.push(entry.name);
+      else if (wanted(entry.name)) names.push(entry.name);
     }
     // Several stats at a time: one after the other, 200 files took 20-30 ms.
     await runPool(STAT_CONCURRENCY, names, async (name) => {
@@ -280,7 +328,8 @@ async function localFiles(
       files.push({ path, name: basename(path), size: info.size });
     }
   }
-  return files.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  const byName = (a: string, b: string) => a < b ? -1 : a > b ? 1 : 0;
+  return { files: files.sort((a, b) => byName(a.name, b.name)), folders: folders.sort(byName) };
 }
 
 /**

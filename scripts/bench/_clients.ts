@@ -31,6 +31,10 @@ export interface Client {
   download(recordId: number, file: FileJson, dir: string): Promise<Sample>;
   /** Uploads every file of a folder to a record. */
   addFolder(recordId: number, dir: string): Promise<Sample>;
+  /** Downloads every file of a record into `dir` (one command where the client has one). */
+  downloadAll?(recordId: number, dir: string): Promise<Sample>;
+  /** Lists every record, one JSON object per line, on stdout. */
+  list?(): Promise<Sample>;
   /** Runs the program with `args` (start-up cases); undefined when not applicable. */
   start?(args: string[]): Promise<Sample>;
 }
@@ -43,12 +47,14 @@ const CLI = new URL("../../cli.ts", import.meta.url).pathname;
  * @param server The server.
  * @param home A directory for the config file.
  * @param binary A compiled CLI to use instead of `deno run cli.ts`.
+ * @param concurrency `--concurrency` of `add-files` (the CLI's default when undefined).
  * @returns The client.
  */
 export async function repoApyClient(
   server: Server,
   home: string,
   binary?: string,
+  concurrency?: string,
 ): Promise<Client> {
   const config = `${home}/.repoconfig`;
   await Deno.writeTextFile(
@@ -67,17 +73,25 @@ export async function repoApyClient(
     NO_COLOR: "1",
     ...(binary ? {} : { DENO_DIR: await denoDir() }),
   };
-  if (!binary) {
-    const worker = new URL("../../lib/transfer/_md5_worker.ts", import.meta.url).pathname;
-    await measure([Deno.execPath(), "cache", "--quiet", CLI, worker], { env });
-  }
+  if (!binary) await measure([Deno.execPath(), "cache", "--quiet", CLI], { env });
   const run = async (args: string[]) => (await measure([...command, ...args], { env })).sample;
   return {
     name: binary ? "repo-apy (compiled)" : "repo-apy",
     upload: (id, path) => run(["records", "add-files", "-r", String(id), "-n", path]),
     download: (id, file, dir) =>
       run(["records", "get-file", "-r", String(id), "-n", file.name, "-p", dir, "-f"]),
-    addFolder: (id, dir) => run(["records", "add-files", "-r", String(id), "-n", dir]),
+    addFolder: (id, dir) =>
+      run([
+        "records",
+        "add-files",
+        "-r",
+        String(id),
+        "-n",
+        dir,
+        ...(concurrency ? ["--concurrency", concurrency] : []),
+      ]),
+    downloadAll: (id, dir) => run(["records", "get-file", "-r", String(id), "-p", dir, "-f"]),
+    list: () => run(["records", "get-records", "--jsonl", "-n", "100"]),
     start: run,
   };
 }
@@ -110,6 +124,7 @@ export async function pythonClient(server: Server, home: string, program: string
     download: (id, file, dir) =>
       run(["records", "get-file", "-r", String(id), "-n", file.name, "-p", dir, "-f"]),
     addFolder: (id, dir) => run(["records", "add-files", "-r", String(id), "-n", dir]),
+    downloadAll: (id, dir) => run(["records", "get-file", "-r", String(id), "-p", dir, "-f"]),
     start: run,
   };
 }
@@ -137,6 +152,8 @@ export function pythonStepsClient(server: Server, python: string): Client {
     upload: (id, path) => run(["upload", String(id), path]),
     download: (id, file, dir) => run(["download", String(id), file.name, dir]),
     addFolder: (id, dir) => run(["add-folder", String(id), dir]),
+    downloadAll: (id, dir) => run(["download-all", String(id), dir]),
+    list: () => run(["list", "0"]),
   };
 }
 
@@ -240,5 +257,35 @@ export function curlClient(server: Server): Client {
       }
       return combine(samples, (performance.now() - started) / 1000);
     },
+    async downloadAll(recordId, dir) {
+      const started = performance.now();
+      const samples: Sample[] = [];
+      const files: FileJson[] = [];
+      for await (const page of pages(`${base}/records/${recordId}/files`, samples)) {
+        files.push(...page as FileJson[]);
+      }
+      for (const file of files) {
+        const url = `${base}/records/${recordId}/files/${file.id}/download`;
+        samples.push((await measure(curlCommand("-o", `${dir}/${file.name}`, url))).sample);
+      }
+      return combine(samples, (performance.now() - started) / 1000);
+    },
+    async list() {
+      const started = performance.now();
+      const samples: Sample[] = [];
+      for await (const _ of pages(`${base}/records`, samples));
+      return combine(samples, (performance.now() - started) / 1000);
+    },
   };
+
+  /** Every page of a list endpoint, 100 items each, one curl process per page. */
+  async function* pages(url: string, samples: Sample[]): AsyncGenerator<unknown[]> {
+    for (let page = 1;; page++) {
+      const { stdout, sample } = await measure(curlCommand(`${url}?per_page=100&page=${page}`));
+      samples.push(sample);
+      const { items, _pagination } = JSON.parse(stdout);
+      yield items;
+      if (page >= _pagination.total_pages) return;
+    }
+  }
 }

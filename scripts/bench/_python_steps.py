@@ -8,12 +8,17 @@ the real client.
 
     python3 _python_steps.py upload <record id> <file>
     python3 _python_steps.py add-folder <record id> <folder>
+    python3 _python_steps.py add-tree <record id> <folder>   (one file after the other, named by
+        relative path: what a user of the Python client, which has no recursion, scripts)
     python3 _python_steps.py download <record id> <file name> <folder>
+    python3 _python_steps.py download-all <record id> <folder>
+    python3 _python_steps.py list 0
 
 Host, token and CA bundle come from REPO_APY_BENCH_HOST, REPO_APY_BENCH_PAT and
 REPO_APY_BENCH_CA (optional).
 """
 
+import json
 import os
 import sys
 import time
@@ -52,11 +57,11 @@ def record(record_id):
     return response.json()
 
 
-def upload_file(meta, path):
+def upload_file(meta, path, name=None):
     """`Record.upload_file(file_path)`: initiate, then direct PUT or chunks, finish, poll (section 7)."""
     size = os.path.getsize(path)
     response = request(
-        "POST", meta["_actions"]["new_upload"], json={"name": os.path.basename(path), "size": size}
+        "POST", meta["_actions"]["new_upload"], json={"name": name or os.path.basename(path), "size": size}
     )
     if response.status_code != 201:
         sys.exit(f"initiate: HTTP {response.status_code}")
@@ -99,8 +104,38 @@ def upload_file(meta, path):
             return
 
 
+def pages(url):
+    """Every item of a list endpoint, 100 per page, following the pages one after another."""
+    page = 1
+    while True:
+        response = request("GET", url, params={"per_page": 100, "page": page})
+        if response.status_code != 200:
+            sys.exit(f"list: HTTP {response.status_code}")
+        answer = response.json()
+        yield from answer["items"]
+        if page >= answer["_pagination"]["total_pages"]:
+            return
+        page += 1
+
+
+def download(record_id, file_id, path):
+    """`Record.download_file`: one streamed GET of the data."""
+    with request(
+        "GET", f"{API}/records/{record_id}/files/{file_id}/download", stream=True
+    ) as response:
+        if response.status_code != 200:
+            sys.exit(f"download: HTTP {response.status_code}")
+        with open(path, "wb") as out:
+            for data in response.iter_content(chunk_size=1_000_000):
+                out.write(data)
+
+
 def main():
     command, record_id = sys.argv[1], sys.argv[2]
+    if command == "list":
+        for item in pages(f"{API}/records"):
+            sys.stdout.write(json.dumps(item) + "\n")
+        return
     meta = record(record_id)
     if command == "upload":
         upload_file(meta, sys.argv[3])
@@ -110,20 +145,22 @@ def main():
             path = os.path.join(folder, name)
             if os.path.isfile(path):
                 upload_file(meta, path)
+    elif command == "add-tree":
+        folder = sys.argv[3]
+        for root, _dirs, names in os.walk(folder):
+            for name in names:
+                path = os.path.join(root, name)
+                upload_file(meta, path, os.path.relpath(path, folder).replace(os.sep, "/"))
     elif command == "download":
         name, folder = sys.argv[3], sys.argv[4]
         response = request("GET", f"{API}/records/{record_id}/files/name/{name}")
         if response.status_code != 200:
             sys.exit(f"No file '{name}'")
-        file_id = response.json()["id"]
-        with request(
-            "GET", f"{API}/records/{record_id}/files/{file_id}/download", stream=True
-        ) as response:
-            if response.status_code != 200:
-                sys.exit(f"download: HTTP {response.status_code}")
-            with open(os.path.join(folder, name), "wb") as out:
-                for data in response.iter_content(chunk_size=1_000_000):
-                    out.write(data)
+        download(record_id, response.json()["id"], os.path.join(folder, name))
+    elif command == "download-all":
+        folder = sys.argv[3]
+        for file in pages(f"{API}/records/{record_id}/files"):
+            download(record_id, file["id"], os.path.join(folder, file["name"]))
     else:
         sys.exit(f"unknown command {command}")
 

@@ -12,10 +12,13 @@
  * CPU seconds (user + system) and the highest peak RSS (`/usr/bin/time`). repo-apy verifies every
  * byte (MD5 per chunk up, size and MD5 down); curl and the Python client verify nothing.
  *
- * Run: `deno task bench [--sizes 100,500] [--runs 3] [--only big,small,startup] [--tls]
- * [--latency 5]` (sizes in MB; `--tls` serves HTTPS with a throwaway CA, made with `openssl`;
- * `--latency` adds a row of small files with the server answering each request that many
- * milliseconds late, as a real server does, next to the row on the bare local server).
+ * Run: `deno task bench [--sizes 100,500] [--runs 3] [--only big,small,multi,list,startup]
+ * [--tls] [--latency 5] [--link 1gbit/2ms] [--serial] [--concurrency 4]` (sizes in MB; `--tls`
+ * serves HTTPS with a throwaway CA, made with `openssl`; `--latency` adds a row of small files
+ * with the server answering each request that many milliseconds late, next to the row on the bare
+ * local server; `--link` puts a proxy with that bandwidth cap, shared by all connections, and
+ * round-trip delay between the clients and the server (none: loopback); `--serial` makes the
+ * server handle one request at a time; `--concurrency` passes `--concurrency` to repo-apy's `add-files`).
  *
  * @module
  */
@@ -36,6 +39,7 @@ import {
 } from "./_clients.ts";
 import { median, onPath, type Sample, settle, summarize } from "./_measure.ts";
 import { writeTestFile } from "../_files.ts";
+import { parseLink, startLink, startSerialFront } from "./_link.ts";
 
 const MB = 1_000_000;
 
@@ -54,24 +58,38 @@ function option(name: string, fallback: string): string {
 async function main(): Promise<void> {
   const sizes = option("sizes", "100,500").split(",").map((s) => Number(s) * MB);
   const runs = Math.max(1, Number(option("runs", "3")));
-  const only = option("only", "big,small,startup").split(",");
+  const only = option("only", "big,small,multi,list,startup").split(",");
   const latency = Math.max(0, Number(option("latency", "0")));
+  const linkOption = option("link", "");
+  const link = linkOption === "" ? undefined : parseLink(linkOption);
+  const serial = Deno.args.includes("--serial");
   const work = await Deno.realPath(await Deno.makeTempDir({ prefix: "repo-apy-bench-" }));
   const certs = Deno.args.includes("--tls") ? await makeCertificates(work) : undefined;
   await using started = await startServer({
     storageDir: `${work}/server`,
     ...(certs ? { tls: { cert: certs.cert, key: certs.key } } : {}),
   });
-  const server = { url: started.url, pat: started.pat, caPath: certs?.caPath };
+  if ((link || serial) && certs) throw new Error("--link and --serial take no --tls");
+  // Clients reach the server through the serial front and the link, in that order.
+  const front = serial ? startSerialFront(started.url) : undefined;
+  const proxy = link ? startLink(front?.url ?? started.url, link) : undefined;
+  const clientUrl = proxy?.url ?? front?.url ?? started.url;
+  const server = { url: clientUrl, pat: started.pat, caPath: certs?.caPath };
   await using transport = new Transport({
-    settings: { host: server.url, pat: server.pat, caBundle: certs?.caPath },
+    settings: { host: started.url, pat: started.pat, caBundle: certs?.caPath },
   });
   await Deno.mkdir(`${work}/home`);
-  const clients: Client[] = [await repoApyClient(server, `${work}/home`), curlClient(server)];
+  const concurrency = option("concurrency", "");
+  const clients: Client[] = [
+    await repoApyClient(server, `${work}/home`, undefined, concurrency || undefined),
+    curlClient(server),
+  ];
   const python = await onPath("kadi-apy");
   if (python) clients.push(await pythonClient(server, `${work}/home`, python));
   else console.log("Note: no Python client (`kadi-apy`) on PATH; its rows are skipped.");
   const python3 = await onPath("python3");
+  const wire = (bytes: number) => link ? bytes * 8 / link.bitsPerSecond : undefined;
+  const notes: string[] = [];
   if (python3 && await hasRequests(python3)) clients.push(pythonStepsClient(server, python3));
   else console.log("Note: no `python3` with `requests` on PATH; the lower-bound rows are skipped.");
   const binary = await compiledCli();
@@ -149,6 +167,49 @@ async function main(): Promise<void> {
         started.clearFaults();
       }
     }
+    if (only.includes("multi")) {
+      const record = await newRecord();
+      const data = crypto.getRandomValues(new Uint8Array(65_536));
+      const file = new Uint8Array(MB);
+      for (let at = 0; at < MB; at += data.byteLength) file.set(data.subarray(0, MB - at), at);
+      for (let i = 0; i < 100; i++) {
+        file[0] = i;
+        const path = `${work}/m${i}.bin`;
+        await Deno.writeFile(path, file);
+        await record.uploadFile(path);
+        await Deno.remove(path);
+      }
+      const seconds = wire(100 * MB);
+      if (seconds) notes.push(`100 × 1 MB: the link's wire time is ${seconds.toFixed(2)} s.`);
+      for (let run = 0; run < runs; run++) {
+        for (const client of rotated(clients, run).filter((c) => c.downloadAll)) {
+          const dir = await Deno.makeTempDir({ dir: work });
+          await settle();
+          add("100 × 1 MB, one get-file", client, run, await client.downloadAll!(record.id, dir));
+          let count = 0;
+          for await (const _ of Deno.readDir(dir)) count++;
+          if (count !== 100) throw new Error(`${client.name} downloaded ${count} files`);
+          await Deno.remove(dir, { recursive: true });
+        }
+      }
+    }
+    if (only.includes("list")) {
+      const { _pagination } = await transport.json<{ _pagination: { total_items: number } }>(
+        "GET",
+        "/records",
+      );
+      for (let i = _pagination.total_items; i < 1000; i++) {
+        await transport.json("POST", "/records", {
+          json: { identifier: `list-${i}`, title: `Listed record ${i}` },
+        });
+      }
+      for (let run = 0; run < runs; run++) {
+        for (const client of rotated(clients, run).filter((c) => c.list)) {
+          await settle();
+          add("list 1,000 records (--jsonl)", client, run, await client.list!());
+        }
+      }
+    }
     if (only.includes("startup")) {
       const starters = clients.filter((client) => client.start !== undefined);
       if (binary) starters.push(await repoApyClient(server, `${work}/home`, binary));
@@ -161,9 +222,16 @@ async function main(): Promise<void> {
       }
     }
   } finally {
+    proxy?.close();
+    await front?.close();
     await started.close();
     await Deno.remove(work, { recursive: true }).catch(() => {});
   }
+  console.log(
+    `${link ? `Link ${link.name}` : "Loopback"}${
+      serial ? ", the server handling one request at a time" : ""
+    }. ${notes.join(" ")}\n`,
+  );
   console.log(table([...rows.values()]));
   console.log(
     `\n${runs} paired runs per case (start-up: ${Math.max(5, runs)}), each client once per run ` +

@@ -18,7 +18,7 @@ Deno.test("collections: a tree of a parent, two children and records in each, sh
       "-L",
       child,
     ]);
-    assertStringIncludes(linked.stdout, "a child of the collection 'Parent'");
+    assertStringIncludes(linked.stderr, "a child of the collection 'Parent'");
   }
   const records: [string, string][] = [["r-top", "parent"], ["r-a1", "child-a"], [
     "r-a2",
@@ -36,15 +36,19 @@ Deno.test("collections: a tree of a parent, two children and records in each, sh
     "-R",
     "r-a1",
   ]);
-  assertStringIncludes(again.stdout, "is in the collection 'Child A'");
+  assertStringIncludes(again.stderr, "is in the collection 'Child A'");
 
   const info = await must(server, ["collections", "show-info", "-C", "parent", "-s", "-r"]);
-  assertStringIncludes(info.stdout, "Collection 'Parent' (id: ");
-  assertStringIncludes(info.stdout, "Found 1 record(s) in the collection on 1 page(s)");
-  assertStringIncludes(info.stdout, "identifier: 'r-top'");
-  assertStringIncludes(info.stdout, "Found 2 child collection(s); 1 record(s) are in the");
-  assertMatch(info.stdout, /identifier: 'child-a', title: 'Child A', records: 2\n/);
-  assertMatch(info.stdout, /identifier: 'child-b', title: 'Child B', records: 1\n/);
+  const tree = info.stdout.split("\n").slice(1, -1);
+  assertEquals(tree.map((line) => line.replace(/id: \d+/g, "id: N")), [
+    "Collection 'Parent' (id: N): 1 record",
+    "├── record id: N, identifier: 'r-top', title: 'r-top'",
+    "├── collection id: N, identifier: 'child-a', title: 'Child A', 2 records",
+    "│   ├── record id: N, identifier: 'r-a1', title: 'r-a1'",
+    "│   └── record id: N, identifier: 'r-a2', title: 'r-a2'",
+    "└── collection id: N, identifier: 'child-b', title: 'Child B', 1 record",
+    "    └── record id: N, identifier: 'r-b', title: 'r-b'",
+  ]);
 
   const json = await must(server, ["collections", "show-info", "-C", "parent", "-s", "--json"]);
   const parsed = JSON.parse(json.stdout);
@@ -57,8 +61,12 @@ Deno.test("collections: a tree of a parent, two children and records in each, sh
   await must(server, ["collections", "remove-record-link", "-C", "child-a", "-R", "r-a2"]);
   await must(server, ["collections", "remove-collection-link", "-C", "parent", "-L", "child-b"]);
   const after = await must(server, ["collections", "show-info", "-C", "parent", "-s"]);
-  assertStringIncludes(after.stdout, "Found 1 child collection(s)");
-  assertMatch(after.stdout, /identifier: 'child-a', title: 'Child A', records: 1\n/);
+  assertMatch(
+    after.stdout,
+    /\n└── collection id: \d+, identifier: 'child-a', title: 'Child A', 1 record\n$/,
+  );
+  const nested = await must(server, ["collections", "show-info", "-C", "parent", "-s", "--json"]);
+  assertEquals(JSON.parse(nested.stdout).subcollections.children[0].children, []);
 });
 
 Deno.test("collections create/edit/delete: get-or-create, one change per attribute, --i-am-sure", async () => {
@@ -79,9 +87,9 @@ Deno.test("collections create/edit/delete: get-or-create, one change per attribu
     "-v",
     "public",
   ]);
-  assertStringIncludes(edit.stdout, "Changed the title of the collection");
+  assertStringIncludes(edit.stderr, "Changed the title of the collection");
   assertStringIncludes(
-    edit.stdout,
+    edit.stderr,
     "The visibility of the collection 'c1' (id: 1, identifier: 'c1') is already 'public'",
   );
   const info = await must(server, ["collections", "show-info", "-C", "c1", "-d", "-v"]);
@@ -90,7 +98,7 @@ Deno.test("collections create/edit/delete: get-or-create, one change per attribu
   assertEquals(unsure.code, 1);
   assertStringIncludes(unsure.stderr, "--i-am-sure");
   const deleted = await must(server, ["collections", "delete", "-C", "c1", "--i-am-sure"]);
-  assertStringIncludes(deleted.stdout, "Deleted the collection 'Renamed'");
+  assertStringIncludes(deleted.stderr, "Deleted the collection 'Renamed'");
   const missing = await repo(server, ["collections", "show-info", "-C", "c1"]);
   assertEquals(missing.code, 1);
   const usage = await repo(server, ["collections", "edit", "-t", "x"]);
@@ -102,10 +110,10 @@ Deno.test("collections add-tag says when the tag was there already, as records a
   await using server = await startServer();
   await createdId(server, ["collections", "create", "-i", "tag-twice"]);
   const first = await must(server, ["collections", "add-tag", "-C", "tag-twice", "-t", "raman"]);
-  assertStringIncludes(first.stdout, "Added the tag 'raman' to the collection");
+  assertStringIncludes(first.stderr, "Added the tag 'raman' to the collection");
   const again = await must(server, ["collections", "add-tag", "-C", "tag-twice", "-t", "Raman"]);
-  assertStringIncludes(again.stdout, "has the tag 'raman' already");
-  assertEquals(again.stdout.includes("Added"), false);
+  assertStringIncludes(again.stderr, "has the tag 'raman' already");
+  assertEquals(again.stderr.includes("Added"), false);
 });
 
 Deno.test("collections tags, search by tag, get-collection-ids with a custom separator", async () => {
@@ -145,7 +153,7 @@ Deno.test("collections tags, search by tag, get-collection-ids with a custom sep
     "-t",
     "calibrated",
   ]);
-  assertStringIncludes(removed.stdout, "Removed the tag 'calibrated'");
+  assertStringIncludes(removed.stderr, "Removed the tag 'calibrated'");
   const none = await must(server, [
     "collections",
     "remove-tag",
@@ -187,8 +195,8 @@ Deno.test("collections roles: add-user, change, remove-user with a second user; 
     "-p",
     "collaborator",
   ]);
-  assertStringIncludes(added.stdout, "Gave J. Doe");
-  assertStringIncludes(added.stdout, "the role 'collaborator'");
+  assertStringIncludes(added.stderr, "Gave J. Doe");
+  assertStringIncludes(added.stderr, "the role 'collaborator'");
   const changed = await must(server, [
     "collections",
     "add-user",
@@ -199,7 +207,7 @@ Deno.test("collections roles: add-user, change, remove-user with a second user; 
     "-p",
     "editor",
   ]);
-  assertStringIncludes(changed.stdout, "Changed the role of J. Doe");
+  assertStringIncludes(changed.stderr, "Changed the role of J. Doe");
   await using jdoe = managerFor({ ...server, pat: server.users[1]!.pat });
   const seen = await jdoe.collection({ identifier: "shared" });
   await seen.edit({ title: "Edited by jdoe" });
@@ -211,7 +219,7 @@ Deno.test("collections roles: add-user, change, remove-user with a second user; 
   );
   await must(server, ["groups", "create", "-i", "lab"]);
   const group = await must(server, ["collections", "add-group-role", "-C", "shared", "-G", "lab"]);
-  assertStringIncludes(group.stdout, "the role 'member'");
+  assertStringIncludes(group.stderr, "the role 'member'");
   const regroup = await must(server, [
     "collections",
     "add-group-role",
@@ -222,7 +230,7 @@ Deno.test("collections roles: add-user, change, remove-user with a second user; 
     "-p",
     "admin",
   ]);
-  assertStringIncludes(regroup.stdout, "to 'admin'");
+  assertStringIncludes(regroup.stderr, "to 'admin'");
   await must(server, ["collections", "remove-group-role", "-C", "shared", "-G", "lab"]);
 });
 
@@ -247,7 +255,7 @@ Deno.test("collections export: json to stdout, rdf to a folder named after the i
     dir.path,
     "-u",
   ]);
-  assertStringIncludes(written.stdout, "as rdf to");
+  assertStringIncludes(written.stderr, "as rdf to");
   const text = await Deno.readTextFile(`${dir.path}/exported/exported.ttl`);
   assertStringIncludes(text, "inside");
 });
@@ -287,4 +295,45 @@ Deno.test("titles and identifiers from the server reach the terminal without con
   assertEquals([...info.stdout].filter((c) => c < " " && c !== "\n"), []);
   const json = await must(server, ["collections", "show-info", "-C", "hostile", "--json"]);
   assertEquals(JSON.parse(json.stdout).title, "Red\x1b[31m\x07Fake");
+});
+
+Deno.test("collections add-collection-link: an existing child is nothing to do (exit 0), a cycle an error (exit 1)", async () => {
+  await using server = await startServer();
+  for (const identifier of ["top", "mid", "low", "other"]) {
+    await must(server, ["collections", "create", "-i", identifier]);
+  }
+  await must(server, ["collections", "add-collection-link", "-C", "top", "-L", "mid"]);
+  await must(server, ["collections", "add-collection-link", "-C", "mid", "-L", "low"]);
+  const again = await repo(server, [
+    "collections",
+    "add-collection-link",
+    "-C",
+    "top",
+    "-L",
+    "mid",
+  ]);
+  assertEquals(again.code, 0, again.stderr);
+  assertStringIncludes(again.stdout, "already exists. Nothing to do.");
+  for (const [parent, child] of [["low", "top"], ["mid", "top"], ["low", "low"]]) {
+    const cycle = await repo(server, [
+      "collections",
+      "add-collection-link",
+      "-C",
+      parent!,
+      "-L",
+      child!,
+    ]);
+    assertEquals(cycle.code, 1, `${parent} -> ${child}`);
+    assertStringIncludes(cycle.stderr, "that would be a cycle");
+  }
+  const elsewhere = await repo(server, [
+    "collections",
+    "add-collection-link",
+    "-C",
+    "other",
+    "-L",
+    "low",
+  ]);
+  assertEquals(elsewhere.code, 1);
+  assertStringIncludes(elsewhere.stderr, "another parent already");
 });

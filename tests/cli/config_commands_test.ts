@@ -5,7 +5,7 @@ Deno.test("config create writes a 0600 file once, then fails with exit 1", async
   await using home = await tempHome();
   const first = await runCli(home.dir, ["config", "create"]);
   assertEquals(first.code, 0);
-  assertStringIncludes(first.stdout, `Created the config file ${home.configPath}`);
+  assertStringIncludes(first.stderr, `Created the config file ${home.configPath}`);
   assertEquals(
     await Deno.readTextFile(home.configPath),
     '[global]\ndefault = "my_instance"\n\n[my_instance]\nhost = ""\npat = ""\n',
@@ -36,7 +36,11 @@ Deno.test("config set-host asks again until the answer is an http(s) URL with a 
     stdin: "ftp://repo.example\nrepo.example\nhttps://\nhttps://repo.example\n",
   });
   assertEquals(result.code, 0);
-  assertEquals(result.stdout, "Set the host of instance 'my_instance' to https://repo.example\n");
+  assertEquals(result.stdout, "");
+  assertStringIncludes(
+    result.stderr,
+    "Set the host of instance 'my_instance' to https://repo.example\n",
+  );
   assertStringIncludes(
     result.stderr,
     "Error: 'ftp://repo.example' must start with 'https://' or 'http://'",
@@ -57,7 +61,10 @@ Deno.test("config set-host takes --host without asking and rejects a bad one", a
     "http://h.example:5000",
   ]);
   assertEquals(ok.code, 0);
-  assertEquals(ok.stderr, "");
+  assertEquals(
+    [ok.stdout, ok.stderr],
+    ["", "Set the host of instance 'my_instance' to http://h.example:5000\n"],
+  );
   const bad = await runCli(home.dir, ["config", "set-host", "-H", "h.example"]);
   assertEquals(bad.code, 1);
   assertMatch(bad.stderr, /^Error: 'h\.example' is not a URL/);
@@ -82,7 +89,7 @@ Deno.test("config set-pat stores the token and echoes it masked", async () => {
   const result = await runCli(home.dir, ["config", "set-pat"], { stdin: `${pat}\n` });
   assertEquals(result.code, 0);
   assertEquals(
-    result.stdout,
+    result.stderr,
     `Set the personal access token of instance 'my_instance' to pat_a${
       "*".repeat(pat.length - 5)
     }\n`,
@@ -110,7 +117,7 @@ Deno.test("config add-instance asks for the token, then the host; refuses global
     stdin: "pat_second_token\nhttps://second.example\n",
   });
   assertEquals(added.code, 0);
-  assertEquals(added.stdout, "Added the instance 'second'\n");
+  assertEquals(added.stderr, "Added the instance 'second'\n");
   const text = await Deno.readTextFile(home.configPath);
   assertStringIncludes(text, '[second]\nhost = "https://second.example"\npat = "pat_second_token"');
   const global = await runCli(home.dir, ["config", "add-instance", "-I", "global"], { stdin: "" });
@@ -191,7 +198,7 @@ Deno.test("config activate-autocompletion writes the script and sources it once"
   assertEquals(await Deno.readTextFile(`${home.dir}/.bashrc`), `${line}\n`);
   const again = await runCli(home.dir, ["config", "activate-autocompletion", "-s", "bash"]);
   assertEquals(again.code, 0);
-  assertStringIncludes(again.stdout, "already activated");
+  assertStringIncludes(again.stderr, "already activated");
   assertEquals(await Deno.readTextFile(`${home.dir}/.bashrc`), `${line}\n`);
 
   await Deno.writeTextFile(`${home.dir}/.zshrc`, "export A=1");
@@ -217,7 +224,10 @@ Deno.test("config set-pat with a piped token prints no prompt", async () => {
   await runCli(home.dir, ["config", "create"]);
   const result = await runCli(home.dir, ["config", "set-pat"], { stdin: "pat_abcdefghijklmnop\n" });
   assertEquals(result.code, 0, result.stderr);
-  assertEquals(result.stderr, "");
+  assertEquals(
+    result.stderr,
+    "Set the personal access token of instance 'my_instance' to pat_a***************\n",
+  );
 });
 
 Deno.test("a piped answer longer than the line limit is refused with one clear line", async () => {
@@ -227,4 +237,98 @@ Deno.test("a piped answer longer than the line limit is refused with one clear l
   assertEquals(result.code, 1);
   assertMatch(result.stderr, /^Error: A line of the input is longer than 65536 bytes/);
   assertEquals(result.stderr.trim().split("\n").length, 1, result.stderr);
+});
+
+Deno.test("config create on a dangling ~/.repoconfig link says so and where it points", async () => {
+  if (Deno.build.os === "windows") return;
+  await using home = await tempHome();
+  const target = `${home.dir}/dotfiles/repoconfig`;
+  // Deno.symlink() needs unscoped permissions; the test has path-scoped ones.
+  const linked = await new Deno.Command("bash", {
+    args: ["-c", 'ln -s "$0" "$1"', target, home.configPath],
+  }).output();
+  assertEquals(linked.code, 0);
+  const result = await runCli(home.dir, ["config", "create"]);
+  assertEquals(result.code, 1);
+  assertStringIncludes(
+    result.stderr,
+    `${home.configPath} is a dangling symbolic link: it points to ${target}, which does not exist`,
+  );
+  assertNotIncludes(result.stderr, "already exists");
+  assertEquals(await Deno.readLink(home.configPath), target);
+});
+
+const KADICONFIG = [
+  "[global]",
+  "default = lab",
+  "verify = False",
+  "",
+  "[lab]",
+  "host = https://lab.example",
+  "pat = pat_labsecret0123456789",
+  "timeout = 60",
+  "",
+  "[other]",
+  "host = https://other.example",
+  "pat = pat_othersecret0123456789",
+  "whitelist = https://files.example",
+  "",
+].join("\n");
+
+Deno.test("config import-kadiconfig converts ~/.kadiconfig into a 0600 ~/.repoconfig and prints no token", async () => {
+  await using home = await tempHome();
+  const missing = await runCli(home.dir, ["config", "show-instances"]);
+  assertNotIncludes(missing.stderr, "import-kadiconfig");
+  await Deno.writeTextFile(`${home.dir}/.kadiconfig`, KADICONFIG);
+  const hint = await runCli(home.dir, ["records", "get-records"]);
+  assertEquals(hint.code, 1);
+  assertStringIncludes(hint.stderr, `${home.dir}/.kadiconfig exists`);
+  assertStringIncludes(hint.stderr, "'repo-apy config import-kadiconfig'");
+  const imported = await runCli(home.dir, ["config", "import-kadiconfig"]);
+  assertEquals(imported.code, 0, imported.stderr);
+  assertStringIncludes(imported.stdout, "Imported 2 instance(s)");
+  assertStringIncludes(imported.stdout, "'lab' (default), 'other'");
+  assertNotIncludes(imported.stdout + imported.stderr, "secret");
+  if (Deno.build.os !== "windows") {
+    assertEquals((await Deno.stat(home.configPath)).mode! & 0o777, 0o600);
+  }
+  assertEquals(
+    await Deno.readTextFile(home.configPath),
+    [
+      "[global]",
+      'default = "lab"',
+      "verify = false",
+      "",
+      "[lab]",
+      'host = "https://lab.example"',
+      'pat = "pat_labsecret0123456789"',
+      "timeout = 60",
+      "",
+      "[other]",
+      'host = "https://other.example"',
+      'pat = "pat_othersecret0123456789"',
+      'whitelist = [ "https://files.example" ]',
+      "",
+    ].join("\n"),
+  );
+  const shown = await runCli(home.dir, ["config", "show-instances"]);
+  assertStringIncludes(shown.stdout, "lab");
+  const again = await runCli(home.dir, ["config", "import-kadiconfig"]);
+  assertEquals(again.code, 1);
+  assertStringIncludes(again.stderr, "was not replaced (add -f/--force to replace it)");
+  await Deno.writeTextFile(
+    `${home.dir}/py.ini`,
+    "[global]\ndefault = x\n[x]\nhost = https://x.example\npat = pat_x\n",
+  );
+  const forced = await runCli(home.dir, [
+    "config",
+    "import-kadiconfig",
+    `${home.dir}/py.ini`,
+    "-f",
+  ]);
+  assertEquals(forced.code, 0, forced.stderr);
+  assertStringIncludes(await Deno.readTextFile(home.configPath), "[x]");
+  const absent = await runCli(home.dir, ["config", "import-kadiconfig", `${home.dir}/none`, "-f"]);
+  assertEquals(absent.code, 1);
+  assertStringIncludes(absent.stderr, "No config file of the Python client");
 });

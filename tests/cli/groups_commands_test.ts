@@ -16,8 +16,8 @@ Deno.test("groups: members added, changed and removed with a second user", async
     "-D",
     "local",
   ]);
-  assertStringIncludes(added.stdout, "Gave J. Doe (id: 2");
-  assertStringIncludes(added.stdout, "the role 'member' in the group 'Lab A'");
+  assertStringIncludes(added.stderr, "Gave J. Doe (id: 2");
+  assertStringIncludes(added.stderr, "the role 'member' in the group 'Lab A'");
   await using manager = managerFor(server);
   const group = await manager.group({ id });
   const roles = async () =>
@@ -33,12 +33,12 @@ Deno.test("groups: members added, changed and removed with a second user", async
     "-p",
     "editor",
   ]);
-  assertStringIncludes(changed.stdout, "Changed the role of J. Doe");
+  assertStringIncludes(changed.stderr, "Changed the role of J. Doe");
   assertEquals((await roles()).find(([user]) => user === 2), [2, "editor"]);
   await using jdoe = managerFor({ ...server, pat: server.users[1]!.pat });
   await (await jdoe.group({ id })).edit({ description: "edited by a member with editor role" });
   const removed = await must(server, ["groups", "remove-user", "-G", "lab-a", "-u", "2"]);
-  assertStringIncludes(removed.stdout, "Removed J. Doe");
+  assertStringIncludes(removed.stderr, "Removed J. Doe");
   assertEquals((await roles()).find(([user]) => user === 2), undefined);
   const badRole = await repo(server, [
     "groups",
@@ -84,7 +84,7 @@ Deno.test("groups create/edit/show-info/delete and get-groups with -i/--my_user_
     "-t",
     "Ours",
   ]);
-  assertStringIncludes(edited.stdout, "Changed the description of the group");
+  assertStringIncludes(edited.stderr, "Changed the description of the group");
   const info = await must(server, ["groups", "show-info", "-G", "mine", "-d", "-v"]);
   assertStringIncludes(info.stdout, "Group 'Ours'");
   assertStringIncludes(info.stdout, "Description: Our lab\nVisibility: public\n");
@@ -95,4 +95,75 @@ Deno.test("groups create/edit/show-info/delete and get-groups with -i/--my_user_
   assertStringIncludes(trash.stdout, "group id: 1, identifier: 'mine'");
   await must(server, ["misc", "restore-resource", "-t", "group", "-i", "1"]);
   await must(server, ["groups", "show-info", "-G", "mine"]);
+});
+
+Deno.test("groups get-groups takes the filters with a user, as the reference client does, and warns", async () => {
+  await using server = await startServer();
+  await must(server, ["groups", "create", "-i", "lab-a", "-v", "public"]);
+  const byId = await repo(server, [
+    "groups",
+    "get-groups",
+    "-u",
+    "1",
+    "-v",
+    "public",
+    "-n",
+    "1",
+    "-p",
+    "2",
+  ]);
+  assertEquals(byId.code, 0, byId.stderr);
+  assertStringIncludes(
+    byId.stderr,
+    "-v/--visibility does not apply to the list of a user's groups",
+  );
+  const byName = await repo(server, [
+    "groups",
+    "get-groups",
+    "-D",
+    "local",
+    "-U",
+    "testuser",
+    "-v",
+    "private",
+  ]);
+  assertEquals(byName.code, 0, byName.stderr);
+  assertStringIncludes(byName.stdout, "lab-a");
+  const quiet = await repo(server, ["groups", "get-groups", "-u", "1"]);
+  assertEquals(quiet.code, 0);
+  assertEquals(quiet.stderr.includes("does not apply"), false);
+  const both = await repo(server, ["groups", "get-groups", "-u", "1", "-i"]);
+  assertEquals(both.code, 2);
+  assertStringIncludes(both.stderr, "or the flag '-i'");
+});
+
+Deno.test("choices take any case and are passed on, listed and reported in their canonical form", async () => {
+  await using server = await startServer();
+  const created = await repo(server, [
+    "records",
+    "create",
+    "-i",
+    "case-a",
+    "-v",
+    "PUBLIC",
+    "-V",
+    "DEBUG",
+  ]);
+  assertEquals(created.code, 0, created.stderr);
+  assertEquals(
+    (await (await managerFor(server)).record({ identifier: "case-a" }).then((record) =>
+      record.meta()
+    )).visibility,
+    "public",
+  );
+  const user = await repo(server, ["users", "show-info", "-U", "testuser", "-D", "LOCAL"]);
+  assertEquals(user.code, 0, user.stderr);
+  const piped = await repo(server, ["records", "export", "-R", "case-a", "-e", "JSON", "-P"]);
+  assertEquals(piped.code, 0, piped.stderr);
+  assertEquals(JSON.parse(piped.stdout).identifier, "case-a");
+  const wrong = await repo(server, ["records", "create", "-i", "case-b", "-v", "Secret"]);
+  assertEquals(wrong.code, 2);
+  assertStringIncludes(wrong.stderr, "Allowed choices are private, public.");
+  const help = await repo(server, ["records", "create", "--help"]);
+  assertStringIncludes(help.stdout, '"private", "public"');
 });

@@ -13,7 +13,7 @@ Deno.test("misc restore-resource brings a deleted record back; purge-resource re
   const restore = ["misc", "restore-resource", "-t", "record", "-i", String(id)];
   const restored = await must(server, restore);
   assertStringIncludes(
-    restored.stdout,
+    restored.stderr,
     `Restored the record 'precious' (id: ${id}, identifier: 'precious')`,
   );
   const info = await must(server, ["records", "show-info", "-R", "precious"]);
@@ -22,7 +22,7 @@ Deno.test("misc restore-resource brings a deleted record back; purge-resource re
   assertEquals(notDeleted.code, 1);
   await must(server, ["records", "delete", "-R", "precious", "--i-am-sure"]);
   const purged = await must(server, ["misc", "purge-resource", "-t", "record", "-i", String(id)]);
-  assertStringIncludes(purged.stdout, `Purged the record with id ${id}`);
+  assertStringIncludes(purged.stderr, `Purged the record with id ${id}`);
   const usage = await repo(server, ["misc", "restore-resource", "-t", "user", "-i", "1"]);
   assertEquals(usage.code, 2);
   const noId = await repo(server, ["misc", "purge-resource", "-t", "record"]);

@@ -2,9 +2,10 @@
 // nothing; the import prints the summary; a refused archive is one line on stderr and exit 1.
 import { assertEquals, assertNotIncludes, assertStringIncludes } from "../_assert.ts";
 import { startServer } from "../../lib/testing/mod.ts";
+import { RepoManager } from "../../lib/manager/repo_manager.ts";
 import { ELN_CORPUS, simpleCrate, tempEln, zipBytes } from "../import/_eln.ts";
 import { repo } from "./_records.ts";
-import { runCli, tempHome } from "./_run.ts";
+import { runCli, spawnCli, tempHome, writeLocalConfig } from "./_run.ts";
 import { NEEDS_CORPUS } from "../_platform.ts";
 
 const SAMPLEDB = `${ELN_CORPUS}SampleDB/sampledb_export.eln`;
@@ -30,8 +31,8 @@ Deno.test("misc import-eln imports and prints the summary line", NEEDS_CORPUS, a
   await using server = await startServer();
   const run = await repo(server, ["misc", "import-eln", "--path", SAMPLEDB]);
   assertEquals(run.code, 0, run.stderr);
-  assertStringIncludes(run.stdout, "Imported 2 records, 8 files (23837 bytes), 1 link");
-  assertStringIncludes(run.stdout, "into the collection 'sampledb-eln-export'");
+  assertStringIncludes(run.stderr, "Imported 2 records, 8 files (23837 bytes), 1 link");
+  assertStringIncludes(run.stderr, "into the collection 'sampledb-eln-export'");
 });
 
 Deno.test("misc import-eln refuses a hostile archive with one line and exit 1", async () => {
@@ -83,3 +84,38 @@ Deno.test("misc import-eln --dry-run needs no config file (it sends nothing)", a
   const real = await runCli(home.dir, ["misc", "import-eln", "-p", path]);
   assertEquals(real.code, 1);
 });
+
+for (const interrupt of ["SIGINT", "SIGTERM"] as const) {
+  Deno.test(`misc import-eln: ${interrupt} moves what the run created to the trash, exits 130; the rerun imports once`, async () => {
+    await using server = await startServer();
+    await using home = await tempHome();
+    await writeLocalConfig(home.configPath, server.url, server.pat);
+    const path = `${home.dir}/crate.eln`;
+    await Deno.writeFile(path, await zipBytes(simpleCrate()));
+    // The upload of the record's file hangs a while: the record exists when the interrupt comes.
+    server.addFault({ path: /\/uploads/, delayMs: 3000, times: 1 });
+    const args = ["misc", "import-eln", "-p", path];
+    const child = spawnCli(home.dir, args);
+    for (let i = 0; i < 1500 && !server.log.some((entry) => entry.path.includes("/uploads")); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    child.kill(interrupt);
+    const { code, stderr } = await child.output();
+    const text = new TextDecoder().decode(stderr);
+    assertEquals(code, 130, text);
+    assertStringIncludes(
+      text,
+      "Interrupted: what this import had created (1 resource(s)) was moved to the trash; run the " +
+        "same command again to import the archive",
+    );
+    await using manager = new RepoManager({ host: server.url, pat: server.pat });
+    const active = async () =>
+      (await manager.transport.json<{ items: { title: string }[] }>("GET", "/records")).items;
+    assertEquals(await active(), []);
+    assertEquals((await manager.misc.getDeletedResources()).items.length, 1);
+    server.clearFaults();
+    const rerun = await runCli(home.dir, args);
+    assertEquals(rerun.code, 0, rerun.stderr);
+    assertEquals((await active()).map((record) => record.title), ["Experiment"]);
+  });
+}

@@ -83,6 +83,8 @@ Deno.test("misc reuse-collection non-interactive: suffix required, ids of -l reu
     String(collectionId),
     "-s",
     "v2",
+    "-r",
+    `${ids[0]},${ids[1]}`,
     "--linked_records",
     String(ids[2]),
     "-v",
@@ -106,6 +108,34 @@ Deno.test("misc reuse-collection non-interactive: suffix required, ids of -l reu
   ]);
   assertEquals(kebab.code, 2);
   assertStringIncludes(kebab.stderr, "is not a record id");
+  // As in kadi-apy 0.51.0: without -r nothing is copied, and one of -r and -l is needed.
+  const none = await misc(server, ["reuse-collection", "-c", String(collectionId), "-s", "v4"]);
+  assertEquals(none.code, 1);
+  assertStringIncludes(none.stderr, "No records provided. Use --records or --linked_records");
+  const linkedOnly = await misc(server, [
+    "reuse-collection",
+    "-c",
+    String(collectionId),
+    "-s",
+    "v5",
+    "-l",
+    String(ids[2]),
+  ]);
+  assertEquals(linkedOnly.code, 0, linkedOnly.stderr);
+  assertStringIncludes(linkedOnly.stdout, "with 0 copied and 1 reused record(s)");
+  const overlap = await misc(server, [
+    "reuse-collection",
+    "-c",
+    String(collectionId),
+    "-s",
+    "v6",
+    "-r",
+    "all",
+    "-l",
+    String(ids[2]),
+  ]);
+  assertEquals(overlap.code, 1);
+  assertStringIncludes(overlap.stderr, `Invalid record IDs: ${ids[2]}.`);
 });
 
 Deno.test("misc reuse-collection -i asks with ranges like 1-2", async () => {
@@ -114,18 +144,54 @@ Deno.test("misc reuse-collection -i asks with ranges like 1-2", async () => {
   const run = await misc(
     server,
     ["reuse-collection", "-c", String(collectionId), "-i"],
-    ["1-2", "", "next", "n"],
+    // kadi-apy 0.51.0's questions, in its order: modify all? which? link others? which?
+    // copy extras values? suffix.
+    ["n", "1-2", "y", "1", "maybe", "", "next"],
   );
   assertEquals(run.code, 0, run.stderr);
-  assertStringIncludes(run.stdout + run.stderr, "1: rec-a");
+  const listed = run.stdout.split("\n").filter((line) => /^\d+: rec-/.test(line));
+  assertEquals(listed.length, 4); // three records, then the one left for linking
+  assertEquals(
+    run.stdout.split("\n").filter((line) => line.endsWith("?") || line.endsWith(":")),
+    [
+      "Records available in the collection:",
+      "Do you want to modify all records? [Y/n]:",
+      "Enter record numbers or ranges separated by a comma (e.g. 1-3,5), or press Enter to skip modifying records:",
+      "Do you also want to link some records to the collection without modification? [y/N]:",
+      "Records available for linking:",
+      "Enter record numbers or ranges to link, separated by commas (e.g. 1-3,5):",
+      "Do you want to copy values from record extra metadata? [y/N]:",
+      "Do you want to copy values from record extra metadata? [y/N]:",
+      "Enter a suffix to append to identifiers of modified records and collection:",
+    ],
+  );
+  assertStringIncludes(run.stderr, "Error: invalid input");
   assertStringIncludes(run.stdout + run.stderr, "'run_next'");
   assertStringIncludes(
     run.stdout + run.stderr,
-    "with 2 copied and 0 reused record(s) and 1 link(s)",
+    "with 2 copied and 1 reused record(s)",
   );
-  const wrong = await misc(server, ["reuse-collection", "-c", String(collectionId), "-i"], ["4"]);
+  const all = await misc(
+    server,
+    ["reuse-collection", "-c", String(collectionId), "-i", "-s", "all"],
+    ["", "y"],
+  );
+  assertEquals(all.code, 0, all.stderr);
+  assertStringIncludes(all.stdout, "with 3 copied and 0 reused record(s) and 1 link(s)");
+  const wrong = await misc(
+    server,
+    ["reuse-collection", "-c", String(collectionId), "-i"],
+    ["n", "4"],
+  );
   assertEquals(wrong.code, 1);
   assertStringIncludes(wrong.stderr, "between 1 and 3");
+  const nothing = await misc(
+    server,
+    ["reuse-collection", "-c", String(collectionId), "-i"],
+    ["n", "", "n"],
+  );
+  assertEquals(nothing.code, 1);
+  assertStringIncludes(nothing.stderr, "No records were selected for linkage or modification.");
 });
 
 Deno.test("parseRanges() reads 1-3,5 style answers", () => {

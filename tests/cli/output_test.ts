@@ -17,8 +17,8 @@ Deno.test("Output prints data always and filters messages by verbosity", () => {
   const expected: Record<Verbosity, { out: string[]; err: string[] }> = {
     error: { out: ["data\n"], err: ["E\n"] },
     warning: { out: ["data\n"], err: ["Warning: W\n", "E\n"] },
-    info: { out: ["data\n", "I\n"], err: ["Warning: W\n", "E\n"] },
-    debug: { out: ["data\n", "I\n"], err: ["D\n", "Warning: W\n", "E\n"] },
+    info: { out: ["data\n"], err: ["I\n", "Warning: W\n", "E\n"] },
+    debug: { out: ["data\n"], err: ["I\n", "D\n", "Warning: W\n", "E\n"] },
   };
   for (
     const [verbosity, streams] of Object.entries(expected) as [Verbosity, typeof expected.info][]
@@ -94,10 +94,10 @@ Deno.test("messages are one safe line each; data and JSON stay exact", () => {
   output.debug(`${hostile}\nsecond`);
   output.data(hostile);
   output.json({ title: hostile });
-  assertEquals(out[0], "title 'A?]0;t??[31m??B??\tC'\n");
-  assertEquals(out[1], `${hostile}\n`);
-  assertEquals(JSON.parse(out[2]!).title, hostile);
+  assertEquals(out[0], `${hostile}\n`);
+  assertEquals(JSON.parse(out[1]!).title, hostile);
   assertEquals(err, [
+    "title 'A?]0;t??[31m??B??\tC'\n",
     "Warning: A?]0;t??[31m??B??\tC\n",
     "A?]0;t??[31m??B??\tC\n",
     // debug keeps line breaks (indented response bodies); the CR before one is still replaced.

@@ -45,6 +45,7 @@ Deno.test("main() builds the groups of the reference client, misc also as miscel
     "rename-instance",
     "show-instances",
     "activate-autocompletion",
+    "import-kadiconfig",
     "get-repo-info",
   ]);
 });
@@ -110,15 +111,19 @@ Deno.test("main() --xmlhelp describes options with types, defaults, choices and 
     name: "verbose",
     char: "V",
     type: "choice",
-    required: "false",
     default: "info",
     choices: "error|warning|info|debug",
+    case_sensitive: "false",
     description: "Verbosity of the output",
   });
   const rename = parseXml((await run(["config", "rename-instance", "--xmlhelp"])).stdout);
   assertEquals(
     rename.children.map((child) => [child.attributes.name, child.attributes.required]),
-    [["instance", "true"], ["instance-new", "true"]],
+    // The everyday options follow the command's own, as on every command.
+    [["instance", "true"], ["instance-new", "true"], ["verbose", "false"], ["quiet", "false"], [
+      "progress",
+      "false",
+    ]],
   );
   const config = parseXml((await run(["config", "--xmlhelp"])).stdout);
   assertEquals(config.name, "group");

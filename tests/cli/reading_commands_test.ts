@@ -17,6 +17,11 @@ import { writeLocalConfig } from "./_run.ts";
 
 /** Commands named like readers that do not read: they download or export to files. */
 const NOT_READING_BY_NAME = ["repo-apy records get-file"];
+/**
+ * Changing commands whose --json prints what they did, for scripts (get-file: the paths it wrote;
+ * sync: the plan and result).
+ */
+const CHANGING_WITH_JSON = ["repo-apy records get-file", "repo-apy records sync"];
 
 /** What is wrong with the declarations of the commands below `root` (empty: nothing). */
 function declarationProblems(root: CommandUnknownOpts): string[] {
@@ -31,7 +36,10 @@ function declarationProblems(root: CommandUnknownOpts): string[] {
       problems.push(`${path}: declares neither readingCommand() nor changingCommand()`);
     } else if (kind === "reads" && !json) {
       problems.push(`${path}: reads but lacks --json/--jsonl`);
-    } else if (kind === "changes" && (flags.includes("--json") || flags.includes("--jsonl"))) {
+    } else if (
+      kind === "changes" && (flags.includes("--json") || flags.includes("--jsonl")) &&
+      !CHANGING_WITH_JSON.includes(path)
+    ) {
       problems.push(`${path}: prints JSON, so it must be declared with readingCommand()`);
     }
     const readerName = /^(get|show)-/.test(command.name());
@@ -94,7 +102,7 @@ const SAMPLES: { [path: string]: string[] } = {
   "misc get-tags": [],
 };
 
-Deno.test("every reading command prints only JSON with --json, and one JSON value per line with --jsonl", async () => {
+Deno.test("every reading command prints its data whatever -q, the same bare data with -p, only JSON with --json and --jsonl", async () => {
   await using server = await startServer();
   const config = await Deno.makeTempFile({ prefix: "repo-apy-json-", suffix: ".toml" });
   await writeLocalConfig(config, server.url, server.pat);
@@ -134,6 +142,18 @@ Deno.test("every reading command prints only JSON with --json, and one JSON valu
     assertEquals(reading.sort(), Object.keys(SAMPLES).sort());
     for (const [path, args] of Object.entries(SAMPLES)) {
       const argv = [...path.split(" "), ...args];
+      // The normal form prints the data on stdout; -q/--quiet keeps all of it and drops the rest.
+      const plain = await repo(server, argv);
+      assertEquals(plain.code, 0, `${path}: ${plain.stderr}`);
+      assert(plain.stdout.trim() !== "", `${path} printed no data`);
+      const quiet = await repo(server, [...argv, "--quiet"]);
+      assertEquals([quiet.code, quiet.stdout, quiet.stderr], [0, plain.stdout, ""], `${path} -q`);
+      const command = findCommand(program, path);
+      if (command.options.some((option) => option.long === "--pipe")) {
+        // Where the whole output is the value (ids, a metadatum), -p prints the same bare data.
+        const piped = await repo(server, [...argv, "--pipe"]);
+        assertEquals([piped.code, piped.stdout, piped.stderr], [0, plain.stdout, ""], path);
+      }
       const json = await repo(server, [...argv, "--json"]);
       assertEquals(json.code, 0, `${path} --json: ${json.stderr}`);
       JSON.parse(json.stdout); // the whole of stdout is one JSON document

@@ -11,8 +11,8 @@ Deno.test("records create -p prints only the id; again it opens the record and r
   assertEquals(first.stdout, `${id}\n`);
   const again = await repo(server, ["records", "create", "-i", "sample-1", "-t", "Renamed"]);
   assertEquals(again.code, 0, again.stderr);
-  assertStringIncludes(again.stdout, "Changed the title");
-  assertStringIncludes(again.stdout, "exists already");
+  assertStringIncludes(again.stderr, "Changed the title");
+  assertStringIncludes(again.stderr, "exists already");
   await using manager = managerFor(server);
   const record = await manager.record({ id });
   assertEquals((await record.meta()).title, "Renamed");
@@ -23,7 +23,7 @@ Deno.test("records create -e exits 1 when the record existed; -v public creates 
   await using server = await startServer();
   const created = await repo(server, ["records", "create", "-i", "pub", "-v", "public", "-e"]);
   assertEquals(created.code, 0, created.stderr);
-  assertStringIncludes(created.stdout, "Created record 'pub'");
+  assertStringIncludes(created.stderr, "Created record 'pub'");
   const existed = await repo(server, ["records", "create", "-i", "pub", "-e", "-p"]);
   assertEquals(existed.code, 1);
   assertStringIncludes(existed.stderr, "Error: Nothing was created");
@@ -57,9 +57,9 @@ Deno.test("records edit changes each given attribute once and reports unchanged 
     "-v",
     "private",
   ]);
-  assertStringIncludes(run.stdout, "The visibility of the record");
-  assertStringIncludes(run.stdout, "is already 'private'");
-  assertStringIncludes(run.stdout, "to 'CC-BY-4.0'");
+  assertStringIncludes(run.stderr, "The visibility of the record");
+  assertStringIncludes(run.stderr, "is already 'private'");
+  assertStringIncludes(run.stderr, "to 'CC-BY-4.0'");
   const patches = server.log.filter((entry) => entry.method === "PATCH");
   assertEquals(patches.length, 4);
   await using manager = managerFor(server);

@@ -21,7 +21,7 @@ Deno.test("records get-file -u (-n, -i, -P) and export -u -n keep a hostile iden
     "-n",
     "a.txt",
   ]);
-  const fileId = /id: ([0-9a-f-]+)/.exec(added.stdout)?.[1] ?? "";
+  const fileId = /id: ([0-9a-f-]+)/.exec(added.stderr)?.[1] ?? "";
   const target = `${dir.path}/one/two/three`;
   await Deno.mkdir(target, { recursive: true });
   server.addFault({ method: "GET", path: "/records/", jsonFields: { identifier: HOSTILE } });

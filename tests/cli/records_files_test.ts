@@ -23,7 +23,7 @@ Deno.test("records add-files: an existing file without -f exits 1 and changes no
   const path = `${dir.path}/data.txt`;
   await Deno.writeTextFile(path, "first");
   const first = await ok(server, ["add-files", "-r", String(id), "-n", path, "-d", "About"]);
-  assertStringIncludes(first.stdout, "Uploaded 'data.txt'");
+  assertStringIncludes(first.stderr, "Uploaded 'data.txt'");
   await Deno.writeTextFile(path, "second");
   const uploadsBefore = server.log.filter((entry) => entry.path.endsWith("/uploads")).length;
   const refused = await repo(server, ["records", "add-files", "-r", String(id), "-n", path]);
@@ -190,7 +190,9 @@ Deno.test("records get-file downloads by pattern, into a record folder, and pipe
   ]);
   assertEquals(forced.stdout, `${dir.path}/z.txt\n`);
   const plain = await ok(server, ["get-file", "-r", String(id), "-p", dir.path, "-P", "x*", "-f"]);
-  assertStringIncludes(plain.stdout, `Downloaded '${dir.path}/x.csv'`);
+  // One short line per file (its path in the folder), and the summary naming the record.
+  assertStringIncludes(plain.stderr, "\nDownloaded 'x.csv'\n");
+  assertStringIncludes(plain.stderr, "\nDownloaded 1 file, 10 B in ");
 });
 
 Deno.test("records get-file -T downloads from several records; a missing folder is created", async () => {
@@ -268,7 +270,7 @@ Deno.test("records edit-file, delete-file and delete-files (--i-am-sure)", async
   assertEquals(unsure.code, 1);
   assertEquals((await fileNames(server, id)).length, 2);
   const done = await ok(server, ["delete-files", "-r", String(id), "--i-am-sure"]);
-  assertStringIncludes(done.stdout, "Deleted 2 file(s)");
+  assertStringIncludes(done.stderr, "Deleted 2 file(s)");
   assertEquals(await fileNames(server, id), []);
   const noFile = await repo(server, ["records", "delete-file", "-r", String(id)]);
   assertEquals(noFile.code, 2); // a usage error since issue 9

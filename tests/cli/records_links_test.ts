@@ -42,8 +42,8 @@ Deno.test("records add-record-link links to -l, -L and -T targets; a duplicate i
     "-n",
     "uses",
   ]);
-  assertStringIncludes(multi.stdout, `The link 'uses' to record ${to[0]} exists already`);
-  assertStringIncludes(multi.stdout, `to record ${to[1]} as 'uses'`);
+  assertStringIncludes(multi.stderr, `The link 'uses' to record ${to[0]} exists already`);
+  assertStringIncludes(multi.stderr, `to record ${to[1]} as 'uses'`);
   const out = await ok(server, ["show-record-links-to", "-r", r, "-n", "100"]);
   assertStringIncludes(out.stdout, "Found 3 link(s) from the record");
   assertStringIncludes(out.stdout, "term: https://ex.org/uses");
@@ -117,7 +117,7 @@ Deno.test("records add-user gives a second user a role, changes it on a repeat, 
     return page.items.find((item) => item.user.id === user.id)?.role.name;
   };
   const added = await ok(server, ["add-user", "-r", String(id), "-u", String(user.id)]);
-  assertStringIncludes(added.stdout, "Jane Doe");
+  assertStringIncludes(added.stderr, "Jane Doe");
   assertEquals(await roleOf(), "member");
   const changed = await ok(server, [
     "add-user",
@@ -130,7 +130,7 @@ Deno.test("records add-user gives a second user a role, changes it on a repeat, 
     "-p",
     "editor",
   ]);
-  assertStringIncludes(changed.stdout, "Changed the role");
+  assertStringIncludes(changed.stderr, "Changed the role");
   assertEquals(await roleOf(), "editor");
   const noType = await repo(server, ["records", "add-user", "-r", String(id), "-U", "jdoe"]);
   assertEquals(noType.code, 2); // a usage error since issue 9
@@ -167,7 +167,7 @@ Deno.test("records add-group-role and remove-group-role", async () => {
     "-p",
     "admin",
   ]);
-  assertStringIncludes(again.stdout, "Changed the role");
+  assertStringIncludes(again.stderr, "Changed the role");
   assertEquals(await roles(), ["admin"]);
   await ok(server, ["remove-group-role", "-r", String(id), "-G", "team"]);
   assertEquals(await roles(), []);

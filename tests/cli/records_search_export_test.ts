@@ -55,7 +55,7 @@ Deno.test("records get-record-ids -p prints a comma list filtered by tags and vi
   assertEquals(nested.stdout, `${a}\n`);
   assertTrue(server.log.some((entry) => entry.query.includes("child_collections=true")));
   const plain = await ok(server, ["get-record-ids", "-v", "public"]);
-  assertEquals(plain.stdout, `Found 1 record(s): ${c}\n`);
+  assertEquals([plain.stdout, plain.stderr], [`${c}\n`, "Found 1 record(s)\n"]);
   const tagged = server.log.filter((entry) =>
     entry.path.endsWith("/records") && entry.query.includes("tag=x")
   );
@@ -102,13 +102,12 @@ Deno.test("records export writes json and ro-crate files, names them, and pipes 
   const id = await createRecord(server, "exp");
   await ok(server, ["add-string-as-file", "-r", String(id), "-s", "content", "-n", "f.txt"]);
   const json = await ok(server, ["export", "-r", String(id), "-p", dir.path]);
-  assertStringIncludes(json.stdout, `to '${dir.path}/exp.json'`);
+  assertStringIncludes(json.stderr, `to '${dir.path}/exp.json'`);
   assertEquals(JSON.parse(await Deno.readTextFile(`${dir.path}/exp.json`)).identifier, "exp");
-  await ok(server, ["export", "-r", String(id), "-p", dir.path]);
   await ok(server, ["export", "-r", String(id), "-p", dir.path, "-f"]);
   await ok(server, ["export", "-R", "exp", "-p", dir.path, "-e", "ro-crate", "-u"]);
   await ok(server, ["export", "-r", String(id), "-p", dir.path, "-n", "named", "-u"]);
-  assertEquals(await listDir(dir.path), ["exp", "exp.json", "exp_2.json"]);
+  assertEquals(await listDir(dir.path), ["exp", "exp.json"]);
   assertEquals(await listDir(`${dir.path}/exp`), ["exp.eln", "named.json"]);
   const zip = await Deno.readFile(`${dir.path}/exp/exp.eln`);
   assertEquals([...zip.subarray(0, 2)], [0x50, 0x4b]);
@@ -118,6 +117,43 @@ Deno.test("records export writes json and ro-crate files, names them, and pipes 
   assertEquals(notJson.code, 2); // a usage error since issue 9
   const badType = await repo(server, ["records", "export", "-r", String(id), "-e", "zip"]);
   assertEquals(badType.code, 2);
+});
+
+Deno.test("export onto an existing file without -f fails (exit 1) before the export is requested", async () => {
+  await using server = await startServer();
+  await using dir = await tempDir();
+  const id = await createRecord(server, "rec-a");
+  await ok(server, ["export", "-R", "rec-a", "-e", "json", "-p", dir.path]);
+  const collection = await repo(server, ["collections", "create", "-i", "col-a"]);
+  assertEquals(collection.code, 0);
+  await repo(server, ["collections", "export", "-C", "col-a", "-p", dir.path]);
+  const template = await repo(server, ["templates", "create", "-i", "tpl-a"]);
+  assertEquals(template.code, 0);
+  await repo(server, ["templates", "export", "-T", "tpl-a", "-p", dir.path]);
+  const before = await listDir(dir.path);
+  assertEquals(before, ["col-a.json", "rec-a.json", "tpl-a.json"]);
+  for (
+    const [args, file] of [
+      [["records", "export", "-R", "rec-a", "-e", "JSON", "-p", dir.path], "rec-a.json"],
+      [["records", "export", "-r", String(id), "-p", dir.path, "-n", "rec-a"], "rec-a.json"],
+      [["collections", "export", "-C", "col-a", "-p", dir.path], "col-a.json"],
+      [["templates", "export", "-T", "tpl-a", "-p", dir.path], "tpl-a.json"],
+    ] as const
+  ) {
+    const exports = server.log.filter((entry) => entry.path.includes("/export/")).length;
+    assertTrue(exports >= 3);
+    const run = await repo(server, [...args]);
+    assertEquals(run.code, 1, run.stderr);
+    assertStringIncludes(
+      run.stderr,
+      `A file with the name '${dir.path}/${file}' already exists. File '${dir.path}/${file}' ` +
+        "was not replaced. Use '-f' to force overwriting existing file.",
+    );
+    assertEquals(server.log.filter((entry) => entry.path.includes("/export/")).length, exports);
+  }
+  assertEquals(await listDir(dir.path), before);
+  const forced = await repo(server, ["templates", "export", "-T", "tpl-a", "-p", dir.path, "-f"]);
+  assertEquals(forced.code, 0, forced.stderr);
 });
 
 Deno.test("records export -T exports several records", async () => {
@@ -135,7 +171,7 @@ Deno.test("records export-metadata writes and pipes the extras as JSON", async (
   const id = await createRecord(server, "extras");
   await ok(server, ["add-metadatum", "-r", String(id), "-m", "t", "-v", "3", "-t", "integer"]);
   const written = await ok(server, ["export-metadata", "-r", String(id), "-p", dir.path]);
-  assertStringIncludes(written.stdout, "Exported the metadata");
+  assertStringIncludes(written.stderr, "Exported the metadata");
   const [name] = await listDir(dir.path);
   const data = JSON.parse(await Deno.readTextFile(`${dir.path}/${name}`));
   assertStringIncludes(JSON.stringify(data), '"t"');

@@ -1,6 +1,6 @@
 // `records add-files` reliability: folder uploads that resume with --skip-existing, the resume
 // line of a rerun, and several processes resuming one interrupted upload.
-import { assertEquals, assertStringIncludes, assertTrue } from "../_assert.ts";
+import { assertEquals, assertNotIncludes, assertStringIncludes, assertTrue } from "../_assert.ts";
 import { Transport } from "../../lib/http/transport.ts";
 import { startServer, type TestServer } from "../../lib/testing/mod.ts";
 import { UploadError, UploadFilesError } from "../../lib/transfer/errors.ts";
@@ -63,8 +63,9 @@ Deno.test("records add-files on a folder resumes with --skip-existing and counts
   const before = server.log.length;
   const resumed = await repo(server, [...args, "--skip-existing"]);
   assertEquals(resumed.code, 0, resumed.stderr);
-  assertStringIncludes(resumed.stdout, "Uploaded 3 file(s)");
-  assertStringIncludes(resumed.stdout, "skipped 2 already there");
+  assertStringIncludes(resumed.stderr, "Uploaded 3 files, 48 B in ");
+  assertStringIncludes(resumed.stderr, "skipped 2 already there");
+  assertEquals(resumed.stdout, "");
   assertEquals(posted(server, before), 3);
   assertEquals(await fileNames(server, id), ["a.txt", "b.txt", "c.txt", "d.txt", "e.txt"]);
 
@@ -72,10 +73,12 @@ Deno.test("records add-files on a folder resumes with --skip-existing and counts
   await Deno.writeTextFile(`${dir.path}/a.txt`, "changed");
   const clash = await repo(server, [...args, "--skip-existing"]);
   assertEquals(clash.code, 1);
-  assertStringIncludes(clash.stderr, "'a.txt'");
+  assertStringIncludes(clash.stderr, "a file named 'a.txt' with other content than the local file");
+  assertStringIncludes(clash.stderr, "add -f/--force to replace it");
+  assertNotIncludes(clash.stderr, "add --skip-existing");
   const replaced = await ok(server, [...args.slice(1), "--skip-existing", "-f"]);
-  assertStringIncludes(replaced.stdout, "Uploaded 1 file(s)");
-  assertStringIncludes(replaced.stdout, "skipped 4 already there");
+  assertStringIncludes(replaced.stderr, "Uploaded 1 file, 7 B in ");
+  assertStringIncludes(replaced.stderr, "skipped 4 already there");
 });
 
 Deno.test("records add-files sends several small files of a folder at once", async () => {
@@ -106,10 +109,10 @@ Deno.test("records add-files run again after an interruption says it resumes and
   await interruptedUpload(server, id, path);
   const run = await ok(server, ["add-files", "-r", String(id), "-n", path]);
   assertStringIncludes(
-    run.stdout,
+    run.stderr,
     "Resuming the upload of 'big.bin': 30.0 MB of 55.0 MB already on the server",
   );
-  assertStringIncludes(run.stdout, "Uploaded 'big.bin'");
+  assertStringIncludes(run.stderr, "Uploaded 'big.bin'");
 });
 
 Deno.test("records add-files: 4 concurrent CLI processes resuming one interrupted upload all succeed", async () => {
@@ -151,10 +154,10 @@ Deno.test("records add-files succeeds when the answer to finish is lost, and a r
   await writeRandomFile(path, 51_000_000, 89);
   server.addFault({ method: "POST", path: "/uploads/", dropAfterProcessing: true, times: 1 });
   const run = await ok(server, ["add-files", "-r", String(id), "-n", path]);
-  assertStringIncludes(run.stdout, "Uploaded 'big.bin'");
+  assertStringIncludes(run.stderr, "Uploaded 'big.bin'");
   const before = server.log.length;
   const again = await ok(server, ["add-files", "-r", String(id), "-n", path]);
-  assertStringIncludes(again.stdout, "Skipped 'big.bin'");
+  assertStringIncludes(again.stderr, "Skipped 'big.bin'");
   assertEquals(posted(server, before), 0);
   assertEquals(await fileNames(server, id), ["big.bin"]);
 });

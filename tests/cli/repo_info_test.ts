@@ -7,8 +7,15 @@ Deno.test("get-repo-info prints instance, host, version, masked token and token 
   await using server = await startServer();
   await using home = await tempHome();
   await writeLocalConfig(home.configPath, server.url, server.pat);
-  for (const group of ["config", "misc", "miscellaneous"]) {
-    const result = await runCli(home.dir, [group, "get-repo-info"]);
+  for (
+    const args of [
+      ["config", "get-repo-info"],
+      ["config", "get-kadi-info"], // the reference client's name
+      ["misc", "get-repo-info"],
+      ["miscellaneous", "get-repo-info"],
+    ]
+  ) {
+    const result = await runCli(home.dir, args);
     assertEquals(result.code, 0, result.stderr);
     assertEquals(
       result.stdout,
@@ -34,12 +41,15 @@ Deno.test("get-repo-info -V debug never prints the full token", async () => {
   assertNotIncludes(result.stdout + result.stderr, server.pat);
 });
 
-Deno.test("get-repo-info -V error silences the info lines", async () => {
+Deno.test("get-repo-info -V error and -q still print the information asked for", async () => {
   await using server = await startServer();
   await using home = await tempHome();
   await writeLocalConfig(home.configPath, server.url, server.pat);
-  const result = await runCli(home.dir, ["config", "get-repo-info", "-V", "error"]);
-  assertEquals(result, { code: 0, stdout: "", stderr: "" });
+  for (const quiet of [["-V", "error"], ["-q"]]) {
+    const result = await runCli(home.dir, ["config", "get-repo-info", ...quiet]);
+    assertEquals([result.code, result.stderr], [0, ""]);
+    assertStringIncludes(result.stdout, "Server version: 1.13.0\n");
+  }
 });
 
 Deno.test("get-repo-info with a rejected token exits 1; -V debug adds the response body", async () => {

@@ -44,7 +44,7 @@ Deno.test("templates: created, exported as json-schema and shacl, deleted, in th
     "-p",
     dir.path,
   ]);
-  assertStringIncludes(shacl.stdout, "as shacl to");
+  assertStringIncludes(shacl.stderr, "as shacl to");
   assertStringIncludes(await Deno.readTextFile(`${dir.path}/sample-extras.ttl`), "sh:");
   const kebab = await must(server, [
     "templates",
@@ -58,7 +58,7 @@ Deno.test("templates: created, exported as json-schema and shacl, deleted, in th
     "-n",
     "plain",
   ]);
-  assertStringIncludes(kebab.stdout, "plain.json");
+  assertStringIncludes(kebab.stderr, "plain.json");
   assertEquals(
     JSON.parse(await Deno.readTextFile(`${dir.path}/plain.json`)).identifier,
     "sample-extras",
@@ -86,8 +86,8 @@ Deno.test("templates: created, exported as json-schema and shacl, deleted, in th
     "-i",
     String(id),
   ]);
-  assertStringIncludes(restored.stdout, `Restored the template '`);
-  assertStringIncludes(restored.stdout, `(id: ${id}, identifier: 'sample-extras')`);
+  assertStringIncludes(restored.stderr, `Restored the template '`);
+  assertStringIncludes(restored.stderr, `(id: ${id}, identifier: 'sample-extras')`);
   const back = await must(server, ["templates", "show-info", "-T", "sample-extras"]);
   assertStringIncludes(back.stdout, "Template 'Sample extras'");
   const empty = await must(server, ["misc", "get-deleted-resources", "--json"]);
@@ -140,7 +140,7 @@ Deno.test("templates create: record type by default with {} data; bad -d is an e
     "-d",
     "Use it",
   ]);
-  assertStringIncludes(edited.stdout, "Changed the title of the template");
+  assertStringIncludes(edited.stderr, "Changed the title of the template");
   const json = await must(server, ["templates", "show-info", "-T", "rec", "--json"]);
   const meta = JSON.parse(json.stdout);
   assertEquals([meta.title, meta.description, meta.type], ["Record template", "Use it", "record"]);
@@ -156,7 +156,7 @@ Deno.test("templates roles: a second user and a group get, change and lose roles
   await must(server, ["templates", "create", "-i", "shared-t"]);
   await must(server, ["groups", "create", "-i", "lab"]);
   const added = await must(server, ["templates", "add-user", "-T", "shared-t", "-u", "2"]);
-  assertStringIncludes(added.stdout, "the role 'member'");
+  assertStringIncludes(added.stderr, "the role 'member'");
   const changed = await must(server, [
     "templates",
     "add-user",
@@ -167,7 +167,7 @@ Deno.test("templates roles: a second user and a group get, change and lose roles
     "-p",
     "editor",
   ]);
-  assertStringIncludes(changed.stdout, "to 'editor'");
+  assertStringIncludes(changed.stderr, "to 'editor'");
   assertEquals(
     (await repo(server, [
       "templates",

@@ -83,6 +83,9 @@ Deno.test("delete-type commands with --dry-run delete nothing (and need no --i-a
   ];
   await ok(server, ["add-tag", "-r", id, "-t", "keep"]);
   await repo(server, ["collections", "create", "-i", "dry-collection"]);
+  // Purging needs an item in the trash (the dry run checks that as the real run would).
+  const binned = String(await createRecord(server, "dry-binned"));
+  await ok(server, ["delete", "-r", binned, "--i-am-sure"]);
   const from = server.log.length;
   for (const [args, text] of expected) {
     const run = await ok(server, [...args, "--dry-run"]);
@@ -102,10 +105,10 @@ Deno.test("delete-type commands with --dry-run delete nothing (and need no --i-a
     "-t",
     "record",
     "-i",
-    id,
+    binned,
     "--dry-run",
   ]);
-  assertStringIncludes(purge.stdout, "Dry run: would purge the record");
+  assertStringIncludes(purge.stdout, "Dry run: would purge the record 'dry-binned'");
   assertEquals(changes(server, from), []);
   await using manager = managerFor(server);
   const record = await manager.record({ id: Number(id) });
@@ -123,7 +126,7 @@ Deno.test("removing commands of every group take --dry-run and change nothing", 
   await repo(server, ["templates", "create", "-i", "dry-t", "-y", "record"]);
   await repo(server, ["groups", "create", "-i", "dry-g"]);
   const link = await ok(server, ["add-record-link", "-r", id, "-n", "uses", "-l", target]);
-  const linkId = /link id: (\d+)/.exec(link.stdout)![1]!;
+  const linkId = /link id: (\d+)/.exec(link.stderr)![1]!;
   const setup: string[][] = [
     ["records", "add-collection-link", "-r", id, "-C", "dry-c"],
     ["records", "add-user", "-r", id, "-u", "2", "-p", "member"],

@@ -50,8 +50,33 @@ Deno.test("REPO_APY_PAT beats the config file's pat; a wrong one is not printed 
   const wrong = "pat_wrong_from_the_environment";
   const bad = await cli(home.dir, ["config", "get-repo-info"], { REPO_APY_PAT: wrong });
   assertEquals(bad.code, 1);
-  assertStringIncludes(bad.stderr, "repo-apy config set-pat -I work");
+  // The token came from the environment: the message sends the user there, not to the config.
+  assertStringIncludes(bad.stderr, "the access token in REPO_APY_PAT was not accepted");
+  assertStringIncludes(bad.stderr, "set a valid one in REPO_APY_PAT, or unset it");
+  assertNotIncludes(bad.stderr, "config set-pat");
   assertNotIncludes(bad.stdout + bad.stderr, wrong);
+});
+
+Deno.test("a bad REPO_APY_HOST is named as the host to check, not the config file", async () => {
+  await using home = await tempHome();
+  // Ports nothing listens on: the connection is refused.
+  const closed = () => {
+    const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+    const port = listener.addr.port;
+    listener.close();
+    return `http://127.0.0.1:${port}`;
+  };
+  const [fileHost, envHost] = [closed(), closed()];
+  await Deno.writeTextFile(home.configPath, config(fileHost, "pat_in_the_file"), { mode: 0o600 });
+  const fromFile = await cli(home.dir, ["config", "get-repo-info"], {});
+  assertEquals(fromFile.code, 1);
+  assertStringIncludes(fromFile.stderr, "check 'host' of the instance 'work' in the config file");
+  const env = { REPO_APY_HOST: envHost, REPO_APY_PAT: "pat_from_the_environment" };
+  const run = await cli(home.dir, ["config", "get-repo-info"], env);
+  assertEquals(run.code, 1);
+  assertStringIncludes(run.stderr, `Could not connect to ${envHost}`);
+  assertStringIncludes(run.stderr, `check REPO_APY_HOST (${envHost}) and your network`);
+  assertNotIncludes(run.stderr, "config file");
 });
 
 Deno.test("resolveSettings(): options beat the environment, which beats the config file", async () => {

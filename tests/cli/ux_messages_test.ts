@@ -90,7 +90,7 @@ Deno.test("add-metadatum refuses a unit for a string instead of dropping it (usa
 Deno.test("records create keeps the typed text as title and announces the changed identifier", async () => {
   await using server = await startServer();
   const run = await ok(server, ["create", "-i", "Über/Probe#3"]);
-  assertStringIncludes(run.stdout, "The identifier 'Über/Probe#3' is stored as 'berprobe3'");
+  assertStringIncludes(run.stderr, "The identifier 'Über/Probe#3' is stored as 'berprobe3'");
   await using manager = managerFor(server);
   const meta = await (await manager.record({ identifier: "berprobe3" })).meta();
   assertEquals(meta.title, "Über/Probe#3");
@@ -104,12 +104,12 @@ Deno.test("add-tag says when the tag was there already; delete names the record'
   await using server = await startServer();
   const id = await createRecord(server, "tagged");
   const first = await ok(server, ["add-tag", "-r", String(id), "-t", "raman"]);
-  assertStringIncludes(first.stdout, "Added the tag 'raman'");
+  assertStringIncludes(first.stderr, "Added the tag 'raman'");
   const again = await ok(server, ["add-tag", "-r", String(id), "-t", "Raman"]);
-  assertStringIncludes(again.stdout, "has the tag 'raman' already");
+  assertStringIncludes(again.stderr, "has the tag 'raman' already");
   assertNotIncludes(again.stdout, "Added");
   const deleted = await ok(server, ["delete", "-r", String(id), "--i-am-sure"]);
-  assertStringIncludes(deleted.stdout, "identifier: 'tagged'");
+  assertStringIncludes(deleted.stderr, "identifier: 'tagged'");
 });
 
 Deno.test("get-file -p creates a missing target folder, as export does", async () => {
@@ -160,6 +160,8 @@ Deno.test("a 403 says that the account lacks the permission, on the error's one 
   await using server = await startServer({ users: [{ username: "jdoe" }] });
   const id = await createRecord(server, "not-yours");
   const other = server.users.find((user) => user.id !== 1)!;
+  // A member reads the record, so the edit itself is refused.
+  await ok(server, ["add-user", "-r", String(id), "-u", String(other.id), "-p", "member"]);
   const run = await repo(server, ["records", "edit", "-r", String(id), "-t", "Mine"], {
     pat: other.pat,
   });
@@ -175,11 +177,11 @@ Deno.test("edit names the resource by the title it had before the edit", async (
   await repo(server, ["templates", "create", "-i", "tpl", "-t", "Old title", "-y", "record"]);
   const template = await repo(server, ["templates", "edit", "-T", "tpl", "-i", "New title"]);
   assertEquals(template.code, 0, template.stderr);
-  assertStringIncludes(template.stdout, "of the template 'Old title'");
-  assertStringIncludes(template.stdout, "to 'New title'");
+  assertStringIncludes(template.stderr, "of the template 'Old title'");
+  assertStringIncludes(template.stderr, "to 'New title'");
   const id = await createRecord(server, "renamed");
   const record = await repo(server, ["records", "edit", "-r", String(id), "-t", "New title"]);
   assertEquals(record.code, 0, record.stderr);
-  assertStringIncludes(record.stdout, "of the record 'renamed'");
-  assertNotIncludes(record.stdout, "record 'New title'");
+  assertStringIncludes(record.stderr, "of the record 'renamed'");
+  assertNotIncludes(record.stderr, "record 'New title'");
 });

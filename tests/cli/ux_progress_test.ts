@@ -1,8 +1,15 @@
 // Progress (issue 9): ETA on the bar, plain lines off a terminal with --progress, -q/--quiet.
 
-import { assertEquals, assertMatch, assertNotIncludes, assertStringIncludes } from "../_assert.ts";
+import {
+  assertEquals,
+  assertMatch,
+  assertNotIncludes,
+  assertStringIncludes,
+  assertTrue,
+} from "../_assert.ts";
 import { startServer } from "../../lib/testing/mod.ts";
 import { createProgress, formatDuration, Output } from "../../lib/cli/output.ts";
+import { progressLine } from "../../lib/cli/_progress_line.ts";
 import { createRecord, ok, repo, tempDir } from "./_records.ts";
 
 function capture(terminal: boolean) {
@@ -85,4 +92,103 @@ Deno.test("--progress off a terminal logs the upload; -q/--quiet prints only the
   const failed = await repo(server, ["records", "show-info", "-R", "missing", "-q"]);
   assertEquals(failed.code, 1);
   assertStringIncludes(failed.stderr, "Error: ");
+});
+
+Deno.test("progressLine() fits the width: the bar shrinks, then the label, the bar, the rate go", () => {
+  const parts = {
+    label: "Uploading data",
+    percent: 33,
+    files: "8/24 files",
+    amount: "800.0 kB/2.4 MB",
+    rate: "556.0 kB/s",
+    eta: "ETA 3s",
+  };
+  const wide = progressLine(parts, 180);
+  assertEquals(
+    wide,
+    "Uploading data [##########--------------------] 8/24 files  33% 800.0 kB/2.4 MB 556.0 kB/s ETA 3s",
+  );
+  for (const columns of [180, 120, 80, 60, 40, 30, 20, 12, 5]) {
+    const line = progressLine(parts, columns);
+    assertTrue(line.length <= columns - 3 || columns <= 4, `${columns}: ${line}`);
+  }
+  assertEquals(
+    progressLine(parts, 80),
+    "Uploading data [###-------] 8/24 files  33% 800.0 kB/2.4 MB 556.0 kB/s ETA 3s",
+  );
+  assertEquals(
+    progressLine(parts, 64),
+    "Uploading… 8/24 files  33% 800.0 kB/2.4 MB 556.0 kB/s ETA 3s",
+  );
+  assertEquals(progressLine(parts, 60), "8/24 files  33% 800.0 kB/2.4 MB 556.0 kB/s ETA 3s");
+  // Narrower: the rate goes, then the bytes (the compact form keeps files, share and time left).
+  assertEquals(progressLine(parts, 44), "8/24 files  33% 800.0 kB/2.4 MB ETA 3s");
+  assertEquals(progressLine(parts, 30), "8/24 files 33% ETA 3s");
+  // No total: no bar and no share, the bytes and the rate.
+  assertEquals(
+    progressLine({ label: "Exporting 3", amount: "1.0 MB", rate: "1.0 MB/s", eta: "" }, 80),
+    "Exporting 3 1.0 MB 1.0 MB/s",
+  );
+});
+
+Deno.test("createProgress() on a terminal redraws one line at the terminal's width, after a resize too", () => {
+  const { output, lines } = capture(true);
+  let columns = 120;
+  let time = 0;
+  const bar = createProgress(2_400_000, "Uploading data", output, {
+    now: () => time,
+    files: 24,
+    columns: () => columns,
+  });
+  time = 1000;
+  bar.advance(600_000);
+  bar.fileDone();
+  const first = lines.at(-1)!;
+  // One line redrawn in place: back to its start, the line, the rest of the old one erased.
+  assertEquals([first.startsWith("\r"), first.endsWith("\x1b[K")], [true, true]);
+  assertMatch(
+    first.slice(1, -3),
+    /^Uploading data \[#+-+\] 1\/24 files {2}25% 600\.0 kB\/2\.4 MB .* ETA 3s$/,
+  );
+  columns = 50;
+  time = 2000;
+  bar.advance(600_000);
+  const narrow = lines.at(-1)!.slice(1, -3);
+  assertTrue(narrow.length <= 47, narrow);
+  assertStringIncludes(narrow, "1/24 files");
+  bar.done();
+  assertEquals(lines.at(-1), "\r\x1b[2K");
+  assertTrue(lines.every((line) => !line.includes("\n")), "the bar never starts a new line");
+});
+
+Deno.test("a message printed while the bar is drawn goes above it on its own line", () => {
+  const { output, lines } = capture(true);
+  let time = 0;
+  const bar = createProgress(100, "up", output, { now: () => time, columns: () => 80 });
+  time = 500;
+  bar.advance(50);
+  output.info("Uploaded 'a.txt'");
+  output.warning("slow");
+  output.data("42");
+  const shown = lines.join("");
+  // Each message clears the bar's line, takes it, ends it, and the bar is drawn again below.
+  assertStringIncludes(shown, "\r\x1b[2KUploaded 'a.txt'\nup [");
+  assertStringIncludes(shown, "\r\x1b[2KWarning: slow\nup [");
+  bar.done();
+  assertEquals(lines.at(-1), "\r\x1b[2K");
+  output.info("after");
+  assertEquals(lines.at(-1), "after\n");
+});
+
+Deno.test("add-files on a folder shows the file count and the folder's total on --progress lines", async () => {
+  await using server = await startServer();
+  await using dir = await tempDir();
+  const id = String(await createRecord(server, "aggregate"));
+  for (const name of ["a", "b", "c"]) {
+    await Deno.writeFile(`${dir.path}/${name}.bin`, new Uint8Array(10_000));
+  }
+  const run = await ok(server, ["add-files", "-r", id, "-n", dir.path, "--progress"]);
+  // Off a terminal, the last plain line: the total was known before the first byte.
+  assertMatch(run.stderr, /Uploading [^:]+: done, 30\.0 kB in /);
+  assertMatch(run.stderr, /\nUploaded 3 files, 30\.0 kB in \S+/);
 });

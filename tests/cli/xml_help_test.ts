@@ -19,11 +19,10 @@ Deno.test("xmlHelp() escapes markup, quotes and control characters in attributes
       name: "count",
       char: "c",
       type: "long",
-      required: "false",
       default: "3",
       description: `a <b> & "c" 'd'\nnext`,
     },
-    { name: "flag", type: "flag", required: "false", default: "false", description: "A flag" },
+    { name: "flag", type: "flag", default: "false", description: "A flag" },
     { name: "path", required: "true", description: "Input path" },
   ]);
 });

@@ -1,5 +1,7 @@
-import { assertEquals, assertRejects } from "../_assert.ts";
-import { readConfig } from "../../lib/config/read.ts";
+import { assertEquals, assertRejects, assertStringIncludes } from "../_assert.ts";
+import { MAX_CONFIG_BYTES, readConfig } from "../../lib/config/read.ts";
+import { tempDir } from "../_temp.ts";
+import { cliPermissions, spawnCli, tempHome } from "../cli/_run.ts";
 import { ConfigurationError } from "../../lib/http/errors.ts";
 import { ConfigFileError } from "../../lib/config/errors.ts";
 
@@ -90,4 +92,56 @@ Deno.test("readConfig(): a missing file is a ConfigFileError naming the file and
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+/** Runs `config show-instances` with REPO_APY_CONFIG=`path`; killed if it hangs (the defect). */
+async function showInstancesOf(path: string): Promise<{ code: number; stderr: string }> {
+  await using home = await tempHome();
+  const child = spawnCli(home.dir, ["config", "show-instances"], {
+    env: { REPO_APY_CONFIG: path },
+    permissions: [
+      ...cliPermissions(home.dir).filter((flag) => !flag.startsWith("--allow-read")),
+      `--allow-read=${home.dir},${path}`,
+    ],
+  });
+  const guard = setTimeout(() => child.kill("SIGKILL"), 30_000);
+  try {
+    const { code, stderr } = await child.output();
+    return { code, stderr: new TextDecoder().decode(stderr) };
+  } finally {
+    clearTimeout(guard);
+  }
+}
+
+Deno.test("REPO_APY_CONFIG=/dev/zero is refused as a device, not read", async () => {
+  if (Deno.build.os === "windows") return;
+  const { code, stderr } = await showInstancesOf("/dev/zero");
+  assertEquals(code, 1, stderr);
+  assertEquals(
+    stderr,
+    "Error: The config path /dev/zero is not a regular file (a device): point REPO_APY_CONFIG at " +
+      "a file, or unset it to use ~/.repoconfig\n",
+  );
+});
+
+Deno.test("a FIFO as the config file is refused, not opened (which would block)", async () => {
+  if (Deno.build.os === "windows") return;
+  await using dir = await tempDir();
+  const fifo = `${dir.path}/fifo`;
+  const made = await new Deno.Command("bash", { args: ["-c", `mkfifo "${fifo}"`] }).output();
+  assertEquals(made.code, 0);
+  await assertRejects(() => readConfig(fifo), ConfigurationError);
+  const { code, stderr } = await showInstancesOf(fifo);
+  assertEquals(code, 1, stderr);
+  assertStringIncludes(stderr, `The config path ${fifo} is not a regular file (a named pipe)`);
+});
+
+Deno.test("a config file over 1 MiB is refused", async () => {
+  await using dir = await tempDir();
+  const path = `${dir.path}/.repoconfig`;
+  await Deno.writeTextFile(path, `${TEXT}# ${"x".repeat(MAX_CONFIG_BYTES)}\n`);
+  const error = await assertRejects(() => readConfig(path), ConfigurationError);
+  assertStringIncludes(error.message, `larger than ${MAX_CONFIG_BYTES} bytes`);
+  await Deno.writeTextFile(path, TEXT);
+  assertEquals((await readConfig(path)).global.default, "main");
 });

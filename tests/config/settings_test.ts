@@ -45,6 +45,7 @@ Deno.test("resolveSettings() applies defaults when host and pat are given", asyn
     caBundle: undefined,
     whitelist: [],
     basePath: "",
+    sources: { host: "option", pat: "option" },
   });
 });
 
@@ -81,6 +82,7 @@ Deno.test("resolveSettings() takes option > instance > [global] > default", asyn
       caBundle: undefined,
       whitelist: ["https://a.example", "https://b.example"],
       basePath: "/global",
+      sources: { host: "config", pat: "config" },
     });
     const other = await resolveSettings({ configPath: path, instance: "other", verify: true });
     assertEquals(other.timeout, 30);

@@ -1,35 +1,113 @@
-// The timeout measures idle time: a slow upload that keeps moving never times out.
-import { assertEquals, assertRejects } from "../_assert.ts";
+// The timeout measures idle time: a slow upload that keeps moving never times out. The timer's
+// rule runs on an injected clock; the senders' part (every piece written counts as activity) is
+// counted, not timed.
+import { assert, assertEquals, assertRejects } from "../_assert.ts";
 import { startServer } from "../../lib/testing/mod.ts";
 import { Transport } from "../../lib/http/transport.ts";
 import { TimeoutError } from "../../lib/http/errors.ts";
-import type { UploadJson } from "../../lib/http/protocol.ts";
+import { type IdleClock, IdleTimer } from "../../lib/http/_idle.ts";
+import { largePutSender } from "../../lib/http/_put_sender.ts";
 
-const SIZE = 48_000_000;
-
-async function startUpload(transport: Transport): Promise<string> {
-  const record = await transport.json<{ id: number }>("POST", "/records", {
-    json: { identifier: "slow", title: "slow" },
-  });
-  const upload = await transport.json<UploadJson>("POST", `/records/${record.id}/uploads`, {
-    json: { name: "slow.bin", size: SIZE },
-  });
-  return upload._actions.upload_data ?? "";
+/** A clock whose time moves only when the test says so, firing the timers that fall due. */
+function fakeClock(): IdleClock & { advance(ms: number): void; pending(): number } {
+  let now = 0;
+  let next = 1;
+  const timers = new Map<number, { at: number; callback: () => void }>();
+  return {
+    now: () => now,
+    set: (callback, ms) => {
+      timers.set(next, { at: now + ms, callback });
+      return next++;
+    },
+    clear: (id) => void timers.delete(id),
+    hold: () => {},
+    advance(ms) {
+      const end = now + ms;
+      for (;;) {
+        const due = [...timers.entries()].filter(([, timer]) => timer.at <= end)
+          .sort((a, b) => a[1].at - b[1].at)[0];
+        if (!due) break;
+        timers.delete(due[0]);
+        now = due[1].at;
+        due[1].callback();
+      }
+      now = end;
+    },
+    pending: () => timers.size,
+  };
 }
 
-Deno.test("Transport: an upload the server reads slowly outlasts the timeout while bytes move", async () => {
-  await using server = await startServer({
-    faults: [{ method: "PUT", path: "/uploads/", slowRequestBytesPerSecond: 8_000_000 }],
-  });
-  // The upload takes about six seconds; the timeout is 4 s without a byte moving. (The OS
-  // buffers a few MB of the body, which the server drains at 8 MB/s well within the timeout.)
-  await using transport = new Transport({
-    settings: { host: server.url, pat: server.pat, timeout: 4 },
-  });
-  const target = await startUpload(transport);
-  const bytes = new Uint8Array(SIZE).fill(7);
-  const file = await transport.json<{ size: number }>("PUT", target, { body: bytes });
-  assertEquals(file.size, SIZE);
+Deno.test("IdleTimer: activity within the timeout keeps a long transfer alive; silence ends it", () => {
+  const clock = fakeClock();
+  using timer = new IdleTimer(4000, clock);
+  // A 60 s transfer with a piece every 3 s never times out.
+  for (let second = 0; second < 60; second += 3) {
+    clock.advance(3000);
+    timer.touch();
+  }
+  assertEquals(timer.fired, false);
+  clock.advance(3999);
+  assertEquals(timer.fired, false);
+  clock.advance(1);
+  assertEquals(timer.fired, true);
+  assert(timer.controller.signal.aborted);
+});
+
+Deno.test("IdleTimer: a paused timer does not count, and a stopped one leaves no timer", () => {
+  const clock = fakeClock();
+  const timer = new IdleTimer(1000, clock);
+  timer.pause();
+  clock.advance(10_000);
+  assertEquals(timer.fired, false);
+  timer.touch();
+  clock.advance(999);
+  assertEquals(timer.fired, false);
+  timer.stop();
+  assertEquals(clock.pending(), 0);
+  clock.advance(10_000);
+  assertEquals(timer.fired, false);
+});
+
+Deno.test("the PUT sender counts every piece the server takes as activity", async () => {
+  // A server that reads the body slowly, 64 KiB at a time.
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const served = (async () => {
+    const conn = await listener.accept();
+    const buffer = new Uint8Array(65_536);
+    let seen = 0;
+    let head = -1;
+    let text = "";
+    while (head < 0 || seen < head + 4 + 4_000_000) {
+      const read = await conn.read(buffer);
+      if (read === null) break;
+      if (head < 0) {
+        text += new TextDecoder().decode(buffer.subarray(0, read));
+        head = text.indexOf("\r\n\r\n");
+      }
+      seen += read;
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    await conn.write(new TextEncoder().encode("HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n{}"));
+    conn.close();
+  })();
+  let touched = 0;
+  try {
+    const send = largePutSender(undefined, () => Promise.reject(new Error("no fallback")));
+    const response = await send(new URL(`http://127.0.0.1:${listener.addr.port}/data`), {
+      method: "PUT",
+      headers: {},
+      body: new Uint8Array(4_000_000),
+      idempotent: true,
+      signal: new AbortController().signal,
+      activity: () => touched++,
+    });
+    assertEquals(await response.json(), {});
+    await served;
+  } finally {
+    listener.close();
+  }
+  // 4 MB in pieces of 256 KiB: at least one touch per piece.
+  assert(touched >= Math.ceil(4_000_000 / 262_144), `${touched} touches`);
 });
 
 Deno.test("Transport: a server that stops answering still times out", async () => {

@@ -65,6 +65,27 @@ Deno.test("the local server offers no 'next' link beyond its search page cap", a
   assertEquals(page._pagination._links.next, undefined);
 });
 
+Deno.test("paginate() with `ahead` requests following pages ahead, yields them in order, each once", async () => {
+  await using server = await startServer();
+  await using transport = new Transport({ settings: { host: server.url, pat: server.pat } });
+  const identifiers = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k"];
+  for (const identifier of identifiers) {
+    await transport.json("POST", "/records", { json: { identifier, title: identifier } });
+  }
+  const before = server.log.length;
+  const seen: string[] = [];
+  for await (
+    const item of paginateItems<{ identifier: string }>(transport, "/records", {
+      per_page: 2,
+      sort: "identifier",
+    }, { ahead: 4 })
+  ) seen.push(item.identifier);
+  assertEquals(seen.toSorted(), identifiers);
+  assertEquals(new Set(seen).size, identifiers.length);
+  const pages = server.log.slice(before).filter((e) => e.path === "/api/v1/records");
+  assertEquals(pages.length, 6);
+});
+
 Deno.test("paginateItems() reads a trash whose items of different types share an id", async () => {
   // Found against the real server: record 1 and collection 1 both in the trash are two items.
   await using server = await startServer();

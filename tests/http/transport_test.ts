@@ -10,6 +10,7 @@ import {
 } from "../../lib/http/errors.ts";
 import { USER_AGENT } from "../../lib/http/version.ts";
 import { paginateItems } from "../../lib/http/paginate.ts";
+import { Pacer } from "../../lib/http/pacer.ts";
 
 const FAST_RETRY = { minDelayMs: 1, maxDelayMs: 5 };
 
@@ -73,29 +74,54 @@ Deno.test("Transport replays a whitelisted redirect without the Authorization he
   assertEquals(other.log[0]?.path, "/api/v1/info");
 });
 
+/** A pacer and a transport sleep on one injected clock: the waits are recorded, none is real. */
+function injectedClock() {
+  let now = 0;
+  const waits: number[] = [];
+  const sleep = (ms: number) => {
+    waits.push(ms);
+    now += ms;
+    return Promise.resolve();
+  };
+  const pacer = new Pacer({ now: () => now, sleep, random: () => 0 });
+  return { waits, pacer, sleep };
+}
+
 Deno.test("Transport waits for Retry-After (seconds and HTTP date) on 429, for any method", async () => {
   await using server = await startServer({
     faults: [
-      { path: "/info", status: 429, retryAfter: "1", nth: 1 },
-      { method: "POST", path: "/records", status: 429, nth: 1, retryAfter: "0" },
+      { path: "/info", status: 429, retryAfter: "7", nth: 1 },
+      { method: "POST", path: "/records", status: 429, nth: 1, retryAfter: "2" },
     ],
   });
-  await using transport = transportFor({ host: server.url, pat: server.pat });
-  const started = Date.now();
+  const clock = injectedClock();
+  await using transport = new Transport({
+    settings: { host: server.url, pat: server.pat },
+    pacer: clock.pacer,
+    sleep: clock.sleep,
+  });
+  // Besides the Retry-After pauses, the pacer spaces the next starts by a few ms.
+  const pauses = () => clock.waits.filter((ms) => ms >= 1000);
   await transport.json("GET", "/info");
-  assert(Date.now() - started >= 900, "waited for Retry-After");
+  assertEquals(pauses(), [7000]);
   assertEquals(server.log.filter((entry) => entry.path.endsWith("/info")).length, 2);
   const record = await transport.json<{ id: number }>("POST", "/records", {
     json: { identifier: "rate-limited", title: "Rate limited" },
   });
   assert(record.id > 0);
+  assertEquals(pauses(), [7000, 2000]);
+  assertEquals(server.log.filter((entry) => entry.method === "POST").length, 2);
+  // An HTTP date 30 s ahead (whole seconds: the wait is 29-30 s).
   server.addFault({
     path: "/info",
     status: 429,
     nth: 1,
-    retryAfter: new Date(Date.now() + 1000).toUTCString(),
+    retryAfter: new Date(Date.now() + 30_000).toUTCString(),
   });
   await transport.json("GET", "/info");
+  const waited = pauses()[2] ?? 0;
+  assert(waited > 28_000 && waited <= 30_000, `waited ${waited} ms for the HTTP date`);
+  assertEquals(server.log.filter((entry) => entry.path.endsWith("/info")).length, 4);
 });
 
 Deno.test("Transport gives up when Retry-After exceeds the total wait limit", async () => {
@@ -131,8 +157,15 @@ Deno.test("Transport retries GET on 503 but never retries POST blindly", async (
 
 Deno.test("Transport retries a GET whose connection drops", async () => {
   await using server = await startServer({ faults: [{ path: "/info", drop: true, times: 1 }] });
-  await using transport = transportFor({ host: server.url, pat: server.pat });
-  await transport.json("GET", "/info");
+  const clock = injectedClock();
+  await using transport = new Transport({
+    settings: { host: server.url, pat: server.pat },
+    sleep: clock.sleep,
+  });
+  const info = await transport.json<{ version: string }>("GET", "/info");
+  assertEquals(typeof info.version, "string");
+  assertEquals(server.log.filter((entry) => entry.path.endsWith("/info")).length, 2);
+  assertEquals(clock.waits.length, 1);
 });
 
 Deno.test("Transport stops after maxAttempts and reports the last failure", async () => {

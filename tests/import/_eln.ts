@@ -133,7 +133,8 @@ export async function zipBytes(entries: TestEntry[]): Promise<Uint8Array<ArrayBu
 /** A small valid crate: one dataset with one file (optionally with a wrong SHA-256). */
 export function simpleCrate(
   root = "crate",
-  options: { sha256?: string; content?: string; extra?: TestEntry[] } = {},
+  /** `sha256: null` leaves the file's SHA-256 out of the crate. */
+  options: { sha256?: string | null; content?: string; extra?: TestEntry[] } = {},
 ): TestEntry[] {
   const content = options.content ?? "hello";
   const metadata = {
@@ -156,7 +157,9 @@ export function simpleCrate(
         "@id": "./exp/data.txt",
         "@type": "File",
         name: "data.txt",
-        sha256: options.sha256 ?? sha256Hex(new TextEncoder().encode(content)),
+        ...(options.sha256 === null
+          ? {}
+          : { sha256: options.sha256 ?? sha256Hex(new TextEncoder().encode(content)) }),
       },
     ],
   };

@@ -96,13 +96,15 @@ Deno.test("importEln() refuses a zip bomb by its compression ratio", async () =>
   );
 });
 
-Deno.test("importEln() refuses an entry expanding beyond the size in its header", async () => {
-  await using server = await startServer();
-  await using manager = new RepoManager({ host: server.url, pat: server.pat });
+/** The simple crate with a central directory that claims 100 bytes for exp/data.txt. */
+async function lyingSizeArchive(
+  sha256: boolean,
+  store = false,
+): Promise<Uint8Array<ArrayBuffer>> {
   const content = "x".repeat(200_000);
-  const entries = simpleCrate("crate", { content });
+  const entries = simpleCrate("crate", { content, ...(sha256 ? {} : { sha256: null }) })
+    .map((entry) => store ? { ...entry, store: true } : entry);
   const bytes = await zipBytes(entries);
-  // Make the central directory claim 100 bytes for exp/data.txt.
   const view = new DataView(bytes.buffer);
   const name = new TextEncoder().encode("crate/exp/data.txt");
   let patched = 0;
@@ -116,17 +118,79 @@ Deno.test("importEln() refuses an entry expanding beyond the size in its header"
     }
   }
   assertEquals(patched, 1);
-  const path = await tempEln(bytes);
-  try {
-    // Found by the checksum pre-pass (the crate declares a SHA-256): nothing is created.
-    const error = await assertRejects(() => importEln(manager, path), InputError);
-    assertStringIncludes(error.message, "'exp/data.txt' cannot be read");
-    assertStringIncludes(error.message, "uncompressed size");
-    assertEquals(server.log.length, 0, "nothing was sent");
-    await assertNothingLeft(server, manager, 0);
-  } finally {
-    await Deno.remove(path);
+  return bytes;
+}
+
+for (const sha256 of [true, false]) {
+  Deno.test(
+    `importEln() refuses an entry expanding beyond the size in its header (${
+      sha256 ? "with" : "without"
+    } a SHA-256 in the crate) before creating anything`,
+    async () => {
+      await using server = await startServer();
+      await using manager = new RepoManager({ host: server.url, pat: server.pat });
+      const path = await tempEln(await lyingSizeArchive(sha256));
+      try {
+        // Found by the pre-pass, which reads every planned file: nothing is created.
+        const error = await assertRejects(() => importEln(manager, path), InputError);
+        assertStringIncludes(error.message, "'exp/data.txt'");
+        assertEquals(server.log.length, 0, "nothing was sent");
+        await assertNothingLeft(server, manager, 0);
+      } finally {
+        await Deno.remove(path);
+      }
+    },
+  );
+}
+
+Deno.test("importEln() refuses a stored entry whose declared size differs from its data", async () => {
+  await assertRefused(
+    await lyingSizeArchive(false, true),
+    "'crate/exp/data.txt' is stored uncompressed, yet declares 100 bytes for 200000 bytes of data",
+  );
+});
+
+/** A ZIP whose end record claims `count` entries (the central directory is not even there). */
+function claimedEntries(count: number, zip64: boolean): Uint8Array<ArrayBuffer> {
+  const eocd = new DataView(new ArrayBuffer(22));
+  eocd.setUint32(0, 0x06054b50, true);
+  if (!zip64) {
+    eocd.setUint16(8, count, true);
+    eocd.setUint16(10, count, true);
+    eocd.setUint32(12, 46 * count, true);
+    return new Uint8Array(eocd.buffer);
   }
+  eocd.setUint16(8, 0xffff, true);
+  eocd.setUint16(10, 0xffff, true);
+  eocd.setUint32(12, 0xffffffff, true);
+  eocd.setUint32(16, 0xffffffff, true);
+  const end = new DataView(new ArrayBuffer(56 + 20));
+  end.setUint32(0, 0x06064b50, true);
+  end.setBigUint64(4, 44n, true);
+  end.setBigUint64(24, BigInt(count), true);
+  end.setBigUint64(32, BigInt(count), true);
+  end.setBigUint64(40, BigInt(46 * count), true);
+  end.setUint32(56, 0x07064b50, true);
+  end.setBigUint64(64, 0n, true);
+  end.setUint32(72, 1, true);
+  const bytes = new Uint8Array(56 + 20 + 22);
+  bytes.set(new Uint8Array(end.buffer));
+  bytes.set(new Uint8Array(eocd.buffer), 76);
+  return bytes;
+}
+
+Deno.test("importEln() refuses too many entries from the end record, before reading the directory", async () => {
+  await assertRefused(
+    claimedEntries(60_000, false),
+    "it has 60000 entries, more than the limit of 50000",
+    {
+      limits: { maxEntries: 50_000 },
+    },
+  );
+  await assertRefused(
+    claimedEntries(400_000, true),
+    "it has 400000 entries, more than the limit of 100000",
+  );
 });
 
 Deno.test("importEln() refuses a metadata file over the limit, a missing one, and no ZIP", async () => {

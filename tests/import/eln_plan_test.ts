@@ -5,6 +5,7 @@ import { assertEquals, assertThrows } from "../_assert.ts";
 import { InputError } from "../../lib/http/errors.ts";
 import { parseCrate } from "../../lib/import/eln/_crate.ts";
 import { planEln } from "../../lib/import/eln/_plan.ts";
+import { keepFloats } from "../../lib/http/_float_json.ts";
 
 const CONTEXT = "https://w3id.org/ro/crate/1.1/context";
 
@@ -220,5 +221,38 @@ Deno.test("planEln() numbers equal file names and caps the numbering with a clea
     error.message,
     "The record 'A' has more than 10000 files named 'x.txt' (or named like its numbered copies): " +
       "rename them in the crate",
+  );
+});
+
+Deno.test("planEln() keeps a PropertyValue's float a float (100.0, -0.0, 1e3) and a big integer's digits", () => {
+  const text = `{"@context": "${CONTEXT}", "@graph": [
+    {"@id": "ro-crate-metadata.json", "@type": "CreativeWork", "about": {"@id": "./"}},
+    {"@id": "./", "@type": "Dataset", "hasPart": [{"@id": "./a/"}]},
+    {"@id": "./a/", "@type": "Dataset", "variableMeasured": [
+      {"@type": "PropertyValue", "propertyID": "whole", "value": 100.0},
+      {"@type": "PropertyValue", "propertyID": "one", "value": 1.0},
+      {"@type": "PropertyValue", "propertyID": "zero", "value": -0.0},
+      {"@type": "PropertyValue", "propertyID": "exp", "value": 1e3},
+      {"@type": "PropertyValue", "propertyID": "int", "value": 100},
+      {"@type": "PropertyValue", "propertyID": "big", "value": 9007199254740993}
+    ]}
+  ]}`;
+  const p = planEln({ crate: parseCrate(text), root: "crate", files: new Map() });
+  const extras = p.records[0]!.extras;
+  assertEquals(extras.map((extra) => [extra.key, extra.type]), [
+    ["whole", "float"],
+    ["one", "float"],
+    ["zero", "float"],
+    ["exp", "float"],
+    ["int", "int"],
+    ["big", "str"],
+  ]);
+  assertEquals(Object.is(extras[2]!.value, -0), true);
+  assertEquals(extras[3]!.value, 1000);
+  assertEquals(extras[5]!.value, "9007199254740993"); // not rounded to ...992
+  assertEquals(
+    JSON.stringify(keepFloats(extras.slice(0, 4))),
+    '[{"key":"whole","type":"float","value":100.0},{"key":"one","type":"float","value":1.0},' +
+      '{"key":"zero","type":"float","value":-0.0},{"key":"exp","type":"float","value":1000.0}]',
   );
 });

@@ -1,6 +1,7 @@
 // importJsonSchema() / importShacl() against the local server over real HTTP, and the round
 // trips: a template exported as json-schema or shacl and imported again has the same extras.
-import { assertEquals, assertStringIncludes, assertTrue } from "../_assert.ts";
+import { assertEquals, assertRejects, assertStringIncludes, assertTrue } from "../_assert.ts";
+import { MAX_FIELD_OPTIONS } from "../../lib/import/template_draft.ts";
 import { RepoManager } from "../../lib/manager/repo_manager.ts";
 import { InputError } from "../../lib/http/errors.ts";
 import type { Extra } from "../../lib/http/protocol.ts";
@@ -194,3 +195,57 @@ Deno.test(
     assertEquals((await Array.fromAsync(manager.search.searchResources("template"))).length, 0);
   },
 );
+
+Deno.test("an enum or sh:in beyond MAX_FIELD_OPTIONS is refused on both paths; no template is created", async () => {
+  await using server = await startServer();
+  await using manager = new RepoManager({ host: server.url, pat: server.pat });
+  const dir = await Deno.makeTempDir();
+  try {
+    const over = MAX_FIELD_OPTIONS + 1;
+    const schema = `${dir}/big.schema.json`;
+    await Deno.writeTextFile(
+      schema,
+      JSON.stringify({
+        title: "Big",
+        type: "object",
+        properties: {
+          c: { type: "string", enum: Array.from({ length: over }, (_, i) => `v${i}`) },
+        },
+      }),
+    );
+    const shapes = `${dir}/big.ttl`;
+    const members = Array.from({ length: over }, (_, i) => `"v${i}"`).join(" ");
+    await Deno.writeTextFile(
+      shapes,
+      `@prefix sh: <http://www.w3.org/ns/shacl#> .\n@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .\n` +
+        `<#Big> a sh:NodeShape ; sh:property [ sh:path <#c> ; sh:name "c" ; sh:datatype xsd:string ; sh:in (${members}) ] .\n`,
+    );
+    for (
+      const [run, keyword] of [
+        [() => importJsonSchema(manager, schema), "enum"],
+        [() => importShacl(manager, shapes), "sh:in"],
+      ] as const
+    ) {
+      const error = await assertRejects(run, InputError);
+      assertStringIncludes(
+        error.message,
+        `more than ${MAX_FIELD_OPTIONS} options (${keyword}): too many for a template's selection list; no template was created`,
+      );
+    }
+    assertEquals(server.log.filter((entry) => entry.method !== "GET"), []);
+    assertEquals(
+      (await manager.transport.json<{ items: unknown[] }>("GET", "/templates")).items,
+      [],
+    );
+    // At the limit, every option is kept.
+    await Deno.writeTextFile(
+      shapes,
+      (await Deno.readTextFile(shapes)).replace(` "v${over - 1}"`, ""),
+    );
+    const template = await importShacl(manager, shapes);
+    const [field] = (await template.meta()).data as Extra[];
+    assertEquals(field?.validation?.options?.length, MAX_FIELD_OPTIONS);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -1,11 +1,12 @@
 // jsonSchemaToTemplate(): the rules of client-reference §5.2 and every file of
 // ../shared/corpus/json-schema (pure, no server).
-import { assertEquals, assertStringIncludes, assertThrows } from "../_assert.ts";
+import { assert, assertEquals, assertStringIncludes, assertThrows } from "../_assert.ts";
 import { InputError } from "../../lib/http/errors.ts";
 import type { Extra } from "../../lib/http/protocol.ts";
 import { validateExtras } from "../../lib/resources/metadata.ts";
 import { shape } from "./_shape.ts";
 import { jsonSchemaToTemplate } from "../../lib/import/json_schema_template.ts";
+import { stringifyJson } from "../../lib/http/_float_json.ts";
 import { NEEDS_CORPUS } from "../_platform.ts";
 
 const CORPUS = new URL("../../../shared/corpus/json-schema/", import.meta.url);
@@ -259,4 +260,73 @@ Deno.test("jsonSchemaToTemplate() bounds the nesting depth", () => {
   for (let i = 0; i < 80; i++) schema = { type: "object", properties: { n: schema } };
   const error = assertThrows(() => convert(schema), InputError);
   assertStringIncludes(error.message, "deeper than 64 levels");
+});
+
+/** `levels` definitions, each the allOf of two $refs to the next: 2^levels paths to the last. */
+function fanOutSchema(levels: number): string {
+  const defs: Record<string, unknown> = {};
+  for (let level = 0; level < levels; level++) {
+    const next = { $ref: `#/$defs/l${level + 1}` };
+    defs[`l${level}`] = { allOf: [next, { ...next, description: `level ${level}` }] };
+  }
+  defs[`l${levels}`] = { type: "object", properties: { x: { type: "string" } } };
+  return JSON.stringify({
+    type: "object",
+    properties: { a: { $ref: "#/$defs/l0" }, b: { $ref: "#/$defs/l0" } },
+    $defs: defs,
+  });
+}
+
+Deno.test("jsonSchemaToTemplate(): 24 levels of allOf of two $refs expand each reference once", () => {
+  const draft = jsonSchemaToTemplate(fanOutSchema(24));
+  assertEquals(
+    shape(draft.extras),
+    shape([
+      { key: "a", type: "dict", value: [{ key: "x", type: "str", value: null }] },
+      { key: "b", type: "dict", value: [{ key: "x", type: "str", value: null }] },
+    ]),
+  );
+});
+
+Deno.test("jsonSchemaToTemplate() refuses beyond maxNodes, a $ref chain too deep, never an engine error", () => {
+  const many = assertThrows(
+    () => jsonSchemaToTemplate(fanOutSchema(24), { maxNodes: 50 }),
+    InputError,
+  );
+  assertStringIncludes(many.message, "needs more than 50 steps to expand");
+  const defs: Record<string, unknown> = {};
+  for (let level = 0; level < 5000; level++) defs[`l${level}`] = { $ref: `#/$defs/l${level + 1}` };
+  defs["l5000"] = { type: "string" };
+  const chain = assertThrows(
+    () =>
+      jsonSchemaToTemplate(JSON.stringify({
+        type: "object",
+        properties: { a: { $ref: "#/$defs/l0" } },
+        $defs: defs,
+      })),
+    InputError,
+  );
+  assertStringIncludes(chain.message, "deeper than 256 levels");
+  const nested = `{"type": "object", "properties": {"a": ${"[".repeat(200_000)}${
+    "]".repeat(200_000)
+  }}}`;
+  const deep = assertThrows(() => jsonSchemaToTemplate(nested), InputError);
+  assert(!deep.message.includes("Maximum call stack"), deep.message);
+});
+
+Deno.test("jsonSchemaToTemplate() keeps floats floats (1.0, -0.0, 1e3) and never rounds a big integer", () => {
+  const draft = jsonSchemaToTemplate(
+    `{"type": "object", "properties": {
+      "a": {"type": "number", "default": 1.0, "minimum": -0.0, "maximum": 1e3},
+      "b": {"type": "integer", "default": 9007199254740993},
+      "c": {"type": "number", "enum": [1.0, 2.5]}
+    }}`,
+    { fileName: "floats.schema.json" },
+  );
+  assertEquals(
+    stringifyJson(draft.extras),
+    '[{"key":"a","type":"float","value":1.0,"validation":{"range":{"min":-0.0,"max":1000.0}}},' +
+      '{"key":"b","type":"int","value":null},' +
+      '{"key":"c","type":"float","value":null,"validation":{"options":[1.0,2.5]}}]',
+  );
 });

@@ -5,6 +5,7 @@ import { InputError } from "../../lib/http/errors.ts";
 import { validateExtras } from "../../lib/resources/metadata.ts";
 import { shape } from "./_shape.ts";
 import { shaclToTemplate } from "../../lib/import/shacl_template.ts";
+import { stringifyJson } from "../../lib/http/_float_json.ts";
 import { NEEDS_CORPUS } from "../_platform.ts";
 
 const CORPUS = new URL("../../../shared/corpus/shacl/", import.meta.url);
@@ -201,4 +202,21 @@ Deno.test("shaclToTemplate() bounds nesting and the number of fields", () => {
     InputError,
   );
   assertStringIncludes(wide.message, "more than 10 fields");
+});
+
+Deno.test("shaclToTemplate() keeps float literals floats (1.0, -0.0, 1e3) and never rounds a big integer", () => {
+  const draft = shaclToTemplate(
+    `${PREFIXES}
+ex:shape a sh:NodeShape ; dcterms:title "Floats" ;
+  sh:property [ sh:name "a" ; sh:order 0 ; sh:datatype xsd:decimal ; sh:defaultValue 1.0 ;
+                sh:minInclusive -0.0 ; sh:maxInclusive 1e3 ] ,
+              [ sh:name "b" ; sh:order 1 ; sh:datatype xsd:double ; sh:defaultValue "1"^^xsd:double ] ,
+              [ sh:name "c" ; sh:order 2 ; sh:datatype xsd:integer ; sh:defaultValue 9007199254740993 ] .
+`,
+  );
+  const text = stringifyJson(draft.extras);
+  assertStringIncludes(text, '"key":"a","type":"float","value":1.0');
+  assertStringIncludes(text, '"range":{"min":-0.0,"max":1000.0}');
+  assertStringIncludes(text, '"key":"b","type":"float","value":1.0');
+  assertEquals(text.includes("9007199254740992"), false, text);
 });

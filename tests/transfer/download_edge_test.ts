@@ -46,23 +46,23 @@ Deno.test("downloadFile() aborted midway leaves neither the file nor a temporary
   assertEquals(await listDir(env.dir), []);
 });
 
-Deno.test("downloadFiles() keeps unsafe server names inside the target directory", async () => {
+Deno.test("downloadFiles() flat keeps unsafe server names inside the target directory", async () => {
   await using env = await setup();
   for (const name of ["../up.txt", "..", "a\nb\u007f.txt", "dir/x.txt"]) {
     await env.record.uploadString(name, name);
   }
   const target = `${env.dir}/out`;
-  const paths = await env.record.downloadFiles(target);
+  const paths = await env.record.downloadFiles(target, { flat: true });
   assertEquals(paths.length, 4);
   assertEquals(await listDir(target), [".._up.txt", "_", "a_b_.txt", "dir_x.txt"]);
   assertEquals(await listDir(env.dir), ["out"]);
 });
 
-Deno.test("downloadFiles() with force never overwrites a file it has just written", async () => {
+Deno.test("downloadFiles() flat with force never overwrites a file it has just written", async () => {
   await using env = await setup();
   await env.record.uploadString("slash", "a/b.txt");
   await env.record.uploadString("underscore", "a_b.txt");
-  const paths = await env.record.downloadFiles(env.dir, { force: true });
+  const paths = await env.record.downloadFiles(env.dir, { force: true, flat: true });
   assertEquals(await listDir(env.dir), ["a_b.txt", "a_b_2.txt"]);
   const texts = await Promise.all(paths.map((path) => Deno.readTextFile(path)));
   assertEquals(texts.sort(), ["slash", "underscore"]);

@@ -1,5 +1,6 @@
 import { assertEquals, assertRejects, assertStringIncludes } from "../_assert.ts";
 import { InputError } from "../../lib/http/errors.ts";
+import { LocalFileError } from "../../lib/transfer/errors.ts";
 import type { RecordExportType } from "../../lib/transfer/record.ts";
 import { listDir, setup } from "./_helpers.ts";
 
@@ -84,4 +85,24 @@ Deno.test("exportMetadata() writes the extras as JSON", async () => {
   assertEquals(JSON.stringify(standard).includes("temp"), true);
   const plain = await env.record.exportMetadata(`${env.dir}/plain.json`, { format: "plain" });
   assertEquals(JSON.parse(await Deno.readTextFile(plain)), { temp: 21.5 });
+});
+
+Deno.test("export() with existing: 'refuse' keeps an existing file and requests nothing", async () => {
+  await using env = await setup({ identifier: "exp-rec" });
+  await Deno.writeTextFile(`${env.dir}/exp-rec.json`, "mine");
+  const error = await assertRejects(
+    () => env.record.export(env.dir, "json", { existing: "refuse" }),
+    LocalFileError,
+  );
+  assertEquals(error.path, `${env.dir}/exp-rec.json`);
+  assertEquals(error.cause instanceof Deno.errors.AlreadyExists, true);
+  const metadata = await assertRejects(
+    () => env.record.exportMetadata(env.dir, { name: "exp-rec", existing: "refuse" }),
+    LocalFileError,
+  );
+  assertEquals(metadata.path, `${env.dir}/exp-rec.json`);
+  assertEquals(await Deno.readTextFile(`${env.dir}/exp-rec.json`), "mine");
+  assertEquals(await listDir(env.dir), ["exp-rec.json"]);
+  const forced = await env.record.export(env.dir, "json", { existing: "refuse", force: true });
+  assertEquals(JSON.parse(await Deno.readTextFile(forced)).identifier, "exp-rec");
 });

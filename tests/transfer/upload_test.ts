@@ -3,7 +3,6 @@ import { InputError, RequestError } from "../../lib/http/errors.ts";
 import type { FileJson } from "../../lib/http/protocol.ts";
 import { UploadError } from "../../lib/transfer/errors.ts";
 import { uploadFile } from "../../lib/transfer/upload.ts";
-import { hashWorkerCount, parallelHashing } from "../../lib/transfer/_hash_pool.ts";
 import { chunkPuts, setup, sha256, sha256File, stopAfter, writeRandomFile } from "./_helpers.ts";
 
 const MiB = 1024 * 1024;
@@ -204,19 +203,4 @@ Deno.test("uploadFile() throws UploadError when the server cannot merge the chun
     `${env.record.endpoint}/files`,
   );
   assertEquals(files.items.length, 0);
-});
-
-Deno.test("uploadFile() hashes chunks on the main thread where one hash worker would not pay (2 cores): no worker's memory", async () => {
-  await using env = await setup();
-  const source = `${env.dir}/mid.bin`;
-  await writeRandomFile(source, 55_000_000, 5);
-  const workers: number[] = [];
-  const file = await env.record.uploadFile(source, {
-    onProgress: () => workers.push(hashWorkerCount()),
-  });
-  assertEquals(file.size, 55_000_000);
-  assertEquals(chunkPuts(env.server).length, 6);
-  // With two or more workers (3+ cores) hashing in parallel pays, and workers may run.
-  if (!parallelHashing()) assertEquals(Math.max(...workers), 0);
-  assertEquals(hashWorkerCount(), 0);
 });

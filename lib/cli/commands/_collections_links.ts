@@ -2,7 +2,10 @@
 // `remove-collection-link`.
 
 import { Command, type CommandUnknownOpts } from "@commander-js/extra-typings";
+import { InputError } from "../../http/errors.ts";
+import type { RepoCollection } from "../../transfer/collection.ts";
 import { apyCommand, dryRun, dryRunOption } from "../apy_command.ts";
+import type { CLIRepoManager } from "../cli_manager.ts";
 import { onConflict, openRecord, recordOptions } from "./_records_common.ts";
 import { openResource, resourceOptions } from "./_resources_common.ts";
 
@@ -62,8 +65,52 @@ export function collectionLinkCommand(action: "add" | "remove"): CommandUnknownO
       manager.printInfo(`Removed the child ${child} from the ${parent}`);
       return;
     }
-    await parent.addCollectionLink(child.id);
-    manager.printInfo(`Made the ${child} a child of the ${parent}`);
+    await onConflict(async () => {
+      await parent.addCollectionLink(child.id);
+      manager.printInfo(`Made the ${child} a child of the ${parent}`);
+    }, async () => {
+      // The server answers 409 for three reasons; the collections say which one it was.
+      if (await isChild(parent, child.id)) {
+        manager.printInfo(`Link from the ${parent} to the ${child} already exists. Nothing to do.`);
+        return;
+      }
+      if (child.id === parent.id || await isBelow(manager, parent.id, child.id)) {
+        throw new InputError(
+          `Cannot make the ${child} a child of the ${parent}: that would be a cycle (the ${parent} ` +
+            `${child.id === parent.id ? "is the same collection" : `is below the ${child}`})`,
+        );
+      }
+      throw new InputError(
+        `Cannot make the ${child} a child of the ${parent}: the server refused it (409), most ` +
+          `likely because the ${child} has another parent already (a collection has one ` +
+          "parent at most): remove it from that parent first",
+      );
+    });
   });
   return command;
+}
+
+/** Collections the cycle check visits at most (each costs a request). */
+const MAX_VISITED = 1000;
+
+async function isChild(parent: RepoCollection, childId: number): Promise<boolean> {
+  for await (const child of parent.collections()) if (child.id === childId) return true;
+  return false;
+}
+
+/** Whether `id` is a descendant of `ancestorId` (bounded breadth-first walk down the tree). */
+async function isBelow(manager: CLIRepoManager, id: number, ancestorId: number): Promise<boolean> {
+  const seen = new Set([ancestorId]);
+  const pending = [ancestorId];
+  while (pending.length > 0 && seen.size <= MAX_VISITED) {
+    const collection = await manager.collection({ id: pending.shift()! });
+    for await (const child of collection.collections()) {
+      if (child.id === id) return true;
+      if (!seen.has(child.id)) {
+        seen.add(child.id);
+        pending.push(child.id);
+      }
+    }
+  }
+  return false;
 }

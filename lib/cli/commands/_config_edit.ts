@@ -1,11 +1,13 @@
 // Helpers of the `config` group: load-modify-save of the config file, prompts, masking, host checks.
 
 import type { CommandUnknownOpts } from "@commander-js/extra-typings";
+import { configTokens, holdsToken } from "../../config/mask.ts";
 import { configPath } from "../../config/path.ts";
 import { readConfig } from "../../config/read.ts";
 import type { RepoConfig } from "../../config/types.ts";
 import { writeConfig } from "../../config/write.ts";
 import { InputError } from "../../http/errors.ts";
+import { checkSettingText } from "../../utils/setting_text.ts";
 import { type CliContext, contextOf } from "../_context.ts";
 
 /** Name of the instance `config create` writes. */
@@ -32,6 +34,12 @@ export function maskPat(pat: string, keep: number, fill: "*" | "***"): string {
 
 /** Returns why `value` is not an http(s) URL with a host, or `undefined` when it is one. */
 export function hostProblem(value: string): string | undefined {
+  if (holdsToken(value)) {
+    return "The host looks like a personal access token (not shown): give the repository's URL, " +
+      "for example 'https://repo.example', and the token with 'repo-apy config set-pat'";
+  }
+  const control = controlProblem(value, "the host");
+  if (control !== undefined) return control;
   let url: URL;
   try {
     url = new URL(value);
@@ -43,6 +51,20 @@ export function hostProblem(value: string): string | undefined {
   }
   if (url.hostname === "") return `'${value}' has no host name, for example 'https://repo.example'`;
   return undefined;
+}
+
+/** Returns why `value` cannot be a token (a control character), or `undefined`. */
+export function patProblem(value: string): string | undefined {
+  return controlProblem(value, "the personal access token");
+}
+
+function controlProblem(value: string, setting: string): string | undefined {
+  try {
+    checkSettingText(value, setting, "given");
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
 }
 
 /** Asks until `check` accepts the answer (`check` returns a problem or `undefined`). */
@@ -78,6 +100,12 @@ export function checkNewInstance(config: RepoConfig, name: string, path: string)
     );
   }
   if (name.trim() === "") throw new InputError("The instance name must not be empty");
+  if (holdsToken(name, configTokens(config))) {
+    throw new InputError(
+      "The instance name looks like a personal access token (not shown): choose a name such as " +
+        `'${FIRST_INSTANCE}', and give the token when asked for it`,
+    );
+  }
   if (config.instances.has(name)) {
     throw new InputError(
       `The instance '${name}' already exists in ${path}: choose another name, or change it with ` +

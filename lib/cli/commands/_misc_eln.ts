@@ -2,8 +2,12 @@
 // the command runs, so building the help stays light).
 
 import { Command, type CommandUnknownOpts } from "@commander-js/extra-typings";
-import type { ElnProgress } from "../../import/eln/errors.ts";
+import { ElnImportError, type ElnProgress } from "../../import/eln/errors.ts";
 import { apyCommand } from "../apy_command.ts";
+import type { CLIRepoManager } from "../cli_manager.ts";
+import { type CliContext, contextOf } from "../_context.ts";
+import { EXIT, ExitError } from "../_errors.ts";
+import type { Output } from "../output.ts";
 import { pathOption, transferProgress } from "./_records_common.ts";
 
 /**
@@ -24,7 +28,10 @@ export function importElnCommand(): CommandUnknownOpts {
       "Import an RO-Crate file following the ELN file specification (records, files, extras, " +
         "tags, links, collection); a failed import leaves nothing behind",
     )
-    .addOption(pathOption("-p, --path <path>", "Path of the .eln file").makeOptionMandatory())
+    .addOption(
+      pathOption("-p, --path <path>", "Path of the .eln file", { type: "file" })
+        .makeOptionMandatory(),
+    )
     .option("--dry-run", "Print what would be created (records, files, links) and send nothing");
   apyCommand(command, async (manager, options) => {
     const { importEln } = await import("../../import/eln/import_eln.ts");
@@ -39,13 +46,29 @@ export function importElnCommand(): CommandUnknownOpts {
       );
       progress.onProgress({ bytes: update.bytes });
     };
+    // The interrupt cancels the import, not the transport: the import's requests go through a
+    // manager without the interrupt signal, so the rollback can still move to the trash what
+    // this run created.
+    const { signal } = manager;
+    await using importer = signal === undefined || dryRun
+      ? undefined
+      : await unsignalledManager(manager, contextOf(command as CommandUnknownOpts));
     try {
       // A dry run reads the archive only (the transport is not touched): no settings needed.
-      const result = await importEln(manager, options.path, { dryRun, onProgress });
+      const result = await importEln(importer ?? manager, options.path, {
+        dryRun,
+        onProgress,
+        ...(signal === undefined ? {} : { signal }),
+      }).catch((error) => {
+        if (signal?.aborted === true && error instanceof ElnImportError) {
+          throw interrupted(manager.output, error);
+        }
+        throw error;
+      });
       if (dryRun) {
         // importEln() hashed every file with a declared SHA-256 before it returned.
         for (const line of formatElnPlan(result.plan, { checksumsVerified: true })) {
-          manager.printInfo(line);
+          manager.printData(line);
         }
         return;
       }
@@ -59,4 +82,35 @@ export function importElnCommand(): CommandUnknownOpts {
     }
   }, { needsServer: (options) => options.dryRun !== true });
   return command;
+}
+
+/**
+ * A manager with the settings `manager` resolved and the run's other options, but without the
+ * interrupt signal.
+ */
+async function unsignalledManager(
+  manager: CLIRepoManager,
+  context: CliContext,
+): Promise<CLIRepoManager> {
+  const { CLIRepoManager } = await import("../cli_manager.ts");
+  const { signal: _signal, ...options } = context.managerOptions;
+  const { instance: _instance, sources: _sources, ...settings } = await manager.settings();
+  return new CLIRepoManager({ ...options, ...settings, output: manager.output });
+}
+
+/** Says what the interrupted import left (normally nothing active) and ends with exit 130. */
+function interrupted(output: Output, error: ElnImportError): ExitError {
+  const { created } = error;
+  output.error(
+    error.leftOver.length > 0
+      ? `Interrupted: these could not be moved to the trash and are still active: ${
+        error.leftOver.join(", ")
+      }; delete them before running the same command again`
+      : created === 0
+      ? "Interrupted: the import had created nothing yet; run the same command again to import " +
+        "the archive"
+      : `Interrupted: what this import had created (${created} resource(s)) was moved to the ` +
+        "trash; run the same command again to import the archive",
+  );
+  return new ExitError(EXIT.interrupted);
 }

@@ -32,7 +32,10 @@ function templateImportCommand(
 ): CommandUnknownOpts {
   const command = new Command(name)
     .description(`Create a template from a ${what} file`)
-    .addOption(pathOption("-p, --path <path>", `Path of the ${what} file`).makeOptionMandatory())
+    .addOption(
+      pathOption("-p, --path <path>", `Path of the ${what} file`, { type: "file" })
+        .makeOptionMandatory(),
+    )
     .addOption(
       new Option("-y, --type <type>", "Type of the template").choices(TEMPLATE_KINDS)
         .default("extras" as TemplateKind),
@@ -104,42 +107,110 @@ async function ask(manager: CLIRepoManager, command: CommandUnknownOpts, questio
   return answer.trim();
 }
 
-/** Asks which records to copy and reuse, the suffix and whether to keep extras values. */
-async function interactiveChoices(
+/** A yes/no question as click asks it: `[Y/n]` or `[y/N]`, empty takes the default, else again. */
+async function confirm(
   manager: CLIRepoManager,
   command: CommandUnknownOpts,
-  collectionId: number,
-  given: { suffix?: string | undefined },
-): Promise<ReuseCollectionOptions> {
-  const collection = await manager.collection({ id: collectionId });
-  const records = (await Array.fromAsync(collection.records({ perPage: 100 })))
-    .sort((a, b) => a.id - b.id);
-  if (records.length === 0) throw new InputError("The collection has no records to reuse");
-  manager.printInfo(`Records of the collection ${collectionId}:`);
-  records.forEach((record, index) =>
-    manager.printInfo(
-      `  ${index + 1}: ${record.title} (id: ${record.id}, identifier: '${record.identifier}')`,
-    )
-  );
-  const pick = (numbers: number[]) => numbers.map((n) => records[n - 1]!.id);
-  const chosen = await ask(manager, command, "Records to carry over (e.g. 1-3,5; empty: all):");
-  const selected = chosen === "" || chosen === "all"
-    ? "all"
-    : pick(parseRanges(chosen, records.length));
-  const linked = await ask(
-    manager,
-    command,
-    "Of these, records to reuse unchanged instead of copying (e.g. 2,4; empty: none):",
-  );
-  const suffix = given.suffix ?? await ask(manager, command, "Suffix for the new identifiers:");
-  const keep = await ask(manager, command, "Keep the values of the extra metadata? [y/N]:");
-  const linkedIds = linked === "" ? [] : pick(parseRanges(linked, records.length));
-  return {
-    suffix,
-    linkedRecordIds: linkedIds,
-    records: selected === "all" ? "all" : [...new Set([...selected, ...linkedIds])],
-    keepExtrasValues: /^y(es)?$/i.test(keep),
+  question: string,
+  yes: boolean,
+): Promise<boolean> {
+  for (;;) {
+    const answer = (await ask(manager, command, `${question} [${yes ? "Y/n" : "y/N"}]:`))
+      .toLowerCase();
+    if (answer === "") return yes;
+    if (answer === "y" || answer === "yes") return true;
+    if (answer === "n" || answer === "no") return false;
+    manager.printError("Error: invalid input");
+  }
+}
+
+/** The record selection: modified (copied with the suffix) and linked unchanged. */
+interface ReuseSelection {
+  modified: number[];
+  linked: number[];
+}
+
+/**
+ * The records to copy (`-r`: all or ids) and to link unchanged (`-l`: ids of the others), checked
+ * against the collection's records as the reference client checks them (exit 1).
+ */
+function selection(
+  records: { id: number }[],
+  values: { records?: string | undefined; linked_records?: string | undefined },
+): ReuseSelection {
+  const all = records.map((record) => record.id);
+  const inCollection = (ids: number[], among: number[]) => {
+    const invalid = ids.filter((id) => !among.includes(id));
+    if (invalid.length > 0) throw new InputError(`Invalid record IDs: ${invalid.join(", ")}.`);
+    return ids;
   };
+  const modified = values.records === undefined
+    ? []
+    : values.records.trim().toLowerCase() === "all"
+    ? all
+    : inCollection(parseIds(values.records, "-r/--records"), all);
+  const remaining = all.filter((id) => !modified.includes(id));
+  const linked = values.linked_records === undefined
+    ? []
+    : inCollection(parseIds(values.linked_records, "-l/--linked_records"), remaining);
+  return { modified, linked };
+}
+
+/**
+ * Asks what the reference client asks, in its order: modify all records? (else which), link
+ * some of the others unchanged? (which), copy the extras values?, and the suffix; a question
+ * whose option was given is not asked.
+ */
+async function interactiveSelection(
+  manager: CLIRepoManager,
+  command: CommandUnknownOpts,
+  records: { id: number; identifier: string }[],
+  values: { records?: string | undefined; linked_records?: string | undefined },
+): Promise<ReuseSelection> {
+  const given = selection(records, values);
+  manager.printInfo("Records available in the collection:");
+  records.forEach((record, index) => manager.printInfo(`${index + 1}: ${record.identifier}`));
+  let modified = given.modified;
+  if (values.records === undefined) {
+    if (await confirm(manager, command, "Do you want to modify all records?", true)) {
+      modified = records.map((record) => record.id);
+    } else {
+      const answer = await ask(
+        manager,
+        command,
+        "Enter record numbers or ranges separated by a comma (e.g. 1-3,5), or press Enter to " +
+          "skip modifying records:",
+      );
+      modified = answer === ""
+        ? []
+        : parseRanges(answer, records.length).map((n) => records[n - 1]!.id);
+    }
+  }
+  const names = (ids: number[]) =>
+    ids.map((id) => `'${records.find((record) => record.id === id)?.identifier}'`).join(", ");
+  manager.printInfo(`Selected records for modification: [${names(modified)}]`);
+  const remaining = records.filter((record) => !modified.includes(record.id));
+  let linked = given.linked;
+  if (
+    values.linked_records === undefined && remaining.length > 0 &&
+    await confirm(
+      manager,
+      command,
+      "Do you also want to link some records to the collection without modification?",
+      false,
+    )
+  ) {
+    manager.printInfo("Records available for linking:");
+    remaining.forEach((record, index) => manager.printInfo(`${index + 1}: ${record.identifier}`));
+    const answer = await ask(
+      manager,
+      command,
+      "Enter record numbers or ranges to link, separated by commas (e.g. 1-3,5):",
+    );
+    linked = parseRanges(answer, remaining.length).map((n) => remaining[n - 1]!.id);
+  }
+  manager.printInfo(`Selected records for linkage: [${names(linked)}]`);
+  return { modified, linked };
 }
 
 /** `misc reuse-collection`: copies a collection for a new run (interactive or not). */
@@ -156,33 +227,55 @@ export function reuseCollectionCommand(): CommandUnknownOpts {
     .addOption(collectionId)
     .option("-s, --suffix <suffix>", "Suffix of the new identifiers (required unless -i)")
     .option("-l, --linked_records <ids>", "Records to reuse unchanged (comma-separated ids)")
-    .option("-r, --records <records>", "Records to carry over: all, or comma-separated ids", "all")
+    .option(
+      "-r, --records <records>",
+      "Records to copy with the suffix: all, or comma-separated ids",
+    )
     .option("-i, --interactive", "Choose the records, suffix and extras values at prompts")
     .option("-v, --extras_value", "Keep the values of the extra metadata in the copies");
   apyCommand(command, async (manager, options) => {
     const id = options.collectionId as number;
-    let choices: ReuseCollectionOptions;
-    if (options.interactive === true) {
-      choices = await interactiveChoices(manager, command as CommandUnknownOpts, id, {
-        suffix: options.suffix,
-      });
-      if (options.extras_value === true) choices.keepExtrasValues = true;
-    } else {
-      if (options.suffix === undefined || options.suffix.trim() === "") {
-        throw new UsageError("Give the suffix with -s/--suffix (or choose at prompts with -i)");
-      }
-      const records = options.records.trim().toLowerCase() === "all"
-        ? "all" as const
-        : parseIds(options.records, "-r/--records");
-      choices = {
-        suffix: options.suffix,
-        linkedRecordIds: options.linked_records === undefined
-          ? []
-          : parseIds(options.linked_records, "-l/--linked_records"),
-        records,
-        keepExtrasValues: options.extras_value === true,
-      };
+    const interactive = options.interactive === true;
+    let suffix = options.suffix?.trim() === "" ? undefined : options.suffix;
+    if (!interactive && suffix === undefined) {
+      throw new UsageError("Give the suffix with -s/--suffix (or choose at prompts with -i)");
     }
+    const collection = await manager.collection({ id });
+    // In the server's order, as the reference client numbers them for the prompts.
+    const records = await Array.fromAsync(collection.records({ perPage: 100 }));
+    const self = command as CommandUnknownOpts;
+    const { modified, linked } = interactive
+      ? await interactiveSelection(manager, self, records, options)
+      : selection(records, options);
+    if (modified.length === 0 && linked.length === 0) {
+      throw new InputError(
+        interactive
+          ? "No records were selected for linkage or modification."
+          : "No records provided. Use --records or --linked_records in non-interactive mode.",
+      );
+    }
+    let keepExtrasValues = options.extras_value === true;
+    if (interactive && !keepExtrasValues) {
+      keepExtrasValues = await confirm(
+        manager,
+        self,
+        "Do you want to copy values from record extra metadata?",
+        false,
+      );
+    }
+    while (suffix === undefined || suffix === "") {
+      suffix = await ask(
+        manager,
+        self,
+        "Enter a suffix to append to identifiers of modified records and collection:",
+      );
+    }
+    const choices: ReuseCollectionOptions = {
+      suffix,
+      linkedRecordIds: linked,
+      records: [...modified, ...linked],
+      keepExtrasValues,
+    };
     const { reuseCollection } = await import("../../import/reuse_collection.ts");
     const reused = await reuseCollection(manager, id, choices);
     const meta = await reused.collection.meta();

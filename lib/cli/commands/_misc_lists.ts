@@ -45,10 +45,10 @@ export function getRolesCommand(): CommandUnknownOpts {
       return;
     }
     for (const type of types) {
-      manager.printInfo(`Roles of a ${terminalLine(type)}:`);
+      manager.printData(`Roles of a ${terminalLine(type)}:`);
       for (const role of roles[type] ?? []) {
         const actions = role.permissions.map((permission) => terminalLine(permission.action));
-        manager.printInfo(`  ${terminalLine(role.name)}: ${actions.join(", ")}`);
+        manager.printData(`  ${terminalLine(role.name)}: ${actions.join(", ")}`);
       }
     }
   });

@@ -1,7 +1,8 @@
 // `misc get-deleted-resources`, `restore-resource` and `purge-resource`.
 
 import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
-import { apyCommand, dryRun, dryRunOption } from "../apy_command.ts";
+import { apyCommand, dryRun, dryRunOption, isDryRun } from "../apy_command.ts";
+import { inTrash, inTrashOnly, notInTrash } from "../_not_found.ts";
 import { parseInteger } from "../options.ts";
 import { setOptionType } from "../_tree.ts";
 import { terminalLine } from "../_terminal_text.ts";
@@ -47,7 +48,11 @@ export function restoreResourceCommand(): CommandUnknownOpts {
   );
   apyCommand(command, async (manager, options) => {
     const values = options as typeof options & { itemType: string; itemId: number };
-    const restored = await manager.misc.restore(values.itemType, values.itemId);
+    const restored = await inTrashOnly(
+      values.itemType,
+      values.itemId,
+      () => manager.misc.restore(values.itemType, values.itemId),
+    );
     // Named as other messages name a resource (the resource classes' `toString`).
     manager.printInfo(
       `Restored the ${values.itemType} '${restored.title}' (id: ${restored.id}, identifier: '${restored.identifier}')`,
@@ -65,9 +70,18 @@ export function purgeResourceCommand(): CommandUnknownOpts {
   dryRunOption(command);
   apyCommand(command, async (manager, options) => {
     const values = options as typeof options & { itemType: string; itemId: number };
-    const what = `purge the ${values.itemType} with id ${values.itemId} from the trash for good`;
-    if (dryRun(manager, what)) return;
-    await manager.misc.purge(values.itemType, values.itemId);
+    const { itemType: type, itemId: id } = values;
+    if (isDryRun(manager)) {
+      // The dry run checks what the real run would meet: the item must be in the trash.
+      const item = await inTrash(manager.misc, type, { id });
+      if (item === undefined) throw notInTrash(type, id);
+      dryRun(
+        manager,
+        `purge the ${type} '${terminalLine(item.identifier)}' (id: ${id}) from the trash for good`,
+      );
+      return;
+    }
+    await inTrashOnly(type, id, () => manager.misc.purge(type, id));
     manager.printInfo(`Purged the ${values.itemType} with id ${values.itemId}`);
   });
   return command;

@@ -9,14 +9,7 @@ import { printJson } from "../_json_output.ts";
 import { apyCommand, dryRun, dryRunOption } from "../apy_command.ts";
 import { generateIdentifier } from "../../utils/identifier.ts";
 import { searchPaginationOptions } from "../options.ts";
-import {
-  asValues,
-  describe,
-  openRecord,
-  recordOptions,
-  requireSure,
-  status,
-} from "./_records_common.ts";
+import { asValues, describe, openRecord, recordOptions, requireSure } from "./_records_common.ts";
 
 const VISIBILITIES = ["private", "public"] as const;
 
@@ -36,9 +29,7 @@ export function createRecordCommand(): CommandUnknownOpts {
     const typed = options.identifier.trim();
     const normalized = generateIdentifier(typed);
     if (normalized !== typed && normalized !== "") {
-      status(
-        manager,
-        options.pipe,
+      manager.printInfo(
         `The identifier '${typed}' is stored as '${normalized}' (identifiers keep only a-z, 0-9, ` +
           "- and _)",
       );
@@ -51,14 +42,14 @@ export function createRecordCommand(): CommandUnknownOpts {
       title: options.title ?? typed,
     });
     if (record.created) {
-      status(manager, options.pipe, `Created ${describe(record)}`);
+      manager.printInfo(`Created ${describe(record)}`);
     } else {
       const meta = await record.meta();
       if (options.title !== undefined && options.title !== meta.title) {
         await record.edit({ title: options.title });
-        status(manager, options.pipe, `Changed the title of the ${describe(record)}`);
+        manager.printInfo(`Changed the title of the ${describe(record)}`);
       }
-      status(manager, options.pipe, `The ${describe(record)} exists already`);
+      manager.printInfo(`The ${describe(record)} exists already`);
     }
     if (options.pipe === true) manager.echo(String(record.id));
     if (options.exitNotCreated === true && !record.created) {
@@ -143,23 +134,23 @@ export function showInfoCommand(): CommandUnknownOpts {
       printJson(manager.output, files === undefined ? meta : { ...meta, files }, mode);
       return;
     }
-    manager.printInfo(`Record '${meta.title}' (id: ${meta.id}, identifier: '${meta.identifier}')`);
+    manager.printData(`Record '${meta.title}' (id: ${meta.id}, identifier: '${meta.identifier}')`);
     if (options.description === true) {
       printDescription(manager, meta.plain_description ?? meta.description);
     }
-    if (options.visibility === true) manager.printInfo(`Visibility: ${meta.visibility}`);
+    if (options.visibility === true) manager.printData(`Visibility: ${meta.visibility}`);
     if (options.filelist === true) {
       const page = await record.getFiles(query);
       const { total_items: items, total_pages: pages } = page._pagination;
-      manager.printInfo(
+      manager.printData(
         `Found ${items} file(s) on ${pages} page(s). Showing results of page ${query.page}:`,
       );
       for (const file of page.items) {
-        manager.printInfo(`  ${file.name} (id: ${file.id}, ${file.size} bytes)`);
+        manager.printData(`  ${file.name} (id: ${file.id}, ${file.size} bytes)`);
       }
     }
     if (options.metadata === true) {
-      manager.printInfo("Metadata:");
+      manager.printData("Metadata:");
       printJsonLines(manager, sortKeys(meta.extras ?? []));
     }
   });

@@ -10,7 +10,7 @@ import type { RepoRecord } from "../../transfer/record.ts";
 import type { CLIRepoManager } from "../cli_manager.ts";
 import { UsageError } from "../_errors.ts";
 import { idIdentifierOptions, idIdentifierValue, userIdValue } from "../options.ts";
-import { createProgress, type Output } from "../output.ts";
+import { createProgress, formatBytes, formatDuration, type Output } from "../output.ts";
 import { setOptionType } from "../_tree.ts";
 
 /** Parsed option values with an index signature (typed command options have none). */
@@ -89,10 +89,17 @@ export async function resolveUser(manager: CLIRepoManager, values: object): Prom
   });
 }
 
-/** An option taking a file system path (typed `path` for `--xmlhelp` and completions). */
-export function pathOption<F extends string>(flags: F, description: string): Option<F> {
+/**
+ * An option taking a file system path, typed for `--xmlhelp` as the reference client types it:
+ * `path` (a folder) or `file`, and whether it must exist.
+ */
+export function pathOption<F extends string>(
+  flags: F,
+  description: string,
+  xml: { type?: "path" | "file"; exists?: boolean } = {},
+): Option<F> {
   const option = new Option(flags, description);
-  setOptionType(option, "path");
+  setOptionType(option, xml.type ?? "path", { exists: xml.exists ?? true });
   return option;
 }
 
@@ -124,15 +131,6 @@ export async function onConflict(
   }
 }
 
-/**
- * A status message: on stdout like every result message, or on stderr while `pipe` keeps stdout
- * for data.
- */
-export function status(manager: CLIRepoManager, pipe: boolean | undefined, message: string): void {
-  if (pipe === true) manager.output.logger().info(message);
-  else manager.printInfo(message);
-}
-
 /** A transfer progress bar (TTY only) fed by the transfer functions' `onProgress`. */
 export interface TransferProgress {
   /** Pass to the transfer's `onProgress`; bytes `resumed` count toward the bar, not the rate. */
@@ -143,21 +141,76 @@ export interface TransferProgress {
 
 /** Creates a {@linkcode TransferProgress}; total 0 or less draws no percentage. */
 export function transferProgress(output: Output, label: string, total = 0): TransferProgress {
-  const bar = createProgress(total, label, output);
-  let last = 0;
-  let skipped = 0;
+  const progress = filesProgress(output, label, { bytes: total });
+  return { onProgress: (update) => progress.onProgress("", update), done: () => progress.done() };
+}
+
+/** Options of {@linkcode filesProgress}. */
+export interface FilesProgressOptions {
+  /** Bytes of all files (the bar's total); 0 when unknown. */
+  bytes: number;
+  /** Number of files, for `n/N files` on the bar; leave out for one file. */
+  files?: number | undefined;
+  /** Clock in milliseconds (tests). @default {performance.now} */
+  now?: () => number;
+}
+
+/** One progress bar for the files of a transfer, several in flight at once. */
+export interface FilesProgress {
+  /**
+   * Pass each file's progress here: `key` tells the files apart, `bytes` is the file's running
+   * count, `resumed` the bytes it had before this run (they do not count toward the rate).
+   */
+  onProgress(key: string, progress: { bytes: number; resumed?: number | undefined }): void;
+  /** Counts one more file done. */
+  fileDone(): void;
+  /** Clears the bar. */
+  done(): void;
+  /** `3 files, 44.8 MB in 12s (3.7 MB/s)`: what was transferred in this run, for a last line. */
+  summary(files: number): string;
+}
+
+/**
+ * Creates a {@linkcode FilesProgress}: one bar (TTY, or plain lines with `--progress`) with the
+ * total known before the first byte, and the numbers of the summary line.
+ */
+export function filesProgress(
+  output: Output,
+  label: string,
+  options: FilesProgressOptions,
+): FilesProgress {
+  const { now = () => performance.now() } = options;
+  const bar = createProgress(options.bytes, label, output, {
+    now,
+    ...(options.files === undefined ? {} : { files: options.files }),
+  });
+  const started = now();
+  const seen = new Map<string, { bytes: number; resumed: number }>();
+  let sent = 0;
   return {
-    onProgress: ({ bytes, resumed = 0 }) => {
+    onProgress(key, { bytes, resumed = 0 }) {
+      const before = seen.get(key) ?? { bytes: 0, resumed: 0 };
       // Bytes that were there before this run (a resumed transfer) do not count toward the rate.
-      if (resumed > skipped) {
-        bar.skip(resumed - skipped);
-        last += resumed - skipped;
-        skipped = resumed;
+      if (resumed > before.resumed) bar.skip(resumed - before.resumed);
+      const fresh = bytes - Math.max(before.bytes, resumed);
+      if (fresh > 0) {
+        bar.advance(fresh);
+        sent += fresh;
       }
-      bar.advance(bytes - last);
-      last = bytes;
+      seen.set(key, {
+        bytes: Math.max(before.bytes, bytes),
+        resumed: Math.max(before.resumed, resumed),
+      });
     },
+    fileDone: () => bar.fileDone(),
     done: () => bar.done(),
+    summary(files) {
+      const seconds = (now() - started) / 1000;
+      const rate = seconds > 0 && sent > 0 ? ` (${formatBytes(sent / seconds)}/s)` : "";
+      return `${files} file${files === 1 ? "" : "s"}, ${formatBytes(sent)} in ${
+        formatDuration(seconds)
+      }${rate}`;
+    },
   };
 }
 

@@ -6,6 +6,9 @@ import { EXPORT_TYPES } from "../../http/protocol.ts";
 import type { RecordExportType } from "../../transfer/record.ts";
 import { apyCommand } from "../apy_command.ts";
 import { UsageError } from "../_errors.ts";
+import { InputError } from "../../http/errors.ts";
+import { LocalFileError } from "../../transfer/errors.ts";
+import type { ProgressCallback } from "../../transfer/progress.ts";
 import type { CLIRepoManager } from "../cli_manager.ts";
 import {
   describe,
@@ -39,27 +42,58 @@ function exportOptions<C extends CommandUnknownOpts>(
       new Option("-n, --name <name>", `File name without extension (default: ${defaultName})`),
     )
     .addOption(
-      new Option("-f, --force", "Overwrite an existing file (default: a _<n> suffix is added)"),
+      new Option("-f, --force", "Overwrite an existing file (without it, an existing file fails)"),
     )
     .addOption(new Option("-P, --pipe", "Print the export on stdout (json only)"))
     .addOption(new Option("-u, --use-folder", "Export into a folder named after the identifier"));
   return recordOptions(command, { allowTokenlist: true });
 }
 
+/** The library options of an export to a file (see {@linkcode saveExportFile}). */
+export interface ExportFileValues {
+  name?: string;
+  force?: boolean;
+  existing: "refuse";
+  useFolder?: boolean;
+  signal?: AbortSignal;
+  onProgress: ProgressCallback;
+}
+
 /**
- * The library options of `-n`, `-f`, `-u` and the interrupt signal, shared by every export
- * command: the library joins the server's identifier into the path (sanitised), never the CLI.
+ * Runs one export to a file with the library options of `-n`, `-f`, `-u`, the interrupt signal
+ * and a progress line, shared by every export command: the library joins the server's identifier
+ * into the path (sanitised), never the CLI. An existing file is not replaced without `-f`: the
+ * export is not requested and the command fails (exit 1), as in the reference client.
+ *
+ * @returns The path written.
  */
-export function fileOptions(
+export async function saveExportFile(
   manager: CLIRepoManager,
+  id: number,
   values: { name?: string | undefined; force?: true | undefined; useFolder?: true | undefined },
-): { name?: string; force?: boolean; useFolder?: boolean; signal?: AbortSignal } {
-  return {
-    ...(values.name === undefined ? {} : { name: values.name }),
-    ...(values.force === true ? { force: true } : {}),
-    ...(values.useFolder === true ? { useFolder: true } : {}),
-    ...(manager.signal === undefined ? {} : { signal: manager.signal }),
-  };
+  write: (options: ExportFileValues) => Promise<string>,
+): Promise<string> {
+  const progress = transferProgress(manager.output, `Exporting ${id}`);
+  try {
+    return await write({
+      ...(values.name === undefined ? {} : { name: values.name }),
+      ...(values.force === true ? { force: true } : {}),
+      existing: "refuse",
+      ...(values.useFolder === true ? { useFolder: true } : {}),
+      ...(manager.signal === undefined ? {} : { signal: manager.signal }),
+      onProgress: progress.onProgress,
+    });
+  } catch (error) {
+    if (error instanceof LocalFileError && error.cause instanceof Deno.errors.AlreadyExists) {
+      throw new InputError(
+        `A file with the name '${error.path}' already exists. File '${error.path}' was not ` +
+          "replaced. Use '-f' to force overwriting existing file.",
+      );
+    }
+    throw error;
+  } finally {
+    progress.done();
+  }
 }
 
 /** Copies an export stream to stdout, ending with a newline. */
@@ -98,16 +132,12 @@ export function exportRecordCommand(): CommandUnknownOpts {
         await pipeStream(manager, await record.exportStream("json"));
         continue;
       }
-      const progress = transferProgress(manager.output, `Exporting ${record.id}`);
-      let path: string;
-      try {
-        path = await record.export(values.path, type, {
-          ...fileOptions(manager, values),
-          onProgress: progress.onProgress,
-        });
-      } finally {
-        progress.done();
-      }
+      const path = await saveExportFile(
+        manager,
+        record.id,
+        values,
+        (options) => record.export(values.path, type, options),
+      );
       manager.printInfo(`Exported the ${describe(record)} as ${type} to '${path}'`);
     }
   });
@@ -128,16 +158,12 @@ export function exportMetadataCommand(): CommandUnknownOpts {
         await pipeStream(manager, await record.exportMetadataStream());
         continue;
       }
-      const progress = transferProgress(manager.output, `Exporting ${record.id}`);
-      let path: string;
-      try {
-        path = await record.exportMetadata(values.path, {
-          ...fileOptions(manager, values),
-          onProgress: progress.onProgress,
-        });
-      } finally {
-        progress.done();
-      }
+      const path = await saveExportFile(
+        manager,
+        record.id,
+        values,
+        (options) => record.exportMetadata(values.path, options),
+      );
       manager.printInfo(`Exported the metadata of the ${describe(record)} to '${path}'`);
     }
   });

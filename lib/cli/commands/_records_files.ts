@@ -1,8 +1,9 @@
 // `records add-files`, `add-string-as-file`, `get-file`, `delete-file`, `delete-files` and
 // `edit-file`.
 
-import { basename } from "node:path";
-import { Command, type CommandUnknownOpts } from "@commander-js/extra-typings";
+import { basename, relative } from "node:path";
+import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
+import { contextOf } from "../_context.ts";
 import { InputError, RepoApyError } from "../../http/errors.ts";
 import type { FileJson } from "../../http/protocol.ts";
 import { FilesExistError, type UploadFilesDone, UploadFilesError } from "../../transfer/errors.ts";
@@ -21,51 +22,93 @@ import { fileIdOptions, type FileIdValue, fileIdValue, parseInteger } from "../o
 import {
   asValues,
   describe,
+  type FilesProgress,
+  filesProgress,
   isStatus,
   openRecord,
   openRecords,
   pathOption,
   recordOptions,
   requireSure,
-  status,
   transferProgress,
 } from "./_records_common.ts";
 
-function existsAlready(record: RepoRecord, names: string[], folder = false): RepoApyError {
+/** How the upload that clashed was asked for. */
+interface ClashContext {
+  /** A folder upload. */
+  folder?: boolean;
+  /** --skip-existing was given: the clashing files differ in content. */
+  skipExisting?: boolean;
+}
+
+function existsAlready(
+  record: RepoRecord,
+  names: string[],
+  context: ClashContext = {},
+): RepoApyError {
   const list = names.map((name) => `'${name}'`).join(", ");
+  const one = names.length === 1;
+  if (context.skipExisting === true) {
+    return new RepoApyError(
+      `The ${describe(record)} has ${one ? "a file named" : "files named"} ${list} with other ` +
+        `content than the local ${one ? "file" : "files"}: --skip-existing leaves out only ` +
+        `files with the same content; add -f/--force to replace ${one ? "it" : "them"}`,
+    );
+  }
   return new RepoApyError(
-    `The ${describe(record)} already has ${
-      names.length === 1 ? "a file named" : "files named"
-    } ${list}: add -f/--force to replace ${names.length === 1 ? "it" : "them"}${
-      folder ? ", or --skip-existing to skip files with the same content" : ""
-    }`,
+    `The ${describe(record)} already has ${one ? "a file named" : "files named"} ${list}: add ` +
+      `-f/--force to replace ${one ? "it" : "them"}${
+        context.folder === true ? ", or --skip-existing to skip files with the same content" : ""
+      }`,
   );
 }
 
-/** One progress bar for the files of an upload (several may be in flight at once). */
-function uploadProgress(manager: CLIRepoManager, label: string, total: number) {
-  const bar = transferProgress(manager.output, label, total);
-  const sent = new Map<string, number>();
-  let bytes = 0;
-  let resumed = 0;
+/**
+ * One aggregate progress bar for the files of an upload (several may be in flight at once), set
+ * up from the plan, before the first byte: `n/N files`, bytes of the total, rate and ETA.
+ */
+function uploadProgress(manager: CLIRepoManager, label: string, folder: boolean) {
+  let bar: FilesProgress | undefined;
+  const resuming = new Set<string>();
   return {
+    onPlan(plan: UploadFilesPlan) {
+      const bytes = plan.upload.reduce((sum, file) => sum + file.size, 0);
+      bar = filesProgress(manager.output, label, {
+        bytes,
+        ...(folder ? { files: plan.upload.length } : {}),
+      });
+    },
     onProgress(update: UploadFilesProgress) {
-      const path = update.file.path;
-      if (!sent.has(path) && (update.resumed ?? 0) > 0) {
+      const { path, name, size } = update.file;
+      if (!resuming.has(path) && (update.resumed ?? 0) > 0) {
+        resuming.add(path);
         manager.printInfo(
-          `Resuming the upload of '${update.file.name}': ${formatBytes(update.resumed!)} of ${
-            formatBytes(update.file.size)
+          `Resuming the upload of '${name}': ${formatBytes(update.resumed!)} of ${
+            formatBytes(size)
           } already on the server`,
         );
-        resumed += update.resumed!;
       }
-      // A running total: re-adding every file's bytes on each update is quadratic in a folder.
-      bytes += update.bytes - (sent.get(path) ?? 0);
-      sent.set(path, update.bytes);
-      bar.onProgress({ bytes, resumed });
+      bar?.onProgress(path, update);
     },
-    done: () => bar.done(),
+    fileDone: () => bar?.fileDone(),
+    done: () => bar?.done(),
+    summary: (files: number) => bar?.summary(files) ?? `${files} files`,
   };
+}
+
+/**
+ * Warns that the subfolders of a folder upload are left out (without `--recursive`), and how to
+ * include them.
+ */
+function warnFoldersLeftOut(manager: CLIRepoManager, path: string, folders: string[]): void {
+  if (folders.length === 0) return;
+  const shown = folders.slice(0, 5).map((name) => `'${name}/'`).join(", ");
+  const more = folders.length > 5 ? ` and ${folders.length - 5} more` : "";
+  manager.printWarning(
+    `Left out ${folders.length} subfolder(s) of '${path}': ${shown}${more}: add --recursive to ` +
+      `upload the whole tree (files in subfolders are named by their relative paths, e.g. ` +
+      `'${folders[0]}/...')`,
+  );
 }
 
 /** `add-files --dry-run`: what the library would upload and skip (clashes fail as they would). */
@@ -80,7 +123,7 @@ async function planUpload(
   try {
     plan = await planUploadFiles(record, path, options);
   } catch (error) {
-    throw addFilesError(record, error, options.folder);
+    throw addFilesError(record, error, options);
   }
   for (const file of plan.upload) {
     dryRun(
@@ -95,24 +138,37 @@ async function planUpload(
       `Would skip '${file.name}': the ${describe(record)} has it with the same content`,
     );
   }
+  if (options.folder) warnFoldersLeftOut(manager, path, plan.folders);
   if (plan.upload.length + plan.skip.length === 0) {
     manager.printWarning(`No file in the folder '${path}' matches`);
   }
+  const bytes = plan.upload.reduce((sum, file) => sum + file.size, 0);
+  const skipped = plan.skip.length > 0 ? `, skip ${plan.skip.length} already there` : "";
+  dryRun(manager, `upload ${countFiles(plan.upload.length)}, ${formatBytes(bytes)}${skipped}`);
 }
 
-/** `records add-files`: uploads a file, or the files of a folder (not recursive). */
+/** `1 file`, `50 files`. */
+function countFiles(count: number): string {
+  return `${count} file${count === 1 ? "" : "s"}`;
+}
+
+/** `records add-files`: uploads a file, or the files of a folder (its tree with `--recursive`). */
 export function addFilesCommand(): CommandUnknownOpts {
   const command = recordOptions(
     new Command("add-files")
-      .description("Upload a file, or the files of a folder (not its subfolders), to a record")
+      .description(
+        "Upload a file, or the files of a folder (with --recursive its whole tree), to a record",
+      )
       .addOption(
-        pathOption("-n, --file-name <path>", "Path of the file or folder to upload")
+        pathOption("-n, --file-name <path>", "Path of the file or folder to upload", {
+          exists: false,
+        })
           .makeOptionMandatory(),
       )
       .option("-d, --file-description <description>", "Description of the file (single file only)")
       .option(
         "-p, --pattern <pattern>",
-        "Upload only files of the folder matching this pattern",
+        "Upload only files of the folder matching this pattern (the relative path with --recursive)",
         "*",
       )
       .option(
@@ -120,6 +176,11 @@ export function addFilesCommand(): CommandUnknownOpts {
         "Leave out files of the folder matching this pattern",
       )
       .option("-f, --force", "Replace files of the same name")
+      .option(
+        "--recursive",
+        "Upload subfolders too; names are paths relative to the folder (raw/run1.h5)",
+      )
+      .option("--follow-symlinks", "With --recursive: follow symbolic links (loops are left out)")
       .option(
         "--skip-existing",
         "Leave out files the record already has with the same name and content",
@@ -149,41 +210,58 @@ export function addFilesCommand(): CommandUnknownOpts {
       ...(options.exclude_pattern === undefined ? {} : { excludePattern: options.exclude_pattern }),
       ...(options.force === true ? { force: true } : {}),
       ...(options.skipExisting === true ? { skipExisting: true } : {}),
+      ...(options.recursive === true ? { recursive: true } : {}),
+      ...(options.followSymlinks === true ? { followSymlinks: true } : {}),
+      onWarning: (message: string) => manager.printWarning(message),
     };
+    if (options.followSymlinks === true && options.recursive !== true) {
+      throw new UsageError("--follow-symlinks only works with --recursive");
+    }
     if (isDryRun(manager)) {
       await planUpload(manager, record, path, { ...choice, folder });
       return;
     }
-    const progress = uploadProgress(manager, `Uploading ${basename(path)}`, folder ? 0 : info.size);
+    const progress = uploadProgress(manager, `Uploading ${basename(path)}`, folder);
+    let folders: string[] = [];
     let result: UploadFilesDone;
     try {
       result = await record.uploadFiles(path, {
         ...choice,
         concurrency: options.concurrency,
+        onPlan: (plan) => {
+          folders = plan.folders;
+          progress.onPlan(plan);
+        },
         onProgress: progress.onProgress,
-        onFile: ({ uploaded, skipped }) =>
+        onFile: ({ uploaded, skipped }) => {
+          if (!skipped) progress.fileDone();
+          // One short line per file of a folder; the record is named once, in the summary.
           manager.printInfo(
             skipped
-              ? `Skipped '${uploaded.name}': the ${label} has it with the same content`
+              ? `Skipped '${uploaded.name}': already there with the same content`
+              : folder
+              ? `Uploaded '${uploaded.name}' (${formatBytes(uploaded.size)})`
               : `Uploaded '${uploaded.name}' (id: ${uploaded.id}) to the ${label}`,
-          ),
+          );
+        },
         ...(options.fileDescription === undefined
           ? {}
           : { fileDescription: options.fileDescription }),
       });
     } catch (error) {
-      throw addFilesError(record, error, folder);
+      throw addFilesError(record, error, { ...choice, folder });
     } finally {
       progress.done();
     }
     const { uploaded, skipped } = result;
+    if (folder) warnFoldersLeftOut(manager, path, folders);
     if (uploaded.length + skipped.length === 0) {
       manager.printWarning(`No file in the folder '${path}' matches: nothing was uploaded`);
     } else if (folder) {
       manager.printInfo(
-        `Uploaded ${uploaded.length} file(s) to the ${label}${
-          skipped.length > 0 ? `, skipped ${skipped.length} already there` : ""
-        }`,
+        `Uploaded ${progress.summary(uploaded.length)} to the ${label}${
+          skipped.length > 0 ? `; skipped ${skipped.length} already there` : ""
+        }${folders.length > 0 ? `; left out ${folders.length} subfolder(s)` : ""}`,
       );
     }
   });
@@ -191,12 +269,13 @@ export function addFilesCommand(): CommandUnknownOpts {
 }
 
 /** Turns the library's errors of `add-files` into messages in CLI terms. */
-function addFilesError(record: RepoRecord, error: unknown, folder: boolean): unknown {
-  if (error instanceof FilesExistError) return existsAlready(record, error.names, folder);
+function addFilesError(record: RepoRecord, error: unknown, context: ClashContext): unknown {
+  const folder = context.folder === true;
+  if (error instanceof FilesExistError) return existsAlready(record, error.names, context);
   if (!(error instanceof UploadFilesError)) return error;
   const cause = error.cause;
   if (error.path !== undefined && isStatus(cause, 409)) {
-    return existsAlready(record, [basename(error.path)], folder);
+    return existsAlready(record, [basename(error.path)], context);
   }
   if (!folder && error.path !== undefined) return cause;
   const reason = cause instanceof Error ? cause.message : String(cause);
@@ -241,19 +320,41 @@ export function addStringAsFileCommand(): CommandUnknownOpts {
   return command;
 }
 
-/** One progress bar for the files in flight of a multi-file download (no total: lazily listed). */
-function filesProgress(manager: CLIRepoManager, record: RepoRecord) {
-  const progress = transferProgress(manager.output, `Downloading files of the ${describe(record)}`);
-  const seen = new Map<string, number>();
-  let bytes = 0;
-  return {
-    onProgress(update: { file: FileJson; bytes: number }) {
-      bytes += update.bytes - (seen.get(update.file.id) ?? 0);
-      seen.set(update.file.id, update.bytes);
-      progress.onProgress({ bytes });
-    },
-    done: () => progress.done(),
-  };
+/** Bytes above which `get-file` without `-n`/`-P` asks before downloading (on a terminal). */
+const CONFIRM_BYTES = 100 * 1000 ** 2;
+/** Files above which `get-file` without `-n`/`-P` asks before downloading (on a terminal). */
+const CONFIRM_FILES = 20;
+
+/** The record's files matching the globs, listed before the first byte (for the totals). */
+async function matchingFiles(
+  record: RepoRecord,
+  options: { pattern: string; exclude_pattern?: string | undefined },
+): Promise<FileJson[]> {
+  const wanted = globFilter(options.pattern, options.exclude_pattern);
+  const files: FileJson[] = [];
+  for await (const file of record.files()) if (wanted(file.name)) files.push(file);
+  return files;
+}
+
+/**
+ * Before a download of every file (neither `-n`/`-i` nor `-P`): on a terminal, above
+ * {@linkcode CONFIRM_BYTES} or {@linkcode CONFIRM_FILES}, asks whether to go on (`-y/--yes`
+ * skips the question). Returns `false` when the answer is no.
+ */
+async function confirmAll(
+  manager: CLIRepoManager,
+  command: CommandUnknownOpts,
+  what: string,
+  files: FileJson[],
+): Promise<boolean> {
+  const bytes = files.reduce((sum, file) => sum + file.size, 0);
+  const input = contextOf(command).input;
+  if (!input.isTerminal() || (bytes <= CONFIRM_BYTES && files.length <= CONFIRM_FILES)) {
+    return true;
+  }
+  manager.output.prompt(`Download ${what}? [y/N] `);
+  const answer = (await input.readLine())?.trim().toLowerCase();
+  return answer === "y" || answer === "yes";
 }
 
 /** `records get-file`: downloads one file, or all (matching) files, of one or more records. */
@@ -269,7 +370,26 @@ export function getFileCommand(): CommandUnknownOpts {
       .option("-e, --exclude_pattern <pattern>", "Leave out files matching this pattern")
       .option("-f, --force", "Overwrite existing files (default: new ones get a _<n> suffix)")
       .option("-u, --use-folder", "Download into a folder named after the record's identifier")
-      .option("-E, --pipe", "Print the written paths as a comma-separated list on stdout"),
+      .option(
+        "--flat",
+        "Write every file directly into the folder, '/' in names replaced by '_' (default: subfolders)",
+      )
+      .option(
+        "-E, --pipe",
+        "Print the written paths as one comma-separated line on stdout (a comma inside a file " +
+          "name is printed as is, so such paths cannot be told apart: use --json)",
+      )
+      .addOption(
+        new Option("--json", "Print the written paths as a JSON array on stdout").conflicts(
+          "pipe",
+        ),
+      )
+      .option(
+        "-y, --yes",
+        `Download every file without asking (asked on a terminal above ${
+          formatBytes(CONFIRM_BYTES)
+        } or ${CONFIRM_FILES} files when neither -n/-i nor -P is given)`,
+      ),
     { allowTokenlist: true },
   ));
   dryRunOption(command);
@@ -278,19 +398,31 @@ export function getFileCommand(): CommandUnknownOpts {
     const selected = fileIdValue(asValues(options));
     const records = await openRecords(manager, options);
     if (isDryRun(manager)) {
-      for (const record of records) await planDownload(manager, record, dir, options, selected);
+      const total = { files: 0, bytes: 0 };
+      for (const record of records) {
+        const planned = await planDownload(manager, record, dir, options, selected);
+        total.files += planned.files;
+        total.bytes += planned.bytes;
+      }
+      dryRun(manager, `download ${countFiles(total.files)}, ${formatBytes(total.bytes)}`);
       return;
     }
     await ensureFolder(dir);
     const common = {
       keepPartial: true,
+      // A path written for one record is never written again for another, not even with -f.
+      claimed: new Set<string>(),
       onWarning: (message: string) => manager.printWarning(message),
       ...(options.useFolder === true ? { useFolder: true } : {}),
       ...(options.force === true ? { force: true } : {}),
+      ...(options.flat === true ? { flat: true } : {}),
       ...(manager.signal === undefined ? {} : { signal: manager.signal }),
     };
+    const everything = command.getOptionValueSource("pattern") === "default" &&
+      options.yes !== true;
     const written: string[] = [];
     for (const record of records) {
+      const resuming = resumeNotice(manager);
       let paths: string[];
       if (selected !== undefined) {
         const file = await selectedFile(record, selected);
@@ -300,38 +432,79 @@ export function getFileCommand(): CommandUnknownOpts {
             await record.downloadFile(file.id, `${dir}/`, {
               ...common,
               file,
-              onProgress: progress.onProgress,
+              onProgress: (update) => {
+                resuming(file, update);
+                progress.onProgress(update);
+              },
             }),
           ];
         } finally {
           progress.done();
         }
+        manager.printInfo(`Downloaded '${paths[0]}' from the ${describe(record)}`);
       } else {
-        const progress = filesProgress(manager, record);
+        const files = await matchingFiles(record, options);
+        const bytes = files.reduce((sum, file) => sum + file.size, 0);
+        const what = `${countFiles(files.length)}, ${formatBytes(bytes)}, of the ${
+          describe(record)
+        }`;
+        if (files.length === 0) {
+          manager.printWarning(`No file of the ${describe(record)} matches: nothing downloaded`);
+          continue;
+        }
+        manager.printInfo(`Downloading ${what} into '${dir}'`);
+        const short = `${countFiles(files.length)} (${formatBytes(bytes)})`;
+        if (everything && !await confirmAll(manager, command, short, files)) {
+          throw new InputError(
+            `Nothing was downloaded from the ${describe(record)}: narrow it with -n or -P, or ` +
+              "add -y/--yes to download every file without the question",
+          );
+        }
+        const progress = filesProgress(manager.output, "Downloading", {
+          bytes,
+          files: files.length,
+        });
         try {
           paths = await record.downloadFiles(dir, {
             ...common,
-            pattern: options.pattern,
-            onProgress: progress.onProgress,
-            ...(options.exclude_pattern === undefined
-              ? {}
-              : { excludePattern: options.exclude_pattern }),
+            files,
+            onProgress: (update) => {
+              resuming(update.file, update);
+              progress.onProgress(update.file.id, update);
+            },
+            onFile: (path) => {
+              progress.fileDone();
+              // One short line per file: its path in the folder (the folder is named above).
+              manager.printInfo(`Downloaded '${relative(dir, path)}'`);
+            },
           });
         } finally {
           progress.done();
         }
-        if (paths.length === 0) {
-          manager.printWarning(`No file of the ${describe(record)} matches: nothing downloaded`);
-        }
-      }
-      for (const path of paths) {
-        status(manager, options.pipe, `Downloaded '${path}' from the ${describe(record)}`);
+        manager.printInfo(
+          `Downloaded ${progress.summary(paths.length)} from the ${describe(record)}`,
+        );
       }
       written.push(...paths);
     }
-    if (options.pipe === true) manager.echo(written.join(","));
+    if (options.json === true) manager.output.json(written);
+    else if (options.pipe === true) manager.echo(written.join(","));
   });
   return command;
+}
+
+/** Says once per file that a download resumes from a partial file of an earlier run. */
+function resumeNotice(manager: CLIRepoManager) {
+  const said = new Set<string>();
+  return (file: FileJson, update: { resumed?: number | undefined }) => {
+    if (said.has(file.id) || (update.resumed ?? 0) <= 0) return;
+    said.add(file.id);
+    manager.printInfo(
+      `Resuming the download of '${file.name}': ${formatBytes(update.resumed!)} of ${
+        formatBytes(file.size)
+      } already here`,
+    );
+  };
 }
 
 /** Creates the download folder (and its parents) like `export` does; a file there is an error. */
@@ -365,7 +538,7 @@ async function planDownload(
   dir: string,
   options: { pattern: string; exclude_pattern?: string | undefined; useFolder?: true | undefined },
   selected: ReturnType<typeof fileIdValue>,
-): Promise<void> {
+): Promise<{ files: number; bytes: number }> {
   const target = options.useFolder === true
     ? `${dir}/${(await record.meta()).identifier}/`
     : `${dir}/`;
@@ -373,9 +546,11 @@ async function planDownload(
   // Listed page by page as it arrives, not gathered first.
   const files = selected === undefined ? record.files() : [await selectedFile(record, selected)];
   let count = 0;
+  let bytes = 0;
   for await (const file of files) {
     if (selected === undefined && !wanted(file.name)) continue;
     count++;
+    bytes += file.size;
     dryRun(
       manager,
       `download '${file.name}' (${formatBytes(file.size)}) of the ${
@@ -384,6 +559,7 @@ async function planDownload(
     );
   }
   if (count === 0) manager.printWarning(`No file of the ${describe(record)} matches`);
+  return { files: count, bytes };
 }
 
 /** The file `selected` names, by id or by name. */

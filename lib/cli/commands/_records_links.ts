@@ -147,12 +147,12 @@ export function showRecordLinksCommand(): CommandUnknownOpts {
       perPage: Number(perPage),
     });
     const { total_items: items, total_pages: pages, page: current } = page._pagination;
-    manager.printInfo(
+    manager.printData(
       `Found ${items} link(s) ${options.direction === "out" ? "from" : "to"} the ${
         describe(record)
       } on ${pages} page(s). Showing results of page ${current}:`,
     );
-    for (const link of page.items) manager.printInfo(linkLine(link, options.direction));
+    for (const link of page.items) manager.printData(linkLine(link, options.direction));
   });
   return command;
 }

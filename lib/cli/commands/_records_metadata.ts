@@ -10,18 +10,12 @@ import { readBoundedText } from "../../import/read_bounded_text.ts";
 import { MetadataError } from "../../resources/errors.ts";
 import { validateExtras } from "../../resources/metadata.ts";
 import { jsonMode, readingCommand } from "../_command_kind.ts";
+import { setOptionType } from "../_tree.ts";
 import { printJson } from "../_json_output.ts";
 import { apyCommand, dryRun, dryRunOption, isDryRun } from "../apy_command.ts";
 import { UsageError } from "../_errors.ts";
 import { errorLine } from "../_messages.ts";
-import {
-  describe,
-  openRecord,
-  pathOption,
-  recordOptions,
-  requireSure,
-  status,
-} from "./_records_common.ts";
+import { describe, openRecord, pathOption, recordOptions, requireSure } from "./_records_common.ts";
 
 /** Value types `add-metadatum -t` accepts and the metadata type each one is stored as. */
 const VALUE_TYPES = { string: "str", integer: "int", float: "float", boolean: "bool" } as const;
@@ -99,9 +93,9 @@ export function addMetadatumCommand(): CommandUnknownOpts {
   apyCommand(command, async (manager, options) => {
     const metadatum = toMetadatum(options.metadatum, options.value, options.type, options.unit);
     const record = await openRecord(manager, options);
-    // A failure (exit 1) as in kadi-apy 0.51.0, so that `... || handle` scripts keep working.
     if (options.force !== true && await record.checkMetadatum(metadatum.key ?? "")) {
-      throw new RepoApyError(
+      // A failure (exit 1), as in the reference client: scripts rely on it.
+      throw new InputError(
         `The ${describe(record)} has a metadatum '${metadatum.key}' already: nothing changed ` +
           "(add -f/--force to replace it)",
       );
@@ -259,20 +253,30 @@ function show(value: unknown): string {
   return typeof value === "string" ? value : JSON.stringify(value ?? null);
 }
 
+/** `-n/--name` of `get-metadatum`: a token list separated by `.` (as `--xmlhelp` says). */
+function metadatumPathOption() {
+  const option = new Option(
+    "-n, --name <name>",
+    "Key of the metadatum; nested keys are joined with '.', list items are 1-based indices",
+  ).makeOptionMandatory();
+  setOptionType(option, "tokenlist", { separator: "." });
+  return option;
+}
+
 /** `records get-metadatum`: prints a (nested) metadatum's value, unit or type. */
 export function getMetadatumCommand(): CommandUnknownOpts {
   const command = recordOptions(
     new Command("get-metadatum")
       .description("Print the value, unit or type of a (nested) metadatum of a record")
-      .requiredOption(
-        "-n, --name <name>",
-        "Key of the metadatum; nested keys are joined with '.', list items are 1-based indices",
-      )
+      .addOption(metadatumPathOption())
       .addOption(
         new Option("-i, --information <information>", "What to print")
           .choices(["value", "unit", "type"] as const).default("value" as const),
       )
-      .option("-p, --pipe", "Print only the requested information")
+      .option(
+        "-p, --pipe",
+        "Print only the requested information (the default too; kept for compatibility)",
+      )
       .option("-d, --default <value>", "Print this value when the metadatum is absent"),
   );
   readingCommand(command, {
@@ -291,15 +295,12 @@ export function getMetadatumCommand(): CommandUnknownOpts {
             "print a value instead)",
         );
       }
-      status(
-        manager,
-        true,
+      manager.printInfo(
         `The ${describe(record)} has no metadatum '${options.name}': printing the default`,
       );
       const mode = jsonMode(options);
       if (mode !== undefined) printJson(manager.output, options.default, mode);
-      else if (options.pipe === true) manager.echo(options.default);
-      else manager.printInfo(options.default);
+      else manager.echo(options.default);
       return;
     }
     const mode = jsonMode(options);
@@ -308,8 +309,8 @@ export function getMetadatumCommand(): CommandUnknownOpts {
       return;
     }
     const value = show(metadatum[what]);
-    if (options.pipe === true) manager.echo(value);
-    else manager.printInfo(`The ${what} of the metadatum '${options.name}' is: ${value}`);
+    // The whole output is the value: bare, so `$(repo-apy records get-metadatum …)` is the value.
+    manager.echo(value);
   });
   return command;
 }

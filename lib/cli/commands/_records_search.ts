@@ -64,10 +64,7 @@ export function getRecordsCommand(): CommandUnknownOpts {
               "filters (-t, -m, -c, -C, -v, -q) exclude the user options (-u, -U, -i): " +
               "combining them is a usage error",
           )
-          .addOption(
-            new Option("-i, --use-my-user-id", "List the records you created")
-              .conflicts(["user", "username"]),
-          ),
+          .addOption(new Option("-i, --use-my-user-id", "List the records you created")),
       ),
     ),
     USER_OPTIONS,

@@ -33,11 +33,11 @@ export function getRepoInfoCommand(): Command {
       );
       return;
     }
-    manager.printInfo(`Instance: ${settings.instance ?? "(none: host and pat given directly)"}`);
-    manager.printInfo(`Host: ${maskHost(settings.host)}`);
-    manager.printInfo(`Server version: ${info.version}`);
-    manager.printInfo(`Personal access token: ${maskPat(settings.pat, 10, "***")}`);
-    manager.printInfo(`Token user: ${user.displayname} (id ${user.id})`);
+    manager.printData(`Instance: ${settings.instance ?? "(none: host and pat given directly)"}`);
+    manager.printData(`Host: ${maskHost(settings.host)}`);
+    manager.printData(`Server version: ${info.version}`);
+    manager.printData(`Personal access token: ${maskPat(settings.pat, 10, "***")}`);
+    manager.printData(`Token user: ${user.displayname} (id ${user.id})`);
   });
   return command;
 }

@@ -5,7 +5,7 @@ import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-ty
 import { RepoApyError } from "../../http/errors.ts";
 import { apyCommand, dryRun, dryRunOption } from "../apy_command.ts";
 import type { CLIRepoManager } from "../cli_manager.ts";
-import { requireSure, status } from "./_records_common.ts";
+import { requireSure } from "./_records_common.ts";
 import {
   type ManagedResource,
   type ManagedType,
@@ -60,14 +60,14 @@ export function createResourceCommand(type: ManagedType): CommandUnknownOpts {
     }
     const resource = await openCreated(manager, type, options.identifier, metadata);
     if (resource.created) {
-      status(manager, values.pipe, `Created the ${resource}`);
+      manager.printInfo(`Created the ${resource}`);
     } else {
       const meta = await resource.meta();
       if (options.title !== undefined && options.title !== meta.title) {
         await resource.edit({ title: options.title });
-        status(manager, values.pipe, `Changed the title of the ${resource}`);
+        manager.printInfo(`Changed the title of the ${resource}`);
       }
-      status(manager, values.pipe, `The ${resource} exists already`);
+      manager.printInfo(`The ${resource} exists already`);
     }
     if (values.pipe === true) manager.echo(String(resource.id));
     if (values.exitNotCreated === true && !resource.created) {

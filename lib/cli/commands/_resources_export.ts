@@ -5,8 +5,8 @@ import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-ty
 import { EXPORT_TYPES } from "../../http/protocol.ts";
 import type { ResourceExportOptions } from "../../transfer/export.ts";
 import { apyCommand } from "../apy_command.ts";
-import { fileOptions, pipeStream } from "./_records_export.ts";
-import { pathOption, transferProgress } from "./_records_common.ts";
+import { pipeStream, saveExportFile } from "./_records_export.ts";
+import { pathOption } from "./_records_common.ts";
 import { openResource, resourceOptions } from "./_resources_common.ts";
 import { UsageError } from "../_errors.ts";
 
@@ -40,7 +40,7 @@ export function exportResourceCommand(type: "collection" | "template"): CommandU
       )
       .addOption(pathOption("-p, --path <path>", "Folder (or file) to export to").default("."))
       .option("-n, --name <name>", "File name without extension (default: the identifier)")
-      .option("-f, --force", "Overwrite an existing file (default: a _<n> suffix is added)")
+      .option("-f, --force", "Overwrite an existing file (without it, an existing file fails)")
       .option("-P, --pipe", `Print the export on stdout (${pipeable.join(" or ")} only)`)
       .option("-u, --use-folder", "Export into a folder named after the identifier"),
     type,
@@ -64,19 +64,16 @@ export function exportResourceCommand(type: "collection" | "template"): CommandU
     // The library types each resource's export types; `-e` has been checked against them.
     const resource = await openResource(manager, type, options) as unknown as Exportable;
     if (values.pipe === true) {
-      await pipeStream(manager, await resource.exportStream(exportType, fileOptions(manager, {})));
+      const signal = manager.signal === undefined ? {} : { signal: manager.signal };
+      await pipeStream(manager, await resource.exportStream(exportType, signal));
       return;
     }
-    const progress = transferProgress(manager.output, `Exporting ${resource.id}`);
-    let path: string;
-    try {
-      path = await resource.export(values.path, exportType, {
-        ...fileOptions(manager, values),
-        onProgress: progress.onProgress,
-      });
-    } finally {
-      progress.done();
-    }
+    const path = await saveExportFile(
+      manager,
+      resource.id,
+      values,
+      (fileOptions) => resource.export(values.path, exportType, fileOptions),
+    );
     manager.printInfo(`Exported the ${resource} as ${exportType} to '${path}'`);
   });
   return command;

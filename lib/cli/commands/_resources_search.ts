@@ -39,14 +39,19 @@ export function getResourcesCommand(
   mineHelp: string,
 ): CommandUnknownOpts {
   const plural = `${type}s`;
-  const mine = new Option(mineFlag, mineHelp).conflicts(["user", "username"]);
-  const userOptions = ["user", "username", mine.attributeName()];
+  const mine = new Option(mineFlag, mineHelp);
+  // Collections: the search filters exclude the user options (as in the reference client).
+  // Groups: the reference client accepts any combination, so we do, and say which filters a
+  // user's list ignores.
+  const userOptions = type === "collection" ? ["user", "username", mine.attributeName()] : [];
   const command = userIdOptions(
     searchPaginationOptions(
       new Command(`get-${plural}`)
         .description(
-          `Search ${plural} (one page), or list the ${plural} a user created. The search ` +
-            "filters exclude the user options: combining them is a usage error",
+          `Search ${plural} (one page), or list the ${plural} a user created. ` +
+            (type === "collection"
+              ? "The search filters exclude the user options: combining them is a usage error"
+              : "A user's list ignores the search filters (-v, -q)"),
         )
         .addOption(mine)
         .addOption(visibilityOption(plural, userOptions))
@@ -58,6 +63,7 @@ export function getResourcesCommand(
   apyCommand(command, async (manager, options) => {
     const values = options as unknown as FilterValues & { [key: string]: unknown };
     const user = await listedUser(manager, values, mine.attributeName());
+    if (user !== undefined) warnIgnoredFilters(manager, command, values);
     await printList(
       manager,
       options,
@@ -65,6 +71,23 @@ export function getResourcesCommand(
     );
   });
   return command;
+}
+
+/** Warns about each search filter given for a user's list, which does not apply there. */
+function warnIgnoredFilters(
+  manager: CLIRepoManager,
+  command: CommandUnknownOpts,
+  values: FilterValues,
+): void {
+  const ignored = [];
+  if (command.getOptionValueSource("visibility") === "cli") ignored.push("-v/--visibility");
+  if (values.query !== undefined) ignored.push("-q/--query");
+  if (ignored.length === 0) return;
+  manager.printWarning(
+    `${ignored.join(" and ")} ${
+      ignored.length === 1 ? "does" : "do"
+    } not apply to the list of a user's groups: ignored.`,
+  );
 }
 
 /**
@@ -158,10 +181,14 @@ export function extrasOption() {
 export function idsOutputOptions<C extends CommandUnknownOpts>(command: C): C {
   command
     .addOption(
-      new Option("-p, --pipe", "Print only the ids, separated by -s/--separator, on stdout"),
+      new Option(
+        "-p, --pipe",
+        "Print only the ids (the default too; kept for compatibility, it also drops the count " +
+          "on stderr)",
+      ),
     )
     .addOption(
-      new Option("-s, --separator <text>", "Separator of the ids printed with -p/--pipe")
+      new Option("-s, --separator <text>", "Separator of the ids printed on stdout")
         .default(","),
     )
     .addOption(new Option("--i-am-sure", `Allow fetching more than ${MAX_IDS_UNSURE} ids`));
@@ -183,8 +210,7 @@ export interface IdsValues {
 
 /**
  * Prints the ids of every resource the search finds: `--json` as a list (`--jsonl` one id per
- * line), `-p` joined with the
- * separator, else a sentence. More than {@linkcode MAX_IDS_UNSURE} need `--i-am-sure`.
+ * line), else joined with the separator (the count on stderr unless `-p`). More than {@linkcode MAX_IDS_UNSURE} need `--i-am-sure`.
  */
 export async function printIds(
   manager: CLIRepoManager,
@@ -193,23 +219,15 @@ export async function printIds(
   options: IdsValues,
 ): Promise<void> {
   const limit = options.iAmSure === true ? Infinity : MAX_IDS_UNSURE;
-  if (options.pipe === true) {
-    manager.echo(
-      await idsOrHint(
-        manager.search.searchResourceIds(type, params, {
-          limit,
-          separator: options.separator,
-        }),
-        type,
-      ),
-    );
-    return;
-  }
   const ids = await idsOrHint(manager.search.resourceIds(type, params, { limit }), type);
   const mode = jsonMode(options);
   if (mode === "json") printJson(manager.output, ids, mode);
   else if (mode === "jsonl") await streamJson(manager.output, ids, mode);
-  else manager.printInfo(`Found ${ids.length} ${type}(s): ${ids.join(", ")}`);
+  else {
+    // The whole output is the ids: bare on stdout (with or without -p), the count on stderr.
+    if (options.pipe !== true) manager.printInfo(`Found ${ids.length} ${type}(s)`);
+    manager.echo(ids.join(options.separator));
+  }
 }
 
 async function idsOrHint<T>(search: Promise<T>, type: string): Promise<T> {

@@ -17,6 +17,7 @@ import {
   resourceOptions,
 } from "./_resources_common.ts";
 import { terminalLine } from "../_terminal_text.ts";
+import { canDrawUnicode, type TextTreeNode, treeLines } from "../_tree_text.ts";
 
 /**
  * `<type> show-info`: title, id and identifier, plus `-d` description and `-v` visibility; a
@@ -35,7 +36,8 @@ export function showResourceCommand(type: ManagedType): CommandUnknownOpts {
         .option("-r, --records", "Show one page of the records in the collection")
         .option(
           "-s, --subcollections",
-          "Show the child collections and the number of records in each",
+          "Show the child collections as a tree (their children too), with the number of " +
+            "records in each; with -r, their records too",
         ),
       { pageDescription: "Page of the records (-r)" },
     );
@@ -57,25 +59,29 @@ export function showResourceCommand(type: ManagedType): CommandUnknownOpts {
       printJson(manager.output, { ...meta, ...lists }, mode);
       return;
     }
-    manager.printInfo(terminalLine(capitalized(String(resource))));
+    manager.printData(terminalLine(capitalized(String(resource))));
     if (values.description === true) {
       printDescription(manager, meta.plain_description ?? meta.description);
     }
     if (values.visibility === true) {
-      manager.printInfo(`Visibility: ${terminalLine(meta.visibility)}`);
+      manager.printData(`Visibility: ${terminalLine(meta.visibility)}`);
     }
     if (values.data === true) {
-      manager.printInfo(`Type: ${terminalLine(meta.type)}`);
-      manager.printInfo("Data:");
+      manager.printData(`Type: ${terminalLine(meta.type)}`);
+      manager.printData("Data:");
       printJsonLines(manager, meta.data);
     }
-    if (lists.records !== undefined) {
+    if (lists.subcollections !== undefined) {
+      // The tree holds the records (with -r) of every collection, this one's included.
+      const root = { ...lists.subcollections, title: String(meta.title), id: Number(meta.id) };
+      const ascii = !canDrawUnicode();
+      for (const line of treeLines(treeNode(root, true), { ascii })) manager.printData(line);
+    } else if (lists.records !== undefined) {
       printPage(manager, lists.records, {
         what: "record(s) in the collection",
         line: resourceLine,
       });
     }
-    if (lists.subcollections !== undefined) printChildren(manager, lists.subcollections);
   });
   return command;
 }
@@ -95,11 +101,23 @@ function capitalized(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-/** The child collections, each with the number of its records. */
-interface Children {
+/** A collection of the tree: its record count, first records (with -r) and children. */
+interface TreeCollection {
+  id: number;
+  identifier: string;
+  title: string;
   recordCount: number;
-  children: { id: number; identifier: string; title: string; recordCount: number }[];
+  /** The first page of its records (with -r). */
+  records?: { id: number; identifier: string; title: string }[];
+  children: TreeCollection[];
+  /** Set where the tree was cut: its children were not read (depth, size or a cycle). */
+  truncated?: true;
 }
+
+/** The deepest level of child collections read. */
+const MAX_DEPTH = 8;
+/** The most collections read for one tree. */
+const MAX_NODES = 200;
 
 async function collectionLists(
   manager: CLIRepoManager,
@@ -110,20 +128,46 @@ async function collectionLists(
   const records = values.records === true
     ? await collection.getRecords({ page, perPage })
     : undefined;
-  let subcollections: Children | undefined;
+  let subcollections: Omit<TreeCollection, "id" | "identifier" | "title"> | undefined;
   if (values.subcollections === true) {
-    const info: CollectionInfo = await collection.info();
-    const children = [];
-    for (const child of info.children) {
-      const count = await (await manager.collection({ id: child.id })).getRecords({ perPage: 1 });
-      children.push({
-        id: child.id,
-        identifier: child.identifier,
-        title: child.title,
-        recordCount: count._pagination.total_items,
-      });
-    }
-    subcollections = { recordCount: info.recordCount, children };
+    // Bounded: a server whose collections point back at each other, or hold thousands of
+    // levels, gets a cut tree, not an endless walk.
+    const seen = new Set<number>([(await collection.meta()).id]);
+    const walk = async (
+      target: RepoCollection,
+      depth: number,
+    ): Promise<Omit<TreeCollection, "id" | "identifier" | "title">> => {
+      const info: CollectionInfo = await target.info();
+      const firstRecords = values.records === true
+        ? (await target.getRecords({ perPage })).items.sort((a, b) => a.id - b.id).map((
+          { id, identifier, title },
+        ) => ({
+          id,
+          identifier,
+          title,
+        }))
+        : undefined;
+      const children: TreeCollection[] = [];
+      // In the order they were created, whatever order the server lists them in.
+      for (const child of [...info.children].sort((a, b) => a.id - b.id)) {
+        const node = { id: child.id, identifier: child.identifier, title: child.title };
+        if (seen.has(child.id) || seen.size >= MAX_NODES || depth >= MAX_DEPTH) {
+          children.push({ ...node, recordCount: 0, children: [], truncated: true });
+          continue;
+        }
+        seen.add(child.id);
+        children.push({
+          ...node,
+          ...await walk(await manager.collection({ id: child.id }), depth + 1),
+        });
+      }
+      return {
+        recordCount: info.recordCount,
+        ...(firstRecords === undefined ? {} : { records: firstRecords }),
+        children,
+      };
+    };
+    subcollections = await walk(collection, 1);
   }
   return {
     ...(records === undefined ? {} : { records }),
@@ -131,12 +175,25 @@ async function collectionLists(
   };
 }
 
-function printChildren(manager: CLIRepoManager, lists: Children): void {
-  manager.printInfo(
-    `Found ${lists.children.length} child collection(s); ${lists.recordCount} record(s) are ` +
-      "in the collection itself:",
-  );
-  for (const child of lists.children) {
-    manager.printInfo(`  ${resourceLine(child)}, records: ${child.recordCount}`);
-  }
+/** The drawn tree of a collection: its records first, then its children. */
+function treeNode(
+  collection: Omit<TreeCollection, "identifier"> & { identifier?: string },
+  root = false,
+): TextTreeNode {
+  const count = `${collection.recordCount} record${collection.recordCount === 1 ? "" : "s"}`;
+  const label = root
+    ? `Collection '${terminalLine(collection.title)}' (id: ${collection.id}): ${count}`
+    : `collection ${resourceLine({ ...collection, identifier: collection.identifier ?? "" })}, ${
+      collection.truncated === true ? "not read further (too deep, too large or a cycle)" : count
+    }`;
+  const records = (collection.records ?? []).map((record) => ({
+    label: `record ${resourceLine(record)}`,
+  }));
+  const more = collection.records !== undefined && collection.recordCount > records.length
+    ? [{ label: `… and ${collection.recordCount - records.length} more record(s)` }]
+    : [];
+  return {
+    label,
+    children: [...records, ...more, ...collection.children.map((child) => treeNode(child))],
+  };
 }

@@ -6,6 +6,7 @@ import { Option } from "@commander-js/extra-typings";
 import type { CommandUnknownOpts } from "@commander-js/extra-typings";
 import type { SearchParams } from "../../resources/search.ts";
 import type { CLIRepoManager } from "../cli_manager.ts";
+import { UsageError } from "../_errors.ts";
 import { parseTokenList, userIdValue } from "../options.ts";
 import { setOptionType } from "../_tree.ts";
 import { resolveUser } from "./_records_common.ts";
@@ -42,7 +43,7 @@ export function tagOptions<C extends CommandUnknownOpts>(
   command.addOption(tokenListOption("-t, --tag <tags>", "Comma-separated tags", conflicts))
     .addOption(
       new Option("-T, --tag-operator <operator>", `Whether ${what} need any (or) or all tags`)
-        .choices(["or", "and"] as const).default("or" as const),
+        .choices(["or", "and"] as const).default("or" as const).conflicts(conflicts),
     );
   return command;
 }
@@ -90,7 +91,12 @@ export async function listedUser(
   values: { [key: string]: unknown },
   mine: string,
 ): Promise<number | undefined> {
-  if (values[mine] === true) return (await manager.patUser()).id;
+  if (values[mine] === true) {
+    if (userIdValue(values) !== undefined) {
+      throw new UsageError("Please specify either a user (-u, or -U with -D) or the flag '-i'");
+    }
+    return (await manager.patUser()).id;
+  }
   if (userIdValue(values) === undefined) return undefined;
   return (await resolveUser(manager, values)).id;
 }

@@ -9,8 +9,8 @@ import type { CLIRepoManager } from "../cli_manager.ts";
  */
 export function printDescription(manager: CLIRepoManager, description: unknown): void {
   const [first, ...rest] = String(description ?? "").split(/\r?\n/);
-  manager.printInfo(`Description: ${first}`);
-  for (const line of rest) manager.printInfo(`  ${line}`);
+  manager.printData(`Description: ${first}`);
+  for (const line of rest) manager.printData(`  ${line}`);
 }
 
 /**
@@ -18,5 +18,5 @@ export function printDescription(manager: CLIRepoManager, description: unknown):
  * control characters inside strings).
  */
 export function printJsonLines(manager: CLIRepoManager, value: unknown): void {
-  for (const line of JSON.stringify(value ?? null, null, 2).split("\n")) manager.printInfo(line);
+  for (const line of JSON.stringify(value ?? null, null, 2).split("\n")) manager.printData(line);
 }

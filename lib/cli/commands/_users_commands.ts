@@ -33,10 +33,10 @@ export function showUserCommand(): CommandUnknownOpts {
       printJson(manager.output, user, mode);
       return;
     }
-    manager.printInfo(`Display name: ${terminalLine(user.displayname)}`);
-    manager.printInfo(`ID: ${user.id}`);
-    manager.printInfo(`Username: ${terminalLine(user.identity?.username ?? "?")}`);
-    manager.printInfo(`Identity type: ${terminalLine(user.identity?.type ?? "?")}`);
+    manager.printData(`Display name: ${terminalLine(user.displayname)}`);
+    manager.printData(`ID: ${user.id}`);
+    manager.printData(`Username: ${terminalLine(user.identity?.username ?? "?")}`);
+    manager.printData(`Identity type: ${terminalLine(user.identity?.type ?? "?")}`);
   });
   return command;
 }

@@ -5,7 +5,7 @@
  */
 
 import { Command, type CommandUnknownOpts } from "@commander-js/extra-typings";
-import { maskHost } from "../../config/mask.ts";
+import { configTokens, maskHost, shownHost, shownName } from "../../config/mask.ts";
 import { configPath } from "../../config/path.ts";
 import { readConfig } from "../../config/read.ts";
 import { selectInstance } from "../../config/select.ts";
@@ -14,6 +14,7 @@ import { ConfigurationError, InputError } from "../../http/errors.ts";
 import { changingCommand, jsonMode, readingCommand } from "../_command_kind.ts";
 import { printJson } from "../_json_output.ts";
 import { contextOf } from "../_context.ts";
+import { everydayOptions } from "../apy_command.ts";
 import { activateAutocompletionCommand } from "./_autocompletion.ts";
 import {
   ask,
@@ -22,9 +23,11 @@ import {
   FIRST_INSTANCE,
   hostProblem,
   maskPat,
+  patProblem,
 } from "./_config_edit.ts";
 import { topGroup } from "../_groups.ts";
 import { getRepoInfoCommand } from "./_repo_info.ts";
+import { importKadiconfigCommand } from "./_config_import.ts";
 
 const HOST_QUESTION = "Host of the repository (for example https://repo.example)";
 const PAT_QUESTION = "Personal access token";
@@ -52,7 +55,13 @@ export function configCommand(): Command {
   group.addCommand(changingCommand(renameInstanceCommand()));
   group.addCommand(showInstancesCommand());
   group.addCommand(changingCommand(activateAutocompletionCommand()));
-  group.addCommand(getRepoInfoCommand());
+  group.addCommand(changingCommand(importKadiconfigCommand()));
+  // `get-kadi-info` is the reference client's name.
+  group.addCommand(getRepoInfoCommand().alias("get-kadi-info"));
+  // `-V`, `-q/--quiet` and `--progress` on every command, as on the other groups.
+  for (const command of group.commands) {
+    if (!command.options.some((option) => option.long === "--quiet")) everydayOptions(command);
+  }
   return group;
 }
 
@@ -94,11 +103,12 @@ function createCommand(): Command {
   command.action(async (_options, cmd) => {
     const { output } = contextOf(self(cmd));
     const path = configPath();
-    const exists = await Deno.lstat(path).then(() => true, (error) => {
-      if (error instanceof Deno.errors.NotFound) return false;
+    const link = await Deno.lstat(path).then((info) => info, (error) => {
+      if (error instanceof Deno.errors.NotFound) return undefined;
       throw error;
     });
-    if (exists) {
+    if (link?.isSymlink === true) await refuseDanglingLink(path);
+    if (link !== undefined) {
       throw new ConfigurationError(
         `A config file already exists at ${path}: edit it with 'repo-apy config set-host' / ` +
           `'set-pat' / 'add-instance', or move it away first`,
@@ -112,6 +122,21 @@ function createCommand(): Command {
     output.info("Next: run 'repo-apy config set-host' and 'repo-apy config set-pat'");
   });
   return command as unknown as Command;
+}
+
+/** A symbolic link whose target is missing gets its own message: it names where it points. */
+async function refuseDanglingLink(path: string): Promise<void> {
+  const target = await Deno.readLink(path);
+  const dangling = await Deno.stat(path).then(() => false, (error) => {
+    if (error instanceof Deno.errors.NotFound) return true;
+    throw error;
+  });
+  if (!dangling) return;
+  throw new ConfigurationError(
+    `${path} is a dangling symbolic link: it points to ${target}, which does not exist. Remove ` +
+      `the link (rm ${path}) and run 'repo-apy config create' again, or set REPO_APY_CONFIG to ` +
+      `the path the config file should have`,
+  );
 }
 
 function setHostCommand(): Command {
@@ -143,7 +168,7 @@ function setPatCommand(): Command {
       self(cmd),
       options.instance,
       "pat",
-      () => ask(context, PAT_QUESTION, { hidden: true }),
+      () => ask(context, PAT_QUESTION, { hidden: true, check: patProblem }),
     );
     context.output.info(
       `Set the personal access token of instance '${name}' to ${maskPat(value, 5, "*")}`,
@@ -163,7 +188,7 @@ function addInstanceCommand(): Command {
     const becameDefault = await editConfig(self(cmd), async (config, path) => {
       checkNewInstance(config, name, path);
       const given = hostOption(options.host);
-      const pat = await ask(context, PAT_QUESTION, { hidden: true });
+      const pat = await ask(context, PAT_QUESTION, { hidden: true, check: patProblem });
       const host = given ?? await ask(context, HOST_QUESTION, { check: hostProblem });
       config.instances.set(name, { host, pat, extra: {} });
       const missingDefault = config.global.default === undefined ||
@@ -227,26 +252,33 @@ function showInstancesCommand(): Command {
     const path = configPath();
     const config = await readConfig(path, { warn: (message) => output.warning(message) });
     const fallback = config.global.default;
+    // Neither a host nor a name is shown where it holds a token (pasted into the wrong place).
+    const known = configTokens(config);
+    const name = (entry: string) => shownName(entry, known);
     const mode = jsonMode(options);
     if (mode !== undefined) {
-      const instances = [...config.instances].map(([name, section]) => ({
-        name,
-        host: section.host === undefined ? null : maskHost(section.host),
-        default: name === fallback,
+      const instances = [...config.instances].map(([entry, section]) => ({
+        name: name(entry),
+        host: section.host === undefined ? null : shownHost(section.host, known),
+        default: entry === fallback,
       }));
-      printJson(output, { path, default: fallback ?? null, instances }, mode);
+      printJson(
+        output,
+        { path, default: fallback === undefined ? null : name(fallback), instances },
+        mode,
+      );
       return;
     }
-    output.info(`Instances in ${path}:`);
-    const width = Math.max(0, ...[...config.instances.keys()].map((name) => name.length));
-    for (const [name, section] of config.instances) {
+    output.text(`Instances in ${path}:`);
+    const width = Math.max(0, ...[...config.instances.keys()].map((entry) => name(entry).length));
+    for (const [entry, section] of config.instances) {
       const host = section.host === undefined || section.host === ""
         ? "(no host)"
-        : maskHost(section.host);
-      output.data(`${name === fallback ? "*" : " "} ${name.padEnd(width)}  ${host}`);
+        : shownHost(section.host, known);
+      output.data(`${entry === fallback ? "*" : " "} ${name(entry).padEnd(width)}  ${host}`);
     }
-    output.info(
-      fallback === undefined ? "No default instance" : `Default instance: ${fallback}`,
+    output.text(
+      fallback === undefined ? "No default instance" : `Default instance: ${name(fallback)}`,
     );
   });
   return command as unknown as Command;

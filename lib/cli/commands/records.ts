@@ -2,8 +2,8 @@
  * The `records` group: create, edit, inspect and delete records, transfer their files, manage
  * their metadata, links, tags and roles, search them and export them.
  *
- * Data (ids, token lists, `--json`, piped exports) goes to stdout; warnings, errors and
- * progress bars (on a terminal only) go to stderr. Exit codes: 0 success, 1 the operation
+ * Data (ids, fields, lists, `--json`, piped exports) goes to stdout; status messages, warnings,
+ * errors and progress bars (on a terminal only) go to stderr. Exit codes: 0 success, 1 the operation
  * failed, 2 wrong usage.
  *
  * @module
@@ -43,6 +43,7 @@ import {
   getMetadatumCommand,
 } from "./_records_metadata.ts";
 import { roleCommands, tagCommands } from "./_roles.ts";
+import { syncCommand } from "./_records_sync.ts";
 import { getRecordIdsCommand, getRecordsCommand } from "./_records_search.ts";
 
 /**
@@ -69,6 +70,7 @@ export function recordsCommand(): Command {
       addFilesCommand,
       addStringAsFileCommand,
       getFileCommand,
+      syncCommand,
       deleteFileCommand,
       deleteFilesCommand,
       editFileCommand,
@@ -108,6 +110,7 @@ const EXAMPLES: { [command: string]: string[] } = {
   "add-files": [
     'repo-apy records add-files -R sample-17 -n data/run3.h5 -d "Raw data"',
     "repo-apy records add-files -R sample-17 -n data/ -p '*.h5' -e '*tmp*' -f",
+    "repo-apy records add-files -R sample-17 -n data/ --recursive   # names like raw/run1.h5",
   ],
   "get-file": [
     "repo-apy records get-file -R sample-17 -n run3.h5 -p out/",

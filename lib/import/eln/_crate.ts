@@ -7,6 +7,34 @@ import { InputError } from "../../http/errors.ts";
 /** A JSON-LD node. */
 export type CrateNode = { readonly [key: string]: unknown };
 
+/** The JSON text of the numbers of each parsed object, by key (`100.0` stays a float). */
+const numberTexts = new WeakMap<object, Map<string, string>>();
+
+function rememberNumberText(
+  this: unknown,
+  key: string,
+  value: unknown,
+  context?: { source?: string },
+): unknown {
+  if (
+    typeof value === "number" && context?.source !== undefined && typeof this === "object" &&
+    this !== null
+  ) {
+    const texts = numberTexts.get(this) ?? new Map<string, string>();
+    texts.set(key, context.source);
+    numberTexts.set(this, texts);
+  }
+  return value;
+}
+
+/**
+ * The JSON text of a number in a crate node (`"100.0"`, `"1e3"`, `"9007199254740993"`), which
+ * tells a float from an integer and keeps the digits of a big integer.
+ */
+export function numberText(node: CrateNode, key: string): string | undefined {
+  return numberTexts.get(node)?.get(key);
+}
+
 /** The parsed crate. */
 export interface Crate {
   /** The root dataset `./`. */
@@ -34,7 +62,7 @@ const MAX_DEPTH = 64;
 export function parseCrate(text: string): Crate {
   let json: unknown;
   try {
-    json = JSON.parse(text.replace(/^\uFEFF/, ""));
+    json = JSON.parse(text.replace(/^\uFEFF/, ""), rememberNumberText);
   } catch (error) {
     throw invalid(`it is not valid JSON (${error instanceof Error ? error.message : error})`);
   }

@@ -142,6 +142,7 @@ export async function executePlan(
       cause: error,
       entity,
       leftOver: left,
+      created: created.length,
     });
   }
 }

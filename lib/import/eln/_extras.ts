@@ -6,7 +6,7 @@
 
 import type { Extra } from "../../http/protocol.ts";
 import { normalizeIsoDate } from "../../convert/is_iso_date.ts";
-import { asList, type Crate, type CrateNode, text } from "./_crate.ts";
+import { asList, type Crate, type CrateNode, numberText, text } from "./_crate.ts";
 
 const MAX_KEY_LENGTH = 256;
 const BAD_IRI = /[<>"{}|\\^`\s]/;
@@ -43,9 +43,13 @@ function leafExtra(property: CrateNode): Extra | undefined {
   } else if (typeof value === "boolean") extra = { type: "bool", value };
   else if (typeof value === "number") {
     if (!Number.isFinite(value)) return undefined;
-    extra = Number.isInteger(value)
-      ? Number.isSafeInteger(value) ? { type: "int", value } : { type: "str", value: String(value) }
-      : { type: "float", value };
+    // The JSON text decides, as in Python: 100.0 and 1e3 are floats, 100 an integer.
+    const source = numberText(property, "value") ?? String(value);
+    extra = !/^-?\d+$/.test(source)
+      ? { type: "float", value }
+      : Number.isSafeInteger(value)
+      ? { type: "int", value }
+      : { type: "str", value: source };
   } else extra = { type: "str", value: JSON.stringify(value) };
   const description = text(property.description);
   if (description !== undefined) extra.description = description;

@@ -66,6 +66,7 @@ export function planEln(input: ElnPlanInput): ElnPlan {
     };
     const identifier = datasetIdentifier(dataset);
     const uniqueName = nameAllocator(record.title);
+    const paths = new Set<string>();
     const addFile = (file: CrateNode) => {
       const name = fileName(file);
       const path = archivePath(String(file["@id"]));
@@ -75,7 +76,8 @@ export function planEln(input: ElnPlanInput): ElnPlan {
       }
       if (repositoryExport && name === `${identifier}.ttl`) return;
       const planned = plannedFile(file, files, warnings);
-      if (planned === undefined || record.files.some((f) => f.path === planned.path)) return;
+      if (planned === undefined || paths.has(planned.path)) return;
+      paths.add(planned.path);
       claimed.add(planned.path);
       record.files.push({ ...planned, name: uniqueName(planned.name) });
     };
@@ -117,8 +119,10 @@ export function planEln(input: ElnPlanInput): ElnPlan {
       files: [],
     };
     const uniqueName = nameAllocator(record.title);
+    const paths = new Set<string>();
     for (const file of looseFiles) {
-      if (!record.files.some((f) => f.path === file.path)) {
+      if (!paths.has(file.path)) {
+        paths.add(file.path);
         record.files.push({ ...file, name: uniqueName(file.name) });
       }
     }
@@ -128,10 +132,13 @@ export function planEln(input: ElnPlanInput): ElnPlan {
     const to = oldIds.get(link.to);
     if (to !== undefined) links.push({ from: link.from, to, name: link.name, term: link.term });
   }
-  const uniqueLinks = links.filter((link, index) =>
-    links.findIndex((l) => l.from === link.from && l.to === link.to && l.name === link.name) ===
-      index
-  );
+  const linkKeys = new Set<string>();
+  const uniqueLinks = links.filter((link) => {
+    const key = JSON.stringify([link.from, link.to, link.name]);
+    if (linkKeys.has(key)) return false;
+    linkKeys.add(key);
+    return true;
+  });
   const genre = text(crate.root.genre);
   const collection = genre === "collection" || (genre !== "record" && records.length > 1)
     ? { title: title(text(crate.root.name) ?? root), description: description(crate, crate.root) }

@@ -1,17 +1,20 @@
-// The checksum pre-pass of an `.eln` import: every file the plan uploads and for which the crate
-// declares a SHA-256 is streamed once through the hash before the first request that creates
-// anything, so a wrong checksum is refused with nothing created. Memory stays bounded (the
-// entry is read in chunks and dropped); the cost is reading those entries twice (see
-// docs/decisions.md, ELN section).
+// The pre-pass of an `.eln` import: every compressed file the plan uploads, and every file for
+// which the crate declares a SHA-256, is read once before the first request that creates
+// anything, its bytes counted against the size the central directory declares and hashed where a
+// SHA-256 is declared; so a lying size or a wrong checksum is refused with nothing created. A
+// stored file without a SHA-256 is not read: its data is its declared size (checked on the
+// directory); a small deflated one is inflated in one step (ElnArchive.checkSize). Memory stays
+// bounded (an entry is read in chunks and dropped); the cost is reading those entries twice (see
+// docs/decisions.md, issue 18 section).
 
 import { type ElnArchive, entryError } from "./_archive.ts";
 import type { ElnPlan } from "./plan.ts";
 
 /**
- * Hashes every planned file with a declared SHA-256 and throws the archive's
- * `ChecksumMismatchError` (an `InputError`) at the first mismatch.
+ * Reads every planned compressed file or file with a SHA-256, checking its size (an `InputError`) and its declared SHA-256 (the
+ * archive's `ChecksumMismatchError`, an `InputError`); throws at the first that fails.
  *
- * @returns The number of files verified.
+ * @returns The number of files whose SHA-256 was verified.
  */
 export async function verifyChecksums(
   plan: ElnPlan,
@@ -21,9 +24,12 @@ export async function verifyChecksums(
   let verified = 0;
   for (const record of plan.records) {
     for (const file of record.files) {
-      if (file.sha256 === undefined) continue;
-      signal?.throwIfAborted();
       const entry = archive.files.get(file.path)!;
+      if (file.sha256 === undefined) {
+        if (!entry.stored) await archive.checkSize(entry, signal);
+        continue;
+      }
+      signal?.throwIfAborted();
       const stream = archive.stream(entry, { sha256: file.sha256, ...(signal ? { signal } : {}) });
       try {
         for await (const _chunk of stream) {

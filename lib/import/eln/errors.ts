@@ -38,6 +38,8 @@ export class ElnImportError extends RepoApyError {
   readonly entity: string;
   /** Resources that could not be deleted again (normally none). */
   readonly leftOver: readonly string[];
+  /** How many resources the import had created before it failed (all deleted unless `leftOver`). */
+  readonly created: number;
 
   /**
    * Creates the error.
@@ -47,11 +49,12 @@ export class ElnImportError extends RepoApyError {
    */
   constructor(
     message: string,
-    options: ErrorOptions & { entity: string; leftOver: readonly string[] },
+    options: ErrorOptions & { entity: string; leftOver: readonly string[]; created?: number },
   ) {
     super(message, { cause: options.cause });
     this.entity = options.entity;
     this.leftOver = options.leftOver;
+    this.created = options.created ?? 0;
   }
 }
 

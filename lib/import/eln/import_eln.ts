@@ -36,7 +36,11 @@ export type { ElnCreated } from "./_execute.ts";
 export interface ElnImportOptions {
   /** Only plan: read and check the archive, return the plan, send nothing. @default {false} */
   dryRun?: boolean;
-  /** Cancels the import; what it created so far is deleted again. */
+  /**
+   * Cancels the import; what it created so far is deleted again (moved to the trash). The
+   * rollback's requests go through the manager's transport: a signal that also cancels the
+   * manager (its own `signal` option) cancels them too.
+   */
   signal?: AbortSignal;
   /** Receives progress after each created entity and while files are sent. */
   onProgress?: (progress: ElnProgress) => void;

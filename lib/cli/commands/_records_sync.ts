@@ -1,0 +1,269 @@
+// `records sync`: keeps a folder and a record's files identical, one direction per run. The
+// library's syncFolder() does the work; this file turns options into its call, asks before
+// deleting, and prints the plan or the result.
+
+import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
+import { InputError, RepoApyError } from "../../http/errors.ts";
+import type {
+  SyncAction,
+  SyncActionKind,
+  SyncPlan,
+  SyncProgress,
+  SyncResult,
+} from "../../transfer/sync.ts";
+import { apyCommand, dryRunOption, isDryRun } from "../apy_command.ts";
+import { contextOf } from "../_context.ts";
+import { UsageError } from "../_errors.ts";
+import type { CLIRepoManager } from "../cli_manager.ts";
+import { parseInteger } from "../options.ts";
+import { formatBytes } from "../output.ts";
+import {
+  describe,
+  type FilesProgress,
+  filesProgress,
+  openRecord,
+  pathOption,
+  recordOptions,
+} from "./_records_common.ts";
+
+const HELP = `
+One direction per run: --from DIR makes the record's files like the folder's, --to DIR makes the
+folder like the record's files. A file changed on both sides since the last sync cannot be told
+apart without state, so nothing is merged: the source side wins.
+
+Files are equal when their relative path (the name in the record, e.g. raw/run1.h5), size and
+checksum (the server's MD5, or its chunk-MD5 composite for large uploads) agree. Equal files are
+not transferred; changed ones are replaced (an uploaded replacement keeps the file's id,
+description and revisions); new ones are transferred. Local checksums are cached in
+.repo-apy-sync-cache.json at the top of the folder (by path, size and modification time), so a
+re-sync of an unchanged folder reads no file.
+
+--delete removes what the source lacks from the other side, after every transfer succeeded.
+Record files deleted this way CANNOT be restored. On a terminal you are asked once with the
+count; scripts pass -y/--yes. A listing that fails stops the sync before anything changes.
+
+An interrupted sync continues when the same command runs again. Exit code 0 only when the
+target side holds every source file at the end; otherwise the failures are listed and it is 1.
+
+Examples:
+  repo-apy records sync -R sample-17 --from data/              # upload new and changed files
+  repo-apy records sync -R sample-17 --to data/ --dry-run      # what a download would do
+  repo-apy records sync -R sample-17 --from data/ --delete -y  # mirror, deleting record files
+  repo-apy records sync -R sample-17 --to out/ -p 'raw/*' --json
+`;
+
+const VERBS: Record<SyncActionKind, string> = {
+  upload: "upload",
+  download: "download",
+  replace: "replace",
+  delete: "delete",
+  skip: "skip",
+  extra: "keep",
+};
+
+/** `records sync`: folder → record (`--from`) or record → folder (`--to`). */
+export function syncCommand(): CommandUnknownOpts {
+  const command = recordOptions(
+    new Command("sync")
+      .description(
+        "Keep a folder and a record's files identical, in one direction (--from or --to)",
+      )
+      .addOption(
+        pathOption("--from <folder>", "Make the record's files like this folder's (upload)")
+          .conflicts("to"),
+      )
+      .addOption(
+        pathOption("--to <folder>", "Make this folder like the record's files (download)"),
+      )
+      .option(
+        "--delete",
+        "Remove what the source lacks from the other side (record files cannot be restored)",
+      )
+      .option("-y, --yes", "Do not ask before deleting (for scripts)")
+      .option("-p, --pattern <pattern>", "Only paths matching this pattern, on both sides", "*")
+      .option("-e, --exclude_pattern <pattern>", "Leave out paths matching this pattern")
+      .option("--follow-symlinks", "Follow symbolic links in the folder (with --from)")
+      .option(
+        "--concurrency <n>",
+        "Small files transferred at once",
+        (value) => parseInteger(value, { min: 1 }),
+        16,
+      )
+      .addOption(new Option("--json", "Print the plan or the result as JSON on stdout")),
+  );
+  dryRunOption(command);
+  command.addHelpText("after", HELP);
+  apyCommand(command, async (manager, options) => {
+    const from = options.from;
+    const to = options.to;
+    if ((from === undefined) === (to === undefined)) {
+      throw new UsageError(
+        "Give exactly one of --from <folder> (upload) and --to <folder> (download)",
+      );
+    }
+    const direction = from === undefined ? "down" : "up";
+    const dir = (from ?? to)!;
+    const json = options.json === true;
+    const dry = isDryRun(manager);
+    const record = await openRecord(manager, options);
+    await record.meta();
+    const { syncFolder } = await import("../../transfer/sync.ts");
+    const input = contextOf(command).input;
+    const progress = syncProgress(manager);
+    let result: SyncResult;
+    try {
+      result = await syncFolder(record, dir, {
+        direction,
+        dryRun: dry,
+        delete: options.delete === true,
+        pattern: options.pattern,
+        ...(options.exclude_pattern === undefined
+          ? {}
+          : { excludePattern: options.exclude_pattern }),
+        ...(options.followSymlinks === true ? { followSymlinks: true } : {}),
+        concurrency: options.concurrency,
+        ...(manager.signal === undefined ? {} : { signal: manager.signal }),
+        onWarning: (message) => manager.printWarning(message),
+        onProgress: progress.onProgress,
+        onAction: (action, error) => {
+          // One short line per file done, above the bar; failures are listed at the end.
+          if (error === undefined) manager.printInfo(doneLine(action));
+        },
+        confirmDelete: async (plan) => {
+          if (options.yes === true) return true;
+          const { files, bytes } = plan.counts.delete;
+          const what = `${files} file(s) (${formatBytes(bytes)}) ${
+            direction === "up" ? `of the ${describe(record)}` : `in '${dir}'`
+          }`;
+          const final = direction === "up" ? " This cannot be undone." : "";
+          if (!input.isTerminal()) {
+            throw new InputError(
+              `--delete would delete ${what}, and no one can be asked: add -y/--yes to confirm, or run --dry-run to see the list; nothing was changed`,
+            );
+          }
+          manager.output.prompt(`Delete ${what}?${final} [y/N] `);
+          const answer = (await input.readLine())?.trim().toLowerCase();
+          return answer === "y" || answer === "yes";
+        },
+      });
+    } finally {
+      progress.done();
+    }
+    if (dry) printPlan(manager, result.plan, json);
+    else printResult(manager, result, json);
+    const problems = result.plan.problems.length + result.failed.length;
+    if (!result.complete) {
+      throw new RepoApyError(
+        `${problems} file(s) could not be synced${
+          dry ? "" : " (listed above)"
+        }: fix the cause and run the same command again to continue`,
+      );
+    }
+  });
+  return command;
+}
+
+/**
+ * The one aggregate bar of a sync (`n/N files`, bytes of the total, rate, ETA), drawn from the
+ * engine's running totals once the transfers start (after planning and any --delete question).
+ */
+function syncProgress(manager: CLIRepoManager) {
+  let bar: FilesProgress | undefined;
+  let files = 0;
+  return {
+    onProgress(progress: SyncProgress): void {
+      bar ??= filesProgress(manager.output, "Syncing", {
+        bytes: progress.totalBytes,
+        files: progress.totalFiles,
+      });
+      // The engine sums over files; resumed bytes (already there) go to the bar but not to the
+      // rate, so they are fed as their own key and the rest as another.
+      bar.onProgress("resumed", { bytes: progress.resumed, resumed: progress.resumed });
+      bar.onProgress("sent", { bytes: progress.bytes - progress.resumed });
+      for (; files < progress.files; files++) bar.fileDone();
+    },
+    done: () => bar?.done(),
+  };
+}
+
+/** `Uploaded 'raw/run1.h5' (4.1 kB)`: one file of the sync done. */
+function doneLine(action: SyncAction): string {
+  const verb = {
+    upload: "Uploaded",
+    download: "Downloaded",
+    replace: "Replaced",
+    delete: "Deleted",
+  }[action.action as "upload"] ?? "Skipped";
+  const where = action.local === action.name ? "" : ` (as '${action.local}')`;
+  return `${verb} '${action.name}'${where} (${formatBytes(action.size)})`;
+}
+
+/** Counts as one line: `upload 3 (12 kB), replace 1 (2 kB), …`. */
+function summary(counts: SyncPlan["counts"], prefix: string, failed = 0): string {
+  const parts = (Object.keys(VERBS) as SyncActionKind[])
+    .filter((kind) => counts[kind].files > 0)
+    .map((kind) => `${VERBS[kind]} ${counts[kind].files} (${formatBytes(counts[kind].bytes)})`);
+  if (failed > 0) parts.push(`failed ${failed}`);
+  return `${prefix}${parts.length === 0 ? "nothing to do" : parts.join(", ")}`;
+}
+
+/** The plan's counts with the transfers and deletions replaced by what was done. */
+function doneCounts(result: SyncResult): SyncPlan["counts"] {
+  const counts = structuredClone(result.plan.counts);
+  for (const kind of ["upload", "download", "replace", "delete"] as const) {
+    counts[kind] = { files: 0, bytes: 0 };
+  }
+  for (const { action, size } of result.done) {
+    counts[action].files++;
+    counts[action].bytes += size;
+  }
+  return counts;
+}
+
+function planJson(plan: SyncPlan) {
+  return {
+    direction: plan.direction,
+    counts: plan.counts,
+    actions: plan.actions,
+    problems: plan.problems,
+  };
+}
+
+function printPlan(manager: CLIRepoManager, plan: SyncPlan, json: boolean): void {
+  if (json) {
+    manager.output.json({ dryRun: true, ...planJson(plan) });
+    return;
+  }
+  for (const action of plan.actions) {
+    if (action.action === "skip") continue;
+    const where = action.local === action.name ? "" : ` (as '${action.local}')`;
+    manager.echo(
+      `Dry run: would ${VERBS[action.action]} '${action.name}'${where} (${
+        formatBytes(action.size)
+      })`,
+    );
+  }
+  for (const problem of plan.problems) {
+    manager.printWarning(`Cannot sync '${problem.name}': ${problem.reason}`);
+  }
+  manager.echo(summary(plan.counts, "Dry run: would "));
+}
+
+function printResult(manager: CLIRepoManager, result: SyncResult, json: boolean): void {
+  if (json) {
+    manager.output.json({
+      ...planJson(result.plan),
+      complete: result.complete,
+      done: result.done,
+      failed: result.failed.map(({ action, message }) => ({ ...action, message })),
+    });
+  } else {
+    manager.printInfo(summary(doneCounts(result), "Synced: ", result.failed.length));
+  }
+  for (const problem of result.plan.problems) {
+    manager.printWarning(`Cannot sync '${problem.name}': ${problem.reason}`);
+  }
+  for (const { action, message } of result.failed) {
+    manager.output.error(`Failed to ${VERBS[action.action]} '${action.name}': ${message}`);
+  }
+}

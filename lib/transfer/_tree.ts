@@ -1,0 +1,196 @@
+/**
+ * Folder trees on both sides of a transfer: walking a local folder into relative names with `/`
+ * separators (the names files get in a record), and mapping a record's names back to paths
+ * under a target folder, every component through the one sanitiser and no folder on the way a
+ * symbolic link, so no name from the server leads outside the target.
+ *
+ * @module
+ */
+
+import { join } from "node:path";
+import { InputError } from "../http/errors.ts";
+import { safeFileName } from "../utils/file_name.ts";
+import { runPool } from "./_pool.ts";
+
+/** One file found by {@linkcode walkTree}. */
+export interface TreeFile {
+  /** Path on disk. */
+  path: string;
+  /** Path relative to the walked folder, with `/` separators (the name in the record). */
+  name: string;
+  /** Size in bytes. */
+  size: number;
+  /** Last modification, in ms since the epoch (`undefined` where the file system has none). */
+  mtime: number | undefined;
+}
+
+/** Options of {@linkcode walkTree}. */
+export interface WalkTreeOptions {
+  /** Keep only files whose relative name passes. */
+  wanted?: (name: string) => boolean;
+  /** Follow symbolic links to files and folders (a link back to an ancestor is left out). */
+  followSymlinks?: boolean;
+  /** Receives what was left out: symbolic links not followed, loops. */
+  onWarning?: ((message: string) => void) | undefined;
+  /** Leave out these entries (relative names), e.g. a sync's own cache file. */
+  skip?: (name: string) => boolean;
+}
+
+/** Longest file name the server accepts, in characters. */
+export const MAX_SERVER_NAME_LENGTH = 256;
+
+/** File system calls in flight while listing a folder. */
+export const STAT_CONCURRENCY = 16;
+
+/**
+ * Lists every file under `root`, subfolders included, sorted by relative name. Symbolic links
+ * are left out (one warning with their count) unless `followSymlinks`; then a link that leads
+ * back to a folder being walked is left out with a warning, so a loop ends.
+ *
+ * @param root The folder.
+ * @param options Filter, symbolic links, warnings.
+ * @returns The files, in name order.
+ */
+export async function walkTree(root: string, options: WalkTreeOptions = {}): Promise<TreeFile[]> {
+  const files: TreeFile[] = [];
+  let links = 0;
+  const walk = async (dir: string, prefix: string, ancestors: Set<string>) => {
+    const entries: Deno.DirEntry[] = [];
+    for await (const entry of Deno.readDir(dir)) entries.push(entry);
+    const folders: { path: string; name: string; real: string }[] = [];
+    await runPool(STAT_CONCURRENCY, entries, async (entry) => {
+      const name = `${prefix}${entry.name}`;
+      if (options.skip?.(name)) return;
+      const path = join(dir, entry.name);
+      let info: Deno.FileInfo;
+      try {
+        info = entry.isSymlink && options.followSymlinks
+          ? await Deno.stat(path)
+          : await Deno.lstat(path);
+      } catch {
+        // Gone since the listing, or a dangling link.
+        if (entry.isSymlink) links++;
+        return;
+      }
+      if (info.isSymlink) {
+        links++;
+        return;
+      }
+      if (info.isDirectory) {
+        folders.push({ path, name, real: options.followSymlinks ? await Deno.realPath(path) : "" });
+      } else if (info.isFile && (options.wanted?.(name) ?? true)) {
+        files.push({ path, name, size: info.size, mtime: info.mtime?.getTime() });
+      }
+    });
+    for (const folder of folders.sort((a, b) => compareNames(a.name, b.name))) {
+      if (options.followSymlinks) {
+        if (ancestors.has(folder.real)) {
+          options.onWarning?.(
+            `Left out '${folder.name}': it leads back to a folder above it (a symbolic link loop)`,
+          );
+          continue;
+        }
+        await walk(folder.path, `${folder.name}/`, new Set([...ancestors, folder.real]));
+      } else await walk(folder.path, `${folder.name}/`, ancestors);
+    }
+  };
+  const real = options.followSymlinks ? await Deno.realPath(root) : "";
+  await walk(root, "", new Set([real]));
+  if (links > 0 && !options.followSymlinks) {
+    options.onWarning?.(
+      `Left out ${links} symbolic link(s): add --follow-symlinks (followSymlinks) to follow them`,
+    );
+  }
+  return files.sort((a, b) => compareNames(a.name, b.name));
+}
+
+/**
+ * Throws before anything is sent when names are longer than the server accepts.
+ *
+ * @param names Names in the record.
+ * @throws {InputError} Listing every name that is too long.
+ */
+export function checkNameLengths(names: Iterable<string>): void {
+  const long = [...names].filter((name) => [...name].length > MAX_SERVER_NAME_LENGTH);
+  if (long.length === 0) return;
+  const list = long.map((name) => `'${name}'`).join(", ");
+  throw new InputError(
+    `${long.length} file name(s) are longer than the server's ${MAX_SERVER_NAME_LENGTH} characters: ${list}; nothing was sent: shorten or move these files, or leave them out with an exclude pattern`,
+  );
+}
+
+/** Orders names by UTF-16 code units, as the listings are compared. */
+export function compareNames(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * The local path, relative to the target folder with `/` separators, that a server name maps
+ * to: split at `/`, each component through {@linkcode safeFileName} (so `..`, `.`, empty
+ * components, an absolute path's leading `/`, reserved Windows names and control characters all
+ * stay inside the target). With `flat`, the whole name is one component (`/` becomes `_`).
+ *
+ * @param name The name as the server sent it.
+ * @param flat Keep one level, as before trees.
+ * @param maxBytes Longest component in UTF-8 bytes (longer ones are shortened).
+ * @returns The relative path.
+ */
+export function localName(name: string, flat = false, maxBytes?: number): string {
+  const options = maxBytes === undefined ? {} : { maxBytes };
+  return flat
+    ? safeFileName(name, options)
+    : name.split("/").map((part) => safeFileName(part, options)).join("/");
+}
+
+/** A folder on a file's way is a file or a symbolic link: the file is not written. */
+export class PathBlockedError extends InputError {
+  /**
+   * @param message What is in the way.
+   */
+  constructor(message: string) {
+    super(message);
+    this.name = "PathBlockedError";
+  }
+}
+
+/**
+ * Creates the folders of a relative path under `root`, one component at a time, refusing any
+ * that exists as something other than a folder (a file, or a symbolic link that could lead
+ * outside the target).
+ *
+ * @param root The target folder (exists).
+ * @param relative The file's relative path from {@linkcode localName}.
+ * @returns The file's full path.
+ * @throws {PathBlockedError} When a component on the way is a file or a symbolic link.
+ */
+export async function makeParents(root: string, relative: string): Promise<string> {
+  const parts = relative.split("/");
+  let dir = root;
+  for (const part of parts.slice(0, -1)) {
+    dir = join(dir, part);
+    let info: Deno.FileInfo | undefined;
+    try {
+      info = await Deno.lstat(dir);
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    }
+    if (info === undefined) {
+      try {
+        await Deno.mkdir(dir);
+        continue;
+      } catch (error) {
+        // Another file of the same download created it meanwhile.
+        if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
+        info = await Deno.lstat(dir);
+      }
+    }
+    if (!info.isDirectory) {
+      throw new PathBlockedError(
+        `Cannot write '${relative}': '${dir}' is ${
+          info.isSymlink ? "a symbolic link" : "a file"
+        }, not a folder; nothing was written there`,
+      );
+    }
+  }
+  return join(dir, parts.at(-1)!);
+}
