@@ -257,7 +257,11 @@ for (const n of ["a.csv", "b.csv", "c.log"]) {
 }
 await fileOf(`${work}/big.bin`, 120 * 1024 * 1024);
 // kadi-apy wants its target folders to exist.
-for (const d of ["down-apy", "exports-apy"]) await Deno.mkdir(`${work}/${d}`, { recursive: true });
+// Export folders exist beforehand: `-p` names a folder (a missing path is taken as a file name),
+// and kadi-apy wants its target folders to exist.
+for (const d of ["down-apy", "exports", "exports-apy"]) {
+  await Deno.mkdir(`${work}/${d}`, { recursive: true });
+}
 await step(["records", "add-files", "-R", rec, "-n", `${work}/small.txt`, "-d", "direct"], {
   code: 0,
   apy: ["records", "add-files", "-r", rid2, "-n", `${work}/small.txt`],
@@ -556,7 +560,7 @@ for (const t of ["json", "rdf", "qr", "ro-crate"]) {
     apy: ["collections", "export", "-c", cid, "-e", t, "-p", `${work}/exports-apy`],
   });
 }
-await step(["misc", "reuse-collection", "-c", cid, "-s", "-copy"], { code: 0 });
+await step(["misc", "reuse-collection", "-c", cid, "-s", "-copy", "-r", "all"], { code: 0 });
 await step(["records", "remove-collection-link", "-R", rec2, "-C", col2], { code: 0 });
 await step(["collections", "remove-record-link", "-C", col, "-R", rec], { code: 0 });
 await step(["collections", "remove-collection-link", "-C", col, "-L", col2], { code: 0 });
