@@ -256,7 +256,6 @@ for (const n of ["a.csv", "b.csv", "c.log"]) {
   await Deno.writeTextFile(`${work}/folder/${n}`, `${n}\n1,2\n`);
 }
 await fileOf(`${work}/big.bin`, 120 * 1024 * 1024);
-// kadi-apy wants its target folders to exist.
 // Export folders exist beforehand: `-p` names a folder (a missing path is taken as a file name),
 // and kadi-apy wants its target folders to exist.
 for (const d of ["down-apy", "exports", "exports-apy"]) {
