@@ -599,10 +599,14 @@ await step(["templates", "add-user", "-T", tplx, "-u", bobId, "-p", "member"], {
 await step(["templates", "remove-user", "-T", tplx, "-u", bobId], { code: 0 });
 await step(["templates", "add-group-role", "-T", tplx, "-G", grp, "-p", "member"], { code: 0 });
 await step(["templates", "remove-group-role", "-T", tplx, "-G", grp], { code: 0 });
+// json and json-schema both download as <identifier>.json (in both clients): a folder each.
 for (const t of ["json", "json-schema", "shacl"]) {
-  await step(["templates", "export", "-T", tplx, "-e", t, "-p", `${work}/exports`], {
+  for (const d of [`exports/${t}`, `exports-apy/${t}`]) {
+    await Deno.mkdir(`${work}/${d}`, { recursive: true });
+  }
+  await step(["templates", "export", "-T", tplx, "-e", t, "-p", `${work}/exports/${t}`], {
     code: 0,
-    apy: ["templates", "export", "-t", txid, "-e", t, "-p", `${work}/exports-apy`],
+    apy: ["templates", "export", "-t", txid, "-e", t, "-p", `${work}/exports-apy/${t}`],
   });
 }
 await step(["templates", "get-templates", "-q", tplx, "--json"], {
