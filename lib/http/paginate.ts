@@ -118,10 +118,12 @@ export async function* paginate<T>(
     }
     lastPage = number ?? lastPage + 1;
     for (const item of page.items) {
-      const id = (item as { id?: unknown } | null)?.id;
+      const { id, type } = (item ?? {}) as { id?: unknown; type?: unknown };
       if (typeof id !== "number" && typeof id !== "string") continue;
-      if (seen.has(id)) throw loop(count, "repeats items of an earlier page");
-      seen.add(id);
+      // Trash items of different types share ids (record 14 and template 14): key by both.
+      const key = typeof type === "string" ? `${type}/${id}` : id;
+      if (seen.has(key)) throw loop(count, "repeats items of an earlier page");
+      seen.add(key);
     }
     const total = info?.total_pages;
     next = typeof info?._links?.next === "string" ? info._links.next : undefined;

@@ -13,7 +13,7 @@ import {
   readObject,
   requireScopes,
 } from "./_context.ts";
-import { HttpError, jsonResponse, notFound, validationError } from "./_errors.ts";
+import { HttpError, jsonResponse, noContent, validationError } from "./_errors.ts";
 import { resourceList, searchFilters } from "./_filters.ts";
 import { paginate } from "./_pagination.ts";
 import { collectionJson, recordJson } from "./_render.ts";
@@ -40,7 +40,11 @@ function otherActive<T extends RecordData | CollectionData>(
   action: string,
 ): T {
   const other = map.get(id);
-  if (!other || other.state !== "active") throw notFound();
+  if (!other || other.state !== "active") {
+    // The body's id names nothing active: the real server's schema rejects it (400, not 404).
+    const kind = map === ctx.state.records ? "record" : "collection";
+    throw validationError({ id: [`No ${kind} with this ID exists.`] });
+  }
   if (!can(ctx.state, ctx.user.id, other, action)) throw new HttpError(403);
   return other;
 }
@@ -160,7 +164,7 @@ async function linkRecordFromCollection(ctx: Ctx): Promise<Response> {
 function unlink(c: CollectionData, recordId: number): Response {
   if (!c.recordIds.has(recordId)) throw new HttpError(404, "Link does not exist.");
   c.recordIds.delete(recordId);
-  return new Response(null, { status: 204 });
+  return noContent();
 }
 
 /** Collection routes. */
@@ -203,7 +207,7 @@ export const collectionRoutes: Route[] = [
     const child = ctx.state.collections.get(idParam(ctx, "child"));
     if (!child || child.parentId !== parent.id) throw new HttpError(404, "Link does not exist.");
     child.parentId = null;
-    return new Response(null, { status: 204 });
+    return noContent();
   }),
   route("GET", "/records/:id/collections", (ctx) => {
     const record = loadActive<RecordData>(

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { stringifyJson } from "../http/_float_json.ts";
+import { keepFloats } from "../http/_float_json.ts";
 import { responseBytes } from "./_http.ts";
 
 /** HTTP reason phrases the server uses in `message`. */
@@ -66,6 +66,35 @@ export function reasonPhrase(status: number): string {
 
 const encoder = new TextEncoder();
 
+/** A plain object's copy with its keys sorted; anything else as it is. */
+function sortedKeys(_key: string, value: unknown): unknown {
+  if (
+    value === null || typeof value !== "object" || Array.isArray(value) ||
+    Object.getPrototypeOf(value) !== Object.prototype
+  ) return value;
+  const obj = value as Record<string, unknown>;
+  return Object.fromEntries(Object.keys(obj).sort().map((k) => [k, obj[k]]));
+}
+
+/**
+ * JSON as the real server writes it: keys sorted at every level (Flask's `sort_keys`), whole
+ * numbers of float metadata as floats (`3.0`), compact or indented by `indent` spaces as in export
+ * files.
+ *
+ * @param value Any JSON value.
+ * @param indent Spaces per level (exports use 2); compact when omitted.
+ * @returns The JSON text.
+ *
+ * @example
+ * ```ts
+ * import { serverJson } from "./_errors.ts";
+ * console.log(serverJson({ value: 1, key: "a" })); // {"key":"a","value":1}
+ * ```
+ */
+export function serverJson(value: unknown, indent?: number): string {
+  return JSON.stringify(keepFloats(value), sortedKeys, indent);
+}
+
 /**
  * A JSON response with the server's compact serialization.
  *
@@ -79,7 +108,7 @@ export function jsonResponse(
   status = 200,
   headers: Record<string, string> = {},
 ): Response {
-  const bytes = encoder.encode(stringifyJson(body)); // float extras as floats (3.0), as Kadi
+  const bytes = encoder.encode(serverJson(body));
   const response = new Response(bytes, {
     status,
     headers: {
@@ -90,6 +119,22 @@ export function jsonResponse(
   });
   responseBytes.set(response, bytes);
   return response;
+}
+
+/**
+ * The real server's empty success: 204 with no body, still labelled `application/json` (Flask's
+ * JSON response with nothing in it).
+ *
+ * @returns The response.
+ *
+ * @example
+ * ```ts
+ * import { noContent } from "./_errors.ts";
+ * console.log(noContent().headers.get("content-type")); // "application/json"
+ * ```
+ */
+export function noContent(): Response {
+  return new Response(null, { status: 204, headers: { "content-type": "application/json" } });
 }
 
 /** Thrown by handlers; rendered into an error body by {@linkcode errorResponse}. */

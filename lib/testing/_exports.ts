@@ -4,14 +4,14 @@
  *
  * @module
  */
-import { stringifyJson } from "../http/_float_json.ts";
 import { createHash } from "node:crypto";
 import { EXPORT_TYPES, type Extra } from "../http/protocol.ts";
 import { can, type Ctx, isObject, loadActive } from "./_context.ts";
-import { notFound } from "./_errors.ts";
+import { notFound, serverJson } from "./_errors.ts";
 import { attachment, recordFiles } from "./_files.ts";
 import { collectionJson, fileJson, linkJson, recordJson } from "./_render.ts";
 import { type Route, route } from "./_router.ts";
+import { SERVER_VERSION } from "./_misc.ts";
 import { openStored } from "./_storage.ts";
 import type { CollectionData, RecordData } from "./_state.ts";
 import { type ZipEntry, zipSize, zipStream } from "./_zip.ts";
@@ -152,14 +152,9 @@ function recordExport(ctx: Ctx, r: RecordData, filter: ExportFilter): Record<str
   out.links = links.map((l) => {
     const json = linkJson(ctx, l, l.fromId === r.id ? "out" : "in");
     const link = exportJson(json, ["_links", "_actions"], filter);
+    // The linked record is exported like the record itself: reduced creator, no state.
     for (const side of ["record_from", "record_to"]) {
-      if (isObject(link[side])) {
-        link[side] = strip(link[side] as Record<string, unknown>, [
-          "_links",
-          "_actions",
-          "creator",
-        ]);
-      }
+      if (isObject(link[side])) link[side] = exportJson(link[side], RESOURCE_OMITTED, filter);
     }
     return link;
   });
@@ -230,29 +225,31 @@ function crateEntries(
     if (filter.exportData.includes("json")) {
       add(
         `${r.identifier}.json`,
-        encoder.encode(stringifyJson(recordExport(ctx, r, filter), 2)),
+        encoder.encode(serverJson(recordExport(ctx, r, filter), 2)),
         "application/json",
       );
     }
     if (filter.exportData.includes("rdf")) {
       add(`${r.identifier}.ttl`, encoder.encode(recordTurtle(ctx, r)), "text/turtle");
     }
-    if (!filter.metadataOnly) {
-      for (const f of recordFiles(ctx, r).reverse()) {
+    // The real server keeps a record's files in a `files/` folder beside its metadata, and
+    // describes them in the metadata even when only the metadata is exported.
+    for (const f of recordFiles(ctx, r).reverse()) {
+      if (!filter.metadataOnly) {
         entries.push({
-          name: `${root}/${r.identifier}/${f.name}`,
+          name: `${root}/${r.identifier}/files/${f.name}`,
           size: f.size,
           content: () => openStored(ctx.state, f.path),
         });
-        parts.push({
-          "@id": `${dir}${f.name.split("/").map(encodeURIComponent).join("/")}`,
-          "@type": "File",
-          name: f.name,
-          description: f.description,
-          encodingFormat: f.mimetype,
-          contentSize: String(f.size),
-        });
       }
+      parts.push({
+        "@id": `${dir}files/${f.name.split("/").map(encodeURIComponent).join("/")}`,
+        "@type": "File",
+        name: f.name,
+        description: f.description,
+        encodingFormat: f.mimetype,
+        contentSize: String(f.size),
+      });
     }
     datasets.push({ "@id": dir });
     graph.push({
@@ -276,14 +273,16 @@ function crateEntries(
         "@type": "CreativeWork",
         about: { "@id": "./" },
         conformsTo: { "@id": "https://w3id.org/ro/crate/1.1" },
+        dateCreated: new Date().toISOString(),
         sdPublisher: { "@id": "#publisher" },
+        version: SERVER_VERSION,
       },
       { "@id": "#publisher", "@type": "Organization", name: "Kadi4Mat", url: ctx.origin },
       { "@id": "./", "@type": "Dataset", name: title, genre, hasPart: datasets },
       ...graph,
     ],
   };
-  const bytes = encoder.encode(stringifyJson(metadata, 2));
+  const bytes = encoder.encode(serverJson(metadata, 2));
   entries.unshift({
     name: `${root}/ro-crate-metadata.json`,
     size: bytes.byteLength,
@@ -336,7 +335,7 @@ function exportRecord(ctx: Ctx): Response {
   const name = `${r.identifier}.${ext}`;
   switch (type) {
     case "json":
-      return download(stringifyJson(recordExport(ctx, r, filter), 2), name);
+      return download(serverJson(recordExport(ctx, r, filter), 2), name);
     case "rdf":
       return download(recordTurtle(ctx, r), name);
     case "pdf":
@@ -361,7 +360,7 @@ function exportCollection(ctx: Ctx): Response {
   if (type === "json") {
     const out = exportJson(collectionJson(ctx, c), RESOURCE_OMITTED, filter);
     if (!filter.records) out.records = records.map((r) => recordExport(ctx, r, filter));
-    return download(JSON.stringify(out, null, 2), name);
+    return download(serverJson(out, 2), name);
   }
   if (type === "rdf") return download(records.map((r) => recordTurtle(ctx, r)).join("\n"), name);
   if (type === "qr") return download(PNG.slice(), name);
@@ -379,7 +378,7 @@ function exportExtras(ctx: Ctx): Response {
   } catch { /* defaults */ }
   const extras = maskExtras(r.extras, filter.extras);
   const body = format === "plain" ? plainExtras(extras, false) : extras;
-  return download(stringifyJson(body, 2), `${r.identifier}-extras.json`);
+  return download(serverJson(body, 2), `${r.identifier}-extras.json`);
 }
 
 /** Export routes. */

@@ -5,7 +5,7 @@
  * @module
  */
 import { can, type Ctx, loadActive, readObject, requireScopes } from "./_context.ts";
-import { HttpError, jsonResponse, notFound, validationError } from "./_errors.ts";
+import { HttpError, jsonResponse, noContent, notFound, validationError } from "./_errors.ts";
 import { paginate } from "./_pagination.ts";
 import { fileJson } from "./_render.ts";
 import { addFileRevision } from "./_revisions.ts";
@@ -111,7 +111,7 @@ async function remove(ctx: Ctx): Promise<Response> {
   ctx.state.updateFile(file, { state: "deleted", lastModified: now() });
   addFileRevision(ctx.state, file, ctx.user.id);
   await removeStored(ctx.state, file.path);
-  return new Response(null, { status: 204 });
+  return noContent();
 }
 
 /**

@@ -12,7 +12,7 @@ import {
   readObject,
   requireScopes,
 } from "./_context.ts";
-import { HttpError, jsonResponse, notFound, validationError } from "./_errors.ts";
+import { HttpError, jsonResponse, noContent, notFound, validationError } from "./_errors.ts";
 import { isIri, normalize } from "./_extras.ts";
 import { paginate } from "./_pagination.ts";
 import { linkJson } from "./_render.ts";
@@ -45,7 +45,9 @@ function linkInput(ctx: Ctx, body: Record<string, unknown>, partial: boolean) {
   if (Object.keys(errors).length > 0) throw validationError(errors);
   if (out.toId !== undefined) {
     const target = ctx.state.records.get(out.toId);
-    if (!target || target.state !== "active") throw notFound();
+    if (!target || target.state !== "active") {
+      throw validationError({ record_to: { id: ["No record with this ID exists."] } });
+    }
     if (!can(ctx.state, ctx.user.id, target, "link")) throw new HttpError(403);
   }
   return out;
@@ -172,6 +174,6 @@ export const linkRoutes: Route[] = [
     const link = outgoing(ctx, record);
     ctx.state.links.delete(link.id);
     revise(ctx, link.fromId, link.toId);
-    return new Response(null, { status: 204 });
+    return noContent();
   }),
 ];

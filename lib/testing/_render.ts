@@ -19,6 +19,21 @@ import type {
 } from "./_state.ts";
 
 /**
+ * A user's identity; the real server shows the email address only in the caller's own.
+ *
+ * @param ctx Request context.
+ * @param user The user.
+ * @returns Identity JSON.
+ */
+export function identityJson(ctx: Ctx, user: User): Record<string, unknown> {
+  const identity: Record<string, unknown> = { type: user.identityType, username: user.username };
+  if (user.id === ctx.user.id) {
+    Object.assign(identity, { email: user.email, email_confirmed: true });
+  }
+  return identity;
+}
+
+/**
  * A user.
  *
  * @param ctx Request context.
@@ -32,12 +47,7 @@ export function userJson(ctx: Ctx, user: User): Record<string, unknown> {
     displayname: user.displayname,
     orcid: null,
     state: user.state,
-    identity: {
-      type: user.identityType,
-      username: user.username,
-      email: user.email,
-      email_confirmed: true,
-    },
+    identity: identityJson(ctx, user),
     _links: {
       self,
       identities: `${self}/identities`,

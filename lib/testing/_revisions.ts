@@ -31,8 +31,18 @@ function recordData(state: State, r: RecordData): Record<string, unknown> {
     state: r.state,
     license: r.license,
     tags: [...r.tags],
-    links_to: links.filter((l) => l.fromId === r.id).map((l) => [l.id, l.toId, l.name, l.term]),
-    linked_from: links.filter((l) => l.toId === r.id).map((l) => [l.id, l.fromId, l.name, l.term]),
+    links_to: links.filter((l) => l.fromId === r.id).map((l) => ({
+      id: l.id,
+      name: l.name,
+      record_to_id: l.toId,
+      term: l.term,
+    })),
+    linked_from: links.filter((l) => l.toId === r.id).map((l) => ({
+      id: l.id,
+      name: l.name,
+      record_from_id: l.fromId,
+      term: l.term,
+    })),
   };
 }
 

@@ -14,7 +14,7 @@ import {
   readObject,
   ROLE_ACTIONS,
 } from "./_context.ts";
-import { HttpError, jsonResponse, notFound, validationError } from "./_errors.ts";
+import { HttpError, jsonResponse, noContent, validationError } from "./_errors.ts";
 import { paginate } from "./_pagination.ts";
 import { groupJson, userJson } from "./_render.ts";
 import { type Route, route } from "./_router.ts";
@@ -25,13 +25,35 @@ function roleNames(kind: Kind): string[] {
   return Object.keys(ROLE_ACTIONS[kind]);
 }
 
-function roleName(kind: Kind, value: unknown, path: "role" | "name"): string {
-  const names = roleNames(kind);
-  if (typeof value === "string" && names.includes(value)) return value;
-  const message = value === undefined
-    ? ["Missing data for required field."]
-    : [`Must be one of: ${names.join(", ")}.`];
-  throw validationError(path === "role" ? { role: { name: message } } : { name: message });
+/**
+ * The role name of a body as the server's schema reads it (a string, lower-cased and stripped):
+ * a missing or non-string name is a validation error; whether the role exists is checked later by
+ * {@linkcode knownRole}, after the "already has a role" check, as the real server does.
+ */
+function roleInput(body: Record<string, unknown>, path: "role" | "name"): string {
+  const missing = ["Missing data for required field."];
+  if (path === "role") {
+    if (!isObject(body.role)) throw validationError({ role: missing });
+    const name = body.role.name;
+    if (typeof name !== "string") {
+      throw validationError({
+        role: { name: name === undefined ? missing : ["Not a valid string."] },
+      });
+    }
+    return name.trim().toLowerCase();
+  }
+  if (typeof body.name !== "string") {
+    throw validationError({ name: body.name === undefined ? missing : ["Not a valid string."] });
+  }
+  return body.name.trim().toLowerCase();
+}
+
+/** Throws the real server's 400 for a role name the resource type does not have. */
+function knownRole(kind: Kind, name: string): string {
+  if (!roleNames(kind).includes(name)) {
+    throw new HttpError(400, "A role with that name does not exist.");
+  }
+  return name;
 }
 
 function subjectId(body: Record<string, unknown>, key: "user" | "group"): number {
@@ -44,6 +66,11 @@ function subjectId(body: Record<string, unknown>, key: "user" | "group"): number
     });
   }
   return subject.id;
+}
+
+/** The validation error of a subject id that names no active user or group. */
+function noSuchSubject(key: "user" | "group"): HttpError {
+  return validationError({ [key]: { id: [`No ${key} with this ID exists.`] } });
 }
 
 function rank(kind: Kind, role: string): number {
@@ -101,21 +128,21 @@ function userRoleRoutes(t: UserRoleTarget): Route[] {
     const r = manage(ctx);
     const body = await readObject(ctx);
     const uid = subjectId(body, "user");
-    const role = roleName(kind, isObject(body.role) ? body.role.name : undefined, "role");
-    if (!ctx.state.users.has(uid)) throw notFound();
+    const name = roleInput(body, "role");
+    if (!ctx.state.users.has(uid)) throw noSuchSubject("user");
     if (r.userRoles.has(uid)) throw new HttpError(409, "A role for that resource already exists.");
-    r.userRoles.set(uid, role);
+    r.userRoles.set(uid, knownRole(kind, name));
     return jsonResponse({}, 201);
   };
 
   const change = async (ctx: Ctx) => {
     const r = manage(ctx);
     const id = idParam(ctx, "subject");
-    const role = roleName(kind, (await readObject(ctx)).name, "name");
+    const name = roleInput(await readObject(ctx), "name");
     if (id === r.creatorId) throw new HttpError(409, "Cannot change the creator's role.");
     if (!r.userRoles.has(id)) throw new HttpError(404, "Role does not exist.");
-    r.userRoles.set(id, role);
-    return new Response(null, { status: 204 });
+    r.userRoles.set(id, knownRole(kind, name));
+    return noContent();
   };
 
   const remove = (ctx: Ctx) => {
@@ -123,7 +150,7 @@ function userRoleRoutes(t: UserRoleTarget): Route[] {
     const id = idParam(ctx, "subject");
     if (id === r.creatorId) throw new HttpError(409, "Cannot remove the creator's role.");
     if (!r.userRoles.delete(id)) throw new HttpError(404, "Role does not exist.");
-    return new Response(null, { status: 204 });
+    return noContent();
   };
 
   return [
@@ -175,24 +202,24 @@ export function roleRoutes(kind: "record" | "collection" | "template", segment: 
     const r = loadActive<Resource>(ctx, kind, "id", "permissions", perms);
     const body = await readObject(ctx);
     const gid = subjectId(body, "group");
-    const role = roleName(kind, isObject(body.role) ? body.role.name : undefined, "role");
+    const name = roleInput(body, "role");
     const group = ctx.state.groups.get(gid);
-    if (!group || group.state !== "active") throw notFound();
+    if (!group || group.state !== "active") throw noSuchSubject("group");
     if (!can(ctx.state, ctx.user.id, group, "read")) {
       throw new HttpError(403, "No permission to add role to group.");
     }
     if (r.groupRoles.has(gid)) throw new HttpError(409, "A role for that resource already exists.");
-    r.groupRoles.set(gid, role);
+    r.groupRoles.set(gid, knownRole(kind, name));
     return jsonResponse({}, 201);
   };
 
   const changeGroup = async (ctx: Ctx) => {
     const r = loadActive<Resource>(ctx, kind, "id", "permissions", perms);
     const id = idParam(ctx, "subject");
-    const role = roleName(kind, (await readObject(ctx)).name, "name");
+    const name = roleInput(await readObject(ctx), "name");
     if (!r.groupRoles.has(id)) throw new HttpError(404, "Role does not exist.");
-    r.groupRoles.set(id, role);
-    return new Response(null, { status: 204 });
+    r.groupRoles.set(id, knownRole(kind, name));
+    return noContent();
   };
 
   const removeGroup = (ctx: Ctx) => {
@@ -200,7 +227,7 @@ export function roleRoutes(kind: "record" | "collection" | "template", segment: 
     if (!r.groupRoles.delete(idParam(ctx, "subject"))) {
       throw new HttpError(404, "Role does not exist.");
     }
-    return new Response(null, { status: 204 });
+    return noContent();
   };
 
   return [

@@ -142,8 +142,10 @@ export interface Upload {
   recordId: number;
   name: string;
   size: number;
-  description: string;
-  mimetype: string;
+  /** As given when the upload was made; null when not given (the real server sends null). */
+  description: string | null;
+  /** As given; null: guessed from the name (else sniffed) when the file is made. */
+  mimetype: string | null;
   checksum: string | null;
   chunkCount: number;
   uploadType: "direct" | "chunked";

@@ -242,6 +242,53 @@ function fileStream(file: Deno.FsFile, length?: number): ReadableStream<Uint8Arr
   }, { highWaterMark: 0 });
 }
 
+/** Python's built-in `mimetypes` table (the part a research repository meets), by extension. */
+const GUESSED: Record<string, string> = {
+  txt: "text/plain",
+  csv: "text/csv",
+  tsv: "text/tab-separated-values",
+  md: "text/markdown",
+  html: "text/html",
+  htm: "text/html",
+  xml: "text/xml",
+  css: "text/css",
+  js: "text/javascript",
+  py: "text/x-python",
+  json: "application/json",
+  pdf: "application/pdf",
+  zip: "application/zip",
+  tar: "application/x-tar",
+  bin: "application/octet-stream",
+  png: "image/png",
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  gif: "image/gif",
+  svg: "image/svg+xml",
+  tif: "image/tiff",
+  tiff: "image/tiff",
+  bmp: "image/bmp",
+  mp4: "video/mp4",
+  wav: "audio/x-wav",
+};
+
+/**
+ * The MIME type the real server guesses from a file name when an upload gives none (Python's
+ * `mimetypes.guess_type`); undefined when it guesses nothing, and the sniffed type applies.
+ *
+ * @param name File name.
+ * @returns The guessed type, or undefined.
+ *
+ * @example
+ * ```ts
+ * import { guessMimetype } from "./_storage.ts";
+ * console.log(guessMimetype("data.csv")); // "text/csv"
+ * ```
+ */
+export function guessMimetype(name: string): string | undefined {
+  const dot = name.lastIndexOf(".");
+  return dot < 0 ? undefined : GUESSED[name.slice(dot + 1).toLowerCase()];
+}
+
 /**
  * A rough magic MIME type from the first bytes of a file.
  *

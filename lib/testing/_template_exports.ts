@@ -8,7 +8,7 @@
  */
 import { EXPORT_TYPES, type Extra } from "../http/protocol.ts";
 import { type Ctx, isObject, loadActive } from "./_context.ts";
-import { notFound } from "./_errors.ts";
+import { notFound, serverJson } from "./_errors.ts";
 import {
   download,
   type ExportFilter,
@@ -32,13 +32,13 @@ function nested(extra: Extra): Extra[] {
   return Array.isArray(extra.value) ? extra.value as Extra[] : [];
 }
 
-/** JSON Schema of a scalar type: nullable, strings non-empty, dates as `date-time`. */
+/** JSON Schema of a scalar type as the real server writes it: one type, strings non-empty. */
 const SCALAR_SCHEMAS: Record<string, Record<string, unknown>> = {
-  str: { type: ["string", "null"], minLength: 1 },
-  int: { type: ["integer", "null"] },
-  float: { type: ["number", "null"] },
-  bool: { type: ["boolean", "null"] },
-  date: { type: ["string", "null"], format: "date-time" },
+  str: { type: "string", minLength: 1 },
+  int: { type: "integer" },
+  float: { type: "number" },
+  bool: { type: "boolean" },
+  date: { type: "string", format: "date-time" },
 };
 
 function propertySchema(extra: Extra): Record<string, unknown> {
@@ -53,9 +53,11 @@ function propertySchema(extra: Extra): Record<string, unknown> {
     ...described(extra),
   };
   const validation = extra.validation ?? {};
-  if (validation.iri) schema.format = "uri";
   if (extra.value !== null && extra.value !== undefined) schema.default = extra.value;
-  if (extra.unit) schema.unit = { type: "string", minLength: 1, default: extra.unit };
+  // A unit key, even null, gets the custom unit property; its default only when set.
+  if ("unit" in extra) {
+    schema.unit = { type: "string", minLength: 1, ...(extra.unit ? { default: extra.unit } : {}) };
+  }
   if (validation.options?.length) schema.enum = [...validation.options];
   const range = validation.range;
   if (range?.min !== null && range?.min !== undefined) schema.minimum = range.min;
@@ -227,9 +229,9 @@ function exportTemplate(ctx: Ctx): Response {
   const name = `${t.identifier}.${ext}`;
   const filter = parseFilter(ctx);
   if (type === "shacl") return download(templateShacl(ctx, t, filter), name);
-  if (type === "json-schema") return download(JSON.stringify(templateJsonSchema(t), null, 2), name);
+  if (type === "json-schema") return download(serverJson(templateJsonSchema(t), 2), name);
   const json = exportJson(templateJson(ctx, t), RESOURCE_OMITTED, filter);
-  return download(JSON.stringify(json, null, 2), name);
+  return download(serverJson(json, 2), name);
 }
 
 /** Template export routes. */

@@ -5,7 +5,7 @@
  * @module
  */
 import { type Ctx, loadActive } from "./_context.ts";
-import { jsonResponse } from "./_errors.ts";
+import { jsonResponse, noContent } from "./_errors.ts";
 import { loadTrashed } from "./_resources.ts";
 import { addRevision } from "./_revisions.ts";
 import { type Route, route } from "./_router.ts";
@@ -40,7 +40,7 @@ export function trashRoutes<T extends Resource>(options: TrashOptions<T>): Route
   return [
     route("DELETE", `/${segment}/:id`, (ctx) => {
       move(ctx, loadActive<T>(ctx, kind, "id", "delete", `${kind}.delete`), "deleted");
-      return new Response(null, { status: 204 });
+      return noContent();
     }),
     route("POST", `/${segment}/:id/restore`, (ctx) => {
       const r = loadTrashed<T>(ctx, kind);
@@ -49,9 +49,7 @@ export function trashRoutes<T extends Resource>(options: TrashOptions<T>): Route
     }),
     route("POST", `/${segment}/:id/purge`, async (ctx) => {
       await options.purge(ctx.state, loadTrashed<T>(ctx, kind));
-      return options.purgeStatus === 202
-        ? jsonResponse({}, 202)
-        : new Response(null, { status: 204 });
+      return options.purgeStatus === 202 ? jsonResponse({}, 202) : noContent();
     }),
   ];
 }

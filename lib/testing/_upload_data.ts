@@ -14,6 +14,7 @@ import { hex } from "../utils/_hex.ts";
 import { fileJson, uploadJson } from "./_render.ts";
 import { addFileRevision } from "./_revisions.ts";
 import {
+  guessMimetype,
   HeadBytes,
   openStored,
   removeStored,
@@ -41,8 +42,8 @@ async function completeFile(
       path: stored.path,
       size: stored.size,
       checksum: stored.checksum,
-      description: upload.description,
-      mimetype: upload.mimetype,
+      description: upload.description ?? file.description,
+      mimetype: upload.mimetype ?? guessMimetype(upload.name) ?? magic,
       magicMimetype: magic,
       lastModified: time,
     });
@@ -54,8 +55,8 @@ async function completeFile(
     id: crypto.randomUUID(),
     recordId: upload.recordId,
     name: upload.name,
-    description: upload.description,
-    mimetype: upload.mimetype,
+    description: upload.description ?? "",
+    mimetype: upload.mimetype ?? guessMimetype(upload.name) ?? magic,
     magicMimetype: magic,
     size: stored.size,
     checksum: stored.checksum,
@@ -136,18 +137,15 @@ export async function chunk(ctx: Ctx, upload: Upload): Promise<Response> {
   if (index !== undefined && index >= upload.chunkCount) {
     errors.index = [`Must be less than ${upload.chunkCount}.`];
   }
-  if (size !== undefined && index !== undefined && !errors.index) {
-    const last = index === upload.chunkCount - 1;
-    const lastSize = upload.size - (upload.chunkCount - 1) * UPLOAD_CHUNK_SIZE;
-    if (size > UPLOAD_CHUNK_SIZE) {
-      errors.size = [`Must be less than or equal to ${UPLOAD_CHUNK_SIZE}.`];
-    } else if (!last && size !== UPLOAD_CHUNK_SIZE) {
-      errors.size = [
-        `Only the last chunk may be smaller than the chunk size (${UPLOAD_CHUNK_SIZE} bytes).`,
-      ];
-    } else if (last && size !== lastSize) {
-      errors.size = [`Must be equal to ${lastSize}.`];
-    }
+  // The real server's schema: no chunk above the chunk size, every chunk but the last exactly
+  // the chunk size; the last chunk's size is not checked here (the merge checks the total).
+  if (size !== undefined && size > UPLOAD_CHUNK_SIZE) {
+    errors.size = ["Chunk size (10 MB) exceeded."];
+  } else if (
+    size !== undefined && index !== undefined && !errors.index &&
+    index < upload.chunkCount - 1 && size < UPLOAD_CHUNK_SIZE
+  ) {
+    errors.size = ["Only the last chunk may be smaller than the chunk size (10 MB)."];
   }
   if (Object.keys(errors).length > 0) throw validationError(errors);
   const stored = await storeData(ctx, `chunk${index}`);

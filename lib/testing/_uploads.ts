@@ -6,7 +6,7 @@
  */
 import { UPLOAD_CHUNK_SIZE, UPLOAD_CHUNKED_BOUNDARY } from "../http/protocol.ts";
 import { type Ctx, loadActive, readObject } from "./_context.ts";
-import { HttpError, jsonResponse, notFound, validationError } from "./_errors.ts";
+import { HttpError, jsonResponse, noContent, notFound, validationError } from "./_errors.ts";
 import { taskErrors } from "./_faults.ts";
 import { fileJson, uploadJson } from "./_render.ts";
 import { type Route, route } from "./_router.ts";
@@ -89,8 +89,8 @@ function uploadInput(body: Record<string, unknown>, withName: boolean) {
 function newUpload(ctx: Ctx, record: RecordData, init: {
   name: string;
   size: number;
-  description: string;
-  mimetype: string;
+  description: string | null;
+  mimetype: string | null;
   fileId: string | null;
 }): Upload {
   const chunked = init.size > UPLOAD_CHUNKED_BOUNDARY;
@@ -126,8 +126,8 @@ async function initiate(ctx: Ctx): Promise<Response> {
   const upload = newUpload(ctx, record, {
     name: input.name,
     size: input.size,
-    description: input.description ?? "",
-    mimetype: input.mimetype ?? "application/octet-stream",
+    description: input.description ?? null,
+    mimetype: input.mimetype ?? null,
     fileId: null,
   });
   return jsonResponse(uploadJson(ctx, upload, false), 201);
@@ -141,11 +141,12 @@ async function replace(ctx: Ctx): Promise<Response> {
   const upload = newUpload(ctx, record, {
     name: file.name,
     size: input.size,
-    description: input.description ?? file.description,
-    mimetype: input.mimetype ?? file.mimetype,
+    description: input.description ?? null,
+    mimetype: input.mimetype ?? null,
     fileId: file.id,
   });
-  return jsonResponse(uploadJson(ctx, upload, false), 201);
+  // Unlike a new upload, the replacement upload shows its (null) checksum on the real server.
+  return jsonResponse(uploadJson(ctx, upload), 201);
 }
 
 function ownUpload(ctx: Ctx, record: RecordData, states: Upload["state"][]): Upload {
@@ -188,7 +189,7 @@ async function cancel(ctx: Ctx): Promise<Response> {
   const upload = ownUpload(ctx, record, ["active"]);
   ctx.state.purgeUpload(upload);
   for (const c of upload.chunks.values()) await removeStored(ctx.state, c.path);
-  return new Response(null, { status: 204 });
+  return noContent();
 }
 
 /** Upload routes. */

@@ -9,7 +9,7 @@ import { boolQuery, type Ctx, idParam, requireScopes } from "./_context.ts";
 import { jsonResponse, notFound } from "./_errors.ts";
 import { paginate } from "./_pagination.ts";
 import { resourceList } from "./_filters.ts";
-import { userJson } from "./_render.ts";
+import { identityJson, userJson } from "./_render.ts";
 import { type Route, route } from "./_router.ts";
 import type { Kind, User } from "./_state.ts";
 
@@ -35,12 +35,7 @@ function list(ctx: Ctx): Response {
 
 function identities(ctx: Ctx): Response {
   const user = loadUser(ctx);
-  return jsonResponse([{
-    type: user.identityType,
-    username: user.username,
-    email: user.email,
-    email_confirmed: true,
-  }]);
+  return jsonResponse([identityJson(ctx, user)]);
 }
 
 /**

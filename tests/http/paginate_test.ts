@@ -85,3 +85,20 @@ Deno.test("paginate() with `ahead` requests following pages ahead, yields them i
   const pages = server.log.slice(before).filter((e) => e.path === "/api/v1/records");
   assertEquals(pages.length, 6);
 });
+
+Deno.test("paginateItems() reads a trash whose items of different types share an id", async () => {
+  // Found against the real server: record 1 and collection 1 both in the trash are two items.
+  await using server = await startServer();
+  await using transport = new Transport({ settings: { host: server.url, pat: server.pat } });
+  const record = await transport.json("POST", "/records", {
+    json: { identifier: "r", title: "r" },
+  });
+  const collection = await transport.json("POST", "/collections", {
+    json: { identifier: "c", title: "c" },
+  });
+  assertEquals((record as { id: number }).id, (collection as { id: number }).id);
+  await transport.request("DELETE", `/records/${(record as { id: number }).id}`);
+  await transport.request("DELETE", `/collections/${(collection as { id: number }).id}`);
+  const items = await Array.fromAsync(paginateItems<{ type: string }>(transport, "/trash"));
+  assertEquals(items.map((i) => i.type).sort(), ["collection", "record"]);
+});

@@ -85,13 +85,14 @@ Deno.test("record RO-Crate export is a valid ZIP with metadata, JSON export and 
     if (!entry.directory) files[entry.filename] = await entry.getData(new TextWriter());
   }
   await reader.close();
+  // The real server's layout: a record's files in a files/ folder beside its JSON and Turtle.
   assertEquals(Object.keys(files).sort(), [
-    "exp/exp/data.txt",
     "exp/exp/exp.json",
     "exp/exp/exp.ttl",
+    "exp/exp/files/data.txt",
     "exp/ro-crate-metadata.json",
   ]);
-  assertEquals(files["exp/exp/data.txt"], "data");
+  assertEquals(files["exp/exp/files/data.txt"], "data");
   const metadata = JSON.parse(files["exp/ro-crate-metadata.json"]!);
   const graph = metadata["@graph"] as { "@id": string; name?: string }[];
   assert(graph.some((e) => e["@id"] === "./" && e.name === "exp"));

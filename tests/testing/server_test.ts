@@ -120,7 +120,7 @@ Deno.test("startServer() serves users, identities, roles, licenses and tags", as
   assertEquals(identities.body[0].username, "alice");
   assertEquals((await call(server, "GET", "/users")).body._pagination.total_items, 2);
   const roles = await call(server, "GET", "/roles");
-  assertEquals(Object.keys(roles.body), ["record", "collection", "template", "group"]);
+  assertEquals(Object.keys(roles.body), ["collection", "group", "record", "template"]); // sorted
   assertEquals(roles.body.record[1].name, "collaborator");
   const licenses = await call(server, "GET", "/licenses?filter=cc");
   assert(licenses.body.items.some((l: { name: string }) => l.name === "CC-BY-4.0"));

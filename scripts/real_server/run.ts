@@ -1,0 +1,670 @@
+// deno-lint-ignore-file no-console -- a script that reports to the terminal
+/**
+ * Runs repo-apy's CLI across every command group against a real Kadi4Mat (set up by
+ * `scripts/real_server/up.sh`), and the Python client kadi-apy as the control where a
+ * step names its equivalent. One line per invocation: what was expected, what came; the
+ * last line is `real-server: N invocations, M as expected, K unexpected`.
+ *
+ * Usage (run.sh passes these):
+ *   deno run <perms> scripts/real_server/run.ts <host> <token-file> <work-dir> [kadi-apy]
+ *
+ * @example
+ * ```sh
+ * scripts/real_server/run.sh
+ * ```
+ * @module
+ */
+
+const CLI = new URL("../../cli.ts", import.meta.url).pathname;
+const CORPUS = new URL("../../../shared/corpus/", import.meta.url).pathname;
+
+interface Result {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** What a step expects: an exit code, and optionally a check of the result (null: fine). */
+interface Expectation {
+  code: number;
+  check?: (r: Result) => string | null;
+  /** kadi-apy arguments of the same operation, run as the control. */
+  apy?: string[];
+  stdin?: string;
+}
+
+const [host, tokenFile, workArg, apyBin] = Deno.args;
+/** Whether the server has a search backend; without one, Kadi's searches answer empty lists. */
+const searchBackend = Deno.env.get("REAL_SERVER_SEARCH") === "1";
+if (!host || !tokenFile || !workArg) {
+  console.error("usage: run.ts <host> <token-file> <work-dir> [kadi-apy]");
+  Deno.exit(2);
+}
+const work = workArg;
+const tokens = Object.fromEntries(
+  (await Deno.readTextFile(tokenFile)).split("\n").filter((l) => l.includes("=")).map((l) => {
+    const i = l.indexOf("=");
+    return [l.slice(0, i), l.slice(i + 1)];
+  }),
+) as Record<string, string>;
+const pat = tokens.KADI_TOKEN ?? "";
+const bobId = tokens.KADI_TOKEN2_USER_ID ?? "2";
+await Deno.mkdir(`${work}/home`, { recursive: true });
+await Deno.writeTextFile(
+  `${work}/home/.repoconfig`,
+  `[global]\ndefault = "real"\n\n[real]\nhost = "${host}"\npat = "${pat}"\n`,
+  { mode: 0o600 },
+);
+await Deno.writeTextFile(
+  `${work}/home/.kadiconfig`,
+  `[global]\ndefault = real\ntimeout = 300\nverify = True\n\n[real]\nhost = ${host}\npat = ${pat}\n`,
+  { mode: 0o600 },
+);
+
+let total = 0;
+let asExpected = 0;
+const unexpected: string[] = [];
+
+async function exec(cmd: string, args: string[], stdin?: string): Promise<Result> {
+  const child = new Deno.Command(cmd, {
+    args,
+    cwd: work,
+    env: { HOME: `${work}/home`, NO_COLOR: "1", REPO_APY_CONFIG: `${work}/home/.repoconfig` },
+    stdin: stdin === undefined ? "null" : "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  if (stdin !== undefined) {
+    const w = child.stdin.getWriter();
+    await w.write(new TextEncoder().encode(stdin));
+    await w.close();
+  }
+  const out = await child.output();
+  const dec = new TextDecoder();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+function cli(args: string[], stdin?: string): Promise<Result> {
+  return exec(Deno.execPath(), [
+    "run",
+    "--quiet",
+    "--allow-env=REPO_APY_CONFIG,HOME",
+    `--allow-read=${work},${CORPUS}`,
+    `--allow-write=${work}`,
+    "--allow-net=127.0.0.1",
+    CLI,
+    ...args,
+  ], stdin);
+}
+
+function lastLine(text: string): string {
+  const lines = text.trim().split("\n");
+  return (lines[lines.length - 1] ?? "").slice(0, 160);
+}
+
+/** Runs `repo-apy <args>`, prints one line (expected, got) and returns the result. */
+async function step(args: string[], want: Expectation): Promise<Result> {
+  total++;
+  const r = await cli(args, want.stdin);
+  const problem = r.code !== want.code
+    ? `exit ${r.code}: ${lastLine(r.stderr || r.stdout)}`
+    : want.check?.(r) ?? null;
+  const label = args.slice(0, 2).join(" ") + " " + args.slice(2).join(" ").slice(0, 70);
+  if (problem === null) {
+    asExpected++;
+    console.log(`ok    ${label} | expected exit ${want.code}, got exit ${r.code}`);
+  } else {
+    unexpected.push(label);
+    console.log(`DIFF  ${label} | expected exit ${want.code}, got ${problem}`);
+  }
+  if (want.apy && apyBin) {
+    const c = await exec(apyBin, want.apy, want.stdin);
+    const agrees = (c.code === 0) === (want.code === 0);
+    console.log(
+      `      control kadi-apy ${want.apy.slice(0, 2).join(" ")}: exit ${c.code}` +
+        (agrees ? "" : ` (${lastLine(c.stderr || c.stdout)})`),
+    );
+  }
+  return r;
+}
+
+const has = (text: string) => (r: Result) =>
+  r.stdout.includes(text) ? null : `stdout lacks ${JSON.stringify(text)}`;
+const json = (pred: (v: unknown) => string | null) => (r: Result) => {
+  try {
+    return pred(JSON.parse(r.stdout));
+  } catch (e) {
+    return `stdout is not JSON: ${(e as Error).message}`;
+  }
+};
+const id = (r: Result) => r.stdout.trim();
+
+/**
+ * A search's check: with a search backend, `found`; without one, what Kadi 1.13.0 answers then
+ * (no error, no items), so the line says so instead of counting the missing backend as ours.
+ */
+function searched(found: (r: Result) => string | null): (r: Result) => string | null {
+  if (searchBackend) return found;
+  return (r) => {
+    const text = r.stdout.trim();
+    const empty = text === "" || text === "[]" || /^\[\s*\]$/.test(text) ||
+      !/\d/.test(text.replace(/"(total|page|per_page)[^,}]*/g, ""));
+    return empty ? null : `no search backend, yet results: ${text.slice(0, 80)}`;
+  };
+}
+
+async function fileOf(path: string, bytes: number): Promise<void> {
+  using f = await Deno.open(path, { write: true, create: true, truncate: true });
+  const chunk = new Uint8Array(1 << 20);
+  for (let i = 0; i < chunk.length; i++) chunk[i] = (i * 7919 + 13) & 0xff;
+  for (let done = 0; done < bytes; done += chunk.length) {
+    chunk[0] = done & 0xff;
+    const n = Math.min(chunk.length, bytes - done);
+    let off = 0;
+    while (off < n) off += await f.write(chunk.subarray(off, n));
+  }
+}
+
+const run = Date.now().toString(36);
+const rec = `rs-${run}-a`;
+const rec2 = `rs-${run}-b`;
+const col = `rs-${run}-col`;
+const col2 = `rs-${run}-col-child`;
+const tpl = `rs-${run}-tpl`;
+const tplx = `rs-${run}-tplx`;
+const grp = `rs-${run}-grp`;
+
+// ---- config and misc ------------------------------------------------------------------
+await step(["config", "get-repo-info"], { code: 0, check: has("1.13.0") });
+await step(["misc", "get-repo-info", "--json"], {
+  code: 0,
+  check: json((
+    v,
+  ) => ((v as { info?: { version?: string } }).info?.version === "1.13.0" ? null : "no version")),
+});
+await step(["misc", "get-licenses", "-f", "CC-BY-4.0"], {
+  code: 0,
+  check: has("CC-BY-4.0"),
+  apy: ["misc", "get-licenses", "-f", "CC-BY-4.0"],
+});
+await step(["misc", "get-roles"], { code: 0, check: has("admin"), apy: ["misc", "get-roles"] });
+
+// ---- groups (first: records and collections give them roles) ---------------------------
+await step(["groups", "create", "-i", grp, "-t", "Real group", "-p"], {
+  code: 0,
+  check: (r) => (/^\d+$/.test(id(r)) ? null : "no id"),
+});
+
+await step(["groups", "create", "-i", grp, "-e"], { code: 1 });
+await step(["groups", "show-info", "-G", grp, "-d", "-v"], { code: 0, check: has("private") });
+await step(["groups", "edit", "-G", grp, "-d", "A group on the real server"], { code: 0 });
+await step(["groups", "add-user", "-G", grp, "-u", bobId, "-p", "member"], { code: 0 });
+await step(["groups", "add-user", "-G", grp, "-u", bobId, "-p", "editor"], { code: 0 });
+await step(["groups", "get-groups", "-q", grp, "--json"], {
+  code: 0,
+  check: searched(
+    json((v) =>
+      JSON.stringify(v).includes(grp) ? null : "the new group is not found (search backend?)"
+    ),
+  ),
+  apy: ["groups", "get-groups", "-q", grp],
+});
+
+// ---- records ---------------------------------------------------------------------------
+const r1 = await step(["records", "create", "-i", rec, "-t", "Real record", "-p"], {
+  code: 0,
+  check: (r) => (/^\d+$/.test(id(r)) ? null : "no id"),
+});
+const rid = id(r1);
+await step(["records", "create", "-i", rec, "-p"], {
+  code: 0,
+  check: (r) => (id(r) === rid ? null : "other id"),
+});
+await step(["records", "create", "-i", rec, "-e"], {
+  code: 1,
+  apy: ["records", "create", "-i", rec, "-e"],
+});
+const r2 = await step(["records", "create", "-i", rec2, "-p"], { code: 0 });
+const rid2 = id(r2);
+await step([
+  "records",
+  "edit",
+  "-R",
+  rec,
+  "-d",
+  "Real description",
+  "-y",
+  "sample",
+  "-l",
+  "CC-BY-4.0",
+], {
+  code: 0,
+});
+await step(["records", "show-info", "-R", rec, "--json"], {
+  code: 0,
+  check: json((v) => {
+    const o = v as Record<string, unknown>;
+    return o.license === "CC-BY-4.0" && o.type === "sample"
+      ? null
+      : `license ${o.license} type ${o.type}`;
+  }),
+  apy: ["records", "show-info", "-r", rid, "-d"],
+});
+await Deno.writeTextFile(`${work}/small.txt`, "hello real server\n");
+await Deno.mkdir(`${work}/folder`, { recursive: true });
+for (const n of ["a.csv", "b.csv", "c.log"]) {
+  await Deno.writeTextFile(`${work}/folder/${n}`, `${n}\n1,2\n`);
+}
+await fileOf(`${work}/big.bin`, 120 * 1024 * 1024);
+// Export folders exist beforehand: `-p` names a folder (a missing path is taken as a file name),
+// and kadi-apy wants its target folders to exist.
+for (const d of ["down-apy", "exports", "exports-apy"]) {
+  await Deno.mkdir(`${work}/${d}`, { recursive: true });
+}
+await step(["records", "add-files", "-R", rec, "-n", `${work}/small.txt`, "-d", "direct"], {
+  code: 0,
+  apy: ["records", "add-files", "-r", rid2, "-n", `${work}/small.txt`],
+});
+// The same name and content again: skipped (exit 0); other content under that name: exit 1.
+await step(["records", "add-files", "-R", rec, "-n", `${work}/small.txt`], { code: 0 });
+await Deno.writeTextFile(`${work}/small.txt`, "other content\n");
+await step(["records", "add-files", "-R", rec, "-n", `${work}/small.txt`], {
+  code: 1,
+  apy: ["records", "add-files", "-r", rid2, "-n", `${work}/small.txt`],
+});
+await step(["records", "add-files", "-R", rec, "-n", `${work}/small.txt`, "-f"], { code: 0 });
+await step(["records", "add-files", "-R", rec, "-n", `${work}/folder`, "-p", "*.csv"], { code: 0 });
+await step(["records", "add-files", "-R", rec, "-n", `${work}/big.bin`], {
+  code: 0,
+  apy: ["records", "add-files", "-r", rid2, "-n", `${work}/big.bin`],
+});
+await step(["records", "add-files", "-R", rec, "-n", `${work}/big.bin`, "--skip-existing"], {
+  code: 0,
+});
+await step(["records", "add-string-as-file", "-R", rec, "-s", "a string", "-n", "string.txt"], {
+  code: 0,
+});
+await step(["records", "show-info", "-R", rec, "-l", "--json"], {
+  code: 0,
+  check: json((v) => {
+    const files = (v as { files?: { name: string }[] }).files ?? [];
+    const names = files.map((f) => f.name).sort().join(",");
+    return names === "a.csv,b.csv,big.bin,small.txt,string.txt" ? null : `files ${names}`;
+  }),
+});
+await step([
+  "records",
+  "edit-file",
+  "-R",
+  rec,
+  "-n",
+  "string.txt",
+  "-a",
+  "renamed.txt",
+  "-m",
+  "text/plain",
+], {
+  code: 0,
+});
+await step(["records", "get-file", "-R", rec, "-n", "big.bin", "-p", `${work}/down`], { code: 0 });
+await step(["records", "get-file", "-R", rec, "-P", "*.csv", "-p", `${work}/down`, "-E"], {
+  code: 0,
+  check: has("a.csv"),
+});
+await step(["records", "get-file", "-R", rec, "-p", `${work}/down-all`, "-u"], {
+  code: 0,
+  apy: ["records", "get-file", "-r", rid, "-p", `${work}/down-apy`],
+});
+{
+  const a = await Deno.readFile(`${work}/big.bin`);
+  let b: Uint8Array | null = null;
+  try {
+    b = await Deno.readFile(`${work}/down/big.bin`);
+  } catch { /* reported below */ }
+  total++;
+  if (b && b.length === a.length && a.every((x, i) => x === b![i])) {
+    asExpected++;
+    console.log("ok    records get-file 120 MB round trip | expected same bytes, got same bytes");
+  } else {
+    unexpected.push("records get-file round trip");
+    console.log(
+      `DIFF  records get-file 120 MB round trip | expected same bytes, got ${
+        b?.length ?? "no file"
+      }`,
+    );
+  }
+}
+await step(["records", "delete-file", "-R", rec, "-n", "renamed.txt"], { code: 0 });
+
+// metadata: nested, units, dates, floats
+await step([
+  "records",
+  "add-metadatum",
+  "-R",
+  rec,
+  "-m",
+  "temperature",
+  "-v",
+  "21.5",
+  "-t",
+  "float",
+  "-u",
+  "degC",
+], {
+  code: 0,
+  apy: [
+    "records",
+    "add-metadatum",
+    "-r",
+    rid2,
+    "-m",
+    "temperature",
+    "-v",
+    "21.5",
+    "-t",
+    "float",
+    "-u",
+    "degC",
+  ],
+});
+await step(["records", "add-metadatum", "-R", rec, "-m", "whole", "-v", "3.0", "-t", "float"], {
+  code: 0,
+});
+await step(["records", "add-metadatum", "-R", rec, "-m", "count", "-v", "7", "-t", "integer"], {
+  code: 0,
+});
+await step(["records", "add-metadatum", "-R", rec, "-m", "count", "-v", "8", "-t", "integer"], {
+  code: 1,
+  apy: ["records", "add-metadatum", "-r", rid2, "-m", "temperature", "-v", "1", "-t", "float"],
+});
+await step([
+  "records",
+  "add-metadata",
+  "-R",
+  rec,
+  "-m",
+  JSON.stringify([
+    { key: "when", type: "date", value: "2024-05-01T12:00:00+00:00" },
+    {
+      key: "sample",
+      type: "dict",
+      value: [
+        { key: "mass", type: "float", value: 1.25, unit: "g" },
+        {
+          key: "tags",
+          type: "list",
+          value: [{ type: "str", value: "x" }, { type: "int", value: 2 }],
+        },
+      ],
+    },
+  ]),
+], { code: 0 });
+await step(["records", "get-metadatum", "-R", rec, "-n", "temperature", "-p"], {
+  code: 0,
+  check: (r) => (id(r) === "21.5" ? null : `value ${id(r)}`),
+  apy: ["records", "get-metadatum", "-r", rid2, "-n", "temperature"],
+});
+// The server stores 3.0 as a float (it sends "3.0"); JSON output says so by the type.
+await step(["records", "get-metadatum", "-R", rec, "-n", "whole", "--json"], {
+  code: 0,
+  check: json((v) => {
+    const e = v as { type?: string; value?: number };
+    return e.type === "float" && e.value === 3 ? null : `whole float ${JSON.stringify(v)}`;
+  }),
+});
+await step(["records", "get-metadatum", "-R", rec, "-n", "temperature", "-i", "unit", "-p"], {
+  code: 0,
+  check: (r) => (id(r) === "degC" ? null : `unit ${id(r)}`),
+});
+await step(["records", "get-metadatum", "-R", rec, "-n", "sample.mass", "-p"], {
+  code: 0,
+  check: (r) => (id(r) === "1.25" ? null : `value ${id(r)}`),
+});
+await step(["records", "get-metadatum", "-R", rec, "-n", "sample.tags.2", "-p"], {
+  code: 0,
+  check: (r) => (id(r) === "2" ? null : `value ${id(r)}`),
+});
+await step(["records", "get-metadatum", "-R", rec, "-n", "when", "-p"], {
+  code: 0,
+  check: has("2024-05-01"),
+});
+await step(["records", "get-metadatum", "-R", rec, "-n", "absent"], { code: 1 });
+await step([
+  "records",
+  "add-metadata",
+  "-R",
+  rec2,
+  "--plain",
+  "-m",
+  '{"a": {"b": [1, 2.5, "c"]}, "ok": true}',
+], {
+  code: 0,
+});
+await step(["records", "delete-metadatum", "-R", rec, "-m", "count"], { code: 0 });
+await step(["records", "export-metadata", "-R", rec, "-P"], { code: 0, check: has("temperature") });
+
+// tags, links, roles
+await step(["records", "add-tag", "-R", rec, "-t", "real,server"], {
+  code: 0,
+  apy: ["records", "add-tag", "-r", rid2, "-t", "real"],
+});
+await step(["records", "remove-tag", "-R", rec, "-t", "server"], { code: 0 });
+await step(["records", "add-record-link", "-R", rec, "-L", rec2, "-n", "derived from"], {
+  code: 0,
+  apy: ["records", "add-record-link", "-r", rid2, "-l", rid, "-n", "control link"],
+});
+const links = await step(["records", "show-record-links-to", "-R", rec, "-d", "out", "--json"], {
+  code: 0,
+  check: has("derived from"),
+});
+let linkId = "";
+try {
+  const v = JSON.parse(links.stdout) as { id: number }[] | { items: { id: number }[] };
+  linkId = String((Array.isArray(v) ? v : v.items)[0]?.id ?? "");
+} catch { /* reported by the step */ }
+await step(["records", "show-record-links-to", "-R", rec2, "-d", "in"], {
+  code: 0,
+  check: has("derived from"),
+});
+await step([
+  "records",
+  "update-record-link",
+  "-R",
+  rec,
+  "-l",
+  linkId,
+  "-n",
+  "derived from (renamed)",
+], { code: 0 });
+await step(["records", "delete-record-link", "-R", rec, "-l", linkId], { code: 0 });
+await step(["records", "add-user", "-R", rec, "-u", bobId, "-p", "collaborator"], {
+  code: 0,
+  apy: ["records", "add-user", "-r", rid2, "-u", bobId, "-p", "member"],
+});
+await step(["records", "add-user", "-R", rec, "-U", "bob", "-D", "local", "-p", "editor"], {
+  code: 0,
+});
+await step(["records", "remove-user", "-R", rec, "-u", bobId], { code: 0 });
+await step(["records", "add-group-role", "-R", rec, "-G", grp, "-p", "member"], { code: 0 });
+await step(["records", "remove-group-role", "-R", rec, "-G", grp], { code: 0 });
+
+// search and listing (need the search backend)
+await step(["records", "get-records", "-q", rec, "--json"], {
+  code: 0,
+  check: searched(
+    json((v) =>
+      JSON.stringify(v).includes(rec) ? null : "the record is not found (search backend?)"
+    ),
+  ),
+  apy: ["records", "get-records", "-q", rec],
+});
+await step(["records", "get-records", "-i", "--json"], {
+  code: 0,
+  check: json((v) => JSON.stringify(v).includes(rec) ? null : "own records not listed"),
+});
+await step(["records", "get-record-ids", "-t", "real", "-p"], {
+  code: 0,
+  check: searched((r) => (r.stdout.includes(rid) ? null : "tagged record not found")),
+});
+
+// exports
+for (const t of ["json", "rdf", "pdf", "qr", "ro-crate"]) {
+  await step(["records", "export", "-R", rec, "-e", t, "-p", `${work}/exports`], {
+    code: 0,
+    apy: ["records", "export", "-r", rid, "-e", t, "-p", `${work}/exports-apy`],
+  });
+}
+await step(["records", "export", "-R", rec, "-e", "json", "-P"], { code: 0, check: has(rec) });
+
+// ---- collections -----------------------------------------------------------------------
+const c1 = await step(["collections", "create", "-i", col, "-t", "Real collection", "-p"], {
+  code: 0,
+});
+const cid = id(c1);
+await step(["collections", "create", "-i", col2, "-p"], { code: 0 });
+await step(["collections", "edit", "-C", col, "-d", "parent"], { code: 0 });
+await step(["collections", "add-collection-link", "-C", col, "-L", col2], { code: 0 });
+await step(["collections", "add-record-link", "-C", col, "-R", rec], {
+  code: 0,
+  apy: ["collections", "add-record-link", "-c", cid, "-r", rid2],
+});
+await step(["records", "add-collection-link", "-R", rec2, "-C", col2], { code: 0 });
+await step(["collections", "show-info", "-C", col, "-r", "-s", "--json"], {
+  code: 0,
+  check: has(rec),
+});
+await step(["collections", "add-tag", "-C", col, "-t", "real"], { code: 0 });
+await step(["collections", "remove-tag", "-C", col, "-t", "real"], { code: 0 });
+await step(["collections", "add-user", "-C", col, "-u", bobId, "-p", "member"], { code: 0 });
+await step(["collections", "remove-user", "-C", col, "-u", bobId], { code: 0 });
+await step(["collections", "add-group-role", "-C", col, "-G", grp, "-p", "editor"], { code: 0 });
+await step(["collections", "remove-group-role", "-C", col, "-G", grp], { code: 0 });
+await step(["records", "get-records", "-c", cid, "-C", "--json"], {
+  code: 0,
+  check: searched(
+    json((v) => JSON.stringify(v).includes(rec2) ? null : "child collection's record not found"),
+  ),
+});
+await step(["collections", "get-collections", "-q", col, "--json"], {
+  code: 0,
+  check: searched(
+    json((v) => JSON.stringify(v).includes(col) ? null : "collection not found (search backend?)"),
+  ),
+  apy: ["collections", "get-collections", "-q", col],
+});
+await step(["collections", "get-collection-ids", "-p"], { code: 0, check: searched(has(cid)) });
+for (const t of ["json", "rdf", "qr", "ro-crate"]) {
+  await step(["collections", "export", "-C", col, "-e", t, "-p", `${work}/exports`], {
+    code: 0,
+    apy: ["collections", "export", "-c", cid, "-e", t, "-p", `${work}/exports-apy`],
+  });
+}
+await step(["misc", "reuse-collection", "-c", cid, "-s", "-copy", "-r", "all"], { code: 0 });
+await step(["records", "remove-collection-link", "-R", rec2, "-C", col2], { code: 0 });
+await step(["collections", "remove-record-link", "-C", col, "-R", rec], { code: 0 });
+await step(["collections", "remove-collection-link", "-C", col, "-L", col2], { code: 0 });
+
+// ---- templates -------------------------------------------------------------------------
+await step([
+  "templates",
+  "create",
+  "-i",
+  tpl,
+  "-y",
+  "record",
+  "-d",
+  '{"title": "From template", "extras": []}',
+  "-p",
+], {
+  code: 0,
+});
+const tx = await step([
+  "templates",
+  "create",
+  "-i",
+  tplx,
+  "-y",
+  "extras",
+  "-d",
+  JSON.stringify([
+    { key: "voltage", type: "float", value: 1.0, unit: "V" },
+    { key: "operator", type: "str", value: null, validation: { required: true } },
+  ]),
+  "-p",
+], { code: 0 });
+const txid = id(tx);
+await step(["templates", "show-info", "-T", tplx, "-a"], { code: 0, check: has("voltage") });
+await step(["templates", "edit", "-T", tplx, "-d", "extras template"], { code: 0 });
+await step(["templates", "add-user", "-T", tplx, "-u", bobId, "-p", "member"], { code: 0 });
+await step(["templates", "remove-user", "-T", tplx, "-u", bobId], { code: 0 });
+await step(["templates", "add-group-role", "-T", tplx, "-G", grp, "-p", "member"], { code: 0 });
+await step(["templates", "remove-group-role", "-T", tplx, "-G", grp], { code: 0 });
+// json and json-schema both download as <identifier>.json (in both clients): a folder each.
+for (const t of ["json", "json-schema", "shacl"]) {
+  for (const d of [`exports/${t}`, `exports-apy/${t}`]) {
+    await Deno.mkdir(`${work}/${d}`, { recursive: true });
+  }
+  await step(["templates", "export", "-T", tplx, "-e", t, "-p", `${work}/exports/${t}`], {
+    code: 0,
+    apy: ["templates", "export", "-t", txid, "-e", t, "-p", `${work}/exports-apy/${t}`],
+  });
+}
+await step(["templates", "get-templates", "-q", tplx, "--json"], {
+  code: 0,
+  check: searched(
+    json((v) => JSON.stringify(v).includes(tplx) ? null : "template not found (search backend?)"),
+  ),
+});
+
+// ---- users -----------------------------------------------------------------------------
+await step(["users", "show-info", "-U", "bob", "-D", "local"], { code: 0, check: has("bob") });
+// No user given: a usage error here (exit 2); kadi-apy 0.51.0 exits 1 with the same advice.
+await step(["users", "show-info"], { code: 2, apy: ["users", "show-info"] });
+await step(["users", "show-info", "-u", "1", "--json"], { code: 0, check: has("alice") });
+await step(["users", "get-users", "-f", "bob"], {
+  code: 0,
+  check: has("bob"),
+  apy: ["users", "get-users", "-f", "bob"],
+});
+await step(["misc", "get-tags", "-f", "real"], { code: 0, check: has("real") });
+
+// ---- imports ---------------------------------------------------------------------------
+for (
+  const f of [
+    "eln/kadi4mat/records-example.eln",
+    "eln/elabftw/single-experiment-2022-07-07.eln",
+    "eln/PASTA/PASTA.eln",
+  ]
+) {
+  await step(["misc", "import-eln", "-p", `${CORPUS}${f}`], { code: 0 });
+}
+await step([
+  "misc",
+  "import-json-schema",
+  "-p",
+  `${CORPUS}json-schema/kit-materials-science/SEM_schema.json`,
+], {
+  code: 0,
+});
+await step(["misc", "import-shacl", "-p", `${CORPUS}shacl/coscine/engmeta.ttl`], { code: 0 });
+
+// ---- delete, trash, restore, purge -----------------------------------------------------
+await step(["records", "delete", "-R", rec2, "--i-am-sure"], { code: 0 });
+await step(["records", "show-info", "-r", rid2], { code: 1 });
+await step(["misc", "get-deleted-resources", "--json"], { code: 0, check: has(rec2) });
+await step(["misc", "restore-resource", "-t", "record", "-i", rid2], { code: 0 });
+await step(["records", "show-info", "-r", rid2], { code: 0 });
+await step(["records", "delete", "-R", rec2, "--i-am-sure"], { code: 0 });
+await step(["misc", "purge-resource", "-t", "record", "-i", rid2], { code: 0 });
+await step(["misc", "restore-resource", "-t", "record", "-i", rid2], { code: 1 });
+await step(["templates", "delete", "-T", tpl, "--i-am-sure"], { code: 0 });
+await step(["collections", "delete", "-C", col2, "--i-am-sure"], { code: 0 });
+await step(["groups", "delete", "-G", grp, "--i-am-sure"], { code: 0 });
+await step(["records", "delete-files", "-R", rec, "--i-am-sure"], { code: 0 });
+await step(["records", "delete-all-metadata", "-R", rec, "--i-am-sure"], { code: 0 });
+await step(["records", "show-info", "-r", "999999"], { code: 1 });
+
+for (const u of unexpected) console.error(`unexpected: ${u}`);
+console.log(
+  `real-server: ${total} invocations, ${asExpected} as expected, ${unexpected.length} unexpected`,
+);
