@@ -211,3 +211,19 @@ Deno.test("parseRanges() reads 1-3,5 style answers", () => {
     assertEquals(failed, true, bad);
   }
 });
+
+Deno.test("misc reuse-collection -i -q still shows its questions and the numbered records (a question is no status message)", async () => {
+  await using server = await startServer();
+  const { collectionId } = await collectionWithRecords(server);
+  const run = await misc(
+    server,
+    ["reuse-collection", "-c", String(collectionId), "-i", "-q", "-s", "quiet"],
+    ["n", "1", "n", "n"],
+  );
+  assertEquals(run.code, 0, run.stderr);
+  assertEquals(run.stdout, "");
+  assertStringIncludes(run.stderr, "Do you want to modify all records? [Y/n]:");
+  assertStringIncludes(run.stderr, "Records available in the collection:");
+  assertEquals(run.stderr.split("\n").filter((line) => /^\d+: rec-/.test(line)).length, 3);
+  assertStringIncludes(run.stderr, "Do you want to copy values from record extra metadata? [y/N]:");
+});

@@ -100,8 +100,13 @@ function parseIds(text: string, flag: string): number[] {
   });
 }
 
+/** What a question shows: on stderr like a status message, but also with `-q` (it needs an answer). */
+function show(manager: CLIRepoManager, text: string): void {
+  manager.output.prompt(`${text}\n`);
+}
+
 async function ask(manager: CLIRepoManager, command: CommandUnknownOpts, question: string) {
-  manager.printInfo(question);
+  show(manager, question);
   const answer = await contextOf(command).input.readLine();
   if (answer === null) throw new InputError("No answer (end of input): nothing was changed");
   return answer.trim();
@@ -168,8 +173,8 @@ async function interactiveSelection(
   values: { records?: string | undefined; linked_records?: string | undefined },
 ): Promise<ReuseSelection> {
   const given = selection(records, values);
-  manager.printInfo("Records available in the collection:");
-  records.forEach((record, index) => manager.printInfo(`${index + 1}: ${record.identifier}`));
+  show(manager, "Records available in the collection:");
+  records.forEach((record, index) => show(manager, `${index + 1}: ${record.identifier}`));
   let modified = given.modified;
   if (values.records === undefined) {
     if (await confirm(manager, command, "Do you want to modify all records?", true)) {
@@ -200,8 +205,8 @@ async function interactiveSelection(
       false,
     )
   ) {
-    manager.printInfo("Records available for linking:");
-    remaining.forEach((record, index) => manager.printInfo(`${index + 1}: ${record.identifier}`));
+    show(manager, "Records available for linking:");
+    remaining.forEach((record, index) => show(manager, `${index + 1}: ${record.identifier}`));
     const answer = await ask(
       manager,
       command,
