@@ -648,6 +648,184 @@ await step([
 });
 await step(["misc", "import-shacl", "-p", `${CORPUS}shacl/coscine/engmeta.ttl`], { code: 0 });
 
+// ---- folder trees and sync -----------------------------------------------------------
+// File names with `/` (a folder tree in one record), with a chunked file (55 MB: above the
+// 50 MB boundary, six chunks) inside the tree, so sync compares the server's chunk checksum.
+const rect = `rs-${run}-tree`;
+const rtid = id(await step(["records", "create", "-i", rect, "-p"], { code: 0 }));
+const tree = `${work}/tree`;
+const treeFiles: Record<string, string> = {
+  "notes.txt": "notes\n",
+  "raw/run1.txt": "run 1\n",
+  "raw/deep/run2.txt": "run 2\n",
+};
+await Deno.mkdir(`${tree}/raw/deep`, { recursive: true });
+for (const [n, text] of Object.entries(treeFiles)) await Deno.writeTextFile(`${tree}/${n}`, text);
+await fileOf(`${tree}/raw/big.bin`, 55 * 1024 * 1024);
+
+/** The record's file names, sorted and comma-joined (from `show-info -l --json`). */
+const fileNames = (v: unknown) =>
+  ((v as { files?: { name: string }[] }).files ?? []).map((f) => f.name).sort().join(",");
+const namesAre = (want: string) =>
+  json((v) => (fileNames(v) === want ? null : `files ${fileNames(v)}`));
+/** Whether each local file (relative to `dir`) holds the text given; null when all do. */
+async function sameTexts(dir: string, want: Record<string, string | null>): Promise<string | null> {
+  for (const [n, text] of Object.entries(want)) {
+    let got: string | null = null;
+    try {
+      got = await Deno.readTextFile(`${dir}/${n}`);
+    } catch { /* missing */ }
+    if (got !== text) return `${dir.slice(work.length + 1)}/${n}: ${JSON.stringify(got)}`;
+  }
+  return null;
+}
+/** Whether two local files have the same bytes. */
+async function sameBytes(a: string, b: string): Promise<boolean> {
+  try {
+    const [x, y] = await Promise.all([Deno.readFile(a), Deno.readFile(b)]);
+    return x.length === y.length && x.every((v, i) => v === y[i]);
+  } catch {
+    return false;
+  }
+}
+/** A step's check run after it (local files written by the step), reported on its own line. */
+async function checkLocal(label: string, problem: Promise<string | null>): Promise<void> {
+  total++;
+  const p = await problem;
+  if (p === null) {
+    asExpected++;
+    console.log(`ok    ${label} | expected the files, got the files`);
+  } else {
+    unexpected.push(label);
+    console.log(`DIFF  ${label} | expected the files, got ${p}`);
+  }
+}
+type SyncJson = {
+  dryRun?: boolean;
+  complete?: boolean;
+  counts: Record<string, { files: number }>;
+  done?: { action: string; name: string }[];
+};
+/** A sync's `--json` check: the plan's file counts per action (those not named: 0). */
+const counts = (want: Record<string, number>, dryRun = false) =>
+  json((v) => {
+    const o = v as SyncJson;
+    if ((o.dryRun === true) !== dryRun) return `dryRun ${o.dryRun}`;
+    if (!dryRun && o.complete !== true) return `complete ${o.complete}`;
+    for (const k of ["upload", "download", "replace", "delete", "skip", "extra"]) {
+      const got = o.counts[k]?.files ?? 0;
+      if (got !== (want[k] ?? 0)) return `${k} ${got}, expected ${want[k] ?? 0}`;
+    }
+    return null;
+  });
+
+const treeNames = "notes.txt,raw/big.bin,raw/deep/run2.txt,raw/run1.txt";
+await step(["records", "add-files", "-R", rect, "-n", tree, "--recursive"], { code: 0 });
+await step(["records", "show-info", "-R", rect, "-l", "--json"], {
+  code: 0,
+  check: namesAre(treeNames),
+});
+// One file by a name with `/` (GET /records/<id>/files/name/raw/deep/run2.txt).
+await step(
+  ["records", "get-file", "-R", rect, "-n", "raw/deep/run2.txt", "-p", `${work}/tree-one`],
+  {
+    code: 0,
+  },
+);
+await checkLocal(
+  "records get-file -n raw/deep/run2.txt: written under raw/deep/",
+  sameTexts(`${work}/tree-one`, { "raw/deep/run2.txt": "run 2\n" }),
+);
+await Deno.mkdir(`${work}/tree-apy`, { recursive: true });
+await step(["records", "get-file", "-R", rect, "-p", `${work}/tree-down`], {
+  code: 0,
+  apy: ["records", "get-file", "-r", rtid, "-p", `${work}/tree-apy`],
+});
+await checkLocal(
+  "records get-file (tree): subfolders recreated, 55 MB chunked file same bytes",
+  (async () =>
+    await sameTexts(`${work}/tree-down`, treeFiles) ??
+      (await sameBytes(`${tree}/raw/big.bin`, `${work}/tree-down/raw/big.bin`)
+        ? null
+        : "raw/big.bin differs"))(),
+);
+await step(["records", "get-file", "-R", rect, "-p", `${work}/tree-flat`, "--flat"], { code: 0 });
+await checkLocal(
+  "records get-file --flat: '/' in names replaced by '_'",
+  sameTexts(`${work}/tree-flat`, {
+    "notes.txt": "notes\n",
+    "raw_run1.txt": "run 1\n",
+    "raw_deep_run2.txt": "run 2\n",
+  }),
+);
+
+// sync --to: a new folder gets the tree; a second run transfers nothing.
+const mirror = `${work}/tree-sync`;
+await step(["records", "sync", "-R", rect, "--to", mirror, "--json"], {
+  code: 0,
+  check: counts({ download: 4 }),
+});
+await checkLocal(
+  "records sync --to: the tree, 55 MB chunked file same bytes",
+  (async () =>
+    await sameTexts(mirror, treeFiles) ??
+      (await sameBytes(`${tree}/raw/big.bin`, `${mirror}/raw/big.bin`)
+        ? null
+        : "raw/big.bin differs"))(),
+);
+await step(["records", "sync", "-R", rect, "--to", mirror, "--json"], {
+  code: 0,
+  check: counts({ skip: 4 }),
+});
+// The source folder is unchanged: sync --from finds every file equal by size and checksum
+// (the chunked one by the server's composite checksum).
+await step(["records", "sync", "-R", rect, "--from", tree, "--json"], {
+  code: 0,
+  check: counts({ skip: 4 }),
+});
+
+// Change the folder: one file changed, one new, one gone.
+await Deno.writeTextFile(`${tree}/notes.txt`, "notes, changed\n");
+await Deno.writeTextFile(`${tree}/raw/new.txt`, "new\n");
+await Deno.remove(`${tree}/raw/run1.txt`);
+await step(["records", "sync", "-R", rect, "--from", tree, "--dry-run", "--json"], {
+  code: 0,
+  check: counts({ upload: 1, replace: 1, skip: 2, extra: 1 }, true),
+});
+await step(["records", "sync", "-R", rect, "--from", tree, "--delete", "--dry-run", "--json"], {
+  code: 0,
+  check: counts({ upload: 1, replace: 1, skip: 2, delete: 1 }, true),
+});
+await step(["records", "show-info", "-R", rect, "-l", "--json"], {
+  code: 0,
+  check: namesAre(treeNames),
+});
+// --delete with nobody to ask (stdin not a terminal) and no -y: refused, nothing changed.
+await step(["records", "sync", "-R", rect, "--from", tree, "--delete"], { code: 1 });
+await step(["records", "sync", "-R", rect, "--from", tree, "--delete", "-y", "--json"], {
+  code: 0,
+  check: counts({ upload: 1, replace: 1, skip: 2, delete: 1 }),
+});
+await step(["records", "show-info", "-R", rect, "-l", "--json"], {
+  code: 0,
+  check: namesAre("notes.txt,raw/big.bin,raw/deep/run2.txt,raw/new.txt"),
+});
+await step(["records", "sync", "-R", rect, "--to", mirror, "--delete", "-y", "--json"], {
+  code: 0,
+  check: counts({ download: 1, replace: 1, skip: 2, delete: 1 }),
+});
+await checkLocal(
+  "records sync --to --delete: the folder like the record",
+  sameTexts(mirror, {
+    "notes.txt": "notes, changed\n",
+    "raw/new.txt": "new\n",
+    "raw/deep/run2.txt": "run 2\n",
+    "raw/run1.txt": null,
+  }),
+);
+await step(["records", "sync", "-R", rect, "--from", tree, "--delete", "-y"], { code: 0 });
+await step(["records", "delete", "-R", rect, "--i-am-sure"], { code: 0 });
+
 // ---- delete, trash, restore, purge -----------------------------------------------------
 await step(["records", "delete", "-R", rec2, "--i-am-sure"], { code: 0 });
 await step(["records", "show-info", "-r", rid2], { code: 1 });

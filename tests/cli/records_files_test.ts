@@ -235,6 +235,47 @@ Deno.test("records get-file -T downloads from several records; a missing folder 
   assertStringIncludes(nothing.stderr, "Warning: No file of the record");
 });
 
+Deno.test("records get-file -n with a '/' in the name writes into subfolders, like a whole download", async () => {
+  // Found against the real server: -n raw/deep/run2.txt wrote raw_deep_run2.txt.
+  await using server = await startServer();
+  await using dir = await tempDir();
+  const id = await createRecord(server, "tree");
+  await ok(server, [
+    "add-string-as-file",
+    "-r",
+    String(id),
+    "-s",
+    "run 2",
+    "-n",
+    "raw/deep/run2.txt",
+  ]);
+  const one = await ok(server, [
+    "get-file",
+    "-r",
+    String(id),
+    "-n",
+    "raw/deep/run2.txt",
+    "-p",
+    dir.path,
+    "-E",
+  ]);
+  assertEquals(one.stdout, `${dir.path}/raw/deep/run2.txt\n`);
+  assertEquals(await Deno.readTextFile(`${dir.path}/raw/deep/run2.txt`), "run 2");
+  const flat = await ok(server, [
+    "get-file",
+    "-r",
+    String(id),
+    "-n",
+    "raw/deep/run2.txt",
+    "-p",
+    dir.path,
+    "--flat",
+    "-E",
+  ]);
+  assertEquals(flat.stdout, `${dir.path}/raw_deep_run2.txt\n`);
+  assertEquals(await listDir(dir.path), ["raw", "raw_deep_run2.txt"]);
+});
+
 Deno.test("records edit-file, delete-file and delete-files (--i-am-sure)", async () => {
   await using server = await startServer();
   const id = await createRecord(server, "manage");

@@ -428,16 +428,27 @@ export function getFileCommand(): CommandUnknownOpts {
         const file = await selectedFile(record, selected);
         const progress = transferProgress(manager.output, `Downloading ${file.name}`, file.size);
         try {
-          paths = [
-            await record.downloadFile(file.id, `${dir}/`, {
+          // A name with `/` (raw/run1.h5) goes into subfolders as in a whole download, unless
+          // --flat; the tree download makes the folders and refuses links on the way.
+          paths = options.flat !== true && file.name.includes("/")
+            ? await record.downloadFiles(dir, {
               ...common,
-              file,
+              files: [file],
               onProgress: (update) => {
                 resuming(file, update);
                 progress.onProgress(update);
               },
-            }),
-          ];
+            })
+            : [
+              await record.downloadFile(file.id, `${dir}/`, {
+                ...common,
+                file,
+                onProgress: (update) => {
+                  resuming(file, update);
+                  progress.onProgress(update);
+                },
+              }),
+            ];
         } finally {
           progress.done();
         }
