@@ -17,7 +17,17 @@ function floatNumber(value: number): unknown {
   return /^-?\d+$/.test(text) ? RAW.rawJSON(`${text}.0`) : value;
 }
 
-function floatValues(value: unknown): unknown {
+/**
+ * A float's value (or an array of them) marked to be written as a float by `JSON.stringify`:
+ * for a value outside a `float` entry, e.g. an extra's value in the plain extras export.
+ *
+ * @example Usage
+ * ```ts
+ * import { floatValues } from "./_float_json.ts";
+ * console.log(JSON.stringify({ t: floatValues(3), u: floatValues(2.5) })); // {"t":3.0,"u":2.5}
+ * ```
+ */
+export function floatValues(value: unknown): unknown {
   if (typeof value === "number") return floatNumber(value);
   if (Array.isArray(value)) return value.map(floatValues);
   return value;

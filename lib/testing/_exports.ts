@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { createHash } from "node:crypto";
+import { floatValues } from "../http/_float_json.ts";
 import { EXPORT_TYPES, type Extra } from "../http/protocol.ts";
 import { can, type Ctx, isObject, loadActive } from "./_context.ts";
 import { notFound, serverJson } from "./_errors.ts";
@@ -13,7 +13,8 @@ import { collectionJson, fileJson, linkJson, recordJson } from "./_render.ts";
 import { type Route, route } from "./_router.ts";
 import { SERVER_VERSION } from "./_misc.ts";
 import { openStored } from "./_storage.ts";
-import type { CollectionData, RecordData } from "./_state.ts";
+import { type CollectionData, now, type RecordData } from "./_state.ts";
+import { LICENSES } from "./_schema.ts";
 import { type ZipEntry, zipSize, zipStream } from "./_zip.ts";
 
 const PNG = Uint8Array.from(
@@ -91,9 +92,12 @@ export function maskExtras(
 }
 
 function plainExtras(extras: Extra[], asList: boolean): unknown {
+  // A whole float stays a float (`3.0`), as Python writes it.
   const values = extras.map((e) =>
     e.type === "dict" || e.type === "list"
       ? plainExtras((e.value as Extra[]) ?? [], e.type === "list")
+      : e.type === "float"
+      ? floatValues(e.value ?? null)
       : e.value ?? null
   );
   if (asList) return values;
@@ -188,99 +192,268 @@ function recordTurtle(ctx: Ctx, r: RecordData): string {
   return lines.join("\n");
 }
 
-function sha256(bytes: Uint8Array): string {
-  return createHash("sha256").update(bytes).digest("hex");
+/** Kadi's own site, the publisher of every RO-Crate (`const.URL_INDEX`). */
+const KADI_URL = "https://kadi.iam.kit.edu";
+
+/**
+ * Python's `urllib.parse.quote`: UTF-8 percent-encoding of everything but letters, digits,
+ * `_.-~` and `safe`.
+ */
+function pyQuote(text: string, safe: string): string {
+  let out = "";
+  for (const ch of text) {
+    if (/[A-Za-z0-9_.\-~]/.test(ch) || safe.includes(ch)) out += ch;
+    else {
+      for (const byte of new TextEncoder().encode(ch)) {
+        out += `%${byte.toString(16).toUpperCase().padStart(2, "0")}`;
+      }
+    }
+  }
+  return out;
 }
 
-function crateEntries(
-  ctx: Ctx,
-  root: string,
-  records: RecordData[],
-  filter: ExportFilter,
-  genre: string,
-  title: string,
-) {
-  const encoder = new TextEncoder();
-  const entries: ZipEntry[] = [];
-  const graph: Record<string, unknown>[] = [];
-  const datasets: { "@id": string }[] = [];
-  for (const r of records) {
-    const dir = `./${r.identifier}/`;
-    const parts: Record<string, unknown>[] = [];
-    const add = (name: string, bytes: Uint8Array, format: string) => {
-      entries.push({
-        name: `${root}/${r.identifier}/${name}`,
-        size: bytes.byteLength,
-        content: bytes,
-      });
-      parts.push({
-        "@id": `${dir}${encodeURIComponent(name)}`,
-        "@type": "File",
-        name,
-        encodingFormat: format,
-        contentSize: String(bytes.byteLength),
-        sha256: sha256(bytes),
-      });
-    };
-    if (filter.exportData.includes("json")) {
-      add(
-        `${r.identifier}.json`,
-        encoder.encode(serverJson(recordExport(ctx, r, filter), 2)),
-        "application/json",
-      );
-    }
-    if (filter.exportData.includes("rdf")) {
-      add(`${r.identifier}.ttl`, encoder.encode(recordTurtle(ctx, r)), "text/turtle");
-    }
-    // The real server keeps a record's files in a `files/` folder beside its metadata, and
-    // describes them in the metadata even when only the metadata is exported.
-    for (const f of recordFiles(ctx, r).reverse()) {
-      if (!filter.metadataOnly) {
-        entries.push({
-          name: `${root}/${r.identifier}/files/${f.name}`,
-          size: f.size,
-          content: () => openStored(ctx.state, f.path),
-        });
-      }
-      parts.push({
-        "@id": `${dir}files/${f.name.split("/").map(encodeURIComponent).join("/")}`,
-        "@type": "File",
-        name: f.name,
-        description: f.description,
-        encodingFormat: f.mimetype,
-        contentSize: String(f.size),
-      });
-    }
-    datasets.push({ "@id": dir });
-    graph.push({
-      "@id": dir,
+/** Flask's `url_for(..., _anchor=…)`: the anchor quoted with its safe characters. */
+function anchored(url: string, anchor: string): string {
+  return `${url}#${pyQuote(anchor, "%!#$&'()*+,/:;=?@")}`;
+}
+
+/** A Markdown description as the crate's `TextObject` entity. */
+function textObject(id: string, text: string): Record<string, unknown> {
+  return { "@id": id, "@type": "TextObject", encodingFormat: "text/markdown", text };
+}
+
+/**
+ * The RO-Crate metadata graph of the real server (Kadi's `RecordROCrate`): the descriptor, the
+ * root dataset, the publisher, then per record its description, author, license and extras
+ * (`PropertyValue`s, nested keys dotted) before the record's dataset, its export files and its
+ * files (each with its description and author). Authors appear once.
+ */
+class CrateGraph {
+  readonly graph: Record<string, unknown>[];
+  readonly root: Record<string, unknown>;
+
+  constructor(name: string, genre: string) {
+    const created = now();
+    this.root = {
+      "@id": "./",
       "@type": "Dataset",
-      name: r.title,
-      identifier: r.identifier,
-      description: r.description,
-      keywords: r.tags.join(","),
-      dateCreated: r.createdAt,
-      dateModified: r.lastModified,
-      ...(r.license !== null ? { license: r.license } : {}),
-      hasPart: parts.map((p) => ({ "@id": p["@id"] })),
-    }, ...parts);
-  }
-  const metadata = {
-    "@context": "https://w3id.org/ro/crate/1.1/context",
-    "@graph": [
+      datePublished: created.slice(0, 10),
+      description:
+        "An RO-Crate exported from Kadi4Mat following the ELN file format specification.",
+      genre,
+      license:
+        "For license information, please refer to the individual dataset nodes, if applicable.",
+      name,
+    };
+    this.graph = [
       {
         "@id": "ro-crate-metadata.json",
         "@type": "CreativeWork",
         about: { "@id": "./" },
         conformsTo: { "@id": "https://w3id.org/ro/crate/1.1" },
-        dateCreated: new Date().toISOString(),
-        sdPublisher: { "@id": "#publisher" },
+        dateCreated: created,
+        sdPublisher: { "@id": KADI_URL },
         version: SERVER_VERSION,
       },
-      { "@id": "#publisher", "@type": "Organization", name: "Kadi4Mat", url: ctx.origin },
-      { "@id": "./", "@type": "Dataset", name: title, genre, hasPart: datasets },
-      ...graph,
-    ],
+      this.root,
+      {
+        "@id": KADI_URL,
+        "@type": "Organization",
+        description: "A generic and open source virtual research environment.",
+        name: "Kadi4Mat",
+        url: KADI_URL,
+      },
+    ];
+  }
+
+  /** The author's `Person` entity (added once), referenced by `@id`. */
+  author(ctx: Ctx, creator: unknown): { "@id": string } {
+    const c = creator as { id: number; displayname: string; orcid: string | null };
+    const id = c.orcid ? `https://orcid.org/${c.orcid}` : `${ctx.origin}/users/${c.id}`;
+    if (!this.graph.some((e) => e["@id"] === id)) {
+      this.graph.push({ "@id": id, "@type": "Person", name: c.displayname });
+    }
+    return { "@id": id };
+  }
+
+  /** A description's `TextObject` (added), referenced by `@id`. */
+  description(id: string, text: string): { "@id": string } {
+    this.graph.push(textObject(id, text));
+    return { "@id": id };
+  }
+
+  /** The extras with a value as `PropertyValue`s (added), referenced by `@id`. */
+  properties(ctx: Ctx, recordId: number, extras: Extra[], parent = ""): { "@id": string }[] {
+    const refs: { "@id": string }[] = [];
+    extras.forEach((extra, index) => {
+      const key = parent ? `${parent}.${extra.key ?? index}` : `${extra.key ?? index}`;
+      if (extra.type === "dict" || extra.type === "list") {
+        refs.push(...this.properties(ctx, recordId, (extra.value as Extra[]) ?? [], key));
+        return;
+      }
+      if (extra.value === null || extra.value === undefined) return;
+      const id = anchored(`${ctx.origin}/records/${recordId}`, `extras-${key}`);
+      const float = (v: unknown) => (extra.type === "float" ? floatValues(v) : v);
+      const entity: Record<string, unknown> = {
+        "@id": id,
+        "@type": "PropertyValue",
+        propertyID: key,
+        value: float(extra.value),
+      };
+      if (extra.term) entity.identifier = extra.term;
+      if (extra.description) entity.description = extra.description;
+      if (extra.unit) entity.unitText = extra.unit;
+      const range = isObject(extra.validation) && isObject(extra.validation.range)
+        ? extra.validation.range
+        : undefined;
+      if (range?.min !== null && range?.min !== undefined) entity.minValue = float(range.min);
+      if (range?.max !== null && range?.max !== undefined) entity.maxValue = float(range.max);
+      refs.push({ "@id": id });
+      this.graph.push(entity);
+    });
+    return refs;
+  }
+}
+
+/** The crate's export files of a record, by `export_data` type: file extension and type. */
+const CRATE_EXPORTS: Record<string, [string, string]> = {
+  json: ["json", "application/json"],
+  rdf: ["ttl", "text/turtle"],
+  pdf: ["pdf", "application/pdf"],
+};
+
+/** What a crate is about: a record (itself the only part) or a collection (with its records). */
+type CrateRoot =
+  | { genre: "record"; identifier: string; title: string }
+  | { genre: "collection"; collection: CollectionData };
+
+function crateEntries(ctx: Ctx, about: CrateRoot, records: RecordData[], filter: ExportFilter) {
+  const encoder = new TextEncoder();
+  const entries: ZipEntry[] = [];
+  const root = about.genre === "record" ? about.identifier : about.collection.identifier;
+  const crate = new CrateGraph(
+    about.genre === "record" ? about.title : about.collection.title,
+    about.genre,
+  );
+  if (about.genre === "collection") {
+    const c = about.collection;
+    const data = exportJson(collectionJson(ctx, c), RESOURCE_OMITTED, filter);
+    Object.assign(crate.root, {
+      dateCreated: data.created_at,
+      dateModified: data.last_modified,
+      identifier: c.identifier,
+    });
+    if (c.description) {
+      crate.root.description = crate.description(
+        anchored(`${ctx.origin}/collections/${c.id}`, "description"),
+        c.description,
+      );
+    }
+    if (c.tags.length > 0) crate.root.keywords = c.tags.join(", ");
+    if (data.creator !== undefined) crate.root.author = crate.author(ctx, data.creator);
+  }
+  const datasets: { "@id": string }[] = [];
+  for (const r of records) {
+    const data = recordExport(ctx, r, filter);
+    const dir = `./${r.identifier}/`;
+    const dataset: Record<string, unknown> = {
+      "@id": dir,
+      "@type": "Dataset",
+      dateCreated: data.created_at,
+      dateModified: data.last_modified,
+      identifier: r.identifier,
+      name: r.title,
+    };
+    if (r.description) {
+      dataset.description = crate.description(
+        anchored(`${ctx.origin}/records/${r.id}`, "description"),
+        r.description,
+      );
+    }
+    if (r.tags.length > 0) dataset.keywords = r.tags.join(", ");
+    if (data.creator !== undefined) dataset.author = crate.author(ctx, data.creator);
+    const license = LICENSES.find((l) => l.name === r.license);
+    if (license !== undefined) {
+      dataset.license = { "@id": license.url };
+      crate.graph.push({
+        "@id": license.url,
+        "@type": "CreativeWork",
+        identifier: license.name,
+        name: license.title,
+        url: license.url,
+      });
+    }
+    const properties = crate.properties(ctx, r.id, data.extras as Extra[]);
+    if (properties.length > 0) dataset.variableMeasured = properties;
+    crate.graph.push(dataset);
+    const parts: { "@id": string }[] = [];
+    for (const type of filter.exportData) {
+      const known = CRATE_EXPORTS[type];
+      if (known === undefined) continue;
+      const [ext, format] = known;
+      const name = `${r.identifier}.${ext}`;
+      const bytes = type === "json"
+        ? encoder.encode(serverJson(data, 2))
+        : type === "rdf"
+        ? encoder.encode(recordTurtle(ctx, r))
+        : encoder.encode(PDF);
+      entries.push({
+        name: `${root}/${r.identifier}/${name}`,
+        size: bytes.byteLength,
+        content: bytes,
+      });
+      parts.push({ "@id": `${dir}${name}` });
+      crate.graph.push({
+        "@id": `${dir}${name}`,
+        "@type": "File",
+        contentSize: String(bytes.byteLength),
+        dateCreated: now(),
+        encodingFormat: format,
+        name,
+      });
+    }
+    // A record's files lie in a `files/` folder beside its metadata, '/' in their names replaced
+    // by '_', and are described even when only the metadata is exported.
+    const files = data.files as Record<string, unknown>[];
+    const stored = recordFiles(ctx, r).reverse();
+    for (const f of stored) {
+      const flat = f.name.replaceAll("/", "_");
+      if (!filter.metadataOnly) {
+        entries.push({
+          name: `${root}/${r.identifier}/files/${flat}`,
+          size: f.size,
+          content: () => openStored(ctx.state, f.path),
+        });
+      }
+      const json = files.find((file) => file.id === f.id) ?? {};
+      const id = `${dir}files/${pyQuote(flat, "")}`;
+      const entity: Record<string, unknown> = {
+        "@id": id,
+        "@type": "File",
+        contentSize: String(f.size),
+        dateCreated: f.createdAt,
+        dateModified: f.lastModified,
+        encodingFormat: f.mimetype,
+        identifier: f.id,
+        name: f.name,
+      };
+      if (f.description) {
+        entity.description = crate.description(
+          anchored(`${ctx.origin}/records/${r.id}/files/${f.id}`, "description"),
+          f.description,
+        );
+      }
+      if (json.creator !== undefined) entity.author = crate.author(ctx, json.creator);
+      parts.push({ "@id": id });
+      crate.graph.push(entity);
+    }
+    if (parts.length > 0) dataset.hasPart = parts;
+    datasets.push({ "@id": dir });
+  }
+  if (datasets.length > 0) crate.root.hasPart = datasets;
+  const metadata = {
+    "@context": "https://w3id.org/ro/crate/1.1/context",
+    "@graph": crate.graph,
   };
   const bytes = encoder.encode(serverJson(metadata, 2));
   entries.unshift({
@@ -313,15 +486,9 @@ function streamDownload(body: BodyInit, name: string, size?: number): Response {
   return new Response(body, { headers });
 }
 
-function crateResponse(
-  ctx: Ctx,
-  identifier: string,
-  records: RecordData[],
-  filter: ExportFilter,
-  genre: string,
-  title: string,
-) {
-  const { entries, metadata } = crateEntries(ctx, identifier, records, filter, genre, title);
+function crateResponse(ctx: Ctx, about: CrateRoot, records: RecordData[], filter: ExportFilter) {
+  const identifier = about.genre === "record" ? about.identifier : about.collection.identifier;
+  const { entries, metadata } = crateEntries(ctx, about, records, filter);
   if (filter.metadataOnly) return download(metadata, `${identifier}.jsonld`);
   return streamDownload(zipStream(entries), `${identifier}.eln`, zipSize(entries));
 }
@@ -343,7 +510,12 @@ function exportRecord(ctx: Ctx): Response {
     case "qr":
       return download(PNG.slice(), name);
     default:
-      return crateResponse(ctx, r.identifier, [r], filter, "record", r.title);
+      return crateResponse(
+        ctx,
+        { genre: "record", identifier: r.identifier, title: r.title },
+        [r],
+        filter,
+      );
   }
 }
 
@@ -364,7 +536,7 @@ function exportCollection(ctx: Ctx): Response {
   }
   if (type === "rdf") return download(records.map((r) => recordTurtle(ctx, r)).join("\n"), name);
   if (type === "qr") return download(PNG.slice(), name);
-  return crateResponse(ctx, c.identifier, records, filter, "collection", c.title);
+  return crateResponse(ctx, { genre: "collection", collection: c }, records, filter);
 }
 
 function exportExtras(ctx: Ctx): Response {

@@ -231,3 +231,133 @@ Deno.test("real server: a replacement upload shows its null checksum, a new one 
   assertEquals(replacement.status, 201);
   assertEquals(replacement.body.checksum, null);
 });
+
+Deno.test("real server: the plain extras export writes whole floats as floats", async () => {
+  await using server = await startServer();
+  const record = await createRecord(server, "plain", {
+    extras: [
+      { key: "whole", type: "float", value: 3 },
+      { key: "count", type: "int", value: 7 },
+      { key: "list", type: "list", value: [{ type: "float", value: 1e21 }] },
+    ],
+  });
+  const plain = encodeURIComponent(JSON.stringify({ format: "plain" }));
+  const response = await fetch(
+    `${server.url}/api/v1/records/${record.id}/extras/export/json?filter=${plain}`,
+    { headers: { Authorization: `Bearer ${server.pat}` } },
+  );
+  // Kadi 1.13.0 answers `{"count": 7, "list": [1e+21], "whole": 3.0}`, indented by 2.
+  const text = await response.text();
+  assert(text.includes('"whole": 3.0'), text);
+  assert(text.includes('"count": 7,'), text);
+  assertEquals(JSON.parse(text), { count: 7, list: [1e21], whole: 3 });
+});
+
+Deno.test("real server: RO-Crate metadata describes authors, descriptions, licenses and extras as entities", async () => {
+  await using server = await startServer();
+  const record = await createRecord(server, "ent", {
+    description: "Some *markdown*",
+    license: "CC-BY-4.0",
+    tags: ["a", "b"],
+    extras: [
+      {
+        key: "v",
+        type: "float",
+        value: 3,
+        unit: "V",
+        validation: { range: { min: 0, max: 10 } },
+      },
+      { key: "empty", type: "str", value: null },
+      { key: "d", type: "dict", value: [{ key: "n", type: "int", value: 2 }] },
+    ],
+  });
+  const upload = await call(server, "POST", `/records/${record.id}/uploads`, {
+    body: { name: "raw/deep/x.txt", size: 1, description: "A *file*" },
+  });
+  const file = await call(server, "PUT", upload.body._actions.upload_data, {
+    raw: encoder.encode("x"),
+  });
+  const only = encodeURIComponent(JSON.stringify({ metadata_only: true }));
+  const response = await fetch(
+    `${server.url}/api/v1/records/${record.id}/export/ro-crate?filter=${only}`,
+    { headers: { Authorization: `Bearer ${server.pat}` } },
+  );
+  const text = await response.text();
+  const graph = JSON.parse(text)["@graph"] as Record<string, unknown>[];
+  const at = (index: number) => graph[index]!;
+  const byId = (id: string) => graph.find((e) => e["@id"] === id);
+  const origin = new URL(server.url).origin;
+  // What Kadi 1.13.0 sent for the same record (diff.ts compares them entity by entity).
+  assertEquals(graph.map((e) => e["@type"]), [
+    "CreativeWork", // the descriptor
+    "Dataset", // the root
+    "Organization", // the publisher
+    "TextObject", // the record's description
+    "Person", // its author (once, though the file has the same)
+    "CreativeWork", // its license
+    "PropertyValue",
+    "PropertyValue", // d.n (nested keys dotted; the empty extra has none)
+    "Dataset", // the record
+    "File",
+    "File", // its json and ttl exports
+    "TextObject", // the file's description
+    "File",
+  ]);
+  assertEquals(at(0).sdPublisher, { "@id": "https://kadi.iam.kit.edu" });
+  assertEquals(Object.keys(at(1)).sort(), [
+    "@id",
+    "@type",
+    "datePublished",
+    "description",
+    "genre",
+    "hasPart",
+    "license",
+    "name",
+  ]);
+  assertEquals(at(2)["@id"], "https://kadi.iam.kit.edu");
+  const dataset = byId("./ent/")!;
+  assertEquals(dataset.description, { "@id": `${origin}/records/${record.id}#description` });
+  assertEquals(byId(`${origin}/records/${record.id}#description`)!.text, "Some *markdown*");
+  assertEquals(dataset.author, { "@id": `${origin}/users/${record.creator!.id}` });
+  assertEquals(dataset.license, { "@id": "https://creativecommons.org/licenses/by/4.0/" });
+  assertEquals(dataset.keywords, "a, b");
+  assertEquals(at(5).identifier, "CC-BY-4.0");
+  assertEquals(dataset.variableMeasured, [
+    { "@id": `${origin}/records/${record.id}#extras-v` },
+    { "@id": `${origin}/records/${record.id}#extras-d.n` },
+  ]);
+  assertEquals(at(6).unitText, "V");
+  assertEquals([at(6).minValue, at(6).maxValue, at(7).propertyID], [0, 10, "d.n"]);
+  assert(/"propertyID": "v",\s*"unitText": "V",\s*"value": 3\.0/.test(text), text);
+  assert(/"maxValue": 10\.0,\s*"minValue": 0\.0/.test(text), text);
+  const exported = byId("./ent/ent.json")!;
+  assertEquals(Object.keys(exported).sort(), [
+    "@id",
+    "@type",
+    "contentSize",
+    "dateCreated",
+    "encodingFormat",
+    "name",
+  ]);
+  // A '/' in a file name becomes '_' in the crate, in its id and in the ZIP.
+  const entity = byId("./ent/files/raw_deep_x.txt")!;
+  assertEquals(entity.name, "raw/deep/x.txt");
+  assertEquals(entity.identifier, file.body.id);
+  assertEquals(entity.author, dataset.author);
+  assertEquals(
+    byId(`${origin}/records/${record.id}/files/${file.body.id}#description`)!.text,
+    "A *file*",
+  );
+  const zip = await fetch(`${server.url}/api/v1/records/${record.id}/export/ro-crate`, {
+    headers: { Authorization: `Bearer ${server.pat}` },
+  });
+  const reader = new ZipReader(new BlobReader(await zip.blob()));
+  const names = (await reader.getEntries()).map((e) => e.filename).sort();
+  await reader.close();
+  assertEquals(names, [
+    "ent/ent/ent.json",
+    "ent/ent/ent.ttl",
+    "ent/ent/files/raw_deep_x.txt",
+    "ent/ro-crate-metadata.json",
+  ]);
+});
