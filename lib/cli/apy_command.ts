@@ -288,5 +288,8 @@ export function apyCommand<
       await manager.close();
     }
   });
-  return command as unknown as Command<Args, Opts & ApyOptions, Global>;
+  // The options were added above; with `Opts` generic, extra-typings' inference of `addOption`
+  // stays an unresolved conditional type, so the compiler is told the result (a narrowing it
+  // checks: the same command with more options).
+  return command as Command<Args, Opts & ApyOptions, Global>;
 }

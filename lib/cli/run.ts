@@ -74,15 +74,12 @@ export async function runCli(args: readonly string[], options: RunCliOptions): P
     const unknown = firstUnknownFlag(program, normalized);
     if (unknown?.isCommand === true) {
       // Commander's own message with its "Did you mean …?", for the name as typed.
-      const group = unknown.command as unknown as { args: string[]; unknownCommand(): never };
-      group.args = [unknown.flag];
-      group.unknownCommand();
+      unknown.command.args = [unknown.flag];
+      commanderReport(unknown.command, "unknownCommand")();
     }
     if (unknown !== undefined) {
       // Commander would report a missing required option first; the typo is the real mistake.
-      (unknown.command as unknown as { unknownOption(flag: string): never }).unknownOption(
-        unknown.flag,
-      );
+      commanderReport(unknown.command, "unknownOption")(unknown.flag);
     }
     await program.parseAsync(normalized, { from: "user" });
     return 0;
@@ -103,4 +100,25 @@ function helpArgs(root: CommandUnknownOpts, path: readonly string[]): readonly s
     command = sub;
   }
   return [...path, "--help"];
+}
+
+/** Commander's reports of an unknown option or command: internal methods, not in its typings. */
+interface CommanderReports {
+  unknownOption(flag: string): never;
+  unknownCommand(): never;
+}
+
+/**
+ * Commander's internal `name` report of `command`, bound to it. Checked at run time, so a
+ * Commander release that renames the method fails here loudly instead of going on silently.
+ */
+function commanderReport<K extends keyof CommanderReports>(
+  command: CommandUnknownOpts,
+  name: K,
+): CommanderReports[K] {
+  const method: unknown = Reflect.get(command, name);
+  if (typeof method !== "function") {
+    throw new TypeError(`commander no longer has Command.${name}(): update runCli`);
+  }
+  return method.bind(command) as CommanderReports[K];
 }

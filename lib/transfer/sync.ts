@@ -28,6 +28,7 @@
 
 import { join } from "node:path";
 import { InputError, RepoApyError } from "../http/errors.ts";
+import type { Transport } from "../http/transport.ts";
 import { MAX_PAGES } from "../http/paginate.ts";
 import { filesPath } from "../http/paths.ts";
 import { type FileJson, MAX_PER_PAGE, type PageJson, UPLOAD_CHUNK_SIZE } from "../http/protocol.ts";
@@ -46,12 +47,23 @@ import {
   type TreeFile,
   walkTree,
 } from "./_tree.ts";
-import { uploadFile, type UploadTarget } from "./upload.ts";
+import { uploadFile } from "./upload.ts";
 
 export { HASH_CACHE_NAME } from "./_sync_hash.ts";
 
-/** A record as {@linkcode syncFolder} needs it: uploads, downloads and file deletion. */
-export interface SyncTarget extends UploadTarget {
+/**
+ * A record as {@linkcode syncFolder} needs it: uploads, downloads and file deletion (a
+ * record from `manager.record()` is one).
+ */
+export interface SyncTarget {
+  /** The transport requests go through. */
+  readonly transport: Transport;
+  /** Id of the record. */
+  readonly id: number;
+  /** Endpoint of the resource, relative to the API base. */
+  readonly endpoint: string;
+  /** The record's file of a name; throws when there is none. */
+  getFileByName?(name: string): Promise<FileJson>;
   /** Deletes a file of the record (cannot be undone). */
   deleteFile(fileId: string): Promise<void>;
   /** Forgets cached state after the files changed (a record resource has it). */

@@ -1,7 +1,12 @@
 // `records export` and `export-metadata`: to files (optionally in a folder named after the
 // record) or, for JSON, to stdout.
 
-import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
+import {
+  Command,
+  type CommandUnknownOpts,
+  Option,
+  type OptionValues,
+} from "@commander-js/extra-typings";
 import { EXPORT_TYPES } from "../../http/protocol.ts";
 import type { RecordExportType } from "../../transfer/record.ts";
 import { apyCommand } from "../apy_command.ts";
@@ -28,25 +33,34 @@ interface ExportValues {
   useFolder?: true | undefined;
 }
 
-function exportOptions<C extends CommandUnknownOpts>(
-  command: C,
-  types: string[],
-  defaultName = "the identifier",
-): C {
-  command
-    .addOption(
-      new Option("-e, --export-type <type>", "Export type").choices(types).default("json"),
-    )
-    .addOption(pathOption("-p, --path <path>", "Folder (or file) to export to").default("."))
-    .addOption(
-      new Option("-n, --name <name>", `File name without extension (default: ${defaultName})`),
-    )
-    .addOption(
-      new Option("-f, --force", "Overwrite an existing file (without it, an existing file fails)"),
-    )
-    .addOption(new Option("-P, --pipe", "Print the export on stdout (json only)"))
-    .addOption(new Option("-u, --use-folder", "Export into a folder named after the identifier"));
-  return recordOptions(command, { allowTokenlist: true });
+/** Adds the options of an export of `types`; the command it returns has their types. */
+function exportOptions<
+  Type extends string,
+  Args extends unknown[],
+  Opts extends OptionValues,
+  Global extends OptionValues,
+>(command: Command<Args, Opts, Global>, types: readonly Type[], defaultName = "the identifier") {
+  return recordOptions(
+    command
+      .addOption(
+        new Option("-e, --export-type <type>", "Export type").choices(types).default("json"),
+      )
+      .addOption(pathOption("-p, --path <path>", "Folder (or file) to export to").default("."))
+      .addOption(
+        new Option("-n, --name <name>", `File name without extension (default: ${defaultName})`),
+      )
+      .addOption(
+        new Option(
+          "-f, --force",
+          "Overwrite an existing file (without it, an existing file fails)",
+        ),
+      )
+      .addOption(new Option("-P, --pipe", "Print the export on stdout (json only)"))
+      .addOption(
+        new Option("-u, --use-folder", "Export into a folder named after the identifier"),
+      ),
+    { allowTokenlist: true },
+  );
 }
 
 /** The library options of an export to a file (see {@linkcode saveExportFile}). */
@@ -122,7 +136,7 @@ export function exportRecordCommand(): CommandUnknownOpts {
     RECORD_EXPORT_TYPES,
   );
   apyCommand(command, async (manager, options) => {
-    const values = options as unknown as ExportValues & { exportType: RecordExportType };
+    const values: ExportValues & { exportType: RecordExportType } = options;
     const type = values.exportType;
     if (values.pipe === true && type !== "json") {
       throw new UsageError(`-P/--pipe only works with the json export, not '${type}'`);
@@ -152,7 +166,7 @@ export function exportMetadataCommand(): CommandUnknownOpts {
     "<identifier>-extras",
   );
   apyCommand(command, async (manager, options) => {
-    const values = options as unknown as ExportValues;
+    const values: ExportValues = options;
     for (const record of await openRecords(manager, options)) {
       if (values.pipe === true) {
         await pipeStream(manager, await record.exportMetadataStream());

@@ -1,7 +1,12 @@
 // `records get-records` and `get-record-ids`: `manager.search` with the search filters (or a
 // user's records).
 
-import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
+import {
+  Command,
+  type CommandUnknownOpts,
+  Option,
+  type OptionValues,
+} from "@commander-js/extra-typings";
 import { readingCommand } from "../_command_kind.ts";
 import { apyCommand } from "../apy_command.ts";
 import {
@@ -33,14 +38,19 @@ const USER_OPTIONS = ["user", "username", "useMyUserId"];
 
 /**
  * Adds the filter options; with `conflicts`, each one excludes the user options (the reference
- * client's "exclude options": commander rejects the combination in either order, exit 2).
+ * client's "exclude options": commander rejects the combination in either order, exit 2). The
+ * command it returns has their types.
  */
-function filterOptions<C extends CommandUnknownOpts>(command: C, conflicts: string[]): C {
+function filterOptions<
+  Args extends unknown[],
+  Opts extends OptionValues,
+  Global extends OptionValues,
+>(command: Command<Args, Opts, Global>, conflicts: string[]) {
   const collection = new Option("-c, --collection <ids>", "Comma-separated collection ids")
     .argParser((value) => parseTokenList(value).map((token) => parseInteger(token, { min: 1 })))
     .conflicts(conflicts);
   setOptionType(collection, "tokenlist");
-  tagOptions(command, conflicts, "records")
+  return tagOptions(command, conflicts, "records")
     .addOption(tokenListOption("-m, --mimetype <types>", "Comma-separated MIME types", conflicts))
     .addOption(collection)
     .addOption(
@@ -50,7 +60,6 @@ function filterOptions<C extends CommandUnknownOpts>(command: C, conflicts: stri
     .addOption(visibilityOption("records", conflicts))
     .addOption(queryOption(conflicts))
     .addOption(extrasOption().conflicts(conflicts));
-  return command;
 }
 
 /** `records get-records`: one page of records matching the filters. */
@@ -71,8 +80,8 @@ export function getRecordsCommand(): CommandUnknownOpts {
   );
   readingCommand(command, { list: true, what: "the records" });
   apyCommand(command, async (manager, options) => {
-    const values = options as unknown as FilterValues & { [key: string]: unknown };
-    const user = await listedUser(manager, values, "useMyUserId");
+    const values: FilterValues = options;
+    const user = await listedUser(manager, options, "useMyUserId");
     await printList(
       manager,
       options,
@@ -93,7 +102,7 @@ export function getRecordIdsCommand(): CommandUnknownOpts {
     [],
   );
   apyCommand(command, async (manager, options) => {
-    const values = options as unknown as FilterValues & IdsValues;
+    const values: FilterValues & IdsValues = options;
     await printIds(manager, "record", filterParams(values), values);
   });
   return command;

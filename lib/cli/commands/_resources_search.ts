@@ -6,6 +6,7 @@ import {
   type CommandUnknownOpts,
   InvalidArgumentError,
   Option,
+  type OptionValues,
 } from "@commander-js/extra-typings";
 import { InputError } from "../../http/errors.ts";
 import { TooManyResultsError } from "../../resources/errors.ts";
@@ -44,25 +45,25 @@ export function getResourcesCommand(
   // Groups: the reference client accepts any combination, so we do, and say which filters a
   // user's list ignores.
   const userOptions = type === "collection" ? ["user", "username", mine.attributeName()] : [];
+  const base = new Command(`get-${plural}`)
+    .description(
+      `Search ${plural} (one page), or list the ${plural} a user created. ` +
+        (type === "collection"
+          ? "The search filters exclude the user options: combining them is a usage error"
+          : "A user's list ignores the search filters (-v, -q)"),
+    );
+  // Added apart from the typed chain: its flag is the caller's, so it is read by name.
+  base.addOption(mine);
   const command = userIdOptions(
     searchPaginationOptions(
-      new Command(`get-${plural}`)
-        .description(
-          `Search ${plural} (one page), or list the ${plural} a user created. ` +
-            (type === "collection"
-              ? "The search filters exclude the user options: combining them is a usage error"
-              : "A user's list ignores the search filters (-v, -q)"),
-        )
-        .addOption(mine)
-        .addOption(visibilityOption(plural, userOptions))
-        .addOption(queryOption(userOptions)),
+      base.addOption(visibilityOption(plural, userOptions)).addOption(queryOption(userOptions)),
     ),
   );
   readingCommand(command, { list: true, what: `the ${plural}` });
   if (type === "collection") tagOptions(command, userOptions);
   apyCommand(command, async (manager, options) => {
-    const values = options as unknown as FilterValues & { [key: string]: unknown };
-    const user = await listedUser(manager, values, mine.attributeName());
+    const values: FilterValues = options;
+    const user = await listedUser(manager, options, mine.attributeName());
     if (user !== undefined) warnIgnoredFilters(manager, command, values);
     await printList(
       manager,
@@ -144,7 +145,7 @@ export function getResourceIdsCommand(type: "collection"): CommandUnknownOpts {
     [],
   );
   apyCommand(command, async (manager, options) => {
-    const values = options as unknown as FilterValues & IdsValues;
+    const values: FilterValues & IdsValues = options;
     await printIds(manager, type, filterParams(values), values);
   });
   return command;
@@ -176,27 +177,33 @@ export function extrasOption() {
 
 /**
  * Adds the output options of the ids commands: `-p/--pipe`, `-s/--separator` (default `,`),
- * `--json` and `--i-am-sure`.
+ * `--json` and `--i-am-sure`. The command it returns has the types of `-p`, `-s` and `--i-am-sure`.
  */
-export function idsOutputOptions<C extends CommandUnknownOpts>(command: C): C {
-  command
-    .addOption(
-      new Option(
-        "-p, --pipe",
-        "Print only the ids (the default too; kept for compatibility, it also drops the count " +
-          "on stderr)",
-      ),
-    )
-    .addOption(
-      new Option("-s, --separator <text>", "Separator of the ids printed on stdout")
-        .default(","),
-    )
-    .addOption(new Option("--i-am-sure", `Allow fetching more than ${MAX_IDS_UNSURE} ids`));
-  return readingCommand(command, {
-    what: "the ids (one array of numbers)",
-    jsonlHelp: "Print each id as a JSON number on its own line on stdout",
-    conflicts: ["pipe"],
-  });
+export function idsOutputOptions<
+  Args extends unknown[],
+  Opts extends OptionValues,
+  Global extends OptionValues,
+>(command: Command<Args, Opts, Global>) {
+  return readingCommand(
+    command
+      .addOption(
+        new Option(
+          "-p, --pipe",
+          "Print only the ids (the default too; kept for compatibility, it also drops the count " +
+            "on stderr)",
+        ),
+      )
+      .addOption(
+        new Option("-s, --separator <text>", "Separator of the ids printed on stdout")
+          .default(","),
+      )
+      .addOption(new Option("--i-am-sure", `Allow fetching more than ${MAX_IDS_UNSURE} ids`)),
+    {
+      what: "the ids (one array of numbers)",
+      jsonlHelp: "Print each id as a JSON number on its own line on stdout",
+      conflicts: ["pipe"],
+    },
+  );
 }
 
 /** The values of {@linkcode idsOutputOptions}. */

@@ -2,14 +2,13 @@
 // `get-collections`, `get-collection-ids`, `get-groups`, `get-templates`): their options, the
 // search parameters they make, and the user whose resources `-i`/`-u`/`-U` list instead.
 
-import { Option } from "@commander-js/extra-typings";
-import type { CommandUnknownOpts } from "@commander-js/extra-typings";
+import { type Command, Option, type OptionValues } from "@commander-js/extra-typings";
 import type { SearchParams } from "../../resources/search.ts";
 import type { CLIRepoManager } from "../cli_manager.ts";
 import { UsageError } from "../_errors.ts";
 import { parseTokenList, userIdValue } from "../options.ts";
 import { setOptionType } from "../_tree.ts";
-import { resolveUser } from "./_records_common.ts";
+import { asValues, resolveUser } from "./_records_common.ts";
 
 const VISIBILITY_CHOICES = ["private", "public", "all"] as const;
 
@@ -26,7 +25,11 @@ export interface FilterValues {
 }
 
 /** An option with a comma-separated list (`-t a,b`), excluding `conflicts`. */
-export function tokenListOption(flags: string, description: string, conflicts: string[]) {
+export function tokenListOption<Flags extends string>(
+  flags: Flags,
+  description: string,
+  conflicts: string[],
+) {
   const option = new Option(flags, description)
     .argParser((value) => parseTokenList(value))
     .conflicts(conflicts);
@@ -34,18 +37,21 @@ export function tokenListOption(flags: string, description: string, conflicts: s
   return option;
 }
 
-/** Adds `-t/--tag` (excluding `conflicts`) and `-T/--tag-operator`; `what` the help names. */
-export function tagOptions<C extends CommandUnknownOpts>(
-  command: C,
-  conflicts: string[],
-  what = "results",
-): C {
-  command.addOption(tokenListOption("-t, --tag <tags>", "Comma-separated tags", conflicts))
+/**
+ * Adds `-t/--tag` (excluding `conflicts`) and `-T/--tag-operator`; `what` the help names. The
+ * command it returns has their types (`tag`, `tagOperator`).
+ */
+export function tagOptions<
+  Args extends unknown[],
+  Opts extends OptionValues,
+  Global extends OptionValues,
+>(command: Command<Args, Opts, Global>, conflicts: string[], what = "results") {
+  return command
+    .addOption(tokenListOption("-t, --tag <tags>", "Comma-separated tags", conflicts))
     .addOption(
       new Option("-T, --tag-operator <operator>", `Whether ${what} need any (or) or all tags`)
         .choices(["or", "and"] as const).default("or" as const).conflicts(conflicts),
     );
-  return command;
 }
 
 /** `-v/--visibility` (default `all`) of `what`, excluding `conflicts`. */
@@ -88,9 +94,10 @@ export function filterParams(values: FilterValues): SearchParams {
  */
 export async function listedUser(
   manager: CLIRepoManager,
-  values: { [key: string]: unknown },
+  options: object,
   mine: string,
 ): Promise<number | undefined> {
+  const values = asValues(options);
   if (values[mine] === true) {
     if (userIdValue(values) !== undefined) {
       throw new UsageError("Please specify either a user (-u, or -U with -D) or the flag '-i'");
