@@ -23,6 +23,7 @@ import { startServer, type TestServer } from "../../lib/testing/mod.ts";
 import { Transport } from "../../lib/http/transport.ts";
 import { RepoRecord } from "../../lib/transfer/record.ts";
 import { openResource } from "../../lib/resources/resource.ts";
+import { sha256File, writeTestFile } from "../_files.ts";
 
 const { values } = parseArgs({
   options: {
@@ -43,22 +44,6 @@ interface Run {
 
 /** The outcome of one scenario in one round: undefined when as expected, else what differed. */
 type Check = string | undefined;
-
-function digest(bytes: Uint8Array): string {
-  return createHash("sha256").update(bytes).digest("hex");
-}
-
-function bytesOf(seed: number): Uint8Array<ArrayBuffer> {
-  const bytes = new Uint8Array(SIZE);
-  let x = seed * 2654435761 >>> 0 || 1;
-  for (let i = 0; i < SIZE; i++) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    bytes[i] = x & 0xff;
-  }
-  return bytes;
-}
 
 function spawn(home: string, args: string[]): Deno.ChildProcess {
   return new Deno.Command(Deno.execPath(), {
@@ -101,7 +86,7 @@ async function checkDownloads(runs: Run[], dir: string, count: number, want: str
   const names = await listDir(dir);
   if (names.length !== count) return `${names.length} files instead of ${count}: ${names}`;
   for (const name of names) {
-    if (digest(await Deno.readFile(`${dir}/${name}`)) !== want) return `'${name}' is corrupt`;
+    if (await sha256File(`${dir}/${name}`) !== want) return `'${name}' is corrupt`;
   }
   return undefined;
 }
@@ -137,8 +122,9 @@ async function uploads(transport: Transport, record: RepoRecord): Promise<number
 async function storedDigest(record: RepoRecord, name: string): Promise<string | undefined> {
   const file = await record.getFileByName(name).catch(() => undefined);
   if (!file) return undefined;
-  const stream = await record.downloadFile(file.id);
-  return digest(new Uint8Array(await new Response(stream).arrayBuffer()));
+  const hash = createHash("sha256");
+  for await (const chunk of await record.downloadFile(file.id)) hash.update(chunk);
+  return hash.digest("hex");
 }
 
 async function main() {
@@ -163,9 +149,8 @@ async function main() {
         create: true,
       });
       const id = String(record.id);
-      const source = bytesOf(round);
-      const want = digest(source);
-      await Deno.writeFile(`${home}/source.bin`, source);
+      await writeTestFile(`${home}/source.bin`, SIZE, round);
+      const want = await sha256File(`${home}/source.bin`);
       await record.uploadFile(`${home}/source.bin`);
       const get = (dir: string, force: boolean) => [
         "records",
@@ -193,9 +178,8 @@ async function main() {
       for (let i = 0; i < RUNS; i++) {
         const dir = `${home}/r${round}-up${i}`;
         await Deno.mkdir(dir);
-        const bytes = bytesOf(1000 * round + i);
-        await Deno.writeFile(`${dir}/same.bin`, bytes);
-        sources.push(digest(bytes));
+        await writeTestFile(`${dir}/same.bin`, SIZE, 1000 * round + i);
+        sources.push(await sha256File(`${dir}/same.bin`));
       }
       for (const force of [false, true]) {
         const runs = await Promise.all(sources.map((_, i) =>
