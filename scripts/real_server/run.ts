@@ -15,6 +15,8 @@
  * @module
  */
 
+import { writeTestFile } from "../_files.ts";
+
 const CLI = new URL("../../cli.ts", import.meta.url).pathname;
 const CORPUS = new URL("../../../shared/corpus/", import.meta.url).pathname;
 
@@ -153,18 +155,9 @@ function searched(found: (r: Result) => string | null): (r: Result) => string | 
   };
 }
 
-async function fileOf(path: string, bytes: number): Promise<void> {
-  using f = await Deno.open(path, { write: true, create: true, truncate: true });
-  const chunk = new Uint8Array(1 << 20);
-  for (let i = 0; i < chunk.length; i++) chunk[i] = (i * 7919 + 13) & 0xff;
-  for (let done = 0; done < bytes; done += chunk.length) {
-    chunk[0] = done & 0xff;
-    const n = Math.min(chunk.length, bytes - done);
-    let off = 0;
-    while (off < n) off += await f.write(chunk.subarray(off, n));
-  }
-}
-
+/** A search's check that the results name `text` (`what` says what was looked for). */
+const finds = (text: string, what: string) =>
+  searched(json((v) => JSON.stringify(v).includes(text) ? null : `${what} (search backend?)`));
 const run = Date.now().toString(36);
 const rec = `rs-${run}-a`;
 const rec2 = `rs-${run}-b`;
@@ -202,11 +195,7 @@ await step(["groups", "add-user", "-G", grp, "-u", bobId, "-p", "member"], { cod
 await step(["groups", "add-user", "-G", grp, "-u", bobId, "-p", "editor"], { code: 0 });
 await step(["groups", "get-groups", "-q", grp, "--json"], {
   code: 0,
-  check: searched(
-    json((v) =>
-      JSON.stringify(v).includes(grp) ? null : "the new group is not found (search backend?)"
-    ),
-  ),
+  check: finds(grp, "the new group is not found"),
   apy: ["groups", "get-groups", "-q", grp],
 });
 
@@ -255,7 +244,7 @@ await Deno.mkdir(`${work}/folder`, { recursive: true });
 for (const n of ["a.csv", "b.csv", "c.log"]) {
   await Deno.writeTextFile(`${work}/folder/${n}`, `${n}\n1,2\n`);
 }
-await fileOf(`${work}/big.bin`, 120 * 1024 * 1024);
+await writeTestFile(`${work}/big.bin`, 120 * 1024 * 1024);
 // Export folders exist beforehand: `-p` names a folder (a missing path is taken as a file name),
 // and kadi-apy wants its target folders to exist.
 for (const d of ["down-apy", "exports", "exports-apy"]) {
@@ -491,11 +480,7 @@ await step(["records", "remove-group-role", "-R", rec, "-G", grp], { code: 0 });
 // search and listing (need the search backend)
 await step(["records", "get-records", "-q", rec, "--json"], {
   code: 0,
-  check: searched(
-    json((v) =>
-      JSON.stringify(v).includes(rec) ? null : "the record is not found (search backend?)"
-    ),
-  ),
+  check: finds(rec, "the record is not found"),
   apy: ["records", "get-records", "-q", rec],
 });
 await step(["records", "get-records", "-i", "--json"], {
@@ -547,9 +532,7 @@ await step(["records", "get-records", "-c", cid, "-C", "--json"], {
 });
 await step(["collections", "get-collections", "-q", col, "--json"], {
   code: 0,
-  check: searched(
-    json((v) => JSON.stringify(v).includes(col) ? null : "collection not found (search backend?)"),
-  ),
+  check: finds(col, "collection not found"),
   apy: ["collections", "get-collections", "-q", col],
 });
 await step(["collections", "get-collection-ids", "-p"], { code: 0, check: searched(has(cid)) });
@@ -611,9 +594,7 @@ for (const t of ["json", "json-schema", "shacl"]) {
 }
 await step(["templates", "get-templates", "-q", tplx, "--json"], {
   code: 0,
-  check: searched(
-    json((v) => JSON.stringify(v).includes(tplx) ? null : "template not found (search backend?)"),
-  ),
+  check: finds(tplx, "template not found"),
 });
 
 // ---- users -----------------------------------------------------------------------------
@@ -661,7 +642,7 @@ const treeFiles: Record<string, string> = {
 };
 await Deno.mkdir(`${tree}/raw/deep`, { recursive: true });
 for (const [n, text] of Object.entries(treeFiles)) await Deno.writeTextFile(`${tree}/${n}`, text);
-await fileOf(`${tree}/raw/big.bin`, 55 * 1024 * 1024);
+await writeTestFile(`${tree}/raw/big.bin`, 55 * 1024 * 1024);
 
 /** The record's file names, sorted and comma-joined (from `show-info -l --json`). */
 const fileNames = (v: unknown) =>
