@@ -39,10 +39,11 @@ function floatValidation(validation: unknown): unknown {
   }
   const copy: { [key: string]: unknown } = { ...validation };
   if (copy.range !== null && typeof copy.range === "object" && !Array.isArray(copy.range)) {
-    const range = copy.range as { [key: string]: unknown };
-    copy.range = { ...range, min: floatValues(range.min), max: floatValues(range.max) };
-    if (range.min === undefined) delete (copy.range as { min?: unknown }).min;
-    if (range.max === undefined) delete (copy.range as { max?: unknown }).max;
+    const range: { [key: string]: unknown } = { ...copy.range };
+    for (const bound of ["min", "max"]) {
+      if (range[bound] !== undefined) range[bound] = floatValues(range[bound]);
+    }
+    copy.range = range;
   }
   if (Array.isArray(copy.options)) copy.options = copy.options.map(floatValues);
   return copy;
