@@ -428,27 +428,17 @@ export function getFileCommand(): CommandUnknownOpts {
         const file = await selectedFile(record, selected);
         const progress = transferProgress(manager.output, `Downloading ${file.name}`, file.size);
         try {
-          // A name with `/` (raw/run1.h5) goes into subfolders as in a whole download, unless
-          // --flat; the tree download makes the folders and refuses links on the way.
-          paths = options.flat !== true && file.name.includes("/")
-            ? await record.downloadFiles(dir, {
-              ...common,
-              files: [file],
-              onProgress: (update) => {
-                resuming(file, update);
-                progress.onProgress(update);
-              },
-            })
-            : [
-              await record.downloadFile(file.id, `${dir}/`, {
-                ...common,
-                file,
-                onProgress: (update) => {
-                  resuming(file, update);
-                  progress.onProgress(update);
-                },
-              }),
-            ];
+          // One file goes through the same download as many: a name with `/` (raw/run1.h5)
+          // becomes subfolders unless --flat, and the folders on the way are checked.
+          paths = await record.downloadFiles(dir, {
+            ...common,
+            files: [file],
+            ...(options.flat === true ? { flat: true } : {}),
+            onProgress: (update) => {
+              resuming(file, update);
+              progress.onProgress(update);
+            },
+          });
         } finally {
           progress.done();
         }
