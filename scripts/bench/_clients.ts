@@ -130,8 +130,8 @@ export async function pythonClient(server: Server, home: string, program: string
 }
 
 /**
- * The Python client's protocol steps with `requests` and one session (`_python_steps.py`), when
- * `python3` with `requests` is on `PATH`: not the Python client, but the requests it sends, in
+ * The Python client's protocol steps with `niquests` (or `requests`) and one session
+ * (`_python_steps.py`), when `python3` with either is on `PATH`: not the Python client, but the requests it sends, in
  * its order, without its start-up, configuration and output. The real client does all of this and
  * more, so its time is a lower bound for the Python client's.
  *
@@ -158,17 +158,17 @@ export function pythonStepsClient(server: Server, python: string): Client {
 }
 
 /** Name of {@linkcode pythonStepsClient} in the table. */
-export const PYTHON_STEPS = "Python requests, kadi-apy's steps (lower bound)";
+export const PYTHON_STEPS = "Python niquests, kadi-apy's steps (lower bound)";
 
 /**
- * Whether `python` can import `requests` (the steps client needs it).
+ * Whether `python` can import `niquests` or `requests` (the steps client needs one).
  *
  * @param python Path of `python3`.
  * @returns `true` when it can.
  */
 export async function hasRequests(python: string): Promise<boolean> {
   const { success } = await new Deno.Command(python, {
-    args: ["-c", "import requests"],
+    args: ["-c", "try:\n import niquests\nexcept ImportError:\n import requests"],
     stdout: "null",
     stderr: "null",
   }).output();

@@ -1,4 +1,5 @@
-"""The Python client's protocol steps, with `requests` and one session, for the transfer benchmark.
+"""The Python client's protocol steps, with `niquests` (what kadi-apy 0.51.0 sends with; `requests`
+when niquests is missing) and one session, for the transfer benchmark.
 
 Not the Python client: the steps `kadi-apy` takes for `records add-files` and `records get-file`
 (../shared/reference/client-reference.md, sections 2.2, 2.3 and 7), without its command-line
@@ -23,7 +24,10 @@ import os
 import sys
 import time
 
-import requests
+try:
+    import niquests as requests
+except ImportError:
+    import requests
 
 API = os.environ["REPO_APY_BENCH_HOST"].rstrip("/") + "/api/v1"
 SESSION = requests.Session()

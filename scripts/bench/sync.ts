@@ -3,7 +3,7 @@
  * Sync benchmark: a tree of small files (default 10,000 × 4 KB in 200 subfolders) synced with
  * `repo-apy records sync` up to a fresh record and down to an empty folder, then each re-synced
  * with nothing changed (listing plus cached local checksums, no file data); next to the Python
- * client's protocol steps (`_python_steps.py add-tree`, `requests` with one session) uploading
+ * client's protocol steps (`_python_steps.py add-tree`, `niquests` with one session) uploading
  * the same files one after the other, a lower bound of what a script around the Python client
  * takes. Every client run is its own process: wall time, client CPU seconds and peak RSS from
  * `/usr/bin/time`, and the requests the local server received. `--counts` repeats the no-op

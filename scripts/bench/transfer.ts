@@ -2,8 +2,8 @@
 /**
  * Transfer benchmark: repo-apy's CLI next to `curl` doing the same protocol steps, and next to
  * the Python client (`kadi-apy`) when it is on `PATH`, and next to the Python client's requests
- * sent with `requests` (`_python_steps.py`, a lower bound of its time) when `python3` has
- * `requests`, all against the local server: upload and
+ * sent with `niquests`, as kadi-apy 0.51.0 sends them (`_python_steps.py`, a lower bound of its
+ * time) when `python3` has `niquests` (or `requests`), all against the local server: upload and
  * download of big files, 200 small files in one `add-files`, and start-up. Every client run is
  * its own process. Runs are paired: each run measures every client once, in an order that
  * rotates from run to run, after `sync` has written the previous run's data to disk, so drifting
@@ -92,7 +92,7 @@ async function main(): Promise<void> {
   const wire = (bytes: number) => link ? bytes * 8 / link.bitsPerSecond : undefined;
   const notes: string[] = [];
   if (python3 && await hasRequests(python3)) clients.push(pythonStepsClient(server, python3));
-  else console.log("Note: no `python3` with `requests` on PATH; the lower-bound rows are skipped.");
+  else console.log("Note: no `python3` with `niquests` or `requests` on PATH; the lower-bound rows are skipped.");
   const binary = await compiledCli();
   let records = 0;
   const newRecord = () =>
@@ -242,7 +242,7 @@ async function main(): Promise<void> {
       }); ${navigator.hardwareConcurrency} CPUs. Time and CPU: medians; "vs" columns: medians of ` +
       "the per-run ratios; RSS: the highest peak of one client process. curl runs each step as " +
       "its own process (chunks one after another) and verifies nothing; repo-apy verifies every " +
-      `byte. "${PYTHON_STEPS}" sends the Python client's requests in its order with one requests ` +
+      `byte. "${PYTHON_STEPS}" sends the Python client's requests in its order with one niquests ` +
       "session and nothing else (no CLI, no config, no output), so the Python client cannot be " +
       'faster: against it, "vs Python" is an upper bound (≤).' +
       (latency > 0
