@@ -34,7 +34,7 @@ import {
 import type { Transport } from "../http/transport.ts";
 import { type ListOptions, wireQuery } from "../http/list_options.ts";
 import type { QueryParams, QueryValue } from "../http/url.ts";
-import { allItems, getPage } from "./capabilities/context.ts";
+import { allItems, getPage, PAGES_AHEAD } from "./capabilities/context.ts";
 import { TooManyResultsError } from "./errors.ts";
 
 /** Types that can be searched. */
@@ -325,7 +325,10 @@ export class RepoSearch {
     const { page: _page, perPage: _perPage, ...rest } = params;
     const query = searchQuery({ ...rest, perPage: MAX_PER_PAGE });
     const ids: number[] = [];
-    for await (const page of paginate<{ id: number }>(this.transport, listPath(type), query)) {
+    const pages = paginate<{ id: number }>(this.transport, listPath(type), query, {
+      ahead: PAGES_AHEAD,
+    });
+    for await (const page of pages) {
       const total = page._pagination.total_items;
       if (total > limit) throw new TooManyResultsError(total, limit);
       ids.push(...page.items.map((item) => item.id));

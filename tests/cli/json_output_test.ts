@@ -1,6 +1,6 @@
 // `--json`/`--jsonl` of list commands over real HTTP: one JSON array (or one object per line)
-// streamed from the library's iterator, pages fetched only as the output advances, `-p` for one
-// page, nothing else on stdout, and a closed stdout ending the run quietly.
+// streamed from the library's iterator, pages fetched at most PAGES_AHEAD ahead of the output, `-p`
+// for one page, nothing else on stdout, and a closed stdout ending the run quietly.
 
 import { assert, assertEquals } from "../_assert.ts";
 import { startServer, type TestServer } from "../../lib/testing/mod.ts";
@@ -8,6 +8,7 @@ import type { PageJson, RecordJson } from "../../lib/http/protocol.ts";
 import { runCli as runInProcess } from "../../lib/cli/run.ts";
 import { createRecord, managerFor, repo } from "./_records.ts";
 import { spawnCli, tempHome, writeLocalConfig } from "./_run.ts";
+import { PAGES_AHEAD } from "../../lib/resources/capabilities/context.ts";
 
 /** GET requests for the record list the server has seen so far. */
 function listRequests(server: TestServer): string[] {
@@ -63,12 +64,13 @@ Deno.test("--jsonl prints one object per line; with -p only that page", async ()
   assertEquals(ids1.stdout.trim().split("\n").map(Number).sort(), [...ids].sort());
 });
 
-Deno.test("list --json asks for the next page only after the items before it are written", async () => {
+Deno.test("list --jsonl reads at most PAGES_AHEAD pages ahead of the items it has written", async () => {
   await using server = await startServer();
-  await createRecords(server, 5);
+  const count = PAGES_AHEAD + 8;
+  await createRecords(server, count);
   const seenAtWrite: number[] = [];
   let stdout = "";
-  const code = await runInProcess(["records", "get-records", "-n", "2", "--jsonl"], {
+  const code = await runInProcess(["records", "get-records", "-n", "1", "--jsonl"], {
     version: "0.0.0-test",
     stdout: (text) => {
       seenAtWrite.push(listRequests(server).length);
@@ -78,9 +80,14 @@ Deno.test("list --json asks for the next page only after the items before it are
     managerOptions: { host: server.url, pat: server.pat, retry: { maxAttempts: 1 } },
   });
   assertEquals(code, 0);
-  assertEquals(stdout.trim().split("\n").length, 5);
-  // Items 1-2 written after page 1 only, 3-4 after page 2, 5 after page 3: never all pages first.
-  assertEquals(seenAtWrite, [1, 1, 2, 2, 3]);
+  assertEquals(stdout.trim().split("\n").length, count);
+  assertEquals(listRequests(server).length, count, "every page once");
+  // When item k (one per page) is written, pages up to k + PAGES_AHEAD may have been asked for,
+  // never more: a listing is not read whole before its first items are written.
+  seenAtWrite.forEach((pages, index) => {
+    assert(pages <= index + 1 + PAGES_AHEAD, `item ${index + 1} written after ${pages} pages`);
+  });
+  assert(seenAtWrite[0]! < count, "the first item is written before the last page is asked for");
 });
 
 Deno.test("every list command streams with --json and honours -p", async () => {
@@ -122,9 +129,9 @@ Deno.test("every list command streams with --json and honours -p", async () => {
   assertEquals(licenses.length, total);
 });
 
-Deno.test("a closed stdout ends a streaming list quietly, and no further page is requested", async () => {
+Deno.test("a closed stdout ends a streaming list quietly, and no page beyond the read-ahead is requested", async () => {
   await using server = await startServer();
-  await createRecords(server, 6);
+  await createRecords(server, 2 * (PAGES_AHEAD + 4));
   await using home = await tempHome();
   await writeLocalConfig(home.configPath, server.url, server.pat);
   // Page 2 is answered late, so the reader is gone by the time its items are written.
@@ -140,8 +147,10 @@ Deno.test("a closed stdout ends a streaming list quietly, and no further page is
   );
   assertEquals(status.code, 0, stderr);
   assertEquals(stderr, "");
-  // Page 3 is never asked for (page 2 only when the first page was written before the close).
-  assert(listRequests(server).length <= 2, `pages requested: ${listRequests(server).length}`);
+  // The run stops at the first write after the close (page 2's items at the latest): pages beyond
+  // that page and the PAGES_AHEAD read ahead of it are never asked for, out of PAGES_AHEAD + 4.
+  const requested = listRequests(server).length;
+  assert(requested <= 2 + PAGES_AHEAD, `pages requested: ${requested}`);
 });
 
 Deno.test("a server whose page links loop ends --json with exit 1 instead of streaming forever", async () => {

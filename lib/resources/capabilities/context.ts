@@ -75,7 +75,15 @@ export async function getPage<T>(
 }
 
 /**
- * Every item of a paginated endpoint, fetched 100 per page as the iterator advances.
+ * Pages every listing requests ahead of the one its caller reads (see `paginate`'s `ahead`): on a
+ * link with a long round trip a listing then costs a few round trips instead of one per page, and
+ * a caller that stops early leaves at most this many GETs unused.
+ */
+export const PAGES_AHEAD = 4;
+
+/**
+ * Every item of a paginated endpoint, fetched 100 per page, up to {@linkcode PAGES_AHEAD} pages
+ * ahead of the item the iterator yields.
  *
  * @typeParam T Item type.
  * @param transport The transport.
@@ -90,5 +98,5 @@ export function allItems<T>(
 ): AsyncGenerator<T, void, undefined> {
   // Full pages unless the options size them (as `perPage` or the wire name).
   const query = { ...wireQuery({ perPage: MAX_PER_PAGE }), ...wireQuery(options) };
-  return paginateItems<T>(transport, path, query);
+  return paginateItems<T>(transport, path, query, { ahead: PAGES_AHEAD });
 }
