@@ -33,6 +33,27 @@ export interface MeasureOptions {
 
 const MARKER = "__BENCH__";
 let timeBinary: boolean | undefined;
+/** `taskset` and the CPUs every measured client runs on, when pinned. */
+let clientCpus: string[] = [];
+
+/**
+ * Pins this process (the local server and the link proxy, every thread) to CPU 0 and every client
+ * measured afterwards to the other CPUs, so that the clients are measured as they run in the
+ * field, where the server does not share their cores. Needs `taskset` and at least 2 CPUs.
+ */
+export async function pinServerAndClients(): Promise<string> {
+  const cpus = navigator.hardwareConcurrency;
+  if (cpus < 2) throw new Error("--pin needs at least 2 CPUs");
+  const pin = await new Deno.Command("taskset", {
+    args: ["-a", "-p", "-c", "0", String(Deno.pid)],
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  if (!pin.success) throw new Error(`taskset failed: ${new TextDecoder().decode(pin.stderr)}`);
+  const clients = cpus === 2 ? "1" : `1-${cpus - 1}`;
+  clientCpus = ["taskset", "-c", clients];
+  return `server and link proxy on CPU 0, clients on CPU ${clients}`;
+}
 
 /**
  * Runs a command, under `/usr/bin/time` when present, and fails when it fails.
@@ -44,8 +65,8 @@ let timeBinary: boolean | undefined;
 export async function measure(cmd: string[], options: MeasureOptions = {}): Promise<Measured> {
   timeBinary ??= await Deno.stat("/usr/bin/time").then(() => true, () => false);
   const [program, ...args] = timeBinary
-    ? ["/usr/bin/time", "-f", `${MARKER}%U %S %M`, ...cmd]
-    : cmd;
+    ? ["/usr/bin/time", "-f", `${MARKER}%U %S %M`, ...clientCpus, ...cmd]
+    : [...clientCpus, ...cmd];
   const started = performance.now();
   const output = await new Deno.Command(program as string, {
     args,

@@ -13,12 +13,14 @@
  * byte (MD5 per chunk up, size and MD5 down); curl and the Python client verify nothing.
  *
  * Run: `deno task bench [--sizes 100,500] [--runs 3] [--only big,small,multi,list,startup]
- * [--tls] [--latency 5] [--link 1gbit/2ms] [--serial] [--concurrency 4]` (sizes in MB; `--tls`
+ * [--tls] [--latency 5] [--link 1gbit/2ms] [--serial] [--concurrency 4] [--pin]` (sizes in MB; `--tls`
  * serves HTTPS with a throwaway CA, made with `openssl`; `--latency` adds a row of small files
  * with the server answering each request that many milliseconds late, next to the row on the bare
  * local server; `--link` puts a proxy with that bandwidth cap, shared by all connections, and
  * round-trip delay between the clients and the server (none: loopback); `--serial` makes the
- * server handle one request at a time; `--concurrency` passes `--concurrency` to repo-apy's `add-files`).
+ * server handle one request at a time; `--concurrency` passes `--concurrency` to repo-apy's `add-files`;
+ * `--pin` runs the server and the proxy on CPU 0 and every client on the other CPUs, as in the field,
+ * where the server does not take the client's cores).
  *
  * @module
  */
@@ -37,7 +39,7 @@ import {
   pythonStepsClient,
   repoApyClient,
 } from "./_clients.ts";
-import { median, onPath, type Sample, settle, summarize } from "./_measure.ts";
+import { median, onPath, pinServerAndClients, type Sample, settle, summarize } from "./_measure.ts";
 import { writeTestFile } from "../_files.ts";
 import { parseLink, startLink, startSerialFront } from "./_link.ts";
 import { openResource } from "../../lib/resources/resource.ts";
@@ -64,6 +66,7 @@ async function main(): Promise<void> {
   const linkOption = option("link", "");
   const link = linkOption === "" ? undefined : parseLink(linkOption);
   const serial = Deno.args.includes("--serial");
+  const pinned = Deno.args.includes("--pin") ? await pinServerAndClients() : undefined;
   const work = await Deno.realPath(await Deno.makeTempDir({ prefix: "repo-apy-bench-" }));
   const certs = Deno.args.includes("--tls") ? await makeCertificates(work) : undefined;
   await using started = await startServer({
@@ -92,7 +95,9 @@ async function main(): Promise<void> {
   const wire = (bytes: number) => link ? bytes * 8 / link.bitsPerSecond : undefined;
   const notes: string[] = [];
   if (python3 && await hasRequests(python3)) clients.push(pythonStepsClient(server, python3));
-  else console.log("Note: no `python3` with `niquests` or `requests` on PATH; the lower-bound rows are skipped.");
+  else {console.log(
+      "Note: no `python3` with `niquests` or `requests` on PATH; the lower-bound rows are skipped.",
+    );}
   const binary = await compiledCli();
   let records = 0;
   const newRecord = () =>
@@ -231,7 +236,7 @@ async function main(): Promise<void> {
   console.log(
     `${link ? `Link ${link.name}` : "Loopback"}${
       serial ? ", the server handling one request at a time" : ""
-    }. ${notes.join(" ")}\n`,
+    }${pinned ? `; ${pinned}` : ""}. ${notes.join(" ")}\n`,
   );
   console.log(table([...rows.values()]));
   console.log(
