@@ -193,7 +193,7 @@ export class RepoMisc {
   }
 
   /**
-   * Every license, by title, page after page as the iterator advances.
+   * Every license, by title, page after page (up to four pages read ahead).
    *
    * @example Usage
    * ```ts
@@ -262,7 +262,7 @@ export class RepoMisc {
   }
 
   /**
-   * Every tag of the resources you can read, by name, page after page as the iterator advances.
+   * Every tag of the resources you can read, by name, page after page (up to four pages read ahead).
    *
    * @example Usage
    * ```ts

@@ -179,7 +179,7 @@ export class RepoSearch {
   }
 
   /**
-   * Every resource of a type matching the parameters, page after page as the iterator advances.
+   * Every resource of a type matching the parameters, page after page (up to four pages read ahead).
    *
    * @example Usage
    * ```ts
@@ -264,7 +264,7 @@ export class RepoSearch {
   }
 
   /**
-   * Every resource a user created (that you can read), page after page as the iterator advances;
+   * Every resource a user created (that you can read), page after page (up to four pages read ahead);
    * with `shared: true`, the resources you created that are shared with that user.
    *
    * @example Usage

@@ -23,7 +23,7 @@ export interface ListSource<T> {
   line: (item: T) => string;
   /** One page. */
   page: (paging: Paging) => Promise<PageJson<T>>;
-  /** Every item, fetched `perPage` at a time as the iterator advances (the library's iterator). */
+  /** Every item, fetched `perPage` at a time, a few pages ahead of the output (the library's iterator). */
   all: (perPage: number) => AsyncIterable<T>;
 }
 
