@@ -29,9 +29,9 @@
 import { join } from "node:path";
 import { InputError, RepoApyError } from "../http/errors.ts";
 import type { Transport } from "../http/transport.ts";
-import { MAX_PAGES } from "../http/paginate.ts";
+import { IncompleteListingError, paginateItems } from "../http/paginate.ts";
 import { filesPath } from "../http/paths.ts";
-import { type FileJson, MAX_PER_PAGE, type PageJson, UPLOAD_CHUNK_SIZE } from "../http/protocol.ts";
+import { type FileJson, MAX_PER_PAGE, UPLOAD_CHUNK_SIZE } from "../http/protocol.ts";
 import { globFilter } from "../utils/glob.ts";
 import { PART_FILE_NAME } from "../utils/part_file.ts";
 import { statLocalPath } from "../utils/local_path.ts";
@@ -330,14 +330,13 @@ async function listLocal(
   return new Map(tree.map((file) => [file.name, file]));
 }
 
-/** Listing pages in flight: a big record's list costs pages × round trip when read in a row. */
-const PAGE_CONCURRENCY = 4;
+/** Listing pages requested ahead: a big record's list costs pages × round trip when read in a row. */
+const PAGES_AHEAD = 4;
 
 /**
- * Every file of the record, read page by page, pages after the first `PAGE_CONCURRENCY` at a
- * time (their count is known from the first). The listing must be whole: a page that fails, a
- * file on two pages, or a count other than the server's total throws, so a failed or torn
- * listing is never read as "these files are all there is".
+ * Every file of the record, read with pages requested ahead. The listing must be whole: a page
+ * that fails, a file on two pages, or a count other than the server's total throws, so a failed
+ * or torn listing is never read as "these files are all there is".
  */
 async function listRemote(
   record: SyncTarget,
@@ -345,26 +344,19 @@ async function listRemote(
   signal: AbortSignal | undefined,
 ): Promise<Map<string, FileJson>> {
   const files = new Map<string, FileJson>();
-  const ids = new Set<string>();
-  let count = 0;
-  const page = async (number: number) => {
-    const json = await record.transport.jsonObject<PageJson<FileJson>>(
-      "GET",
-      filesPath(record.id),
-      {
-        query: { page: number, per_page: MAX_PER_PAGE },
-        shape: { items: "array" },
-        ...(signal ? { signal } : {}),
-      },
-    );
-    for (const file of json.items) {
-      if (typeof file?.name !== "string" || typeof file.id !== "string" || ids.has(file.id)) {
+  const items = paginateItems<FileJson>(
+    record.transport,
+    filesPath(record.id),
+    { per_page: MAX_PER_PAGE },
+    { ahead: PAGES_AHEAD, whole: true, ...(signal ? { signal } : {}) },
+  );
+  try {
+    for await (const file of items) {
+      if (typeof file?.name !== "string" || typeof file.id !== "string") {
         throw new RepoApyError(
-          `The record's file list changed while it was read (page ${number}): run the sync again; nothing was changed`,
+          `The record's file list holds an entry without a name or id: nothing was changed`,
         );
       }
-      ids.add(file.id);
-      count++;
       if (!wanted(file.name) || ownFile(file.name)) continue;
       // Only what the sync uses: a listing entry carries its creator and links (kilobytes each),
       // which for a big record would be most of the memory held.
@@ -378,20 +370,14 @@ async function listRemote(
         _actions: {},
       });
     }
-    return json._pagination;
-  };
-  const first = await page(1);
-  const pages = Math.min(Number(first?.total_pages) || 1, MAX_PAGES);
-  await runPool(
-    PAGE_CONCURRENCY,
-    Array.from({ length: pages - 1 }, (_, i) => i + 2),
-    async (number) => void await page(number),
-    signal ? { signal } : {},
-  );
-  const total = first?.total_items;
-  if (typeof total === "number" && total !== count) {
-    throw new RepoApyError(
-      `The record's file list changed while it was read (${count} of ${total} files listed): run the sync again; nothing was changed`,
+  } catch (error) {
+    if (!(error instanceof IncompleteListingError)) throw error;
+    throw new IncompleteListingError(
+      `The record's file list was not read whole (${error.received} of ${
+        error.total ?? "an unknown number of"
+      } files arrived: it changed while it was read, or the server cut it short): run the sync again; nothing was changed`,
+      error,
+      { cause: error },
     );
   }
   return files;

@@ -3,6 +3,7 @@
 // files, deletion, dry run, resume, failed listings).
 import { assert, assertEquals, assertRejects, assertStringIncludes } from "../_assert.ts";
 import { InputError, RepoApyError, RequestError } from "../../lib/http/errors.ts";
+import { IncompleteListingError } from "../../lib/http/paginate.ts";
 import type { FileJson } from "../../lib/http/protocol.ts";
 import { downloadFileStream } from "../../lib/transfer/download.ts";
 import { HASH_CACHE_NAME, type SyncAction, syncFolder } from "../../lib/transfer/sync.ts";
@@ -405,6 +406,17 @@ Deno.test("syncFolder() reads a listing of several pages whole (pages in flight 
   assertEquals(again.plan.counts.skip.files, 230);
   assertEquals(changes(again.plan.actions), []);
   assertEquals(env.server.log.slice(before).length, 3);
+  // A listing that shifts between pages (page 2 repeats a file of page 1) deletes nothing.
+  await Deno.remove(`${src}/d0/f0.txt`);
+  const [first] = await Array.fromAsync(env.record.files());
+  env.server.addFault({ method: "GET", path: /\/files$/, nth: 2, jsonFields: { id: first!.id } });
+  const torn = await assertRejects(
+    () => syncFolder(env.record, src, { direction: "up", delete: true }),
+    IncompleteListingError,
+  );
+  assertStringIncludes(torn.message, "nothing was changed");
+  env.server.clearFaults();
+  assertEquals((await remoteFiles(env)).size, 230);
 });
 
 Deno.test("syncFolder() down: a download cut off keeps its partial data, which the rerun resumes and never deletes", async () => {
