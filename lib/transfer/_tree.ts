@@ -34,6 +34,11 @@ export interface WalkTreeOptions {
   onWarning?: ((message: string) => void) | undefined;
   /** Leave out these entries (relative names), e.g. a sync's own cache file. */
   skip?: (name: string) => boolean;
+  /**
+   * Mean time of a stat (ms) above which the rest of the walk stats concurrently (tests force
+   * either way). @default {0.2}
+   */
+  slowStatMs?: number;
 }
 
 /** Longest file name the server accepts, in characters. */
@@ -41,6 +46,45 @@ export const MAX_SERVER_NAME_LENGTH = 256;
 
 /** File system calls in flight while listing a folder. */
 export const STAT_CONCURRENCY = 16;
+
+/**
+ * Stats of one walk: one synchronous call per entry while they are fast (a local disk answers in
+ * microseconds, less than handing each call to a thread costs), and concurrent asynchronous calls
+ * for the rest of the walk once they are slow on average (a network file system).
+ */
+class StatPace {
+  /** Synchronous stats made, and their milliseconds. */
+  #count = 0;
+  #ms = 0;
+  /** The walk's stats are slow: the rest go concurrently. */
+  slow = false;
+
+  /** @param slowMs The mean time (ms) that makes stats slow. */
+  constructor(readonly slowMs: number) {}
+
+  /** The entry's info (`undefined` when it is gone or a dangling link). */
+  sync = (path: string, follow: boolean): Deno.FileInfo | undefined => {
+    const started = performance.now();
+    try {
+      return follow ? Deno.statSync(path) : Deno.lstatSync(path);
+    } catch {
+      return undefined;
+    } finally {
+      this.#ms += performance.now() - started;
+      this.#count++;
+      this.slow = this.#count >= SLOW_STAT_SAMPLE && this.#ms / this.#count > this.slowMs;
+    }
+  };
+}
+
+/** A stat of an entry, through the link when `follow`; `undefined` when it cannot be made. */
+type Stat = (
+  path: string,
+  follow: boolean,
+) => Deno.FileInfo | undefined | Promise<Deno.FileInfo | undefined>;
+
+/** Stats timed before a walk may go concurrent. */
+const SLOW_STAT_SAMPLE = 16;
 
 /**
  * Lists every file under `root`, subfolders included, sorted by relative name. Symbolic links
@@ -54,20 +98,17 @@ export const STAT_CONCURRENCY = 16;
 export async function walkTree(root: string, options: WalkTreeOptions = {}): Promise<TreeFile[]> {
   const files: TreeFile[] = [];
   let links = 0;
+  const stats = new StatPace(options.slowStatMs ?? 0.2);
   const walk = async (dir: string, prefix: string, ancestors: Set<string>) => {
     const entries: Deno.DirEntry[] = [];
     for await (const entry of Deno.readDir(dir)) entries.push(entry);
     const folders: { path: string; name: string; real: string }[] = [];
-    await runPool(STAT_CONCURRENCY, entries, async (entry) => {
+    const visit = async (entry: Deno.DirEntry, stat: Stat) => {
       const name = `${prefix}${entry.name}`;
       if (options.skip?.(name)) return;
       const path = join(dir, entry.name);
-      let info: Deno.FileInfo;
-      try {
-        info = entry.isSymlink && options.followSymlinks
-          ? await Deno.stat(path)
-          : await Deno.lstat(path);
-      } catch {
+      const info = await stat(path, entry.isSymlink && options.followSymlinks === true);
+      if (info === undefined) {
         // Gone since the listing, or a dangling link.
         if (entry.isSymlink) links++;
         return;
@@ -81,7 +122,18 @@ export async function walkTree(root: string, options: WalkTreeOptions = {}): Pro
       } else if (info.isFile && (options.wanted?.(name) ?? true)) {
         files.push({ path, name, size: info.size, mtime: info.mtime?.getTime() });
       }
-    });
+    };
+    let next = 0;
+    for (; next < entries.length && !stats.slow; next++) await visit(entries[next]!, stats.sync);
+    await runPool(
+      STAT_CONCURRENCY,
+      entries.slice(next),
+      (entry) =>
+        visit(
+          entry,
+          (path, follow) => (follow ? Deno.stat(path) : Deno.lstat(path)).catch(() => undefined),
+        ),
+    );
     for (const folder of folders.sort((a, b) => compareNames(a.name, b.name))) {
       if (options.followSymlinks) {
         if (ancestors.has(folder.real)) {
