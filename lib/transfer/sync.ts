@@ -383,21 +383,39 @@ async function listRemote(
   return files;
 }
 
-/** Whether a local file holds the content of a record file (via the hash cache when possible). */
-async function sameLocal(local: TreeFile, file: FileJson, cache: HashCache): Promise<boolean> {
-  if (local.size !== file.size) return false;
-  const kind = kindOf(file.checksum, file.size);
-  if (kind === undefined) return false;
-  const checksum = file.checksum!.trim().toLowerCase();
-  let candidates = cache.get(local.name, local.size, local.mtime, kind);
-  if (candidates === undefined) {
+/**
+ * Whether each local file holds the content of its record file, in the pairs' order: from the
+ * hash cache where it knows (no await per file: a no-op re-sync of a big folder is all hits),
+ * else hashed, `HASH_CONCURRENCY` files at a time.
+ */
+async function sameContent(
+  pairs: readonly (readonly [TreeFile, FileJson])[],
+  cache: HashCache,
+): Promise<boolean[]> {
+  const same: boolean[] = [];
+  const unknown: number[] = [];
+  pairs.forEach(([local, file], index) => {
+    const kind = kindOf(file.checksum, file.size);
+    if (local.size !== file.size || kind === undefined) same[index] = false;
+    else {
+      const candidates = cache.get(local.name, local.size, local.mtime, kind);
+      if (candidates === undefined) unknown.push(index);
+      else same[index] = candidates.includes(file.checksum!.trim().toLowerCase());
+    }
+  });
+  await runPool(HASH_CONCURRENCY, unknown, async (index) => {
+    const [local, file] = pairs[index]!;
+    const kind = kindOf(file.checksum, file.size)!;
     // A file that cannot be read now is planned as changed; its transfer then says why it fails.
     const computed = await fileChecksums(local.path, kind).catch(() => undefined);
-    if (computed === undefined || computed.size !== local.size) return false;
-    candidates = computed.candidates;
-    cache.set(local.name, local.size, local.mtime, kind, candidates);
-  }
-  return candidates.includes(checksum);
+    if (computed === undefined || computed.size !== local.size) {
+      same[index] = false;
+      return;
+    }
+    cache.set(local.name, local.size, local.mtime, kind, computed.candidates);
+    same[index] = computed.candidates.includes(file.checksum!.trim().toLowerCase());
+  });
+  return same;
 }
 
 /** File system calls (hashing) in flight while planning. */
@@ -411,13 +429,15 @@ async function planUp(
 ): Promise<SyncPlan> {
   checkNameLengths(local.keys());
   const actions: SyncAction[] = [];
-  await runPool(HASH_CONCURRENCY, local.values(), async (file) => {
+  const both: [TreeFile, FileJson][] = [];
+  for (const file of local.values()) {
     const found = remote.get(file.name);
-    const action = found === undefined
-      ? "upload"
-      : await sameLocal(file, found, cache)
-      ? "skip"
-      : "replace";
+    if (found !== undefined) both.push([file, found]);
+    else actions.push({ action: "upload", name: file.name, local: file.name, size: file.size });
+  }
+  const same = await sameContent(both, cache);
+  both.forEach(([file], index) => {
+    const action = same[index] ? "skip" : "replace";
     actions.push({ action, name: file.name, local: file.name, size: file.size });
   });
   for (const [name, file] of remote) {
@@ -461,9 +481,8 @@ async function planDown(
   }
   // A path that is a folder of another file's path (`a` and `a/b`) cannot be both.
   for (const { file, path } of pending) {
-    const parts = path.split("/");
-    for (let i = 1; i < parts.length; i++) {
-      const parent = parts.slice(0, i).join("/");
+    for (let end = path.indexOf("/"); end !== -1; end = path.indexOf("/", end + 1)) {
+      const parent = path.slice(0, end);
       const owner = claimed.get(parent);
       if (owner !== undefined) {
         problems.push({
@@ -476,16 +495,18 @@ async function planDown(
       }
     }
   }
-  await runPool(HASH_CONCURRENCY, pending, async ({ file, path }) => {
-    if (claimed.get(path) !== file.name) return;
+  const both: [TreeFile, FileJson][] = [];
+  for (const { file, path } of pending) {
+    if (claimed.get(path) !== file.name) continue;
     sources.set(path, file);
     const here = local.get(path);
-    const action = here === undefined
-      ? "download"
-      : await sameLocal(here, file, cache)
-      ? "skip"
-      : "replace";
-    actions.push({ action, name: file.name, local: path, size: file.size });
+    if (here !== undefined) both.push([here, file]);
+    else actions.push({ action: "download", name: file.name, local: path, size: file.size });
+  }
+  const same = await sameContent(both, cache);
+  both.forEach(([here, file], index) => {
+    const action = same[index] ? "skip" : "replace";
+    actions.push({ action, name: file.name, local: here.name, size: file.size });
   });
   for (const [path, file] of local) {
     if (claimed.has(path)) continue;
