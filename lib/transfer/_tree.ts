@@ -35,8 +35,8 @@ export interface WalkTreeOptions {
   /** Leave out these entries (relative names), e.g. a sync's own cache file. */
   skip?: (name: string) => boolean;
   /**
-   * Mean time of a stat (ms) above which the rest of the walk stats concurrently (tests force
-   * either way). @default {0.2}
+   * Time of a stat (ms) above which it is slow; once most are, the rest of the walk stats
+   * concurrently (tests force either way). @default {0.2}
    */
   slowStatMs?: number;
 }
@@ -50,16 +50,17 @@ export const STAT_CONCURRENCY = 16;
 /**
  * Stats of one walk: one synchronous call per entry while they are fast (a local disk answers in
  * microseconds, less than handing each call to a thread costs), and concurrent asynchronous calls
- * for the rest of the walk once they are slow on average (a network file system).
+ * for the rest of the walk once most are slow (a network file system). A few slow ones (the first
+ * call loads the file system code; a busy machine pauses the process) change nothing.
  */
 class StatPace {
-  /** Synchronous stats made, and their milliseconds. */
+  /** Synchronous stats made, and how many of them were slow. */
   #count = 0;
-  #ms = 0;
+  #slow = 0;
   /** The walk's stats are slow: the rest go concurrently. */
   slow = false;
 
-  /** @param slowMs The mean time (ms) that makes stats slow. */
+  /** @param slowMs The time (ms) above which a stat is slow. */
   constructor(readonly slowMs: number) {}
 
   /** The entry's info (`undefined` when it is gone or a dangling link). */
@@ -70,9 +71,9 @@ class StatPace {
     } catch {
       return undefined;
     } finally {
-      this.#ms += performance.now() - started;
+      if (performance.now() - started > this.slowMs) this.#slow++;
       this.#count++;
-      this.slow = this.#count >= SLOW_STAT_SAMPLE && this.#ms / this.#count > this.slowMs;
+      this.slow = this.#count >= SLOW_STAT_SAMPLE && this.#slow * 2 > this.#count;
     }
   };
 }
