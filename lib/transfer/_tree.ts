@@ -213,14 +213,21 @@ export class PathBlockedError extends InputError {
  *
  * @param root The target folder (exists).
  * @param relative The file's relative path from {@linkcode localName}.
+ * @param folders Folders this run found or made already (a download of many files in one
+ *   folder then looks at it once); filled in.
  * @returns The file's full path.
  * @throws {PathBlockedError} When a component on the way is a file or a symbolic link.
  */
-export async function makeParents(root: string, relative: string): Promise<string> {
+export async function makeParents(
+  root: string,
+  relative: string,
+  folders?: Set<string>,
+): Promise<string> {
   const parts = relative.split("/");
   let dir = root;
   for (const part of parts.slice(0, -1)) {
     dir = join(dir, part);
+    if (folders?.has(dir)) continue;
     let info: Deno.FileInfo | undefined;
     try {
       info = await Deno.lstat(dir);
@@ -230,6 +237,7 @@ export async function makeParents(root: string, relative: string): Promise<strin
     if (info === undefined) {
       try {
         await Deno.mkdir(dir);
+        folders?.add(dir);
         continue;
       } catch (error) {
         // Another file of the same download created it meanwhile.
@@ -244,6 +252,7 @@ export async function makeParents(root: string, relative: string): Promise<strin
         }, not a folder; nothing was written there`,
       );
     }
+    folders?.add(dir);
   }
   return join(dir, parts.at(-1)!);
 }

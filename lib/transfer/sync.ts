@@ -575,6 +575,7 @@ async function execute(
     options.onProgress?.({ ...progress });
   };
   const partListings: PartListings = new Map();
+  const folders = new Set<string>();
 
   const transfer = async (action: SyncAction) => {
     const sent = { bytes: 0, resumed: 0 };
@@ -602,7 +603,7 @@ async function execute(
         }
       } else {
         const file = sources.get(action.local)!;
-        const target = await makeParents(dir, action.local);
+        const target = await makeParents(dir, action.local, folders);
         await saveFile(record, file, {
           path: target,
           force: true,
