@@ -40,6 +40,73 @@ export interface PaginateOptions extends Pick<RequestOptions, "signal"> {
    * @default {0}
    */
   ahead?: number;
+  /**
+   * The listing must be whole: the pages together must hold exactly the items the first page
+   * counts (`_pagination.total_items`), every page must count the same, no item may come twice
+   * (the list shifted while it was read), and reading must not stop at `maxPages` with pages
+   * left. Otherwise {@linkcode IncompleteListingError} is thrown, at the latest after the last
+   * page (so a caller that needs the whole list, to delete what is not on it, collects the items
+   * before acting). A server that sends no count is checked only for repeats and the page limit.
+   *
+   * @default {false}
+   */
+  whole?: boolean;
+}
+
+/** Data of an {@linkcode IncompleteListingError}. */
+export interface IncompleteListingFacts {
+  /** The paginated endpoint. */
+  endpoint: string;
+  /** Items that arrived until the listing was found incomplete. */
+  received: number;
+  /** Items the server counted (its first page's `total_items`), when it said. */
+  total: number | undefined;
+}
+
+/**
+ * A listing read with {@linkcode PaginateOptions.whole} is not whole: its pages held another
+ * number of items than the server counted (the list changed while it was read, or the server cut
+ * it short), or it has more pages than `maxPages`. Its items must not be taken as everything
+ * there is.
+ *
+ * @example Usage
+ * ```ts
+ * import { IncompleteListingError, paginateItems, Transport } from "@repo/apy/http";
+ * import { startServer } from "@repo/apy/testing";
+ * import assert from "node:assert";
+ *
+ * await using server = await startServer();
+ * await using transport = new Transport({ settings: { host: server.url, pat: server.pat } });
+ * server.addFault({
+ *   method: "GET",
+ *   path: /\/records$/,
+ *   jsonBody: { items: [], _pagination: { page: 1, total_pages: 1, total_items: 3, _links: {} } },
+ * });
+ * const listing = Array.fromAsync(paginateItems(transport, "/records", {}, { whole: true }));
+ * await assert.rejects(listing, IncompleteListingError);
+ * ```
+ */
+export class IncompleteListingError extends RepoApyError {
+  /** The paginated endpoint. */
+  readonly endpoint: string;
+  /** Items that arrived until the listing was found incomplete. */
+  readonly received: number;
+  /** Items the server counted, when it said. */
+  readonly total: number | undefined;
+
+  /**
+   * Creates the error.
+   *
+   * @param message What went wrong and what to do about it.
+   * @param facts The endpoint and the counts.
+   * @param options Standard error options (`cause`).
+   */
+  constructor(message: string, facts: IncompleteListingFacts, options?: ErrorOptions) {
+    super(message, options);
+    this.endpoint = facts.endpoint;
+    this.received = facts.received;
+    this.total = facts.total;
+  }
 }
 
 /** Pages read at most by {@linkcode paginate} (a million items at 100 per page). */
@@ -57,6 +124,9 @@ export const MAX_PAGES = 10_000;
  * following page by its `page` parameter, that many following pages are requested while the
  * caller reads; they are yielded in order, through the same checks. Without it, a page is asked
  * for only when the caller wants it.
+ *
+ * With `whole`, a listing that does not hold the items the server counted fails with
+ * {@linkcode IncompleteListingError} instead of ending quietly short.
  *
  * @example Usage
  * ```ts
@@ -80,9 +150,10 @@ export const MAX_PAGES = 10_000;
  * @param transport The transport to send requests with.
  * @param endpoint The paginated endpoint.
  * @param query Query parameters of the first page (`per_page`, filters).
- * @param options Signal and page limit.
+ * @param options Signal, page limit, pages ahead, whole listing.
  * @returns An async iterator over the pages.
  * @throws {RepoApyError} When the server links back to a page it sent already (a loop).
+ * @throws {IncompleteListingError} With `whole`, when the listing is not whole.
  */
 export async function* paginate<T>(
   transport: Transport,
@@ -98,6 +169,14 @@ export async function* paginate<T>(
   let lastPage = 0;
   const loop = (count: number, what: string) =>
     new RepoApyError(`The server's page links loop: page ${count + 1} ${what}`);
+  // With `whole`: the first page's count, and the items received.
+  let counted: number | undefined;
+  let received = 0;
+  const incomplete = (what: string) =>
+    new IncompleteListingError(
+      `The listing of ${endpoint} is incomplete: ${what}; its items were not taken as the whole list: read it again`,
+      { endpoint, received, total: counted },
+    );
   const read = (target: string, first: boolean) =>
     transport.jsonObject<PageJson<T>>("GET", target, {
       ...(first ? { query } : {}),
@@ -117,12 +196,36 @@ export async function* paginate<T>(
       throw loop(count, "links back to an earlier page");
     }
     lastPage = number ?? lastPage + 1;
+    if (options.whole) {
+      received += page.items.length;
+      const items = typeof info?.total_items === "number" ? info.total_items : undefined;
+      if (count === 0) counted = items;
+      if (items !== counted) {
+        throw incomplete(
+          `it changed while it was read (page ${count + 1} counts ${
+            items ?? "no"
+          } items, page 1 counted ${counted ?? "none"})`,
+        );
+      }
+      if (counted !== undefined && received > counted) {
+        throw incomplete(
+          `${received} items arrived where the server counted ${counted} (it changed while it was read)`,
+        );
+      }
+    }
     for (const item of page.items) {
       const { id, type } = (item ?? {}) as { id?: unknown; type?: unknown };
       if (typeof id !== "number" && typeof id !== "string") continue;
       // Trash items of different types share ids (record 14 and template 14): key by both.
       const key = typeof type === "string" ? `${type}/${id}` : id;
-      if (seen.has(key)) throw loop(count, "repeats items of an earlier page");
+      if (seen.has(key)) {
+        // A listing that shifted while it was read repeats items too: with `whole`, say so.
+        throw options.whole
+          ? incomplete(
+            `it changed while it was read (page ${count + 1} repeats items of an earlier page)`,
+          )
+          : loop(count, "repeats items of an earlier page");
+      }
       seen.add(key);
     }
     const total = info?.total_pages;
@@ -138,10 +241,19 @@ export async function* paginate<T>(
       }
     }
     yield page;
-    if (typeof total === "number" && lastPage >= total) return;
-    if (next !== undefined && (visited.has(next) || next === info?._links?.self)) {
+    if (typeof total === "number" && lastPage >= total) next = undefined;
+    else if (next !== undefined && (visited.has(next) || next === info?._links?.self)) {
       throw loop(count, "links back to an earlier page");
     }
+  }
+  if (!options.whole) return;
+  if (next !== undefined) {
+    throw incomplete(`it has more than ${maxPages} pages (${received} items arrived)`);
+  }
+  if (counted !== undefined && received !== counted) {
+    throw incomplete(
+      `${received} of the ${counted} items the server counted arrived (the list changed while it was read, or the server cut it short)`,
+    );
   }
 }
 
@@ -176,8 +288,9 @@ function pageLink(next: string, following: number, number: number): string | und
  * @param transport The transport to send requests with.
  * @param endpoint The paginated endpoint.
  * @param query Query parameters of the first page.
- * @param options Signal and page limit.
+ * @param options Signal, page limit, pages ahead, whole listing (as {@linkcode paginate}).
  * @returns An async iterator over the items.
+ * @throws {IncompleteListingError} With `whole`, when the listing is not whole.
  */
 export async function* paginateItems<T>(
   transport: Transport,

@@ -215,7 +215,7 @@ export async function writeAtomic(
   const flush = new BackgroundFlush(part.path);
   let received = 0;
   try {
-    for await (const chunk of readChunks(body)) {
+    for await (const chunk of readChunks(body, options.maxBytes)) {
       received += chunk.byteLength;
       if (options.maxBytes !== undefined && received > options.maxBytes) {
         throw options.tooLong?.(received) ?? new RangeError(`More than ${options.maxBytes} bytes`);
@@ -320,14 +320,20 @@ class BackgroundFlush {
 }
 
 const READ_BUFFER_BYTES = 1 << 20;
+const MIN_READ_BUFFER_BYTES = 16 << 10;
 
 /**
- * Reads a stream piece by piece. A byte stream is read into two reused 1 MiB buffers, the next
+ * Reads a stream piece by piece. A byte stream is read into two reused buffers of 1 MiB, or of
+ * about `maxBytes` when that is less (a small file costs no megabytes of zeroed memory), the next
  * read running while the caller handles the current piece, so a download of any size allocates
  * nothing per piece and the network does not wait for the disk. Each piece is valid until the
  * next one is requested. An early stop cancels the stream.
  */
-async function* readChunks(body: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
+async function* readChunks(
+  body: ReadableStream<Uint8Array>,
+  maxBytes = Infinity,
+): AsyncGenerator<Uint8Array> {
+  const size = Math.min(READ_BUFFER_BYTES, Math.max(MIN_READ_BUFFER_BYTES, maxBytes + 1));
   let reader: ReadableStreamBYOBReader;
   try {
     reader = body.getReader({ mode: "byob" });
@@ -335,7 +341,7 @@ async function* readChunks(body: ReadableStream<Uint8Array>): AsyncGenerator<Uin
     yield* body;
     return;
   }
-  let spare = new ArrayBuffer(READ_BUFFER_BYTES);
+  let spare = new ArrayBuffer(size);
   // A read may fail while the caller still handles the previous piece (an abort, a broken
   // connection); it is awaited later, so mark it handled now.
   const read = (buffer: ArrayBuffer) => {
@@ -343,7 +349,7 @@ async function* readChunks(body: ReadableStream<Uint8Array>): AsyncGenerator<Uin
     result.catch(() => {});
     return result;
   };
-  let pending = read(new ArrayBuffer(READ_BUFFER_BYTES));
+  let pending = read(new ArrayBuffer(size));
   let finished = false;
   try {
     while (true) {

@@ -34,6 +34,11 @@ export interface WalkTreeOptions {
   onWarning?: ((message: string) => void) | undefined;
   /** Leave out these entries (relative names), e.g. a sync's own cache file. */
   skip?: (name: string) => boolean;
+  /**
+   * Time of a stat (ms) above which it is slow; once most are, the rest of the walk stats
+   * concurrently (tests force either way). @default {0.2}
+   */
+  slowStatMs?: number;
 }
 
 /** Longest file name the server accepts, in characters. */
@@ -41,6 +46,46 @@ export const MAX_SERVER_NAME_LENGTH = 256;
 
 /** File system calls in flight while listing a folder. */
 export const STAT_CONCURRENCY = 16;
+
+/**
+ * Stats of one walk: one synchronous call per entry while they are fast (a local disk answers in
+ * microseconds, less than handing each call to a thread costs), and concurrent asynchronous calls
+ * for the rest of the walk once most are slow (a network file system). A few slow ones (the first
+ * call loads the file system code; a busy machine pauses the process) change nothing.
+ */
+class StatPace {
+  /** Synchronous stats made, and how many of them were slow. */
+  #count = 0;
+  #slow = 0;
+  /** The walk's stats are slow: the rest go concurrently. */
+  slow = false;
+
+  /** @param slowMs The time (ms) above which a stat is slow. */
+  constructor(readonly slowMs: number) {}
+
+  /** The entry's info (`undefined` when it is gone or a dangling link). */
+  sync = (path: string, follow: boolean): Deno.FileInfo | undefined => {
+    const started = performance.now();
+    try {
+      return follow ? Deno.statSync(path) : Deno.lstatSync(path);
+    } catch {
+      return undefined;
+    } finally {
+      if (performance.now() - started > this.slowMs) this.#slow++;
+      this.#count++;
+      this.slow = this.#count >= SLOW_STAT_SAMPLE && this.#slow * 2 > this.#count;
+    }
+  };
+}
+
+/** A stat of an entry, through the link when `follow`; `undefined` when it cannot be made. */
+type Stat = (
+  path: string,
+  follow: boolean,
+) => Deno.FileInfo | undefined | Promise<Deno.FileInfo | undefined>;
+
+/** Stats timed before a walk may go concurrent. */
+const SLOW_STAT_SAMPLE = 16;
 
 /**
  * Lists every file under `root`, subfolders included, sorted by relative name. Symbolic links
@@ -54,20 +99,17 @@ export const STAT_CONCURRENCY = 16;
 export async function walkTree(root: string, options: WalkTreeOptions = {}): Promise<TreeFile[]> {
   const files: TreeFile[] = [];
   let links = 0;
+  const stats = new StatPace(options.slowStatMs ?? 0.2);
   const walk = async (dir: string, prefix: string, ancestors: Set<string>) => {
     const entries: Deno.DirEntry[] = [];
     for await (const entry of Deno.readDir(dir)) entries.push(entry);
     const folders: { path: string; name: string; real: string }[] = [];
-    await runPool(STAT_CONCURRENCY, entries, async (entry) => {
+    const visit = async (entry: Deno.DirEntry, stat: Stat) => {
       const name = `${prefix}${entry.name}`;
       if (options.skip?.(name)) return;
       const path = join(dir, entry.name);
-      let info: Deno.FileInfo;
-      try {
-        info = entry.isSymlink && options.followSymlinks
-          ? await Deno.stat(path)
-          : await Deno.lstat(path);
-      } catch {
+      const info = await stat(path, entry.isSymlink && options.followSymlinks === true);
+      if (info === undefined) {
         // Gone since the listing, or a dangling link.
         if (entry.isSymlink) links++;
         return;
@@ -81,7 +123,18 @@ export async function walkTree(root: string, options: WalkTreeOptions = {}): Pro
       } else if (info.isFile && (options.wanted?.(name) ?? true)) {
         files.push({ path, name, size: info.size, mtime: info.mtime?.getTime() });
       }
-    });
+    };
+    let next = 0;
+    for (; next < entries.length && !stats.slow; next++) await visit(entries[next]!, stats.sync);
+    await runPool(
+      STAT_CONCURRENCY,
+      entries.slice(next),
+      (entry) =>
+        visit(
+          entry,
+          (path, follow) => (follow ? Deno.stat(path) : Deno.lstat(path)).catch(() => undefined),
+        ),
+    );
     for (const folder of folders.sort((a, b) => compareNames(a.name, b.name))) {
       if (options.followSymlinks) {
         if (ancestors.has(folder.real)) {
@@ -160,14 +213,21 @@ export class PathBlockedError extends InputError {
  *
  * @param root The target folder (exists).
  * @param relative The file's relative path from {@linkcode localName}.
+ * @param folders Folders this run found or made already (a download of many files in one
+ *   folder then looks at it once); filled in.
  * @returns The file's full path.
  * @throws {PathBlockedError} When a component on the way is a file or a symbolic link.
  */
-export async function makeParents(root: string, relative: string): Promise<string> {
+export async function makeParents(
+  root: string,
+  relative: string,
+  folders?: Set<string>,
+): Promise<string> {
   const parts = relative.split("/");
   let dir = root;
   for (const part of parts.slice(0, -1)) {
     dir = join(dir, part);
+    if (folders?.has(dir)) continue;
     let info: Deno.FileInfo | undefined;
     try {
       info = await Deno.lstat(dir);
@@ -177,6 +237,7 @@ export async function makeParents(root: string, relative: string): Promise<strin
     if (info === undefined) {
       try {
         await Deno.mkdir(dir);
+        folders?.add(dir);
         continue;
       } catch (error) {
         // Another file of the same download created it meanwhile.
@@ -191,6 +252,7 @@ export async function makeParents(root: string, relative: string): Promise<strin
         }, not a folder; nothing was written there`,
       );
     }
+    folders?.add(dir);
   }
   return join(dir, parts.at(-1)!);
 }

@@ -29,9 +29,9 @@
 import { join } from "node:path";
 import { InputError, RepoApyError } from "../http/errors.ts";
 import type { Transport } from "../http/transport.ts";
-import { MAX_PAGES } from "../http/paginate.ts";
+import { IncompleteListingError, paginateItems } from "../http/paginate.ts";
 import { filesPath } from "../http/paths.ts";
-import { type FileJson, MAX_PER_PAGE, type PageJson, UPLOAD_CHUNK_SIZE } from "../http/protocol.ts";
+import { type FileJson, MAX_PER_PAGE, UPLOAD_CHUNK_SIZE } from "../http/protocol.ts";
 import { globFilter } from "../utils/glob.ts";
 import { PART_FILE_NAME } from "../utils/part_file.ts";
 import { statLocalPath } from "../utils/local_path.ts";
@@ -330,14 +330,13 @@ async function listLocal(
   return new Map(tree.map((file) => [file.name, file]));
 }
 
-/** Listing pages in flight: a big record's list costs pages × round trip when read in a row. */
-const PAGE_CONCURRENCY = 4;
+/** Listing pages requested ahead: a big record's list costs pages × round trip when read in a row. */
+const PAGES_AHEAD = 4;
 
 /**
- * Every file of the record, read page by page, pages after the first `PAGE_CONCURRENCY` at a
- * time (their count is known from the first). The listing must be whole: a page that fails, a
- * file on two pages, or a count other than the server's total throws, so a failed or torn
- * listing is never read as "these files are all there is".
+ * Every file of the record, read with pages requested ahead. The listing must be whole: a page
+ * that fails, a file on two pages, or a count other than the server's total throws, so a failed
+ * or torn listing is never read as "these files are all there is".
  */
 async function listRemote(
   record: SyncTarget,
@@ -345,26 +344,19 @@ async function listRemote(
   signal: AbortSignal | undefined,
 ): Promise<Map<string, FileJson>> {
   const files = new Map<string, FileJson>();
-  const ids = new Set<string>();
-  let count = 0;
-  const page = async (number: number) => {
-    const json = await record.transport.jsonObject<PageJson<FileJson>>(
-      "GET",
-      filesPath(record.id),
-      {
-        query: { page: number, per_page: MAX_PER_PAGE },
-        shape: { items: "array" },
-        ...(signal ? { signal } : {}),
-      },
-    );
-    for (const file of json.items) {
-      if (typeof file?.name !== "string" || typeof file.id !== "string" || ids.has(file.id)) {
+  const items = paginateItems<FileJson>(
+    record.transport,
+    filesPath(record.id),
+    { per_page: MAX_PER_PAGE },
+    { ahead: PAGES_AHEAD, whole: true, ...(signal ? { signal } : {}) },
+  );
+  try {
+    for await (const file of items) {
+      if (typeof file?.name !== "string" || typeof file.id !== "string") {
         throw new RepoApyError(
-          `The record's file list changed while it was read (page ${number}): run the sync again; nothing was changed`,
+          `The record's file list holds an entry without a name or id: nothing was changed`,
         );
       }
-      ids.add(file.id);
-      count++;
       if (!wanted(file.name) || ownFile(file.name)) continue;
       // Only what the sync uses: a listing entry carries its creator and links (kilobytes each),
       // which for a big record would be most of the memory held.
@@ -378,40 +370,52 @@ async function listRemote(
         _actions: {},
       });
     }
-    return json._pagination;
-  };
-  const first = await page(1);
-  const pages = Math.min(Number(first?.total_pages) || 1, MAX_PAGES);
-  await runPool(
-    PAGE_CONCURRENCY,
-    Array.from({ length: pages - 1 }, (_, i) => i + 2),
-    async (number) => void await page(number),
-    signal ? { signal } : {},
-  );
-  const total = first?.total_items;
-  if (typeof total === "number" && total !== count) {
-    throw new RepoApyError(
-      `The record's file list changed while it was read (${count} of ${total} files listed): run the sync again; nothing was changed`,
+  } catch (error) {
+    if (!(error instanceof IncompleteListingError)) throw error;
+    throw new IncompleteListingError(
+      `The record's file list was not read whole (${error.received} of ${
+        error.total ?? "an unknown number of"
+      } files arrived: it changed while it was read, or the server cut it short): run the sync again; nothing was changed`,
+      error,
+      { cause: error },
     );
   }
   return files;
 }
 
-/** Whether a local file holds the content of a record file (via the hash cache when possible). */
-async function sameLocal(local: TreeFile, file: FileJson, cache: HashCache): Promise<boolean> {
-  if (local.size !== file.size) return false;
-  const kind = kindOf(file.checksum, file.size);
-  if (kind === undefined) return false;
-  const checksum = file.checksum!.trim().toLowerCase();
-  let candidates = cache.get(local.name, local.size, local.mtime, kind);
-  if (candidates === undefined) {
+/**
+ * Whether each local file holds the content of its record file, in the pairs' order: from the
+ * hash cache where it knows (no await per file: a no-op re-sync of a big folder is all hits),
+ * else hashed, `HASH_CONCURRENCY` files at a time.
+ */
+async function sameContent(
+  pairs: readonly (readonly [TreeFile, FileJson])[],
+  cache: HashCache,
+): Promise<boolean[]> {
+  const same: boolean[] = [];
+  const unknown: number[] = [];
+  pairs.forEach(([local, file], index) => {
+    const kind = kindOf(file.checksum, file.size);
+    if (local.size !== file.size || kind === undefined) same[index] = false;
+    else {
+      const candidates = cache.get(local.name, local.size, local.mtime, kind);
+      if (candidates === undefined) unknown.push(index);
+      else same[index] = candidates.includes(file.checksum!.trim().toLowerCase());
+    }
+  });
+  await runPool(HASH_CONCURRENCY, unknown, async (index) => {
+    const [local, file] = pairs[index]!;
+    const kind = kindOf(file.checksum, file.size)!;
     // A file that cannot be read now is planned as changed; its transfer then says why it fails.
     const computed = await fileChecksums(local.path, kind).catch(() => undefined);
-    if (computed === undefined || computed.size !== local.size) return false;
-    candidates = computed.candidates;
-    cache.set(local.name, local.size, local.mtime, kind, candidates);
-  }
-  return candidates.includes(checksum);
+    if (computed === undefined || computed.size !== local.size) {
+      same[index] = false;
+      return;
+    }
+    cache.set(local.name, local.size, local.mtime, kind, computed.candidates);
+    same[index] = computed.candidates.includes(file.checksum!.trim().toLowerCase());
+  });
+  return same;
 }
 
 /** File system calls (hashing) in flight while planning. */
@@ -425,13 +429,15 @@ async function planUp(
 ): Promise<SyncPlan> {
   checkNameLengths(local.keys());
   const actions: SyncAction[] = [];
-  await runPool(HASH_CONCURRENCY, local.values(), async (file) => {
+  const both: [TreeFile, FileJson][] = [];
+  for (const file of local.values()) {
     const found = remote.get(file.name);
-    const action = found === undefined
-      ? "upload"
-      : await sameLocal(file, found, cache)
-      ? "skip"
-      : "replace";
+    if (found !== undefined) both.push([file, found]);
+    else actions.push({ action: "upload", name: file.name, local: file.name, size: file.size });
+  }
+  const same = await sameContent(both, cache);
+  both.forEach(([file], index) => {
+    const action = same[index] ? "skip" : "replace";
     actions.push({ action, name: file.name, local: file.name, size: file.size });
   });
   for (const [name, file] of remote) {
@@ -475,9 +481,8 @@ async function planDown(
   }
   // A path that is a folder of another file's path (`a` and `a/b`) cannot be both.
   for (const { file, path } of pending) {
-    const parts = path.split("/");
-    for (let i = 1; i < parts.length; i++) {
-      const parent = parts.slice(0, i).join("/");
+    for (let end = path.indexOf("/"); end !== -1; end = path.indexOf("/", end + 1)) {
+      const parent = path.slice(0, end);
       const owner = claimed.get(parent);
       if (owner !== undefined) {
         problems.push({
@@ -490,16 +495,18 @@ async function planDown(
       }
     }
   }
-  await runPool(HASH_CONCURRENCY, pending, async ({ file, path }) => {
-    if (claimed.get(path) !== file.name) return;
+  const both: [TreeFile, FileJson][] = [];
+  for (const { file, path } of pending) {
+    if (claimed.get(path) !== file.name) continue;
     sources.set(path, file);
     const here = local.get(path);
-    const action = here === undefined
-      ? "download"
-      : await sameLocal(here, file, cache)
-      ? "skip"
-      : "replace";
-    actions.push({ action, name: file.name, local: path, size: file.size });
+    if (here !== undefined) both.push([here, file]);
+    else actions.push({ action: "download", name: file.name, local: path, size: file.size });
+  }
+  const same = await sameContent(both, cache);
+  both.forEach(([here, file], index) => {
+    const action = same[index] ? "skip" : "replace";
+    actions.push({ action, name: file.name, local: here.name, size: file.size });
   });
   for (const [path, file] of local) {
     if (claimed.has(path)) continue;
@@ -568,6 +575,7 @@ async function execute(
     options.onProgress?.({ ...progress });
   };
   const partListings: PartListings = new Map();
+  const folders = new Set<string>();
 
   const transfer = async (action: SyncAction) => {
     const sent = { bytes: 0, resumed: 0 };
@@ -595,7 +603,7 @@ async function execute(
         }
       } else {
         const file = sources.get(action.local)!;
-        const target = await makeParents(dir, action.local);
+        const target = await makeParents(dir, action.local, folders);
         await saveFile(record, file, {
           path: target,
           force: true,

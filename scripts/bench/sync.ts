@@ -10,8 +10,10 @@
  * re-sync at several tree sizes, to tell how peak RSS grows with the number of files.
  *
  * Run: `deno run -A scripts/bench/sync.ts [--counts 2000,10000] [--dirs 200] [--size 4096]
- * [--latency 10] [--no-python]`. Against the local server on loopback; `--latency` makes it
- * answer every request that many milliseconds late.
+ * [--latency 10] [--link 100mbit/30ms] [--no-python]`. Against the local server on loopback;
+ * `--latency` makes it answer every request that many milliseconds late; `--link` puts the
+ * clients behind the link-emulating proxy of `_link.ts` (that bandwidth cap, shared by all
+ * connections, and that round trip).
  *
  * @module
  */
@@ -21,6 +23,7 @@ import { Transport } from "../../lib/http/transport.ts";
 import { RepoRecord } from "../../lib/transfer/record.ts";
 import { openResource } from "../../lib/resources/resource.ts";
 import { hasRequests, PYTHON_STEPS, repoApyClient } from "./_clients.ts";
+import { parseLink, startLink } from "./_link.ts";
 import { measure, onPath, type Sample, settle } from "./_measure.ts";
 
 function option(name: string, fallback: string): string {
@@ -53,13 +56,18 @@ async function main(): Promise<void> {
   const dirs = Number(option("dirs", "200"));
   const size = Number(option("size", "4096"));
   const work = await Deno.realPath(await Deno.makeTempDir({ prefix: "repo-apy-bench-sync-" }));
+  const linkOption = option("link", "");
+  const link = linkOption === "" ? undefined : parseLink(linkOption);
   await using server = await startServer({ storageDir: `${work}/server` });
   // A server answering every request late, as a real one behind a link with delay does.
   const latency = Number(option("latency", "0"));
   if (latency > 0) server.addFault({ delayMs: latency });
+  // The clients reach the server through the link; the benchmark's own requests go direct.
+  const proxy = link ? startLink(server.url, link) : undefined;
+  const clientServer = { url: proxy?.url ?? server.url, pat: server.pat };
   await using transport = new Transport({ settings: { host: server.url, pat: server.pat } });
   await Deno.mkdir(`${work}/home`);
-  const repoApy = await repoApyClient(server, `${work}/home`);
+  const repoApy = await repoApyClient(clientServer, `${work}/home`);
   const found = Deno.args.includes("--no-python") ? undefined : await onPath("python3");
   const python3 = found && await hasRequests(found) ? found : undefined;
   let records = 0;
@@ -82,7 +90,7 @@ async function main(): Promise<void> {
       await writeTree(tree, count, dirs, size);
       const label = `${count} × ${size / 1024} KB in ${dirs} folders${
         latency > 0 ? `, ${latency} ms late` : ""
-      }`;
+      }${link ? `, link ${link.name}` : ""}`;
       const record = await openResource(transport, RepoRecord, {
         identifier: `bench-sync-${++records}`,
         create: true,
@@ -103,12 +111,13 @@ async function main(): Promise<void> {
         await measured(
           `upload one by one, ${label}`,
           PYTHON_STEPS,
-          () => pythonTree(python3, server, other.id, tree),
+          () => pythonTree(python3, clientServer, other.id, tree),
         );
       }
       await Deno.remove(down, { recursive: true });
     }
   } finally {
+    proxy?.close();
     await Deno.remove(work, { recursive: true }).catch(() => {});
   }
   console.log("| Task | Client | Wall s | CPU s | Peak RSS MiB | Requests |");

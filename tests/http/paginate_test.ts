@@ -3,7 +3,7 @@ import { assertEquals, assertRejects, assertStringIncludes } from "../_assert.ts
 import { RepoApyError } from "../../lib/http/errors.ts";
 import { startServer } from "../../lib/testing/mod.ts";
 import { Transport } from "../../lib/http/transport.ts";
-import { paginate, paginateItems } from "../../lib/http/paginate.ts";
+import { IncompleteListingError, paginate, paginateItems } from "../../lib/http/paginate.ts";
 import { createRecord, listDir, managerFor, ok, tempDir } from "../cli/_records.ts";
 
 Deno.test("paginateItems() fails clearly when 'next' points back at the same page", async () => {
@@ -101,4 +101,116 @@ Deno.test("paginateItems() reads a trash whose items of different types share an
   await transport.request("DELETE", `/collections/${(collection as { id: number }).id}`);
   const items = await Array.fromAsync(paginateItems<{ type: string }>(transport, "/trash"));
   assertEquals(items.map((i) => i.type).sort(), ["collection", "record"]);
+});
+
+/** Records `a`…`e` on a fresh server, listed by identifier. */
+async function fiveRecords(transport: Transport): Promise<void> {
+  for (const identifier of ["a", "b", "c", "d", "e"]) {
+    await transport.json("POST", "/records", { json: { identifier, title: identifier } });
+  }
+}
+
+const byIdentifier = { per_page: 2, sort: "identifier" };
+
+Deno.test("paginate() with `whole` reads a steady listing whole, pages requested ahead", async () => {
+  await using server = await startServer();
+  await using transport = new Transport({ settings: { host: server.url, pat: server.pat } });
+  await fiveRecords(transport);
+  const items = await Array.fromAsync(
+    paginateItems<{ identifier: string }>(transport, "/records", byIdentifier, {
+      whole: true,
+      ahead: 2,
+    }),
+  );
+  assertEquals(items.map((item) => item.identifier), ["a", "b", "c", "d", "e"]);
+});
+
+Deno.test("paginate() with `whole` fails when the list changes between pages", async () => {
+  await using server = await startServer();
+  await using transport = new Transport({ settings: { host: server.url, pat: server.pat } });
+  await fiveRecords(transport);
+  const seen: string[] = [];
+  const error = await assertRejects(async () => {
+    for await (
+      const item of paginateItems<{ identifier: string }>(transport, "/records", byIdentifier, {
+        whole: true,
+      })
+    ) {
+      seen.push(item.identifier);
+      if (seen.length === 2) {
+        await transport.json("POST", "/records", { json: { identifier: "0", title: "0" } });
+      }
+    }
+  }, IncompleteListingError);
+  assertEquals(seen, ["a", "b"]);
+  assertStringIncludes(error.message, "changed while it was read");
+  assertEquals([error.endpoint, error.received, error.total], ["/records", 4, 5]);
+});
+
+Deno.test("paginate() with `whole` fails on a listing short of the server's count; without, it ends quietly", async () => {
+  await using server = await startServer();
+  await using transport = new Transport({ settings: { host: server.url, pat: server.pat } });
+  await fiveRecords(transport);
+  // Page 2 claims to be the last one and holds nothing: 2 of 5 items arrive.
+  const short = () =>
+    server.addFault({
+      method: "GET",
+      path: /\/records$/,
+      nth: 2,
+      jsonBody: {
+        items: [],
+        _pagination: { page: 2, per_page: 2, total_pages: 2, total_items: 5, _links: {} },
+      },
+    });
+  short();
+  const quiet = await Array.fromAsync(paginateItems(transport, "/records", byIdentifier));
+  assertEquals(quiet.length, 2);
+  server.clearFaults();
+  short();
+  const error = await assertRejects(
+    () => Array.fromAsync(paginateItems(transport, "/records", byIdentifier, { whole: true })),
+    IncompleteListingError,
+  );
+  assertStringIncludes(error.message, "2 of the 5 items the server counted arrived");
+  assertEquals([error.received, error.total], [2, 5]);
+});
+
+Deno.test("paginate() with `whole` fails when `maxPages` leaves pages unread; without, it stops there", async () => {
+  await using server = await startServer();
+  await using transport = new Transport({ settings: { host: server.url, pat: server.pat } });
+  await fiveRecords(transport);
+  const pages = await Array.fromAsync(
+    paginate(transport, "/records", byIdentifier, { maxPages: 2 }),
+  );
+  assertEquals(pages.length, 2);
+  const error = await assertRejects(
+    () =>
+      Array.fromAsync(paginate(transport, "/records", byIdentifier, { maxPages: 2, whole: true })),
+    IncompleteListingError,
+  );
+  assertStringIncludes(error.message, "more than 2 pages");
+});
+
+Deno.test("paginate() with `whole` reports an item repeated on a later page as a changed listing", async () => {
+  await using server = await startServer();
+  await using transport = new Transport({ settings: { host: server.url, pat: server.pat } });
+  await fiveRecords(transport);
+  const [first] = await Array.fromAsync(
+    paginateItems<{ id: number }>(transport, "/records", { per_page: 1, sort: "identifier" }),
+  );
+  const repeat = () =>
+    server.addFault({ method: "GET", path: /\/records$/, nth: 2, jsonFields: { id: first!.id } });
+  repeat();
+  const loop = await assertRejects(
+    () => Array.fromAsync(paginateItems(transport, "/records", byIdentifier)),
+    RepoApyError,
+  );
+  assertStringIncludes(loop.message, "repeats items of an earlier page");
+  server.clearFaults();
+  repeat();
+  const error = await assertRejects(
+    () => Array.fromAsync(paginateItems(transport, "/records", byIdentifier, { whole: true })),
+    IncompleteListingError,
+  );
+  assertStringIncludes(error.message, "changed while it was read");
 });

@@ -3,9 +3,11 @@
 // files, deletion, dry run, resume, failed listings).
 import { assert, assertEquals, assertRejects, assertStringIncludes } from "../_assert.ts";
 import { InputError, RepoApyError, RequestError } from "../../lib/http/errors.ts";
+import { IncompleteListingError } from "../../lib/http/paginate.ts";
 import type { FileJson } from "../../lib/http/protocol.ts";
 import { downloadFileStream } from "../../lib/transfer/download.ts";
 import { HASH_CACHE_NAME, type SyncAction, syncFolder } from "../../lib/transfer/sync.ts";
+import { walkTree } from "../../lib/transfer/_tree.ts";
 import { type Env, setup } from "./_helpers.ts";
 
 /** Every file below `root` with its text, relative with `/`, sorted (the hash cache left out). */
@@ -107,6 +109,38 @@ Deno.test("uploadFiles() recursive: globs match the relative path, symbolic link
   assertEquals(warnings.length, 1);
   assertStringIncludes(warnings[0]!, "'raw/loop'");
   assertStringIncludes(warnings[0]!, "loop");
+});
+
+Deno.test("walkTree() finds the same files, links and loops with synchronous stats and with concurrent ones (slow disks)", async () => {
+  await using env = await setup();
+  const src = `${env.dir}/src`;
+  await writeTree(src, {
+    ...TREE,
+    ...Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`many/f${i}.txt`, `${i}`])),
+  });
+  // Links among the many files, which the concurrent stats reach (the first 16 go synchronously).
+  await symlink(`${src}/top.txt`, `${src}/many/link.txt`);
+  await symlink(src, `${src}/many/loop`);
+  for (const followSymlinks of [false, true]) {
+    const walks: [string[], string[]][] = [];
+    for (const slowStatMs of [Infinity, -1]) {
+      const warnings: string[] = [];
+      const files = await walkTree(src, {
+        followSymlinks,
+        slowStatMs,
+        skip: (name) => name === "processed/summary.txt",
+        onWarning: (text) => warnings.push(text),
+      });
+      walks.push([files.map((file) => `${file.name} ${file.size}`), warnings]);
+    }
+    assertEquals(walks[1], walks[0]);
+    const [names, warnings] = walks[0]!;
+    assertEquals(names.length, 44 + (followSymlinks ? 1 : 0));
+    assert(!names.some((name) => name.startsWith("processed/")));
+    assertEquals(names.includes("many/link.txt 3"), followSymlinks);
+    assertEquals(warnings.length, 1);
+    assertStringIncludes(warnings[0]!, followSymlinks ? "'many/loop'" : "2 symbolic link(s)");
+  }
 });
 
 Deno.test("uploadFiles() recursive refuses names over 256 characters before sending anything, listing them", async () => {
@@ -405,6 +439,17 @@ Deno.test("syncFolder() reads a listing of several pages whole (pages in flight 
   assertEquals(again.plan.counts.skip.files, 230);
   assertEquals(changes(again.plan.actions), []);
   assertEquals(env.server.log.slice(before).length, 3);
+  // A listing that shifts between pages (page 2 repeats a file of page 1) deletes nothing.
+  await Deno.remove(`${src}/d0/f0.txt`);
+  const [first] = await Array.fromAsync(env.record.files());
+  env.server.addFault({ method: "GET", path: /\/files$/, nth: 2, jsonFields: { id: first!.id } });
+  const torn = await assertRejects(
+    () => syncFolder(env.record, src, { direction: "up", delete: true }),
+    IncompleteListingError,
+  );
+  assertStringIncludes(torn.message, "nothing was changed");
+  env.server.clearFaults();
+  assertEquals((await remoteFiles(env)).size, 230);
 });
 
 Deno.test("syncFolder() down: a download cut off keeps its partial data, which the rerun resumes and never deletes", async () => {
