@@ -10,10 +10,11 @@
  * re-sync at several tree sizes, to tell how peak RSS grows with the number of files.
  *
  * Run: `deno run -A scripts/bench/sync.ts [--counts 2000,10000] [--dirs 200] [--size 4096]
- * [--latency 10] [--link 100mbit/30ms] [--no-python]`. Against the local server on loopback;
+ * [--latency 10] [--link 100mbit/30ms] [--no-python] [--pin]`. Against the local server on loopback;
  * `--latency` makes it answer every request that many milliseconds late; `--link` puts the
  * clients behind the link-emulating proxy of `_link.ts` (that bandwidth cap, shared by all
- * connections, and that round trip).
+ * connections, and that round trip); `--pin` runs the server and the proxy on CPU 0 and the
+ * measured clients on the other CPUs.
  *
  * @module
  */
@@ -24,7 +25,7 @@ import { RepoRecord } from "../../lib/transfer/record.ts";
 import { openResource } from "../../lib/resources/resource.ts";
 import { hasRequests, PYTHON_STEPS, repoApyClient } from "./_clients.ts";
 import { parseLink, startLink } from "./_link.ts";
-import { measure, onPath, type Sample, settle } from "./_measure.ts";
+import { measure, onPath, pinServerAndClients, type Sample, settle } from "./_measure.ts";
 
 function option(name: string, fallback: string): string {
   const index = Deno.args.indexOf(`--${name}`);
@@ -53,6 +54,8 @@ interface Line {
 
 async function main(): Promise<void> {
   const counts = option("counts", "10000").split(",").map(Number);
+  const pinned = Deno.args.includes("--pin") ? await pinServerAndClients() : undefined;
+  if (pinned) console.log(`Pinned: ${pinned}.`);
   const dirs = Number(option("dirs", "200"));
   const size = Number(option("size", "4096"));
   const work = await Deno.realPath(await Deno.makeTempDir({ prefix: "repo-apy-bench-sync-" }));
