@@ -14,17 +14,17 @@
 const ROOT = new URL("../", import.meta.url);
 /** Where the examples are searched, relative to the project root (`deno.json`'s excludes aside). */
 const PLACES = ["mod.ts", "cli.ts", "lib", "scripts", "tests"];
-const SKIPPED_DIRS = new Set(["testdata", "node_modules"]);
+/** Fence languages Deno runs, by the extension of the module it makes. */
 const LANGUAGES = new Map([
   ["js", "js"],
   ["javascript", "js"],
-  ["mjs", "js"],
   ["jsx", "jsx"],
   ["ts", "ts"],
   ["typescript", "ts"],
-  ["mts", "ts"],
   ["tsx", "tsx"],
 ]);
+/** Languages Deno runs too, but not this file: such an example fails here instead of vanishing. */
+const UNSUPPORTED = new Set(["mjs", "cjs", "mts", "cts"]);
 
 /** One example: the test's name and the module's source, its relative imports made absolute. */
 interface Example {
@@ -36,12 +36,11 @@ interface Example {
 async function* sourceFiles(path: string): AsyncGenerator<string> {
   const info = await Deno.stat(new URL(path, ROOT));
   if (info.isFile) {
-    if (/\.[cm]?[jt]sx?$/.test(path) && !path.endsWith(".d.ts")) yield path;
+    if (/\.[cm]?[jt]sx?$/.test(path)) yield path;
     return;
   }
   const entries = await Array.fromAsync(Deno.readDir(new URL(path, ROOT)));
   for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
-    if (entry.isDirectory && SKIPPED_DIRS.has(entry.name)) continue;
     if (entry.isDirectory || entry.isFile) yield* sourceFiles(`${path}/${entry.name}`);
   }
 }
@@ -63,12 +62,19 @@ function examples(path: string, text: string): Example[] {
     for (const block of commentText.matchAll(FENCE)) {
       const attributes = (block.groups?.attributes ?? "").split(" ");
       if (attributes.includes("ignore")) continue;
+      if (UNSUPPORTED.has(attributes[0] ?? "")) {
+        throw new Error(`${url.href}: fence the example at line ${commentLine + 1} ts or js`);
+      }
       const language = LANGUAGES.get(attributes[0] ?? "");
       if (language === undefined) continue;
       const lines: string[] = [];
       for (const line of (block.groups?.body ?? "").split(/\r?\n/)) {
         const match = LINE.exec(line);
-        if (match !== null) lines.push(match[1] ?? match[3] ?? "");
+        if (match?.[1] !== undefined) {
+          // Deno turns a `#!… deno run --allow-…` line into the test's permissions.
+          throw new Error(`${url.href}: the example at line ${commentLine + 1} has a #! line`);
+        }
+        if (match !== null) lines.push(match[3] ?? "");
       }
       // `str.lines()` in Rust drops the empty piece after a final newline.
       if (lines.at(-1) === "" && (block.groups?.body ?? "").endsWith("\n")) lines.pop();
