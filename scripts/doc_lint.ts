@@ -9,9 +9,9 @@
  *    type" errors that name one of them are accepted; every other finding fails.
  * 2. Examples, walked from `deno doc --json`: every exported function and class, and every public
  *    method of an exported class, has an `@example` (types, interfaces and constants need only the
- *    summary that `deno doc --lint` asks for). An example fenced `ignore` (not run by
- *    `deno test --doc`) must say why in a comment naming the real host it needs, e.g.
- *    `// ignore: needs a real host (https://repo.example.org)`; anything else runs against the
+ *    summary that `deno doc --lint` asks for). An example fenced `ignore` (not run by the test
+ *    task's `tests/doc_examples_test.ts`) must say why in a comment naming the real host it needs,
+ *    e.g. `// ignore: needs a real host (https://repo.example.org)`; anything else runs against the
  *    local server from `@repo/apy/testing`.
  *
  * Symbols that still lack an example are listed in `scripts/doc_lint_baseline.json`, a ratchet: a

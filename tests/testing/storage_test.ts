@@ -14,8 +14,15 @@ async function storedFiles(dir: string): Promise<string[]> {
   return names;
 }
 
+/** `size` bytes of the pattern `(i * 31 + seed) % 251`: one period, then doubled in place. */
 function bytes(size: number, seed: number): Uint8Array<ArrayBuffer> {
-  return Uint8Array.from({ length: size }, (_, i) => (i * 31 + seed) % 251);
+  const out = new Uint8Array(size);
+  for (let i = 0; i < Math.min(size, 251); i++) out[i] = (i * 31 + seed) % 251;
+  // Each copy starts at a multiple of the period, so the pattern goes on unchanged.
+  for (let filled = 251; filled < size; filled *= 2) {
+    out.copyWithin(filled, 0, Math.min(filled, size - filled));
+  }
+  return out;
 }
 
 async function upload(
