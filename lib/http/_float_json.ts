@@ -50,9 +50,10 @@ function floatValidation(validation: unknown): unknown {
 }
 
 /**
- * A copy of `value` in which every metadata entry of type `float` (an object with
- * `type: "float"`, at any depth) has its whole-number `value`, range bounds and options marked
- * to be written as floats (`3.0`) by `JSON.stringify`. Everything else is left as it is.
+ * `value` with every metadata entry of type `float` (an object with `type: "float"`, at any depth)
+ * having its whole-number `value`, range bounds and options marked to be written as floats (`3.0`)
+ * by `JSON.stringify`. Everything else is left as it is: only the objects and arrays on the way to
+ * a changed entry are copied, so a value without such entries is returned itself, unchanged.
  *
  * @example Usage
  * ```ts
@@ -60,19 +61,29 @@ function floatValidation(validation: unknown): unknown {
  * const extras = [{ key: "t", type: "float", value: 3 }, { key: "n", type: "int", value: 3 }];
  * console.log(JSON.stringify(keepFloats(extras)));
  * // [{"key":"t","type":"float","value":3.0},{"key":"n","type":"int","value":3}]
+ * console.log(keepFloats(extras[1]) === extras[1]); // true
  * ```
  */
 export function keepFloats(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(keepFloats);
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    for (let index = 0; index < value.length; index++) {
+      const kept = keepFloats(value[index]);
+      if (kept !== value[index]) (copy ??= [...value])[index] = kept;
+    }
+    return copy ?? value;
+  }
   if (!isPlainObject(value)) return value;
-  const copy: { [key: string]: unknown } = {};
-  for (const [key, item] of Object.entries(value)) {
-    copy[key] = keepFloats(item);
+  const entries = value as { [key: string]: unknown };
+  let copy: { [key: string]: unknown } | undefined;
+  for (const key of Object.keys(entries)) {
+    const kept = keepFloats(entries[key]);
+    if (kept !== entries[key]) (copy ??= { ...entries })[key] = kept;
   }
-  if (copy.type === "float") {
-    if ("value" in copy) copy.value = floatValues(copy.value);
-    if ("validation" in copy) copy.validation = floatValidation(copy.validation);
-  }
+  if (entries.type !== "float") return copy ?? value;
+  copy ??= { ...entries };
+  if ("value" in copy) copy.value = floatValues(copy.value);
+  if ("validation" in copy) copy.validation = floatValidation(copy.validation);
   return copy;
 }
 
@@ -92,5 +103,7 @@ function isPlainObject(value: unknown): value is object {
  * ```
  */
 export function stringifyJson(value: unknown, indent?: number): string {
-  return JSON.stringify(keepFloats(value), null, indent);
+  const plain = JSON.stringify(value, null, indent);
+  // No string "float" anywhere: no float entry to mark, and the plain text is the answer.
+  return plain?.includes('"float"') ? JSON.stringify(keepFloats(value), null, indent) : plain;
 }

@@ -30,9 +30,11 @@ import { RepoMisc } from "../resources/misc.ts";
 import type { ResourceSelector } from "../resources/resource.ts";
 import { RepoSearch } from "../resources/search.ts";
 import { RepoUser, type UserSelector } from "../resources/user.ts";
-import { RepoCollection } from "../transfer/collection.ts";
-import { RepoRecord } from "../transfer/record.ts";
-import { RepoTemplate } from "../transfer/template.ts";
+// The classes with file transfers are imported when a record, collection or template is opened:
+// a command that only lists or searches starts without the transfer engine.
+import type { RepoCollection } from "../transfer/collection.ts";
+import type { RepoRecord } from "../transfer/record.ts";
+import type { RepoTemplate } from "../transfer/template.ts";
 import { openResource } from "../resources/resource.ts";
 
 /** Options of a {@linkcode RepoManager}; each one beats the config file. */
@@ -188,6 +190,7 @@ export class RepoManager implements AsyncDisposable {
    * @returns The record.
    */
   async record(selector: ResourceSelector): Promise<RepoRecord> {
+    const { RepoRecord } = await import("../transfer/record.ts");
     return await openResource(this.transport, RepoRecord, selector);
   }
 
@@ -232,6 +235,7 @@ export class RepoManager implements AsyncDisposable {
    * @returns The collection.
    */
   async collection(selector: ResourceSelector): Promise<RepoCollection> {
+    const { RepoCollection } = await import("../transfer/collection.ts");
     return await openResource(this.transport, RepoCollection, selector);
   }
 
@@ -254,6 +258,7 @@ export class RepoManager implements AsyncDisposable {
    * @returns The template.
    */
   async template(selector: ResourceSelector): Promise<RepoTemplate> {
+    const { RepoTemplate } = await import("../transfer/template.ts");
     return await openResource(this.transport, RepoTemplate, selector);
   }
 
