@@ -57,8 +57,11 @@ class StatPace {
   /** Synchronous stats made, and how many of them were slow. */
   #count = 0;
   #slow = 0;
+
   /** The walk's stats are slow: the rest go concurrently. */
-  slow = false;
+  get slow(): boolean {
+    return this.#count >= SLOW_STAT_SAMPLE && this.#slow * 2 > this.#count;
+  }
 
   /** @param slowMs The time (ms) above which a stat is slow. */
   constructor(readonly slowMs: number) {}
@@ -73,7 +76,6 @@ class StatPace {
     } finally {
       if (performance.now() - started > this.slowMs) this.#slow++;
       this.#count++;
-      this.slow = this.#count >= SLOW_STAT_SAMPLE && this.#slow * 2 > this.#count;
     }
   };
 }

@@ -435,21 +435,39 @@ async function planUp(
     if (found !== undefined) both.push([file, found]);
     else actions.push({ action: "upload", name: file.name, local: file.name, size: file.size });
   }
-  const same = await sameContent(both, cache);
-  both.forEach(([file], index) => {
-    const action = same[index] ? "skip" : "replace";
-    actions.push({ action, name: file.name, local: file.name, size: file.size });
-  });
-  for (const [name, file] of remote) {
-    if (local.has(name)) continue;
-    actions.push({
-      action: options.delete ? "delete" : "extra",
-      name,
-      local: name,
-      size: file.size,
-    });
-  }
+  actions.push(...await pairActions(both, cache, "up"));
+  actions.push(...onlyOnTarget(remote, (name) => local.has(name), options));
   return makePlan("up", actions, []);
+}
+
+/**
+ * The actions of files on both sides: `skip` when equal, `replace` otherwise, sized by the source
+ * (the local file going up, the record's going down).
+ */
+async function pairActions(
+  pairs: readonly [TreeFile, FileJson][],
+  cache: HashCache,
+  direction: "up" | "down",
+): Promise<SyncAction[]> {
+  const same = await sameContent(pairs, cache);
+  return pairs.map(([here, file], index) => ({
+    action: same[index] ? "skip" : "replace",
+    name: file.name,
+    local: here.name,
+    size: direction === "up" ? here.size : file.size,
+  }));
+}
+
+/** The actions of the target's files that the source lacks: `delete` with `delete`, else `extra`. */
+function onlyOnTarget(
+  target: ReadonlyMap<string, { size: number }>,
+  onSource: (name: string) => boolean,
+  options: SyncOptions,
+): SyncAction[] {
+  const action = options.delete ? "delete" : "extra";
+  return [...target]
+    .filter(([name]) => !onSource(name))
+    .map(([name, file]) => ({ action, name, local: name, size: file.size }));
 }
 
 async function planDown(
@@ -503,20 +521,8 @@ async function planDown(
     if (here !== undefined) both.push([here, file]);
     else actions.push({ action: "download", name: file.name, local: path, size: file.size });
   }
-  const same = await sameContent(both, cache);
-  both.forEach(([here, file], index) => {
-    const action = same[index] ? "skip" : "replace";
-    actions.push({ action, name: file.name, local: here.name, size: file.size });
-  });
-  for (const [path, file] of local) {
-    if (claimed.has(path)) continue;
-    actions.push({
-      action: options.delete ? "delete" : "extra",
-      name: path,
-      local: path,
-      size: file.size,
-    });
-  }
+  actions.push(...await pairActions(both, cache, "down"));
+  actions.push(...onlyOnTarget(local, (path) => claimed.has(path), options));
   return makePlan("down", actions, problems);
 }
 
