@@ -11,9 +11,9 @@ import { createHash } from "node:crypto";
 import { startServer } from "../lib/testing/mod.ts";
 import { RepoManager } from "../lib/manager/repo_manager.ts";
 import { writeTestFile } from "./_files.ts";
+import { spawnCli } from "./_cli.ts";
 
 const MB = 1_000_000;
-const CLI = new URL("../cli.ts", import.meta.url).pathname;
 
 /** Options of {@linkcode rateLimitedUploads}. */
 export interface RateLimitedUploadsOptions {
@@ -43,29 +43,8 @@ export interface RateLimitedUploadsResult {
 }
 
 async function upload(home: string, recordId: number, path: string) {
-  const denoDir = Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME")}/.cache/deno`;
-  const output = await new Deno.Command("deno", {
-    args: [
-      "run",
-      "--quiet",
-      "--allow-env=REPO_APY_CONFIG,HOME",
-      `--allow-read=${home}`,
-      `--allow-write=${home}`,
-      "--allow-net=127.0.0.1",
-      CLI,
-      "records",
-      "add-files",
-      "-r",
-      String(recordId),
-      "-n",
-      path,
-    ],
-    clearEnv: true,
-    env: { HOME: home, DENO_DIR: denoDir, NO_COLOR: "1" },
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
+  const args = ["records", "add-files", "-r", String(recordId), "-n", path];
+  const output = await spawnCli(home, args).output();
   return { code: output.code, stderr: new TextDecoder().decode(output.stderr) };
 }
 

@@ -24,6 +24,7 @@ import { Transport } from "../../lib/http/transport.ts";
 import { RepoRecord } from "../../lib/transfer/record.ts";
 import { openResource } from "../../lib/resources/resource.ts";
 import { sha256File, writeTestFile } from "../_files.ts";
+import { spawnCli } from "../_cli.ts";
 
 const { values } = parseArgs({
   options: {
@@ -35,7 +36,6 @@ const { values } = parseArgs({
 const ROUNDS = Number(values.rounds);
 const RUNS = Number(values.runs);
 const SIZE = Number(values.size);
-const CLI = new URL("../../cli.ts", import.meta.url).pathname;
 
 interface Run {
   code: number;
@@ -45,32 +45,13 @@ interface Run {
 /** The outcome of one scenario in one round: undefined when as expected, else what differed. */
 type Check = string | undefined;
 
-function spawn(home: string, args: string[]): Deno.ChildProcess {
-  return new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--quiet",
-      "--allow-env=REPO_APY_CONFIG,HOME",
-      `--allow-read=${home}`,
-      `--allow-write=${home}`,
-      "--allow-net=127.0.0.1",
-      CLI,
-      ...args,
-    ],
-    env: { HOME: home, REPO_APY_CONFIG: `${home}/.repoconfig`, NO_COLOR: "1" },
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
-}
-
 async function finish(child: Deno.ChildProcess): Promise<Run> {
   const { code, stderr } = await child.output();
   return { code, stderr: new TextDecoder().decode(stderr) };
 }
 
 async function all(home: string, args: string[]): Promise<Run[]> {
-  return await Promise.all(Array.from({ length: RUNS }, () => finish(spawn(home, args))));
+  return await Promise.all(Array.from({ length: RUNS }, () => finish(spawnCli(home, args))));
 }
 
 async function listDir(dir: string): Promise<string[]> {
@@ -99,7 +80,7 @@ async function killedRun(server: TestServer, home: string, args: string[], dir: 
     slowBodyBytesPerSecond: Math.max(1, Math.floor(SIZE / 4)),
     times: 1,
   });
-  const child = spawn(home, args);
+  const child = spawnCli(home, args);
   try {
     for (let i = 0; i < 400; i++) {
       const parts = (await listDir(dir)).filter((n) => n.endsWith(".part"));
@@ -183,7 +164,7 @@ async function main() {
       }
       for (const force of [false, true]) {
         const runs = await Promise.all(sources.map((_, i) =>
-          finish(spawn(home, [
+          finish(spawnCli(home, [
             "records",
             "add-files",
             "-r",
