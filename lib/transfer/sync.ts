@@ -27,7 +27,7 @@
  */
 
 import { join } from "node:path";
-import { InputError, RepoApyError } from "../http/errors.ts";
+import { InputError } from "../http/errors.ts";
 import type { Transport } from "../http/transport.ts";
 import { IncompleteListingError, paginateItems } from "../http/paginate.ts";
 import { filesPath } from "../http/paths.ts";
@@ -38,6 +38,7 @@ import { statLocalPath } from "../utils/local_path.ts";
 import { saveFile } from "./_file_download.ts";
 import type { PartListings } from "./_parts.ts";
 import { runPool } from "./_pool.ts";
+import { checkFile } from "./_answers.ts";
 import { fileChecksums, HASH_CACHE_NAME, HashCache, kindOf } from "./_sync_hash.ts";
 import {
   checkNameLengths,
@@ -351,12 +352,9 @@ async function listRemote(
     { ahead: PAGES_AHEAD, whole: true, ...(signal ? { signal } : {}) },
   );
   try {
-    for await (const file of items) {
-      if (typeof file?.name !== "string" || typeof file.id !== "string") {
-        throw new RepoApyError(
-          `The record's file list holds an entry without a name or id: nothing was changed`,
-        );
-      }
+    for await (const listed of items) {
+      // Checked before a name is used (as downloads check it): nothing has changed yet.
+      const file = checkFile(listed, "the record's file list");
       if (!wanted(file.name) || ownFile(file.name)) continue;
       // Only what the sync uses: a listing entry carries its creator and links (kilobytes each),
       // which for a big record would be most of the memory held.
