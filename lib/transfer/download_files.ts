@@ -165,6 +165,8 @@ export async function downloadFiles(
   const partials: PartialFile[] = [];
   const taken = options.claimed ?? new Set<string>();
   const partListings: PartListings = new Map();
+  // Folders of the tree found or made by this download: each is looked at once.
+  const folders = new Set<string>();
   const { onProgress, onFile } = options;
   let index = 0;
   const numbered = async function* () {
@@ -194,7 +196,7 @@ export async function downloadFiles(
       if (nested) {
         await Deno.mkdir(root, { recursive: true });
         try {
-          path = await makeParents(root, relative);
+          path = await makeParents(root, relative, folders);
         } catch (error) {
           // A file (or symbolic link) where a folder must go: this file is left out, the others
           // go on, and the run ends with an error listing what was left out.
