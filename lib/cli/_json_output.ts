@@ -3,22 +3,22 @@
 
 import type { JsonMode } from "./_command_kind.ts";
 import type { Output } from "./output.ts";
-import { keepFloats, stringifyJson } from "../http/_float_json.ts";
+import { stringifyJson } from "../http/_float_json.ts";
 
 /**
  * Prints one value: indented JSON (`json`) or compact on one line (`jsonl`).
  */
 export function printJson(output: Output, value: unknown, mode: JsonMode): void {
   // Whole numbers of float metadata are printed as floats (3.0), as the server sent them.
-  if (mode === "jsonl") output.data(stringifyJson(value));
-  else output.json(keepFloats(value));
+  output.data(stringifyJson(value, mode === "jsonl" ? undefined : 2));
 }
 
 /**
  * Streams `items` as they arrive: `json` writes one JSON array (the same text as
  * `JSON.stringify(array, null, 2)`, item by item), `jsonl` one compact object per line. Each item
- * is written before the next is asked for, so an iterator over pages fetches the next page only
- * when the current one is printed; a closed stdout ends the iteration (and the requests).
+ * is written before the next is asked for, so an iterator over pages reads only a few pages ahead
+ * of what is printed (the library's `PAGES_AHEAD`); a closed stdout ends the iteration (and the
+ * requests).
  *
  * @returns How many items were written.
  */
