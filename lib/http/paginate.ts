@@ -1,6 +1,6 @@
 /**
- * Pagination as async iterators: pages are fetched one at a time, following the server's `next`
- * link until there is none.
+ * Pagination as async iterators: pages are yielded in order, following the server's `next` link
+ * until there is none; they are fetched one at a time, or a few at once with `ahead`.
  *
  * @example Usage
  * ```ts
