@@ -85,18 +85,17 @@ export interface CacheOwner {
 /**
  * The user's cache folder for repo-apy: `$XDG_CACHE_HOME/repo-apy` (else `~/.cache/repo-apy`) on
  * Linux and other Unix systems, `~/Library/Caches/repo-apy` on macOS, `%LOCALAPPDATA%\repo-apy` on
- * Windows; `undefined` when the environment does not say (or may not be read).
+ * Windows; `undefined` when the environment does not say (or may not be read: a variable without
+ * `--allow-env` is taken as unset, never asked for).
  *
  * @returns The folder, or `undefined`.
  */
 export function userCacheDir(): string | undefined {
-  const env = (name: string): string | undefined => {
-    try {
-      const value = Deno.env.get(name);
-      return value === undefined || value === "" ? undefined : value;
-    } catch {
-      return undefined; // no --allow-env for it
-    }
+  const env = (variable: string): string | undefined => {
+    // Only a variable granted already is read: asking on a terminal would stop the run.
+    if (Deno.permissions.querySync({ name: "env", variable }).state !== "granted") return undefined;
+    const value = Deno.env.get(variable);
+    return value === undefined || value === "" ? undefined : value;
   };
   const home = env("HOME");
   let base: string | undefined;

@@ -262,7 +262,8 @@ const KINDS: SyncActionKind[] = ["upload", "download", "replace", "delete", "ski
  *
  * Permissions: `--allow-net` to the host, `--allow-read` for the folder, `--allow-write` for it
  * when downloading; for the hash cache, `--allow-env` for `HOME` (and `XDG_CACHE_HOME` or
- * `LOCALAPPDATA`) and read and write access to the cache folder, or `cacheDir`.
+ * `LOCALAPPDATA`) and read and write access to the cache folder, or `cacheDir` (without them,
+ * nothing is cached).
  *
  * @example Usage
  * ```ts
@@ -359,11 +360,18 @@ export async function syncFolder(
   }
 }
 
-/** The hash cache of this host, record and folder (none when switched off or nowhere to keep it). */
+/**
+ * The hash cache of this host, record and folder; none when switched off, when there is no cache
+ * folder, or when this process may not read and write it.
+ */
 async function loadCache(record: SyncTarget, dir: string, options: SyncOptions) {
   if (options.hashCache === false) return HashCache.none();
   const cacheDir = options.cacheDir ?? userCacheDir();
-  if (cacheDir === undefined) return HashCache.none();
+  // A cache folder this process may not read and write is not used (and never prompted for).
+  const granted = (name: "read" | "write") =>
+    cacheDir !== undefined &&
+    Deno.permissions.querySync({ name, path: cacheDir }).state === "granted";
+  if (cacheDir === undefined || !granted("read") || !granted("write")) return HashCache.none();
   const folder = await Deno.realPath(dir).catch(() => resolve(dir));
   const owner = { host: (await record.transport.baseUrl()).href, record: record.id, folder };
   return await HashCache.load(await syncCachePath(cacheDir, owner), owner, options.onWarning);
@@ -562,9 +570,10 @@ async function planUp(
   }
   actions.push(...await pairActions(both, cache, "up"));
   // A record file is deleted only when the folder could hold it and does not: a name that
-  // cannot be a path here, or one under a link left out, was never looked for.
-  const seen = (name: string) =>
-    local.files.has(name) || [...local.links].some((link) => under(name, link));
+  // cannot be a path here, one under a link left out, or an entry that could not be read, was
+  // never looked for.
+  const unseen = [...local.links, ...local.problems.map(({ name }) => name)];
+  const seen = (name: string) => local.files.has(name) || unseen.some((path) => under(name, path));
   for (const [name, file] of remote) {
     if (seen(name)) continue;
     // Under a name that is a file (here or in the record) it cannot be in the folder either.
