@@ -337,7 +337,10 @@ export async function syncFolder(
     const plan = direction === "up"
       ? await planUp(local, remote, cache, options)
       : await planDown(local, remote, cache, sources, options);
-    if (options.dryRun) return { plan, done: [], failed: [], complete: plan.problems.length === 0 };
+    if (options.dryRun) {
+      const complete = plan.problems.length === 0 && plan.deletionsHeld === undefined;
+      return { plan, done: [], failed: [], complete };
+    }
     const deletes = plan.counts.delete.files;
     if (
       deletes > 0 && plan.deletionsHeld === undefined && options.confirmDelete &&

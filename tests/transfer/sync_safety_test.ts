@@ -57,6 +57,20 @@ Deno.test("finding 1: a followed link whose target is gone, or that loops, is an
   ]);
 });
 
+Deno.test("finding 1: a symbolic link left out (not followed) keeps the record's files of its path", async () => {
+  await using env = await setup();
+  await uploadAll(env, { "share/a.txt": "a", "share/deep/b.txt": "b", "link.txt": "l" });
+  const src = `${env.dir}/src`;
+  await writeTree(src, { "top.txt": "t" });
+  await writeTree(`${env.dir}/mounted`, { "a.txt": "a" });
+  await symlink(`${env.dir}/mounted`, `${src}/share`);
+  await symlink(`${env.dir}/mounted/a.txt`, `${src}/link.txt`);
+  const result = await sync(env, src, { direction: "up", delete: true });
+  assertEquals(changes(result), ["upload top.txt"]);
+  assertEquals(result.complete, true);
+  assertEquals((await remoteFiles(env)).size, 4);
+});
+
 Deno.test({
   name: "finding 1: the files of a subfolder that cannot be read are never taken as deleted",
   ignore: !permissionsBite,

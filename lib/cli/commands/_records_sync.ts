@@ -180,14 +180,11 @@ export function syncCommand(): CommandUnknownOpts {
     const problems = result.plan.problems.length + result.failed.length;
     if (!result.complete) {
       throw new RepoApyError(
-        `${problems} file(s) could not be synced${
-          dry ? "" : " (listed above)"
-        }: fix the cause and run the same command again to continue`,
-      );
-    }
-    if (dry && result.plan.deletionsHeld !== undefined) {
-      throw new RepoApyError(
-        "The deletions would be held back (see above): the run would not finish the job",
+        problems === 0
+          ? "The deletions would be held back (see above): the run would not finish the job"
+          : `${problems} file(s) could not be synced${
+            dry ? "" : " (listed above)"
+          }: fix the cause and run the same command again to continue`,
       );
     }
   });
