@@ -4,8 +4,6 @@
 import { assert, assertEquals, assertRejects, assertStringIncludes } from "../_assert.ts";
 import { InputError, RepoApyError, RequestError } from "../../lib/http/errors.ts";
 import { IncompleteListingError } from "../../lib/http/paginate.ts";
-import type { FileJson } from "../../lib/http/protocol.ts";
-import { downloadFileStream } from "../../lib/transfer/download.ts";
 import { type SyncAction, syncFolder } from "../../lib/transfer/sync.ts";
 import { walkTree } from "../../lib/transfer/_tree.ts";
 import { type Env, setup } from "./_helpers.ts";
