@@ -110,6 +110,9 @@ function unreadableReason(error: Error, link: boolean): string {
   if (error instanceof Deno.errors.PermissionDenied) {
     return "it cannot be read (permission denied): give read access to it";
   }
+  if (error instanceof Deno.errors.NotCapable) {
+    return "this process may not read it (Deno's --allow-read/--deny-read): allow reading it";
+  }
   return `it cannot be read (${error.message})`;
 }
 

@@ -294,6 +294,17 @@ Deno.test("records sync keeps its cache in the user's cache folder: a synced fol
   assertEquals((await everything(out)).trim().split("\n").length, 3);
   const caches = await sh('ls "$1"', `${home.dir}/.cache/repo-apy/sync`);
   assertEquals(caches.trim().split("\n").length, 2);
+  // XDG_CACHE_HOME, where it may be read, names the cache folder.
+  const xdg = `${home.dir}/xdg`;
+  const again = await runCli(home.dir, ["records", "sync", "-r", id, "--from", src], {
+    env: { XDG_CACHE_HOME: xdg },
+    permissions: [
+      ...cliPermissions(home.dir).filter((flag) => !flag.startsWith("--allow-env")),
+      "--allow-env=REPO_APY_CONFIG,HOME,XDG_CACHE_HOME",
+    ],
+  });
+  assertEquals(again.code, 0, again.stderr);
+  assertEquals((await sh('ls "$1"', `${xdg}/repo-apy/sync`)).trim().split("\n").length, 1);
   // add-files --recursive of a synced folder uploads nothing of the sync's.
   const copy = String(await createRecord(server, "copy"));
   await ok(server, ["add-files", "-r", copy, "-n", out, "--recursive"]);
@@ -315,4 +326,26 @@ Deno.test("records get-file -P '*' -f: a file and a folder of one local name lea
   const all = await sh('cd "$1" && find . | sort', out);
   assertNotIncludes(all, ".part");
   assertStringIncludes(all, "./ok.txt");
+});
+
+Deno.test("records sync --from --delete: a subfolder it may not read is named, its record files stay, exit 1", async () => {
+  await using server = await startServer();
+  await using home = await tempHome();
+  await writeLocalConfig(home.configPath, server.url, server.pat);
+  const src = `${home.dir}/src`;
+  await writeTree(src, { "top.txt": "t", "data/a.txt": "a" });
+  const id = String(await createRecord(server, "denied"));
+  await ok(server, ["add-string-as-file", "-r", id, "-s", "a", "-n", "data/a.txt"]);
+  await ok(server, ["add-string-as-file", "-r", id, "-s", "o", "-n", "old.txt"]);
+  // Works as root too: Deno refuses the read, as the file system would for another user.
+  const run = await runCli(
+    home.dir,
+    ["records", "sync", "-r", id, "--from", src, "--delete", "-y"],
+    {
+      permissions: [...cliPermissions(home.dir), `--deny-read=${src}/data`],
+    },
+  );
+  assertEquals(run.code, 1);
+  assertStringIncludes(run.stderr, "Cannot sync 'data': this process may not read it");
+  assertEquals(await fileNames(server, Number(id)), ["data/a.txt", "old.txt", "top.txt"]);
 });
