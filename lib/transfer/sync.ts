@@ -26,7 +26,7 @@
  * @module
  */
 
-import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { InputError } from "../http/errors.ts";
 import type { Transport } from "../http/transport.ts";
 import { IncompleteListingError, paginateItems } from "../http/paginate.ts";
@@ -631,8 +631,16 @@ async function planDown(
   const claimed = new Set<string>();
   for (const name of names) {
     const why = unplaceable(name);
+    const download = partFileTarget(name);
     if (why !== undefined) problems.push({ name, reason: why });
-    else claimed.add(name);
+    else if (download !== undefined && remote.has(download)) {
+      // Beside `x`, a `.x.<8 hex>.part` would be taken for x's unfinished download (and removed).
+      problems.push({
+        name,
+        reason:
+          `it is named like the unfinished download of the record's file '${download}', so it is not written beside it: rename it in the record`,
+      });
+    } else claimed.add(name);
   }
   const problem = (name: string, reason: string) => {
     problems.push({ name, reason });
@@ -774,7 +782,9 @@ async function execute(
     options.onAction?.(action, error);
     options.onProgress?.({ ...progress });
   };
-  const partListings: PartListings = new Map();
+  const partListings = plan.direction === "down"
+    ? ownParts(dir, transfers, local, remote)
+    : new Map();
   const backups = new Set<string>();
 
   const transfer = async (action: SyncAction) => {
@@ -885,6 +895,28 @@ async function execute(
     else if (plan.direction === "down") present.add(name);
   }
   return { done, failed, present };
+}
+
+/**
+ * The temporary files the downloads of a sync may clean up, as the listings of their folders:
+ * only `.part` files of record files (the sync's own). A download otherwise lists its folder and
+ * removes every day-old file named like a `.part`, which in a synced folder may be the user's.
+ */
+function ownParts(
+  dir: string,
+  transfers: readonly SyncAction[],
+  local: ReadonlyMap<string, TreeFile>,
+  remote: ReadonlyMap<string, FileJson>,
+): PartListings {
+  const names = new Map<string, string[]>();
+  for (const { local: name } of transfers) names.set(dirname(join(dir, name)), []);
+  for (const name of local.keys()) {
+    const target = partFileTarget(name);
+    if (target === undefined || !remote.has(target) || remote.has(name)) continue;
+    const folder = dirname(join(dir, name));
+    names.get(folder)?.push(basename(name));
+  }
+  return new Map([...names].map(([folder, list]) => [folder, Promise.resolve(list)]));
 }
 
 /**

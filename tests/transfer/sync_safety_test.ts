@@ -335,8 +335,17 @@ Deno.test("finding 9: files named like the old cache or a partial download are o
     dryRun: true,
   });
   assertEquals(changes(up), ["upload .notes.0123abcd.part", "upload a.txt"]);
-  // Beside its file, a `.part` may be an unfinished download: said, not uploaded.
+  // Beside its file, a `.part` may be an unfinished download: said, not uploaded; downward, a
+  // record's `.part` beside its file is said, not written (it would be taken for a download).
   assertEquals(problemNames(up), [".a.txt.0123abcd.part"]);
+  // A user's day-old file named like a `.part`, beside a file the sync downloads, is kept.
+  await writeTree(out, { "sub/.notes.0123abcd.part": "notes" });
+  await Deno.utime(`${out}/sub/.notes.0123abcd.part`, 0, 0);
+  await uploadAll(env, { x: "x", "sub/new.txt": "new" });
+  const beside = await sync(env, out, { direction: "down" });
+  assertEquals(await Deno.readTextFile(`${out}/sub/.notes.0123abcd.part`), "notes");
+  assertEquals(problemNames(beside), [".x.0123abcd.part"]);
+  assertEquals(await Deno.readTextFile(`${out}/.x.0123abcd.part`), "part");
 });
 
 Deno.test("guard rails: an empty source deletes nothing unless allowed; --max-delete; a backup folder keeps what --to replaces or deletes", async () => {
