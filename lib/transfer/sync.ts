@@ -529,6 +529,15 @@ function under(name: string, prefix: string): boolean {
   return name === prefix || name.startsWith(`${prefix}/`);
 }
 
+/**
+ * Whether a local file is the temporary file of a record file's download (`.x.<8 hex>.part`
+ * beside `x`), and not itself a record file: downward, the sync's own.
+ */
+function ownPart(name: string, remote: ReadonlyMap<string, FileJson>): boolean {
+  const target = partFileTarget(name);
+  return target !== undefined && remote.has(target) && !remote.has(name);
+}
+
 /** Why a record name cannot be a local path that maps back to it, or `undefined` when it can. */
 function unplaceable(name: string): string | undefined {
   const path = localName(name);
@@ -682,10 +691,7 @@ async function planDown(
   }
   // A local `.part` file of a record file's download is the sync's own (resumed, never deleted).
   const files = new Map(local.files);
-  for (const name of local.files.keys()) {
-    const target = partFileTarget(name);
-    if (target !== undefined && remote.has(target) && !remote.has(name)) files.delete(name);
-  }
+  for (const name of local.files.keys()) if (ownPart(name, remote)) files.delete(name);
   const both: [TreeFile, FileJson][] = [];
   for (const name of names) {
     if (!claimed.has(name)) continue;
@@ -911,10 +917,7 @@ function ownParts(
   const names = new Map<string, string[]>();
   for (const { local: name } of transfers) names.set(dirname(join(dir, name)), []);
   for (const name of local.keys()) {
-    const target = partFileTarget(name);
-    if (target === undefined || !remote.has(target) || remote.has(name)) continue;
-    const folder = dirname(join(dir, name));
-    names.get(folder)?.push(basename(name));
+    if (ownPart(name, remote)) names.get(dirname(join(dir, name)))?.push(basename(name));
   }
   return new Map([...names].map(([folder, list]) => [folder, Promise.resolve(list)]));
 }
