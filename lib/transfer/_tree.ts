@@ -43,7 +43,7 @@ export interface WalkTreeOptions {
   onUnreadable?: ((name: string, reason: string) => void) | undefined;
   /** Receives the relative name of each folder walked into. */
   onFolder?: ((name: string) => void) | undefined;
-  /** Receives the relative name of each symbolic link left out (not followed). */
+  /** Receives the relative name of each symbolic link left out (not followed, or a loop). */
   onLink?: ((name: string) => void) | undefined;
   /**
    * Time of a stat (ms) above which it is slow; once most are, the rest of the walk stats
@@ -202,6 +202,7 @@ export async function walkTree(root: string, options: WalkTreeOptions = {}): Pro
           options.onWarning?.(
             `Left out '${folder.name}': it leads back to a folder above it (a symbolic link loop)`,
           );
+          options.onLink?.(folder.name);
           continue;
         }
         await walk(folder.path, `${folder.name}/`, new Set([...ancestors, folder.real]));
