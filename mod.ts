@@ -122,7 +122,6 @@ export type {
 } from "./lib/transfer/upload_files.ts";
 export type { ExportMetadataOptions } from "./lib/transfer/export_metadata.ts";
 export {
-  HASH_CACHE_NAME,
   type SyncAction,
   type SyncActionKind,
   type SyncCount,

@@ -45,7 +45,6 @@ const CURATED = [
   "globToRegExp",
   "GroupJson",
   "GroupRoleJson",
-  "HASH_CACHE_NAME",
   "IdentityJson",
   "IdentityType",
   "IncompleteDownloadError",

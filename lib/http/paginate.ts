@@ -46,7 +46,8 @@ export interface PaginateOptions extends Pick<RequestOptions, "signal"> {
    * (the list shifted while it was read), and reading must not stop at `maxPages` with pages
    * left. Otherwise {@linkcode IncompleteListingError} is thrown, at the latest after the last
    * page (so a caller that needs the whole list, to delete what is not on it, collects the items
-   * before acting). A server that sends no count is checked only for repeats and the page limit.
+   * before acting). A listing whose first page does not count its items (no or a null
+   * `total_items`) is not whole either: a first page cut off from the rest looks the same.
    *
    * @default {false}
    */
@@ -199,7 +200,15 @@ export async function* paginate<T>(
     if (options.whole) {
       received += page.items.length;
       const items = typeof info?.total_items === "number" ? info.total_items : undefined;
-      if (count === 0) counted = items;
+      if (count === 0) {
+        // Without a count, a page that is all there is cannot be told from a listing cut short.
+        if (items === undefined) {
+          throw incomplete(
+            "the server's first page does not say how many items there are (no `total_items`)",
+          );
+        }
+        counted = items;
+      }
       if (items !== counted) {
         throw incomplete(
           `it changed while it was read (page ${count + 1} counts ${

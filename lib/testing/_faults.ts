@@ -84,6 +84,12 @@ export interface Fault {
    * on the object and on each of its `items`, where the field exists.
    */
   jsonFields?: { [field: string]: unknown };
+  /**
+   * Hostile listings: in a paginated answer, set these fields of `_pagination` (`undefined`
+   * removes one: `{ total_items: undefined, _links: {} }` is a first page that neither counts
+   * the items nor links to the rest).
+   */
+  pagination?: { [field: string]: unknown };
 }
 
 /** Requests whose stored data a `corruptStorage` fault damages. */
@@ -128,6 +134,22 @@ async function pointNextAtSelf(response: Response, url: URL): Promise<Response> 
   const body = await response.json();
   const links = body?._pagination?._links;
   if (links) links.next = url.href;
+  return jsonResponse(body, response.status);
+}
+
+async function withPagination(
+  response: Response,
+  fields: { [field: string]: unknown },
+): Promise<Response> {
+  if (!response.ok || !response.headers.get("content-type")?.includes("json")) return response;
+  const body = await response.json();
+  const pagination = body?._pagination;
+  if (pagination !== null && typeof pagination === "object") {
+    for (const [field, value] of Object.entries(fields)) {
+      if (value === undefined) delete pagination[field];
+      else pagination[field] = value;
+    }
+  }
   return jsonResponse(body, response.status);
 }
 
@@ -282,6 +304,9 @@ export async function withFaults(
   if (firing.some((f) => f.selfNext)) response = await pointNextAtSelf(response, url);
   for (const fault of firing) {
     if (fault.jsonFields !== undefined) response = await withFields(response, fault.jsonFields);
+    if (fault.pagination !== undefined) {
+      response = await withPagination(response, fault.pagination);
+    }
   }
   const slow = firing.find((f) => f.slowBodyBytesPerSecond !== undefined);
   if (slow && response.body !== null) {

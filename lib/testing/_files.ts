@@ -5,6 +5,7 @@
  * @module
  */
 import { can, type Ctx, loadActive, readObject, requireScopes } from "./_context.ts";
+import { serverFileName } from "../utils/server_name.ts";
 import { HttpError, jsonResponse, noContent, notFound, validationError } from "./_errors.ts";
 import { paginate } from "./_pagination.ts";
 import { fileJson } from "./_render.ts";
@@ -78,10 +79,10 @@ async function edit(ctx: Ctx): Promise<Response> {
   const errors: Record<string, string[]> = {};
   const changes: Partial<StoredFile> = {};
   if (body.name !== undefined) {
-    const name = typeof body.name === "string" ? body.name.trim() : null;
+    const name = typeof body.name === "string" ? serverFileName(body.name) : null;
     if (name === null) errors.name = ["Not a valid string."];
     else if (name === "") errors.name = ["String must not be empty."];
-    else if (name.length > 256) errors.name = ["Longer than maximum length 256."];
+    else if ([...name].length > 256) errors.name = ["Longer than maximum length 256."];
     // Another active file of the record holds the name.
     else if ((ctx.state.activeFileNamed(record.id, name) ?? file) !== file) {
       errors.name = ["Name is already in use."];

@@ -5,6 +5,7 @@
  * @module
  */
 import { UPLOAD_CHUNK_SIZE, UPLOAD_CHUNKED_BOUNDARY } from "../http/protocol.ts";
+import { serverFileName } from "../utils/server_name.ts";
 import { type Ctx, loadActive, readObject } from "./_context.ts";
 import { HttpError, jsonResponse, noContent, notFound, validationError } from "./_errors.ts";
 import { taskErrors } from "./_faults.ts";
@@ -61,9 +62,10 @@ function uploadInput(body: Record<string, unknown>, withName: boolean) {
   if (withName) {
     if (body.name === undefined) errors.name = ["Missing data for required field."];
     else if (typeof body.name !== "string") errors.name = ["Not a valid string."];
-    else if (body.name.trim() === "") errors.name = ["String must not be empty."];
-    else if (body.name.trim().length > 256) errors.name = ["Longer than maximum length 256."];
-    else name = body.name.trim();
+    else if (serverFileName(body.name) === "") errors.name = ["String must not be empty."];
+    else if ([...serverFileName(body.name)].length > 256) {
+      errors.name = ["Longer than maximum length 256."];
+    } else name = serverFileName(body.name);
   }
   let size = 0;
   if (body.size === undefined) errors.size = ["Missing data for required field."];

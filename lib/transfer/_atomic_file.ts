@@ -181,6 +181,11 @@ export interface WriteAtomicOptions {
   replace?: boolean;
   /** Paths claimed by this operation, never chosen as a new name (see `freePath`). */
   taken?: Set<string>;
+  /**
+   * Runs right before the finished file is renamed onto the target (checks that the target's
+   * folders are still what they were); throwing cancels the write.
+   */
+  beforePlace?: () => void | Promise<void>;
 }
 
 /**
@@ -234,6 +239,7 @@ export async function writeAtomic(
     await flush.settle();
     await file.sync();
     await verified;
+    await options.beforePlace?.();
     const placed = await place(part.path, path, options);
     part.placed();
     return placed;

@@ -25,6 +25,11 @@ export interface SaveFileOptions {
   /** Paths claimed by other files of the same operation. */
   taken?: Set<string> | undefined;
   partListings?: PartListings | undefined;
+  /**
+   * Runs right before the temporary file is opened (`open`) and again right before it is renamed
+   * onto the target (`place`): a sync checks the target's folders there; throwing stops the file.
+   */
+  guard?: ((stage: "open" | "place") => void | Promise<void>) | undefined;
 }
 
 /**
@@ -49,8 +54,11 @@ export async function saveFile(
     onWarning: options.onWarning,
   });
   const link = file._links?.download ?? fileDownloadPath(record.id, file.id);
+  const guard = options.guard;
+  await guard?.("open");
   return await writingFile(target, () =>
     saveResponse(record.transport, link, target, {
+      beforePlace: guard && (() => guard("place")),
       size: file.size,
       checksum: file.checksum,
       resumeKey: `${file.id}\n${file.size}\n${file.checksum ?? ""}`,

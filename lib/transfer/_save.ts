@@ -42,6 +42,8 @@ export interface SaveOptions {
   force?: boolean | undefined;
   /** Paths claimed by this operation (never chosen as a new name). */
   taken?: Set<string> | undefined;
+  /** Runs right before the finished file is renamed onto the target; throwing cancels it. */
+  beforePlace?: (() => void | Promise<void>) | undefined;
   /** Claims the temporary file (tests replace it with a file system that fills up). */
   claim?: typeof claimPart | undefined;
 }
@@ -182,6 +184,7 @@ async function download(
       : {}),
     ...(options.force ? { replace: true } : {}),
     ...(options.taken ? { taken: options.taken } : {}),
+    ...(options.beforePlace ? { beforePlace: options.beforePlace } : {}),
     verify: async () => {
       const info = await part.file.stat();
       if (info.size !== written || (size !== undefined && written !== size)) {

@@ -32,8 +32,19 @@ export interface WalkTreeOptions {
   followSymlinks?: boolean;
   /** Receives what was left out: symbolic links not followed, loops. */
   onWarning?: ((message: string) => void) | undefined;
-  /** Leave out these entries (relative names), e.g. a sync's own cache file. */
+  /** Leave out these entries (relative names). */
   skip?: (name: string) => boolean;
+  /**
+   * Receives each entry the walk could not read, with why: a folder that cannot be listed, an
+   * entry whose information cannot be read (permissions, I/O errors, gone while listed), a
+   * followed link whose target is missing, a special file (FIFO, socket, device). Without it,
+   * such entries are left out silently (a subfolder that cannot be listed throws).
+   */
+  onUnreadable?: ((name: string, reason: string) => void) | undefined;
+  /** Receives the relative name of each folder walked into. */
+  onFolder?: ((name: string) => void) | undefined;
+  /** Receives the relative name of each symbolic link left out (not followed, or a loop). */
+  onLink?: ((name: string) => void) | undefined;
   /**
    * Time of a stat (ms) above which it is slow; once most are, the rest of the walk stats
    * concurrently (tests force either way). @default {0.2}
@@ -66,13 +77,13 @@ class StatPace {
   /** @param slowMs The time (ms) above which a stat is slow. */
   constructor(readonly slowMs: number) {}
 
-  /** The entry's info (`undefined` when it is gone or a dangling link). */
-  sync = (path: string, follow: boolean): Deno.FileInfo | undefined => {
+  /** The entry's info, or the error of the stat (gone, a dangling link, no permission). */
+  sync = (path: string, follow: boolean): Deno.FileInfo | Error => {
     const started = performance.now();
     try {
       return follow ? Deno.statSync(path) : Deno.lstatSync(path);
-    } catch {
-      return undefined;
+    } catch (error) {
+      return asError(error);
     } finally {
       if (performance.now() - started > this.slowMs) this.#slow++;
       this.#count++;
@@ -80,11 +91,30 @@ class StatPace {
   };
 }
 
-/** A stat of an entry, through the link when `follow`; `undefined` when it cannot be made. */
+/** A stat of an entry, through the link when `follow`; its error when it cannot be made. */
 type Stat = (
   path: string,
   follow: boolean,
-) => Deno.FileInfo | undefined | Promise<Deno.FileInfo | undefined>;
+) => Deno.FileInfo | Error | Promise<Deno.FileInfo | Error>;
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}
+
+/** Why an entry could not be read, in the user's terms. */
+function unreadableReason(error: Error, link: boolean): string {
+  if (link && error instanceof Deno.errors.NotFound) {
+    return "its symbolic link leads to nothing (a target that is gone, or a drive or share not mounted)";
+  }
+  if (error instanceof Deno.errors.NotFound) return "it disappeared while the folder was read";
+  if (error instanceof Deno.errors.PermissionDenied) {
+    return "it cannot be read (permission denied): give read access to it";
+  }
+  if (error instanceof Deno.errors.NotCapable) {
+    return "this process may not read it (Deno's --allow-read/--deny-read): allow reading it";
+  }
+  return `it cannot be read (${error.message})`;
+}
 
 /** Stats timed before a walk may go concurrent. */
 const SLOW_STAT_SAMPLE = 16;
@@ -100,30 +130,59 @@ const SLOW_STAT_SAMPLE = 16;
  */
 export async function walkTree(root: string, options: WalkTreeOptions = {}): Promise<TreeFile[]> {
   const files: TreeFile[] = [];
+  const unreadable = options.onUnreadable;
   let links = 0;
   const stats = new StatPace(options.slowStatMs ?? 0.2);
   const walk = async (dir: string, prefix: string, ancestors: Set<string>) => {
     const entries: Deno.DirEntry[] = [];
-    for await (const entry of Deno.readDir(dir)) entries.push(entry);
+    try {
+      for await (const entry of Deno.readDir(dir)) entries.push(entry);
+    } catch (error) {
+      if (prefix === "" || unreadable === undefined) throw error;
+      unreadable(prefix.slice(0, -1), unreadableReason(asError(error), false));
+      return;
+    }
     const folders: { path: string; name: string; real: string }[] = [];
     const visit = async (entry: Deno.DirEntry, stat: Stat) => {
       const name = `${prefix}${entry.name}`;
       if (options.skip?.(name)) return;
+      const wanted = options.wanted?.(name) ?? true;
       const path = join(dir, entry.name);
-      const info = await stat(path, entry.isSymlink && options.followSymlinks === true);
-      if (info === undefined) {
-        // Gone since the listing, or a dangling link.
-        if (entry.isSymlink) links++;
+      const follow = entry.isSymlink && options.followSymlinks === true;
+      const info = await stat(path, follow);
+      if (info instanceof Error) {
+        // A file left out by the globs is not needed; anything else may hold wanted files.
+        if (unreadable !== undefined && !(entry.isFile && !wanted)) {
+          unreadable(name, unreadableReason(info, follow));
+        } else if (entry.isSymlink) links++;
         return;
       }
       if (info.isSymlink) {
         links++;
+        options.onLink?.(name);
         return;
       }
       if (info.isDirectory) {
-        folders.push({ path, name, real: options.followSymlinks ? await Deno.realPath(path) : "" });
-      } else if (info.isFile && (options.wanted?.(name) ?? true)) {
+        let real = "";
+        if (options.followSymlinks) {
+          try {
+            real = await Deno.realPath(path);
+          } catch (error) {
+            if (unreadable === undefined) throw error;
+            unreadable(name, unreadableReason(asError(error), follow));
+            return;
+          }
+        }
+        folders.push({ path, name, real });
+        options.onFolder?.(name);
+      } else if (!wanted) return;
+      else if (info.isFile) {
         files.push({ path, name, size: info.size, mtime: info.mtime?.getTime() });
+      } else {
+        unreadable?.(
+          name,
+          "it is not a regular file (a FIFO, socket or device): replace it with a file, or leave it out with an exclude pattern",
+        );
       }
     };
     let next = 0;
@@ -134,7 +193,7 @@ export async function walkTree(root: string, options: WalkTreeOptions = {}): Pro
       (entry) =>
         visit(
           entry,
-          (path, follow) => (follow ? Deno.stat(path) : Deno.lstat(path)).catch(() => undefined),
+          (path, follow) => (follow ? Deno.stat(path) : Deno.lstat(path)).catch(asError),
         ),
     );
     for (const folder of folders.sort((a, b) => compareNames(a.name, b.name))) {
@@ -143,6 +202,7 @@ export async function walkTree(root: string, options: WalkTreeOptions = {}): Pro
           options.onWarning?.(
             `Left out '${folder.name}': it leads back to a folder above it (a symbolic link loop)`,
           );
+          options.onLink?.(folder.name);
           continue;
         }
         await walk(folder.path, `${folder.name}/`, new Set([...ancestors, folder.real]));
@@ -172,6 +232,20 @@ export function checkNameLengths(names: Iterable<string>): void {
   throw new InputError(
     `${long.length} file name(s) are longer than the server's ${MAX_SERVER_NAME_LENGTH} characters: ${list}; nothing was sent: shorten or move these files, or leave them out with an exclude pattern`,
   );
+}
+
+/**
+ * The folders of a relative `/`-separated path, outermost first (`a/b/c` → `a`, `a/b`).
+ *
+ * @param name The path.
+ * @returns Its folders.
+ */
+export function parentsOf(name: string): string[] {
+  const parents: string[] = [];
+  for (let end = name.indexOf("/"); end !== -1; end = name.indexOf("/", end + 1)) {
+    parents.push(name.slice(0, end));
+  }
+  return parents;
 }
 
 /** Orders names by UTF-16 code units, as the listings are compared. */
@@ -257,4 +331,33 @@ export async function makeParents(
     folders?.add(dir);
   }
   return join(dir, parts.at(-1)!);
+}
+
+/**
+ * Checks, right before a write, that every folder from `root` to a file's place is a folder and
+ * none a symbolic link (one may have been swapped in since the folders were made). There is no
+ * `openat` here: a swap between this check and the open or rename that follows it is not caught.
+ *
+ * @param root The target folder.
+ * @param relative The file's relative path, `/` separated.
+ * @throws {PathBlockedError} When a component is missing, a file or a symbolic link.
+ */
+export async function checkParents(root: string, relative: string): Promise<void> {
+  let dir = root;
+  for (const part of relative.split("/").slice(0, -1)) {
+    dir = join(dir, part);
+    let info: Deno.FileInfo | undefined;
+    try {
+      info = await Deno.lstat(dir);
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    }
+    if (info?.isDirectory !== true) {
+      throw new PathBlockedError(
+        `Cannot write '${relative}': '${dir}' is ${
+          info === undefined ? "gone" : info.isSymlink ? "a symbolic link" : "a file"
+        }, not a folder (it changed during the run); nothing was written there`,
+      );
+    }
+  }
 }

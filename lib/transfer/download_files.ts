@@ -36,7 +36,7 @@ import { saveFile } from "./_file_download.ts";
 import type { PartListings } from "./_parts.ts";
 import { asDirectory, resolveTarget } from "./_paths.ts";
 import { runPool } from "./_pool.ts";
-import { localName, makeParents, PathBlockedError } from "./_tree.ts";
+import { localName, makeParents, parentsOf, PathBlockedError } from "./_tree.ts";
 import { writingFile } from "./_local_file.ts";
 import { saveResponse } from "./_save.ts";
 import { IncompleteDownloadError, type PartialFile } from "./errors.ts";
@@ -167,6 +167,8 @@ export async function downloadFiles(
   const partListings: PartListings = new Map();
   // Folders of the tree found or made by this download: each is looked at once.
   const folders = new Set<string>();
+  // What each relative path of this download is: a file or a folder of other files.
+  const roles = new Map<string, "file" | "folder">();
   const { onProgress, onFile } = options;
   let index = 0;
   const numbered = async function* () {
@@ -190,6 +192,19 @@ export async function downloadFiles(
         options.onWarning?.(
           `The names '${other}' and '${file.name}' both map to '${relative}' on this system: '${file.name}' is saved under a numbered name`,
         );
+      }
+      // A path that is a file of one name and a folder of another (`a` and `a/b`) is left out
+      // for the one that comes second, with the others, before anything of it is written.
+      const clash = claimRoles(roles, relative);
+      if (clash !== undefined) {
+        blocked.push(
+          `'${file.name}' needs '${clash}' as ${
+            roles.get(clash) === "file"
+              ? "a folder, where another file of the record goes"
+              : "a file, where other files of the record need a folder"
+          }`,
+        );
+        return;
       }
       const nested = relative.includes("/");
       let path = asDirectory(dir);
@@ -237,6 +252,21 @@ export async function downloadFiles(
     );
   }
   return paths;
+}
+
+/**
+ * Claims `relative` as a file and its parents as folders; returns the path already claimed the
+ * other way (nothing is claimed then), or `undefined`.
+ */
+function claimRoles(roles: Map<string, "file" | "folder">, relative: string): string | undefined {
+  if (roles.get(relative) === "folder") return relative;
+  const parents = parentsOf(relative);
+  const taken = parents.find((parent) => roles.get(parent) === "file");
+  if (taken !== undefined) return taken;
+  // A second file of the same path gets a numbered name: it is a file either way.
+  roles.set(relative, "file");
+  for (const parent of parents) roles.set(parent, "folder");
+  return undefined;
 }
 
 /**

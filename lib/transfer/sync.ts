@@ -26,31 +26,33 @@
  * @module
  */
 
-import { join } from "node:path";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { InputError } from "../http/errors.ts";
 import type { Transport } from "../http/transport.ts";
 import { IncompleteListingError, paginateItems } from "../http/paginate.ts";
 import { filesPath } from "../http/paths.ts";
 import { type FileJson, MAX_PER_PAGE, UPLOAD_CHUNK_SIZE } from "../http/protocol.ts";
 import { globFilter } from "../utils/glob.ts";
-import { PART_FILE_NAME } from "../utils/part_file.ts";
+import { partFileTarget } from "../utils/part_file.ts";
+import { serverFileName } from "../utils/server_name.ts";
 import { statLocalPath } from "../utils/local_path.ts";
 import { saveFile } from "./_file_download.ts";
 import type { PartListings } from "./_parts.ts";
+import { freePath } from "./_paths.ts";
 import { runPool } from "./_pool.ts";
 import { checkFile } from "./_answers.ts";
-import { fileChecksums, HASH_CACHE_NAME, HashCache, kindOf } from "./_sync_hash.ts";
+import { fileChecksums, HashCache, kindOf, syncCachePath, userCacheDir } from "./_sync_hash.ts";
 import {
   checkNameLengths,
+  checkParents,
   compareNames,
   localName,
   makeParents,
+  parentsOf,
   type TreeFile,
   walkTree,
 } from "./_tree.ts";
 import { uploadFile } from "./upload.ts";
-
-export { HASH_CACHE_NAME } from "./_sync_hash.ts";
 
 /**
  * A record as {@linkcode syncFolder} needs it: uploads, downloads and file deletion (a
@@ -122,8 +124,17 @@ export interface SyncPlan {
   actions: SyncAction[];
   /** Files and bytes per action. */
   counts: Record<SyncActionKind, SyncCount>;
-  /** Files that cannot be synced (e.g. two record names that map to one local path). */
+  /**
+   * Files that cannot be synced: local entries that cannot be read, names that cannot exist on
+   * the other side or that the server would change, a file where the other side has a folder.
+   * Any problem holds back every deletion of the run.
+   */
   problems: SyncProblem[];
+  /**
+   * Why the plan's deletions are not carried out, when they are not: a problem of the run, a
+   * source without files, more deletions than `maxDelete`. They are then listed as failed.
+   */
+  deletionsHeld?: string;
 }
 
 /** One failed action of a run. */
@@ -142,7 +153,7 @@ export interface SyncResult {
   plan: SyncPlan;
   /** The actions carried out (empty for a dry run); skipped and extra files are not listed. */
   done: SyncAction[];
-  /** Actions that failed (deletions are not tried when a transfer failed). */
+  /** Actions that failed (deletions are not tried when anything else failed or was a problem). */
   failed: SyncFailure[];
   /**
    * Whether every file of the source is now on the target side with the same content, and with
@@ -169,8 +180,25 @@ export interface SyncProgress {
 export interface SyncOptions {
   /** `up`: folder → record; `down`: record → folder. One direction per run. */
   direction: SyncDirection;
-  /** Remove what the source lacks from the target side (deleted record files cannot be restored). */
+  /**
+   * Remove what the source lacks from the target side (deleted record files cannot be restored).
+   * Only when the run saw both sides whole and nothing went wrong: any problem or failure holds
+   * back every deletion.
+   */
   delete?: boolean;
+  /**
+   * With `delete`: delete even when the source has no files at all (an unmounted drive or share
+   * looks like an empty folder, so by default an empty source deletes nothing).
+   */
+  allowEmptySource?: boolean;
+  /** With `delete`: when more files than this would be deleted, delete none (the run fails). */
+  maxDelete?: number;
+  /**
+   * Downward only: local files that are replaced or deleted are moved into this folder (same
+   * relative path; a free numbered name when one is there already) instead of being removed. It
+   * must not overlap the synced folder.
+   */
+  backupDir?: string;
   /** Only plan: nothing is transferred or deleted. */
   dryRun?: boolean;
   /** Only names (relative paths) matching this glob, on both sides. @default {"*"} */
@@ -182,17 +210,23 @@ export interface SyncOptions {
   /** Files up to 10 MB transferred at once; larger ones go one at a time. @default {16} */
   concurrency?: number;
   /**
-   * Keep local checksums in {@linkcode HASH_CACHE_NAME} at the top of the folder, keyed by
-   * relative path, size and modification time. @default {true}
+   * Keep local checksums between runs, keyed by relative path, size and modification time, in a
+   * file of `cacheDir` (never in the synced folder). @default {true}
    */
   hashCache?: boolean;
+  /**
+   * Folder of the sync state (the hash cache): one file per host, record and synced folder, under
+   * `sync/`. Default: the user's cache folder (`$XDG_CACHE_HOME/repo-apy`, `~/.cache/repo-apy`,
+   * `~/Library/Caches/repo-apy`, `%LOCALAPPDATA%\repo-apy`); without one, nothing is cached.
+   */
+  cacheDir?: string;
   /** Cancels the run; transfers in flight stop and a rerun continues them. */
   signal?: AbortSignal;
   /** Receives the aggregate progress. */
   onProgress?: (progress: SyncProgress) => void;
   /** Called after each action carried out, or failed (with its error). */
   onAction?: (action: SyncAction, error?: unknown) => void;
-  /** Receives warnings (symbolic links left out). */
+  /** Receives warnings (symbolic links left out, a sync cache that cannot be used). */
   onWarning?: (message: string) => void;
   /**
    * Asked once, after planning and before anything changes, when the plan deletes files; false
@@ -203,28 +237,33 @@ export interface SyncOptions {
 
 const KINDS: SyncActionKind[] = ["upload", "download", "replace", "delete", "skip", "extra"];
 
-/** Local entries a sync never transfers or deletes: its cache and partial downloads. */
-function ownFile(name: string): boolean {
-  return name === HASH_CACHE_NAME || PART_FILE_NAME.test(name.slice(name.lastIndexOf("/") + 1));
-}
-
 /**
  * Makes a record's files like a folder's (`direction: "up"`) or a folder like a record's files
  * (`"down"`). Files are compared by relative name, size and checksum in the server's form (local
  * checksums come from a cache keyed by path, size and modification time when unchanged); equal
  * files are not transferred, new ones are, changed ones are replaced (uploads keep the file's id,
- * description and revisions). With `delete`, what the source lacks is removed from the target,
- * after every transfer succeeded; a listing that fails stops the sync before anything changes,
- * so an error is never read as "nothing there".
+ * description and revisions).
+ *
+ * With `delete`, what the source lacks is removed from the target, and only when the run saw
+ * both sides whole: the record's listing checked complete (a failed or torn listing stops the
+ * sync before anything changes), every local entry read. Any problem (an entry that cannot be
+ * read, a name that cannot exist on the other side or that the server would change, a file where
+ * the other side has a folder) or failed transfer holds back every deletion of the run; so does
+ * a source without files (unless `allowEmptySource`) and more deletions than `maxDelete`. Held
+ * deletions are listed as failed, and `complete` is then false.
  *
  * Transfers go `concurrency` at a time (files over 10 MB one at a time), through the engine's
  * resumable uploads and downloads: an interrupted sync run again finishes the job without
- * re-sending what arrived. Record names with `/` map to subfolders; every component is sanitised
- * and never leads outside the folder. Failures of single files do not stop the others: they are
- * listed in `failed`, and `complete` is then false.
+ * re-sending what arrived. Record names with `/` map to subfolders; a name that would not map
+ * back to itself (`..`, an absolute path, characters the system cannot hold) is a problem, never
+ * written under another name. Downward, the folders on a file's way are checked right before it
+ * is opened and before it is renamed into place (no symbolic link, see `checkParents`). Failures
+ * of single files do not stop the others: they are listed in `failed`.
  *
  * Permissions: `--allow-net` to the host, `--allow-read` for the folder, `--allow-write` for it
- * when downloading (and for the hash cache).
+ * when downloading; for the hash cache, `--allow-env` for `HOME` (and `XDG_CACHE_HOME` or
+ * `LOCALAPPDATA`) and read and write access to the cache folder, or `cacheDir` (without them,
+ * nothing is cached).
  *
  * @example Usage
  * ```ts
@@ -247,7 +286,8 @@ function ownFile(name: string): boolean {
  *
  * @param record The record.
  * @param dir The folder (for `down`, created when missing).
- * @param options Direction, delete, dry run, globs, concurrency, cache, signal, callbacks.
+ * @param options Direction, delete and its guards, dry run, globs, concurrency, cache, signal,
+ *   callbacks.
  * @returns The plan and what was done.
  * @throws {InputError} For a missing folder (upward), names too long for the server, bad options.
  * @throws The listing's error when a side cannot be listed (nothing was changed).
@@ -264,6 +304,15 @@ export async function syncFolder(
   if (!Number.isInteger(concurrency) || concurrency < 1) {
     throw new InputError(`concurrency must be a positive integer, got ${concurrency}`);
   }
+  const { maxDelete } = options;
+  if (maxDelete !== undefined && (!Number.isInteger(maxDelete) || maxDelete < 0)) {
+    throw new InputError(`maxDelete must be a whole number of 0 or more, got ${maxDelete}`);
+  }
+  if (options.backupDir !== undefined && direction !== "down") {
+    throw new InputError(
+      "A backup folder (--backup-dir) is for downloads (--to): deleted record files cannot be moved anywhere",
+    );
+  }
   if (direction === "up") {
     if (!(await statLocalPath(dir, { what: "folder" })).isDirectory) {
       throw new InputError(`'${dir}' is not a folder: give the folder to sync`);
@@ -271,6 +320,7 @@ export async function syncFolder(
   } else if (!options.dryRun) {
     await Deno.mkdir(dir, { recursive: true });
   }
+  if (options.backupDir !== undefined) await checkBackupDir(dir, options.backupDir);
   const wanted = globFilter(options.pattern ?? "*", options.excludePattern);
   // The record is listed while the folder is walked; a failure of either stops the sync.
   const listing = listRemote(record, wanted, signal);
@@ -281,22 +331,26 @@ export async function syncFolder(
     }),
     listing,
   ]);
-  const cache = options.hashCache === false ? HashCache.none() : await HashCache.load(dir);
+  const cache = await loadCache(record, dir, options);
   const sources = new Map<string, FileJson>();
   try {
     const plan = direction === "up"
       ? await planUp(local, remote, cache, options)
       : await planDown(local, remote, cache, sources, options);
-    if (options.dryRun) return { plan, done: [], failed: [], complete: plan.problems.length === 0 };
+    if (options.dryRun) {
+      const complete = plan.problems.length === 0 && plan.deletionsHeld === undefined;
+      return { plan, done: [], failed: [], complete };
+    }
     const deletes = plan.counts.delete.files;
-    if (deletes > 0 && options.confirmDelete && !(await options.confirmDelete(plan))) {
+    if (
+      deletes > 0 && plan.deletionsHeld === undefined && options.confirmDelete &&
+      !(await options.confirmDelete(plan))
+    ) {
       throw new InputError(`Deleting ${deletes} file(s) was not confirmed: nothing was changed`);
     }
-    const run = await execute(record, dir, plan, local, remote, sources, cache, options);
-    // Entries of files no longer there are dropped; with globs, files outside them stay cached.
-    if (options.pattern === undefined && options.excludePattern === undefined) {
-      cache.retain(run.present);
-    }
+    const run = await execute(record, dir, plan, local.files, remote, sources, cache, options);
+    // Entries of files no longer there are dropped; files outside the globs stay cached.
+    cache.prune(run.present, wanted);
     return {
       plan,
       done: run.done,
@@ -309,26 +363,76 @@ export async function syncFolder(
   }
 }
 
+/**
+ * The hash cache of this host, record and folder; none when switched off, when there is no cache
+ * folder, or when this process may not read and write it.
+ */
+async function loadCache(record: SyncTarget, dir: string, options: SyncOptions) {
+  if (options.hashCache === false) return HashCache.none();
+  const cacheDir = options.cacheDir ?? userCacheDir();
+  // A cache folder this process may not read and write is not used (and never prompted for).
+  const granted = (name: "read" | "write") =>
+    cacheDir !== undefined &&
+    Deno.permissions.querySync({ name, path: cacheDir }).state === "granted";
+  if (cacheDir === undefined || !granted("read") || !granted("write")) return HashCache.none();
+  const folder = await Deno.realPath(dir).catch(() => resolve(dir));
+  const owner = { host: (await record.transport.baseUrl()).href, record: record.id, folder };
+  return await HashCache.load(await syncCachePath(cacheDir, owner), owner, options.onWarning);
+}
+
+/** Whether `inner` is `outer` or inside it (absolute, resolved paths). */
+function within(inner: string, outer: string): boolean {
+  const path = relative(outer, inner);
+  return path === "" || !(path === ".." || path.startsWith(`..${sep}`) || isAbsolute(path));
+}
+
+/** A backup folder must not overlap the synced folder (it would be walked, or hold it). */
+async function checkBackupDir(dir: string, backupDir: string): Promise<void> {
+  const real = (path: string) => Deno.realPath(path).catch(() => resolve(path));
+  const [target, backup] = [await real(dir), await real(backupDir)];
+  if (within(backup, target) || within(target, backup)) {
+    throw new InputError(
+      `The backup folder '${backupDir}' and the synced folder '${dir}' overlap: give a backup folder outside the synced folder; nothing was changed`,
+    );
+  }
+}
+
+/** What the walk of the local folder saw. */
+interface LocalSide {
+  /** Files, by relative name. */
+  files: Map<string, TreeFile>;
+  /** Folders, by relative name. */
+  folders: Set<string>;
+  /** Symbolic links left out (not followed), by relative name. */
+  links: Set<string>;
+  /** Entries that could not be read. */
+  problems: SyncProblem[];
+}
+
 async function listLocal(
   dir: string,
   direction: SyncDirection,
   wanted: (name: string) => boolean,
   options: SyncOptions,
-): Promise<Map<string, TreeFile>> {
+): Promise<LocalSide> {
+  const side: LocalSide = { files: new Map(), folders: new Set(), links: new Set(), problems: [] };
   let tree: TreeFile[];
   try {
     tree = await walkTree(dir, {
       wanted,
       followSymlinks: direction === "up" && options.followSymlinks === true,
-      skip: ownFile,
       onWarning: options.onWarning,
+      onUnreadable: (name, reason) => side.problems.push({ name, reason }),
+      onFolder: (name) => side.folders.add(name),
+      onLink: (name) => side.links.add(name),
     });
   } catch (error) {
     // Downward, a folder not created yet (dry run) is empty; anything else is an error.
     if (direction === "down" && error instanceof Deno.errors.NotFound) tree = [];
     else throw error;
   }
-  return new Map(tree.map((file) => [file.name, file]));
+  for (const file of tree) side.files.set(file.name, file);
+  return side;
 }
 
 /** Listing pages requested ahead: a big record's list costs pages × round trip when read in a row. */
@@ -336,8 +440,9 @@ const PAGES_AHEAD = 4;
 
 /**
  * Every file of the record, read with pages requested ahead. The listing must be whole: a page
- * that fails, a file on two pages, or a count other than the server's total throws, so a failed
- * or torn listing is never read as "these files are all there is".
+ * that fails, a file on two pages, a listing without a count, or a count other than the
+ * server's total throws, so a failed or torn listing is never read as "these files are all there
+ * is".
  */
 async function listRemote(
   record: SyncTarget,
@@ -355,7 +460,7 @@ async function listRemote(
     for await (const listed of items) {
       // Checked before a name is used (as downloads check it): nothing has changed yet.
       const file = checkFile(listed, "the record's file list");
-      if (!wanted(file.name) || ownFile(file.name)) continue;
+      if (!wanted(file.name)) continue;
       // Only what the sync uses: a listing entry carries its creator and links (kilobytes each),
       // which for a big record would be most of the memory held.
       const download = file._links?.download;
@@ -372,8 +477,8 @@ async function listRemote(
     if (!(error instanceof IncompleteListingError)) throw error;
     throw new IncompleteListingError(
       `The record's file list was not read whole (${error.received} of ${
-        error.total ?? "an unknown number of"
-      } files arrived: it changed while it was read, or the server cut it short): run the sync again; nothing was changed`,
+        error.total ?? "an uncounted number of"
+      } files arrived: it changed while it was read, or the server cut it short or did not count it): run the sync again; nothing was changed`,
       error,
       { cause: error },
     );
@@ -419,23 +524,88 @@ async function sameContent(
 /** File system calls (hashing) in flight while planning. */
 const HASH_CONCURRENCY = 8;
 
+/** Whether `name` is `prefix` or below it. */
+function under(name: string, prefix: string): boolean {
+  return name === prefix || name.startsWith(`${prefix}/`);
+}
+
+/**
+ * Whether a local file is the temporary file of a record file's download (`.x.<8 hex>.part`
+ * beside `x`), and not itself a record file: downward, the sync's own.
+ */
+function ownPart(name: string, remote: ReadonlyMap<string, FileJson>): boolean {
+  const target = partFileTarget(name);
+  return target !== undefined && remote.has(target) && !remote.has(name);
+}
+
+/** Why a record name cannot be a local path that maps back to it, or `undefined` when it can. */
+function unplaceable(name: string): string | undefined {
+  const path = localName(name);
+  if (path === name) return undefined;
+  return `cannot be a path in a folder here (it would become '${path}'), so it is never written, replaced or deleted by a sync: rename it in the record`;
+}
+
 async function planUp(
-  local: Map<string, TreeFile>,
+  local: LocalSide,
   remote: Map<string, FileJson>,
   cache: HashCache,
   options: SyncOptions,
 ): Promise<SyncPlan> {
-  checkNameLengths(local.keys());
+  checkNameLengths(local.files.keys());
   const actions: SyncAction[] = [];
+  const problems = [...local.problems];
   const both: [TreeFile, FileJson][] = [];
-  for (const file of local.values()) {
-    const found = remote.get(file.name);
-    if (found !== undefined) both.push([file, found]);
-    else actions.push({ action: "upload", name: file.name, local: file.name, size: file.size });
+  for (const file of local.files.values()) {
+    const stored = serverFileName(file.name);
+    const download = partFileTarget(file.name);
+    if (stored !== file.name) {
+      problems.push({
+        name: file.name,
+        reason: stored === ""
+          ? "the server refuses a name of only spaces: rename the file"
+          : `the server would store it as '${stored}' (it drops leading and trailing spaces and joins runs of spaces): rename the file`,
+      });
+    } else if (
+      download !== undefined && (local.files.has(download) || remote.has(download)) &&
+      !remote.has(file.name)
+    ) {
+      problems.push({
+        name: file.name,
+        reason:
+          `it looks like the unfinished download of '${download}': finish it (sync --to), or remove or rename it`,
+      });
+    } else {
+      const found = remote.get(file.name);
+      if (found !== undefined) both.push([file, found]);
+      else actions.push({ action: "upload", name: file.name, local: file.name, size: file.size });
+    }
   }
   actions.push(...await pairActions(both, cache, "up"));
-  actions.push(...onlyOnTarget(remote, (name) => local.has(name), options));
-  return makePlan("up", actions, []);
+  // A record file is deleted only when the folder could hold it and does not: a name that
+  // cannot be a path here, one under a link left out, or an entry that could not be read, was
+  // never looked for.
+  const unseen = [...local.links, ...local.problems.map(({ name }) => name)];
+  const seen = (name: string) => local.files.has(name) || unseen.some((path) => under(name, path));
+  for (const [name, file] of remote) {
+    if (seen(name)) continue;
+    // Under a name that is a file (here or in the record) it cannot be in the folder either.
+    const blocked = parentsOf(name).find((path) => local.files.has(path) || remote.has(path));
+    const why = blocked === undefined
+      ? unplaceable(name)
+      : `cannot be in the folder, where '${blocked}' is a file, so it is never deleted by a sync: rename one of them in the record`;
+    if (why === undefined) {
+      actions.push({
+        action: options.delete ? "delete" : "extra",
+        name,
+        local: name,
+        size: file.size,
+      });
+      continue;
+    }
+    actions.push({ action: "extra", name, local: name, size: file.size });
+    if (options.delete) problems.push({ name, reason: why });
+  }
+  return makePlan("up", actions, problems, local.files.size, options);
 }
 
 /**
@@ -456,80 +626,103 @@ async function pairActions(
   }));
 }
 
-/** The actions of the target's files that the source lacks: `delete` with `delete`, else `extra`. */
-function onlyOnTarget(
-  target: ReadonlyMap<string, { size: number }>,
-  onSource: (name: string) => boolean,
-  options: SyncOptions,
-): SyncAction[] {
-  const action = options.delete ? "delete" : "extra";
-  return [...target]
-    .filter(([name]) => !onSource(name))
-    .map(([name, file]) => ({ action, name, local: name, size: file.size }));
-}
-
 async function planDown(
-  local: Map<string, TreeFile>,
+  local: LocalSide,
   remote: Map<string, FileJson>,
   cache: HashCache,
   sources: Map<string, FileJson>,
   options: SyncOptions,
 ): Promise<SyncPlan> {
   const actions: SyncAction[] = [];
-  const problems: SyncProblem[] = [];
+  const problems = [...local.problems];
+  const unreadable = new Set(local.problems.map(({ name }) => name));
   const names = [...remote.keys()].sort(compareNames);
-  const claimed = new Map<string, string>();
-  const pending: { file: FileJson; path: string }[] = [];
+  const claimed = new Set<string>();
   for (const name of names) {
-    const file = remote.get(name)!;
-    const path = localName(name);
-    const other = claimed.get(path);
-    if (other !== undefined) {
+    const why = unplaceable(name);
+    const download = partFileTarget(name);
+    if (why !== undefined) problems.push({ name, reason: why });
+    else if (download !== undefined && remote.has(download)) {
+      // Beside `x`, a `.x.<8 hex>.part` would be taken for x's unfinished download (and removed).
       problems.push({
         name,
         reason:
-          `maps to '${path}' on this system like '${other}': rename one of them in the record`,
+          `it is named like the unfinished download of the record's file '${download}', so it is not written beside it: rename it in the record`,
       });
-      continue;
-    }
-    claimed.set(path, name);
-    pending.push({ file, path });
+    } else claimed.add(name);
   }
-  // A path that is a folder of another file's path (`a` and `a/b`) cannot be both.
-  for (const { file, path } of pending) {
-    for (let end = path.indexOf("/"); end !== -1; end = path.indexOf("/", end + 1)) {
-      const parent = path.slice(0, end);
-      const owner = claimed.get(parent);
-      if (owner !== undefined) {
-        problems.push({
-          name: file.name,
-          reason:
-            `needs a folder '${parent}' where the file '${owner}' goes: rename one of them in the record`,
-        });
-        claimed.delete(path);
-        break;
-      }
+  const problem = (name: string, reason: string) => {
+    problems.push({ name, reason });
+    claimed.delete(name);
+  };
+  for (const name of names) {
+    if (!claimed.has(name)) continue;
+    // Every folder on the way must be (or become) a folder: not a file, a link or unreadable.
+    for (const parent of parentsOf(name)) {
+      if (remote.has(parent)) {
+        problem(
+          name,
+          `needs a folder '${parent}' where the record's file '${parent}' goes: rename one of them in the record`,
+        );
+      } else if (local.files.has(parent)) {
+        problem(name, `needs a folder '${parent}' where a local file is: rename one of them`);
+      } else if (local.links.has(parent)) {
+        problem(
+          name,
+          `needs a folder '${parent}' where a symbolic link is: nothing is written through it`,
+        );
+      } else if (unreadable.has(parent)) {
+        problem(name, `'${parent}' cannot be read (see its own problem)`);
+      } else continue;
+      break;
     }
+    if (!claimed.has(name)) continue;
+    if (local.folders.has(name)) {
+      problem(
+        name,
+        "a local folder has this name: the file is not written into it and the folder is kept; rename one of them",
+      );
+    } else if (local.links.has(name)) {
+      problem(
+        name,
+        "a symbolic link has this name here: it is not replaced; remove it or rename the file",
+      );
+    } else if (unreadable.has(name)) claimed.delete(name);
   }
+  // A local `.part` file of a record file's download is the sync's own (resumed, never deleted).
+  const files = new Map(local.files);
+  for (const name of local.files.keys()) if (ownPart(name, remote)) files.delete(name);
   const both: [TreeFile, FileJson][] = [];
-  for (const { file, path } of pending) {
-    if (claimed.get(path) !== file.name) continue;
-    sources.set(path, file);
-    const here = local.get(path);
+  for (const name of names) {
+    if (!claimed.has(name)) continue;
+    const file = remote.get(name)!;
+    sources.set(name, file);
+    const here = files.get(name);
     if (here !== undefined) both.push([here, file]);
-    else actions.push({ action: "download", name: file.name, local: path, size: file.size });
+    else actions.push({ action: "download", name, local: name, size: file.size });
   }
   actions.push(...await pairActions(both, cache, "down"));
-  actions.push(...onlyOnTarget(local, (path) => claimed.has(path), options));
-  return makePlan("down", actions, problems);
+  for (const [name, file] of files) {
+    if (remote.has(name)) continue;
+    actions.push({
+      action: options.delete ? "delete" : "extra",
+      name,
+      local: name,
+      size: file.size,
+    });
+  }
+  return makePlan("down", actions, problems, remote.size, options);
 }
 
 function makePlan(
   direction: SyncDirection,
   actions: SyncAction[],
   problems: SyncProblem[],
+  sourceFiles: number,
+  options: SyncOptions,
 ): SyncPlan {
   actions.sort((a, b) => compareNames(a.local, b.local) || compareNames(a.name, b.name));
+  problems.sort((a, b) => compareNames(a.name, b.name));
   const counts = Object.fromEntries(KINDS.map((kind) => [kind, { files: 0, bytes: 0 }])) as Record<
     SyncActionKind,
     SyncCount
@@ -538,7 +731,24 @@ function makePlan(
     counts[action].files++;
     counts[action].bytes += size;
   }
-  return { direction, actions, counts, problems };
+  const plan: SyncPlan = { direction, actions, counts, problems };
+  const deletes = counts.delete.files;
+  if (deletes === 0) return plan;
+  const source = direction === "up" ? "the folder" : "the record";
+  if (problems.length > 0) {
+    plan.deletionsHeld =
+      `not deleted: ${problems.length} problem(s) of this sync (listed) hold back every deletion; fix them and run the same command again`;
+  } else if (sourceFiles === 0 && options.allowEmptySource !== true) {
+    plan.deletionsHeld = `not deleted: ${source} has no files${
+      options.pattern === undefined && options.excludePattern === undefined
+        ? ""
+        : " matching the patterns"
+    }, which is what an unmounted drive or share looks like; if it is meant to be empty, add --allow-empty-source (allowEmptySource)`;
+  } else if (options.maxDelete !== undefined && deletes > options.maxDelete) {
+    plan.deletionsHeld =
+      `not deleted: ${deletes} file(s) would be deleted, more than --max-delete ${options.maxDelete} (maxDelete) allows; check the source, or raise the limit`;
+  }
+  return plan;
 }
 
 async function execute(
@@ -551,14 +761,14 @@ async function execute(
   cache: HashCache,
   options: SyncOptions,
 ): Promise<{ done: SyncAction[]; failed: SyncFailure[]; present: Set<string> }> {
-  const { signal } = options;
+  const { signal, backupDir } = options;
   const transfers = plan.actions.filter(({ action }) =>
     action === "upload" || action === "download" || action === "replace"
   );
   const deletions = plan.actions.filter(({ action }) => action === "delete");
   const progress: SyncProgress = {
     files: 0,
-    totalFiles: transfers.length + deletions.length,
+    totalFiles: transfers.length + (plan.deletionsHeld === undefined ? deletions.length : 0),
     bytes: 0,
     totalBytes: transfers.reduce((sum, { size }) => sum + size, 0),
     resumed: 0,
@@ -578,8 +788,10 @@ async function execute(
     options.onAction?.(action, error);
     options.onProgress?.({ ...progress });
   };
-  const partListings: PartListings = new Map();
-  const folders = new Set<string>();
+  const partListings = plan.direction === "down"
+    ? ownParts(dir, transfers, local, remote)
+    : new Map();
+  const backups = new Set<string>();
 
   const transfer = async (action: SyncAction) => {
     const sent = { bytes: 0, resumed: 0 };
@@ -600,6 +812,11 @@ async function execute(
           onProgress,
           ...(signal ? { signal } : {}),
         });
+        if (stored.name !== action.name) {
+          throw new InputError(
+            `the server stored it as '${stored.name}', not as '${action.name}': rename the local file, or the record's file`,
+          );
+        }
         const kind = kindOf(stored.checksum, stored.size);
         // Verified equal to what was read: the local file of this size and time has it.
         if (kind !== undefined) {
@@ -607,7 +824,10 @@ async function execute(
         }
       } else {
         const file = sources.get(action.local)!;
-        const target = await makeParents(dir, action.local, folders);
+        // Made (or checked) anew for each file, and checked again right before the rename: a
+        // folder swapped for a symbolic link during the run is never written through.
+        const target = await makeParents(dir, action.local);
+        const replaced = backupDir !== undefined && action.action === "replace";
         await saveFile(record, file, {
           path: target,
           force: true,
@@ -615,6 +835,11 @@ async function execute(
           partListings,
           onProgress,
           signal,
+          guard: async (stage) => {
+            await checkParents(dir, action.local);
+            // The file replaced is kept once the new one is complete, right before the rename.
+            if (replaced && stage === "place") await backUp(dir, action.local, backupDir, backups);
+          },
         });
         const kind = kindOf(file.checksum, file.size);
         if (kind !== undefined) {
@@ -641,20 +866,22 @@ async function execute(
   );
   await runPool(1, transfers.filter(({ size }) => size > UPLOAD_CHUNK_SIZE), transfer, pool);
 
-  if (failed.length > 0) {
-    // Deleting while the target side lacks files that failed to arrive is never done.
-    for (const action of deletions) {
-      failed.push({
-        action,
-        message: "not deleted: other files of this sync failed",
-        error: undefined,
-      });
-    }
+  const held = plan.deletionsHeld ??
+    (failed.length > 0
+      ? `not deleted: ${failed.length} other file(s) of this sync failed (listed), which holds back every deletion; run the same command again`
+      : undefined);
+  if (held !== undefined) {
+    // Deleting while anything of the run went wrong is never done.
+    for (const action of deletions) failed.push({ action, message: held, error: undefined });
   } else {
     await runPool(options.concurrency ?? 16, deletions, async (action) => {
       try {
         if (plan.direction === "up") await record.deleteFile(remote.get(action.name)!.id);
-        else await Deno.remove(join(dir, action.local));
+        else {
+          await checkParents(dir, action.local);
+          if (backupDir === undefined) await Deno.remove(join(dir, action.local));
+          else await backUp(dir, action.local, backupDir, backups);
+        }
       } catch (error) {
         if (signal?.aborted) throw error;
         finish(action, error);
@@ -674,4 +901,55 @@ async function execute(
     else if (plan.direction === "down") present.add(name);
   }
   return { done, failed, present };
+}
+
+/**
+ * The temporary files the downloads of a sync may clean up, as the listings of their folders:
+ * only `.part` files of record files (the sync's own). A download otherwise lists its folder and
+ * removes every day-old file named like a `.part`, which in a synced folder may be the user's.
+ */
+function ownParts(
+  dir: string,
+  transfers: readonly SyncAction[],
+  local: ReadonlyMap<string, TreeFile>,
+  remote: ReadonlyMap<string, FileJson>,
+): PartListings {
+  const names = new Map<string, string[]>();
+  for (const { local: name } of transfers) names.set(dirname(join(dir, name)), []);
+  for (const name of local.keys()) {
+    if (ownPart(name, remote)) names.get(dirname(join(dir, name)))?.push(basename(name));
+  }
+  return new Map([...names].map(([folder, list]) => [folder, Promise.resolve(list)]));
+}
+
+/**
+ * Moves the local file `relative` of `dir` into `backupDir` under the same relative path (a free
+ * numbered name when one is taken), across file systems by copying.
+ */
+async function backUp(
+  dir: string,
+  relativePath: string,
+  backupDir: string,
+  taken: Set<string>,
+): Promise<void> {
+  const source = join(dir, relativePath);
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.lstat(source);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return; // nothing to keep
+    throw error;
+  }
+  if (!info.isFile) return;
+  const wanted = join(backupDir, relativePath);
+  await Deno.mkdir(dirname(wanted), { recursive: true });
+  // The file kept there before (an earlier run's) stays: this one takes the next free name.
+  const target = await freePath(wanted, taken);
+  try {
+    await Deno.rename(source, target);
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== "EXDEV") throw error;
+    await Deno.copyFile(source, target);
+    await Deno.remove(source);
+  }
 }

@@ -2,7 +2,7 @@
 import { assertEquals, assertMatch, assertNotIncludes, assertStringIncludes } from "../_assert.ts";
 import { startServer, type TestServer } from "../../lib/testing/mod.ts";
 import { createRecord, managerFor, ok, repo, tempDir } from "./_records.ts";
-import { cliPermissions, tempHome, writeLocalConfig } from "./_run.ts";
+import { cliPermissions, runCli, tempHome, writeLocalConfig } from "./_run.ts";
 
 async function writeTree(root: string, files: Record<string, string>): Promise<void> {
   for (const [name, text] of Object.entries(files)) {
@@ -200,4 +200,152 @@ Deno.test("records sync --delete on a terminal asks once with the count, and del
   } finally {
     await sh('tmux -L "$1" kill-server', socket);
   }
+});
+
+Deno.test("records sync --from --delete: an entry it cannot read (a FIFO) is named, nothing is deleted, exit 1", async () => {
+  await using server = await startServer();
+  await using dir = await tempDir();
+  await writeTree(dir.path, { "keep.txt": "k" });
+  await sh('mkfifo "$1"', `${dir.path}/data.bin`);
+  const id = String(await createRecord(server, "fifo"));
+  await ok(server, ["add-string-as-file", "-r", id, "-s", "d", "-n", "data.bin"]);
+  await ok(server, ["add-string-as-file", "-r", id, "-s", "o", "-n", "old.txt"]);
+  const run = await repo(server, [
+    "records",
+    "sync",
+    "-r",
+    id,
+    "--from",
+    dir.path,
+    "--delete",
+    "-y",
+  ]);
+  assertEquals(run.code, 1);
+  assertStringIncludes(run.stderr, "Cannot sync 'data.bin': it is not a regular file");
+  assertStringIncludes(run.stderr, "1 file(s) are not deleted: 1 problem(s)");
+  assertEquals(await fileNames(server, Number(id)), ["data.bin", "keep.txt", "old.txt"]);
+});
+
+Deno.test("records sync --delete: an empty source deletes nothing unless --allow-empty-source; --max-delete holds back more", async () => {
+  await using server = await startServer();
+  await using dir = await tempDir();
+  const id = String(await createRecord(server, "guards"));
+  await ok(server, ["add-string-as-file", "-r", id, "-s", "a", "-n", "a.txt"]);
+  await ok(server, ["add-string-as-file", "-r", id, "-s", "b", "-n", "b.txt"]);
+  const empty = `${dir.path}/empty`;
+  await Deno.mkdir(empty);
+  const args = ["records", "sync", "-r", id, "--from", empty, "--delete", "-y"];
+  const dry = await repo(server, [...args, "--dry-run"]);
+  assertEquals(dry.code, 1);
+  assertStringIncludes(dry.stderr, "--allow-empty-source");
+  const held = await repo(server, args);
+  assertEquals(held.code, 1);
+  assertStringIncludes(held.stderr, "the folder has no files");
+  assertEquals(await fileNames(server, Number(id)), ["a.txt", "b.txt"]);
+  const limited = await repo(server, [...args, "--allow-empty-source", "--max-delete", "1"]);
+  assertEquals(limited.code, 1);
+  assertStringIncludes(limited.stderr, "more than --max-delete 1");
+  assertEquals(await fileNames(server, Number(id)), ["a.txt", "b.txt"]);
+  await ok(server, ["sync", "-r", id, "--from", empty, "--delete", "-y", "--allow-empty-source"]);
+  assertEquals(await fileNames(server, Number(id)), []);
+});
+
+Deno.test("records sync --to --delete --backup-dir moves replaced and deleted files there", async () => {
+  await using server = await startServer();
+  await using dir = await tempDir();
+  const out = `${dir.path}/out`;
+  await writeTree(out, { "a.txt": "old", "mine.txt": "mine" });
+  const id = String(await createRecord(server, "backup"));
+  await ok(server, ["add-string-as-file", "-r", id, "-s", "new", "-n", "a.txt"]);
+  const backup = `${dir.path}/backup`;
+  await ok(server, ["sync", "-r", id, "--to", out, "--delete", "-y", "--backup-dir", backup]);
+  assertEquals(await listTree(out), ["a.txt"]);
+  assertEquals(await Deno.readTextFile(`${out}/a.txt`), "new");
+  assertEquals(await listTree(backup), ["a.txt", "mine.txt"]);
+  assertEquals(await Deno.readTextFile(`${backup}/a.txt`), "old");
+  const wrongWay = await repo(server, [
+    "records",
+    "sync",
+    "-r",
+    id,
+    "--from",
+    out,
+    "--backup-dir",
+    backup,
+  ]);
+  assertEquals(wrongWay.code, 1);
+  assertStringIncludes(wrongWay.stderr, "--backup-dir");
+});
+
+Deno.test("records sync keeps its cache in the user's cache folder: a synced folder holds exactly the user's files", async () => {
+  await using server = await startServer();
+  await using home = await tempHome();
+  await writeLocalConfig(home.configPath, server.url, server.pat);
+  const src = `${home.dir}/src`;
+  await writeTree(src, TREE);
+  const id = String(await createRecord(server, "cache"));
+  const up = await runCli(home.dir, ["records", "sync", "-r", id, "--from", src]);
+  assertEquals(up.code, 0, up.stderr);
+  const out = `${home.dir}/out`;
+  const down = await runCli(home.dir, ["records", "sync", "-r", id, "--to", out]);
+  assertEquals(down.code, 0, down.stderr);
+  const everything = (root: string) => sh('cd "$1" && find . -type f | sort', root);
+  assertEquals(await everything(src), await everything(out));
+  assertEquals((await everything(out)).trim().split("\n").length, 3);
+  const caches = await sh('ls "$1"', `${home.dir}/.cache/repo-apy/sync`);
+  assertEquals(caches.trim().split("\n").length, 2);
+  // XDG_CACHE_HOME, where it may be read, names the cache folder.
+  const xdg = `${home.dir}/xdg`;
+  const again = await runCli(home.dir, ["records", "sync", "-r", id, "--from", src], {
+    env: { XDG_CACHE_HOME: xdg },
+    permissions: [
+      ...cliPermissions(home.dir).filter((flag) => !flag.startsWith("--allow-env")),
+      "--allow-env=REPO_APY_CONFIG,HOME,XDG_CACHE_HOME",
+    ],
+  });
+  assertEquals(again.code, 0, again.stderr);
+  assertEquals((await sh('ls "$1"', `${xdg}/repo-apy/sync`)).trim().split("\n").length, 1);
+  // add-files --recursive of a synced folder uploads nothing of the sync's.
+  const copy = String(await createRecord(server, "copy"));
+  await ok(server, ["add-files", "-r", copy, "-n", out, "--recursive"]);
+  assertEquals(await fileNames(server, Number(copy)), Object.keys(TREE).sort());
+});
+
+Deno.test("records get-file -P '*' -f: a file and a folder of one local name leave one out, named, exit 1, no partial file", async () => {
+  await using server = await startServer();
+  await using dir = await tempDir();
+  const id = String(await createRecord(server, "clash"));
+  for (const name of ["a", "a/b", "..", "../x", "ok.txt"]) {
+    await ok(server, ["add-string-as-file", "-r", id, "-s", `text of ${name}`, "-n", name]);
+  }
+  const out = `${dir.path}/out`;
+  const run = await repo(server, ["records", "get-file", "-r", id, "-p", out, "-P", "*", "-f"]);
+  assertEquals(run.code, 1);
+  assertNotIncludes(run.stderr, "stopped early");
+  assertStringIncludes(run.stderr, "2 file(s) were not downloaded");
+  const all = await sh('cd "$1" && find . | sort', out);
+  assertNotIncludes(all, ".part");
+  assertStringIncludes(all, "./ok.txt");
+});
+
+Deno.test("records sync --from --delete: a subfolder it may not read is named, its record files stay, exit 1", async () => {
+  await using server = await startServer();
+  await using home = await tempHome();
+  await writeLocalConfig(home.configPath, server.url, server.pat);
+  const src = `${home.dir}/src`;
+  await writeTree(src, { "top.txt": "t", "data/a.txt": "a" });
+  const id = String(await createRecord(server, "denied"));
+  await ok(server, ["add-string-as-file", "-r", id, "-s", "a", "-n", "data/a.txt"]);
+  await ok(server, ["add-string-as-file", "-r", id, "-s", "o", "-n", "old.txt"]);
+  // Works as root too: Deno refuses the read, as the file system would for another user.
+  const run = await runCli(
+    home.dir,
+    ["records", "sync", "-r", id, "--from", src, "--delete", "-y"],
+    {
+      permissions: [...cliPermissions(home.dir), `--deny-read=${src}/data`],
+    },
+  );
+  assertEquals(run.code, 1);
+  assertStringIncludes(run.stderr, "Cannot sync 'data': this process may not read it");
+  assertEquals(await fileNames(server, Number(id)), ["data/a.txt", "old.txt", "top.txt"]);
 });

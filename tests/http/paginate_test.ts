@@ -214,3 +214,25 @@ Deno.test("paginate() with `whole` reports an item repeated on a later page as a
   );
   assertStringIncludes(error.message, "changed while it was read");
 });
+
+Deno.test("paginate() with `whole` fails on a listing that does not count its items (no or a null `total_items`)", async () => {
+  await using server = await startServer();
+  await using transport = new Transport({ settings: { host: server.url, pat: server.pat } });
+  await fiveRecords(transport);
+  for (const total of [undefined, null]) {
+    server.clearFaults();
+    // The first page neither counts the items nor links to the rest: 2 of 5 arrive.
+    server.addFault({
+      method: "GET",
+      path: /\/records$/,
+      nth: 1,
+      pagination: { total_items: total, total_pages: undefined, _links: {} },
+    });
+    const error = await assertRejects(
+      () => Array.fromAsync(paginateItems(transport, "/records", byIdentifier, { whole: true })),
+      IncompleteListingError,
+    );
+    assertStringIncludes(error.message, "does not say how many items");
+    assertEquals([error.received, error.total], [2, undefined]);
+  }
+});

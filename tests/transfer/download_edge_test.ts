@@ -48,7 +48,8 @@ Deno.test("downloadFile() aborted midway leaves neither the file nor a temporary
 
 Deno.test("downloadFiles() flat keeps unsafe server names inside the target directory", async () => {
   await using env = await setup();
-  for (const name of ["../up.txt", "..", "a\nb\u007f.txt", "dir/x.txt"]) {
+  // A control character the server keeps (it turns whitespace such as `\n` into a space).
+  for (const name of ["../up.txt", "..", "a\u0001b\u007f.txt", "dir/x.txt"]) {
     await env.record.uploadString(name, name);
   }
   const target = `${env.dir}/out`;

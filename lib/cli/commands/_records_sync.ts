@@ -34,16 +34,23 @@ apart without state, so nothing is merged: the source side wins.
 Files are equal when their relative path (the name in the record, e.g. raw/run1.h5), size and
 checksum (the server's MD5, or its chunk-MD5 composite for large uploads) agree. Equal files are
 not transferred; changed ones are replaced (an uploaded replacement keeps the file's id,
-description and revisions); new ones are transferred. Local checksums are cached in
-.repo-apy-sync-cache.json at the top of the folder (by path, size and modification time), so a
-re-sync of an unchanged folder reads no file.
+description and revisions); new ones are transferred. Local checksums are cached in the user's
+cache folder (~/.cache/repo-apy/sync on Linux, by path, size and modification time), never in the
+synced folder, so a re-sync of an unchanged folder reads no file.
 
---delete removes what the source lacks from the other side, after every transfer succeeded.
-Record files deleted this way CANNOT be restored. On a terminal you are asked once with the
-count; scripts pass -y/--yes. A listing that fails stops the sync before anything changes.
+--delete removes what the source lacks from the other side, and only when the run saw both
+sides whole: a record listing that fails or is not complete stops the sync before anything
+changes, and any problem (a local entry that cannot be read, a special file, a name that cannot
+exist on the other side or that the server would store differently, a file where the other side
+has a folder) or failed transfer holds back every deletion. A source without files deletes
+nothing (an unmounted drive looks empty) unless --allow-empty-source is given; --max-delete N
+deletes nothing when more than N files would go; with --to, --backup-dir DIR moves replaced and
+deleted local files there instead of removing them. Record files deleted CANNOT be restored. On a
+terminal you are asked once with the count; scripts pass -y/--yes.
 
 An interrupted sync continues when the same command runs again. Exit code 0 only when the
-target side holds every source file at the end; otherwise the failures are listed and it is 1.
+target side holds every source file at the end; otherwise the problems and failures are listed
+and it is 1.
 
 Examples:
   repo-apy records sync -R sample-17 --from data/              # upload new and changed files
@@ -80,6 +87,22 @@ export function syncCommand(): CommandUnknownOpts {
         "Remove what the source lacks from the other side (record files cannot be restored)",
       )
       .option("-y, --yes", "Do not ask before deleting (for scripts)")
+      .option(
+        "--max-delete <n>",
+        "With --delete: delete nothing when more than this many files would be deleted",
+        (value) => parseInteger(value, { min: 0 }),
+      )
+      .option(
+        "--allow-empty-source",
+        "With --delete: delete even when the source has no files (by default an empty source deletes nothing)",
+      )
+      .addOption(
+        pathOption(
+          "--backup-dir <folder>",
+          "With --to: move replaced and deleted local files into this folder instead of removing them",
+          { exists: false },
+        ),
+      )
       .option("-p, --pattern <pattern>", "Only paths matching this pattern, on both sides", "*")
       .option("-e, --exclude_pattern <pattern>", "Leave out paths matching this pattern")
       .option("--follow-symlinks", "Follow symbolic links in the folder (with --from)")
@@ -121,6 +144,9 @@ export function syncCommand(): CommandUnknownOpts {
           ? {}
           : { excludePattern: options.exclude_pattern }),
         ...(options.followSymlinks === true ? { followSymlinks: true } : {}),
+        ...(options.maxDelete === undefined ? {} : { maxDelete: options.maxDelete }),
+        ...(options.allowEmptySource === true ? { allowEmptySource: true } : {}),
+        ...(options.backupDir === undefined ? {} : { backupDir: options.backupDir }),
         concurrency: options.concurrency,
         ...(manager.signal === undefined ? {} : { signal: manager.signal }),
         onWarning: (message) => manager.printWarning(message),
@@ -154,9 +180,11 @@ export function syncCommand(): CommandUnknownOpts {
     const problems = result.plan.problems.length + result.failed.length;
     if (!result.complete) {
       throw new RepoApyError(
-        `${problems} file(s) could not be synced${
-          dry ? "" : " (listed above)"
-        }: fix the cause and run the same command again to continue`,
+        problems === 0
+          ? "The deletions would be held back (see above): the run would not finish the job"
+          : `${problems} file(s) could not be synced${
+            dry ? "" : " (listed above)"
+          }: fix the cause and run the same command again to continue`,
       );
     }
   });
@@ -226,6 +254,7 @@ function planJson(plan: SyncPlan) {
     counts: plan.counts,
     actions: plan.actions,
     problems: plan.problems,
+    ...(plan.deletionsHeld === undefined ? {} : { deletionsHeld: plan.deletionsHeld }),
   };
 }
 
@@ -243,10 +272,22 @@ function printPlan(manager: CLIRepoManager, plan: SyncPlan, json: boolean): void
       })`,
     );
   }
+  printProblems(manager, plan);
+  manager.echo(summary(plan.counts, "Dry run: would "));
+}
+
+/** Each problem of the plan, and why its deletions are held back. */
+function printProblems(manager: CLIRepoManager, plan: SyncPlan): void {
   for (const problem of plan.problems) {
     manager.printWarning(`Cannot sync '${problem.name}': ${problem.reason}`);
   }
-  manager.echo(summary(plan.counts, "Dry run: would "));
+  if (plan.deletionsHeld !== undefined) {
+    manager.printWarning(
+      `${plan.counts.delete.files} file(s) ${
+        plan.deletionsHeld.replace(/^not deleted/, "are not deleted")
+      }`,
+    );
+  }
 }
 
 function printResult(manager: CLIRepoManager, result: SyncResult, json: boolean): void {
@@ -260,10 +301,23 @@ function printResult(manager: CLIRepoManager, result: SyncResult, json: boolean)
   } else {
     manager.printInfo(summary(doneCounts(result), "Synced: ", result.failed.length));
   }
-  for (const problem of result.plan.problems) {
-    manager.printWarning(`Cannot sync '${problem.name}': ${problem.reason}`);
-  }
-  for (const { action, message } of result.failed) {
+  printProblems(manager, result.plan);
+  const held = new Set(result.plan.actions.filter(({ action }) => action === "delete"));
+  const heldBack = result.plan.deletionsHeld !== undefined;
+  let notDeleted = 0;
+  let reason = "";
+  for (const { action, message, error } of result.failed) {
+    // Deletions held back (nothing was tried) are said once, not once per file.
+    if (held.has(action) && error === undefined) {
+      notDeleted++;
+      reason = message;
+      continue;
+    }
     manager.output.error(`Failed to ${VERBS[action.action]} '${action.name}': ${message}`);
+  }
+  if (notDeleted > 0 && !heldBack) {
+    manager.output.error(
+      `${notDeleted} file(s) ${reason.replace(/^not deleted/, "were not deleted")}`,
+    );
   }
 }
