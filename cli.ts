@@ -20,12 +20,6 @@
  */
 
 export { main, type MainOptions } from "./lib/cli/main.ts";
-import { withInterrupts } from "./lib/cli/_interrupts.ts";
-import { main } from "./lib/cli/main.ts";
+import { runProcess } from "./lib/cli/_entry.ts";
 
-if (import.meta.main) {
-  Deno.exitCode = await withInterrupts(
-    (signal) => main(Deno.args, { signal }),
-    () => Deno.exit(130),
-  );
-}
+if (import.meta.main) await runProcess();

@@ -33,6 +33,11 @@ export interface RunCliOptions {
    * resume, and the run ends with one line about what was left and exit code 130.
    */
   signal?: AbortSignal;
+  /**
+   * Columns `--help` is wrapped to; default: `COLUMNS` (when readable), else the terminal's
+   * width, else 80. `Infinity` prints it unwrapped.
+   */
+  helpWidth?: number;
 }
 
 /**
@@ -63,6 +68,7 @@ export async function runCli(args: readonly string[], options: RunCliOptions): P
     version: options.version,
     output,
     ...(options.input === undefined ? {} : { input: options.input }),
+    ...(options.helpWidth === undefined ? {} : { helpWidth: options.helpWidth }),
     managerOptions: {
       ...options.managerOptions,
       ...(options.signal === undefined ? {} : { signal: options.signal }),

@@ -1,12 +1,14 @@
 // scripts/compile.ts: an honest failure where denort cannot be had, and the check it runs on a
 // binary (--version and a records round trip), run here on a stand-in for the binary.
+import { fileURLToPath } from "node:url";
 import { assert, assertEquals, assertStringIncludes } from "../_assert.ts";
 import { smokeTest } from "../../scripts/_compile_smoke.ts";
 import denoJson from "../../deno.json" with { type: "json" };
 import { POSIX_TOOLS } from "../_platform.ts";
+import { shellQuote, shellWords } from "../_shell.ts";
 
-const ROOT = new URL("../../", import.meta.url).pathname;
-const CLI = new URL("../../cli.ts", import.meta.url).pathname;
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const CLI = fileURLToPath(new URL("../../cli.ts", import.meta.url));
 
 async function tempDir(): Promise<string> {
   return await Deno.realPath(await Deno.makeTempDir({ prefix: "repo-apy-compile-" }));
@@ -74,10 +76,19 @@ Deno.test(
       // The check clears the environment, as a user's shell would not; keep Deno's module cache,
       // and run this very Deno by its path (PATH is cleared too, and ./dev may have installed it).
       const denoDir = Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME")}/.cache/deno`;
+      const words = [
+        Deno.execPath(),
+        "run",
+        "--quiet",
+        "--allow-net=127.0.0.1",
+        `--allow-read=${dir}`,
+        `--allow-write=${dir}`,
+        "--allow-env=REPO_APY_CONFIG,HOME",
+        CLI,
+      ];
       await Deno.writeTextFile(
         wrapper,
-        `DENO_DIR=${denoDir} exec '${Deno.execPath()}' run --quiet --allow-net=127.0.0.1 --allow-read=${dir} --allow-write=${dir} ` +
-          `--allow-env=REPO_APY_CONFIG,HOME ${CLI} "$@"\n`,
+        `DENO_DIR=${shellQuote(denoDir)} exec ${shellWords(words)} "$@"\n`,
       );
       assertEquals(await smokeTest(["bash", wrapper], denoJson.version), null);
       const left = (await Array.fromAsync(Deno.readDir(dir))).map((entry) => entry.name);

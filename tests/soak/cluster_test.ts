@@ -4,13 +4,14 @@
 // Then, as after a job killed at its time limit, the same line runs again and sends only what is
 // missing (`--skip-existing`).
 // Credentials come from a config file (REPO_APY_CONFIG), which every process reads.
+import { fileURLToPath } from "node:url";
 import { assert, assertEquals, assertNotIncludes } from "../_assert.ts";
 import { writeConfig } from "../../lib/config/write.ts";
 import { RepoManager } from "../../lib/manager/repo_manager.ts";
 import { startServer } from "../../lib/testing/mod.ts";
 import { cliPermissions, tempHome } from "../cli/_run.ts";
 
-const CLI = new URL("../../cli.ts", import.meta.url).pathname;
+const CLI = fileURLToPath(new URL("../../cli.ts", import.meta.url));
 const GUIDE = new URL("../../docs/cluster.md", import.meta.url);
 const MARKER = "<!-- tested: tests/soak/cluster_test.ts -->";
 
