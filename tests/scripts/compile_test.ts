@@ -48,6 +48,42 @@ Deno.test("compile.ts says the runtime is missing, exits 1 and claims no binary 
   }
 });
 
+Deno.test("compile.ts says one line per target and where a denort comes from once", async () => {
+  const out = await tempDir();
+  try {
+    const { code, stderr } = await new Deno.Command("deno", {
+      args: [
+        "run",
+        "--allow-read",
+        `--allow-write=${out}`,
+        "--allow-run",
+        "--allow-net=127.0.0.1",
+        "--allow-env=DENORT_BIN",
+        "scripts/compile.ts",
+        `--out-dir=${out}`,
+        "x86_64-unknown-linux-gnu",
+        "aarch64-apple-darwin",
+      ],
+      cwd: ROOT,
+      env: { DENORT_BIN: `${out}/no-such-denort`, NO_COLOR: "1" },
+      stdout: "null",
+      stderr: "piped",
+    }).output();
+    const lines = new TextDecoder().decode(stderr).trimEnd().split("\n");
+    assertEquals(code, 1);
+    assertEquals(lines.length, 4, lines.join("\n"));
+    assertStringIncludes(lines[0]!, "Cannot compile for x86_64-unknown-linux-gnu: ");
+    assertStringIncludes(lines[1]!, "Cannot compile for aarch64-apple-darwin: ");
+    assert(lines.every((line) => line.length < 200 || line === lines[2]), "a short line each");
+    assertStringIncludes(lines[2]!, "github.com/denoland/deno/releases");
+    assertStringIncludes(lines[2]!, "DENORT_BIN=/path/to/denort");
+    assertEquals(lines.filter((line) => line.includes("DENORT_BIN")).length, 1);
+    assertStringIncludes(lines[3]!, "2 of 2 target(s) not built");
+  } finally {
+    await Deno.remove(out, { recursive: true });
+  }
+});
+
 Deno.test("compile.ts rejects an unknown target with exit code 2", POSIX_TOOLS, async () => {
   const { code, stderr } = await new Deno.Command("deno", {
     args: [
