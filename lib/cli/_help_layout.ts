@@ -21,6 +21,15 @@ export function helpWidth(): number {
   return Math.max(MIN_HELP_WIDTH, columns);
 }
 
+/**
+ * The width for a run with these options: `helpWidth` when given; else, when the help goes to a
+ * writer of the caller's (tests, embedding) rather than to the process's stdout, 80 whatever the
+ * terminal; else {@linkcode helpWidth}.
+ */
+export function helpWidthOf(options: { helpWidth?: number; stdout?: unknown }): number {
+  return options.helpWidth ?? (options.stdout === undefined ? helpWidth() : DEFAULT_HELP_WIDTH);
+}
+
 function envColumns(): number | undefined {
   try {
     if (Deno.permissions.querySync({ name: "env", variable: "COLUMNS" }).state !== "granted") {

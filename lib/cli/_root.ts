@@ -16,7 +16,7 @@ import { setContext } from "./_context.ts";
 import { type LineInput, linesInput, stdinInput } from "./_input.ts";
 import { commandPath, isGroup, shortDescription, walkCommands } from "./_tree.ts";
 import { commandExamples, createGroup } from "./commands/_group.ts";
-import { helpWidth, layoutHelp } from "./_help_layout.ts";
+import { helpWidthOf, layoutHelp } from "./_help_layout.ts";
 import { Output } from "./output.ts";
 import { xmlHelp } from "./xml_help.ts";
 
@@ -32,7 +32,7 @@ export interface ProgramOptions {
   managerOptions?: Partial<RepoManagerOptions>;
   /**
    * Columns `--help` is wrapped to; default: `COLUMNS` (when readable), else the terminal's
-   * width, else 80. `Infinity` prints it unwrapped.
+   * width, else 80; 80 when `output` is given. `Infinity` prints it unwrapped.
    */
   helpWidth?: number;
 }
@@ -57,7 +57,7 @@ export function buildRoot(groups: readonly Command[], options: ProgramOptions): 
     version: options.version,
     managerOptions: options.managerOptions ?? {},
   });
-  const width = options.helpWidth ?? helpWidth();
+  const width = helpWidthOf({ ...options, stdout: options.output });
   for (const command of walkCommands(root)) finishCommand(command, output, options.version, width);
   return root;
 }

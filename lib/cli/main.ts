@@ -9,7 +9,7 @@
 
 import denoJson from "../../deno.json" with { type: "json" };
 import { cachedHelp, helpRequest } from "./_help_cache.ts";
-import { helpWidth, layoutHelp } from "./_help_layout.ts";
+import { helpWidthOf, layoutHelp } from "./_help_layout.ts";
 import type { RunCliOptions } from "./run.ts";
 
 /** Options of {@linkcode main} (for tests and embedding). */
@@ -39,7 +39,7 @@ export async function main(args: readonly string[], options: MainOptions = {}): 
   const helpPath = helpRequest(args);
   const help = helpPath === undefined ? undefined : await cachedHelp(helpPath);
   if (help !== undefined) {
-    await print(layoutHelp(help, options.helpWidth ?? helpWidth()), options);
+    await print(layoutHelp(help, helpWidthOf(options)), options);
     return 0;
   }
   const { runCli } = await import("./run.ts");

@@ -13,6 +13,7 @@ import { firstUnknownFlag } from "./_typos.ts";
 import { subcommand } from "./_tree.ts";
 import { Output } from "./output.ts";
 import { loadProgram } from "./_load.ts";
+import { helpWidthOf } from "./_help_layout.ts";
 
 export { withInterrupts } from "./_interrupts.ts";
 
@@ -35,7 +36,8 @@ export interface RunCliOptions {
   signal?: AbortSignal;
   /**
    * Columns `--help` is wrapped to; default: `COLUMNS` (when readable), else the terminal's
-   * width, else 80. `Infinity` prints it unwrapped.
+   * width, else 80; 80 when `stdout` is given (the help goes to the caller, not a terminal).
+   * `Infinity` prints it unwrapped.
    */
   helpWidth?: number;
 }
@@ -68,7 +70,7 @@ export async function runCli(args: readonly string[], options: RunCliOptions): P
     version: options.version,
     output,
     ...(options.input === undefined ? {} : { input: options.input }),
-    ...(options.helpWidth === undefined ? {} : { helpWidth: options.helpWidth }),
+    helpWidth: helpWidthOf(options),
     managerOptions: {
       ...options.managerOptions,
       ...(options.signal === undefined ? {} : { signal: options.signal }),
