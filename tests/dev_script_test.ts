@@ -74,5 +74,16 @@ Deno.test(
     assertEquals(/^\d+$/.test(created.stdout), true, created.stdout);
     assertEquals([...Deno.readDirSync(`${dir.path}/node-home`)], []); // no cache written there
     assertStringIncludes(installed.stderr, "Caching the CLI's modules"); // says what it needs
+    // docs/cluster.md: with the caches copied along, ./dev install needs no network either.
+    const again = await run("bash", [DEV, "install"], {
+      env: {
+        HOME: `${dir.path}/node-home`,
+        HTTP_PROXY: "http://127.0.0.1:9",
+        HTTPS_PROXY: "http://127.0.0.1:9",
+        REPO_APY_BIN_DIR: `${dir.path}/node-bin`,
+        REPO_APY_DEV_CACHE: `${dir.path}/dev-cache`,
+      },
+    });
+    assertEquals(again.code, 0, again.stderr);
   },
 );
