@@ -84,7 +84,7 @@ async function compileTarget(target: string, outDir: string): Promise<CompileRes
   if (/denort|error sending request|dns error|connect/i.test(message)) {
     return {
       target,
-      failure: `deno compile could not obtain the denort runtime (${reason})`,
+      failure: `could not obtain the denort runtime (${reason})`,
       noRuntime: true,
     };
   }
@@ -108,7 +108,8 @@ function keyLine(text: string): string {
     lines.find((line) => line.startsWith("error:")) ?? lines.at(-1) ?? "no output";
   // `error sending request for url (…): client error (Connect): dns error: …`: the URL and cause.
   const request = /error sending request for url \(([^)]+)\).*?: ([^:]+ error: .*)$/.exec(line);
-  return request === null ? line.replace(/^error: /, "") : `${request[1]}: ${request[2]}`;
+  const host = request === null ? "" : new URL(request[1]!).host;
+  return request === null ? line.replace(/^error: /, "") : `${host}: ${request[2]}`;
 }
 
 /** Compiles the targets, writes SHA256SUMS, checks runnable binaries; returns the exit code. */
