@@ -20,12 +20,11 @@
  */
 
 export { main, type MainOptions } from "./lib/cli/main.ts";
-import { withInterrupts } from "./lib/cli/_interrupts.ts";
-import { main } from "./lib/cli/main.ts";
+export type { RunCliOptions } from "./lib/cli/run.ts";
+export type { RepoManagerOptions } from "./lib/manager/repo_manager.ts";
+export type { SettingsOptions } from "./lib/config/settings.ts";
+export type { Logger, LogLevel } from "./lib/http/log.ts";
+export type { RetryOptions } from "./lib/http/retry.ts";
+import { runProcess } from "./lib/cli/_entry.ts";
 
-if (import.meta.main) {
-  Deno.exitCode = await withInterrupts(
-    (signal) => main(Deno.args, { signal }),
-    () => Deno.exit(130),
-  );
-}
+if (import.meta.main) await runProcess();

@@ -1,6 +1,7 @@
 @echo off
 rem Windows twin of ./dev: runs a deno task with the pinned Deno, installing that version into a
-rem project-local cache first when it is not on PATH. Usage: dev demo, dev test, dev check.
+rem project-local cache first when it is not on PATH. Usage: dev demo, dev test, dev check;
+rem dev deno <args...> runs that Deno itself in the current folder.
 setlocal EnableExtensions
 set "DENO_VERSION=2.9.6"
 set "ROOT=%~dp0"
@@ -35,6 +36,14 @@ if not defined DENO_BIN (
 if not defined DENO_BIN (
   echo Could not install Deno %DENO_VERSION%: install npm or Deno itself, then run this again 1>&2
   exit /b 1
+)
+
+if /i "%~1"=="deno" (
+  rem Everything after the first word "deno", passed on as typed.
+  set "ARGS=%*"
+  call set "ARGS=%%ARGS:*deno=%%"
+  call "%DENO_BIN%" %%ARGS%%
+  exit /b %ERRORLEVEL%
 )
 
 cd /d "%ROOT%"

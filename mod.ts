@@ -104,7 +104,18 @@ export {
 } from "./lib/transfer/errors.ts";
 
 // Options.
-export type { ConnectionSettings, SettingsOptions } from "./lib/config/settings.ts";
+export type { ConnectionSettings, SettingsOptions, SettingSource } from "./lib/config/settings.ts";
+export type { DirectSetting } from "./lib/config/errors.ts";
+// Types the client's signatures name (their home is `@repo/apy/http`): documented with the client.
+export type {
+  JsonKeyType,
+  JsonObjectOptions,
+  RequestBody,
+  RequestOptions,
+  Transport,
+} from "./lib/http/transport.ts";
+export type { QueryObject, QueryParams, QueryValue } from "./lib/http/url.ts";
+export type { ExtraValidation } from "./lib/http/protocol.ts";
 export type { Logger, LogLevel } from "./lib/http/log.ts";
 export type { RetryOptions } from "./lib/http/retry.ts";
 export type { ListOptions } from "./lib/http/list_options.ts";

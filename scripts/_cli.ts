@@ -1,7 +1,9 @@
 // The CLI as a child process of a script, confined to one home folder: its config there
 // (`<home>/.repoconfig`), reads and writes only there, the network only to 127.0.0.1.
 
-const CLI = new URL("../cli.ts", import.meta.url).pathname;
+import { fileURLToPath } from "node:url";
+
+const CLI = fileURLToPath(new URL("../cli.ts", import.meta.url));
 
 /**
  * Starts `repo-apy <args>` with `home` as its HOME and a cleared environment (Deno's cache kept).

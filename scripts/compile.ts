@@ -8,7 +8,8 @@
  *
  * `deno compile` needs the `denort` runtime of each target; it downloads it on first use, or
  * takes it from `DENORT_BIN` (one local runtime, so only the host's own target then). Where
- * neither works, the script says so and exits 1; nothing is claimed that was not built and run.
+ * neither works, the script says so in one line per target and one hint on where a denort comes
+ * from, and exits 1; nothing is claimed that was not built and run.
  *
  * Usage: `deno task compile [--out-dir=DIR] [target...]`
  *
@@ -41,7 +42,7 @@ export const CLI_PERMISSIONS: readonly string[] = [
   // XDG_CACHE_HOME and LOCALAPPDATA: where `records sync` keeps its hash cache.
   "--allow-env=REPO_APY_CONFIG,REPO_APY_HOST,REPO_APY_PAT,REPO_APY_INSTANCE,HOME,USERPROFILE," +
   "XDG_CACHE_HOME,LOCALAPPDATA," +
-  "SHELL,NO_COLOR,TERM,LANG,LC_ALL,LC_CTYPE,HTTP_PROXY,http_proxy,HTTPS_PROXY,https_proxy,ALL_PROXY,all_proxy," +
+  "SHELL,NO_COLOR,TERM,LANG,LC_ALL,LC_CTYPE,COLUMNS,HTTP_PROXY,http_proxy,HTTPS_PROXY,https_proxy,ALL_PROXY,all_proxy," +
   "NO_PROXY,no_proxy",
 ];
 
@@ -55,8 +56,10 @@ interface CompileResult {
   target: string;
   /** Path of the binary when it was written. */
   binary?: string;
-  /** Why it was not, in one or two lines. */
+  /** Why it was not, in one line. */
   failure?: string;
+  /** The failure is the missing denort runtime (the hint after all targets says where to get one). */
+  noRuntime?: boolean;
 }
 
 /** Compiles `cli.ts` for one target into `outDir`. */
@@ -83,18 +86,32 @@ async function compileTarget(target: string, outDir: string): Promise<CompileRes
   if (/denort|error sending request|dns error|connect/i.test(message)) {
     return {
       target,
-      failure: `deno compile could not obtain the denort runtime for ${target} (${reason}). ` +
-        `Run this where dl.deno.land is reachable, or set DENORT_BIN to a denort binary of ` +
-        `this machine's own target (${Deno.build.target})`,
+      failure: `could not obtain the denort runtime (${reason})`,
+      noRuntime: true,
     };
   }
   return { target, failure: `deno compile failed: ${reason}` };
 }
 
+/** Where a denort comes from, said once after the targets that lacked it. */
+function runtimeHint(): string {
+  const version = Deno.version.deno;
+  const own = Deno.build.target;
+  return `denort is the runtime deno compile builds a binary from, one per target; deno ` +
+    `downloads it from dl.deno.land. Without that: download denort-${own}.zip from ` +
+    `https://github.com/denoland/deno/releases/tag/v${version} (or copy it from a machine ` +
+    `where it was downloaded), unzip it, and run DENORT_BIN=/path/to/denort deno task compile ` +
+    `${own} (DENORT_BIN builds this machine's target only)`;
+}
+
 function keyLine(text: string): string {
   const lines = text.split("\n").map((line) => line.replace(/^\s*\d+:\s*/, "").trim());
-  return lines.find((line) => /could not find denort|error sending request/i.test(line)) ??
+  const line = lines.find((line) => /could not find denort|error sending request/i.test(line)) ??
     lines.find((line) => line.startsWith("error:")) ?? lines.at(-1) ?? "no output";
+  // `error sending request for url (…): client error (Connect): dns error: …`: the URL and cause.
+  const request = /error sending request for url \(([^)]+)\).*?: ([^:]+ error: .*)$/.exec(line);
+  const host = request === null ? "" : new URL(request[1]!).host;
+  return request === null ? line.replace(/^error: /, "") : `${host}: ${request[2]}`;
 }
 
 /** Compiles the targets, writes SHA256SUMS, checks runnable binaries; returns the exit code. */
@@ -104,8 +121,10 @@ async function compileAll(targets: readonly string[], outDir: string): Promise<n
   await Deno.remove(sums).catch(() => {}); // never leave checksums of an earlier build behind
   const built: string[] = [];
   const failed: string[] = [];
+  const results: CompileResult[] = [];
   for (const target of targets) {
     const result = await compileTarget(target, outDir);
+    results.push(result);
     if (result.binary === undefined) {
       console.error(`Cannot compile for ${target}: ${result.failure}`);
       failed.push(target);
@@ -132,6 +151,7 @@ async function compileAll(targets: readonly string[], outDir: string): Promise<n
     await Deno.writeTextFile(sums, lines.join(""));
     console.log(`wrote ${sums} (${built.length} binar${built.length === 1 ? "y" : "ies"})`);
   }
+  if (results.some((result) => result.noRuntime === true)) console.error(runtimeHint());
   if (failed.length > 0) {
     console.error(
       `${failed.length} of ${targets.length} target(s) not built: ${failed.join(", ")}` +

@@ -10,11 +10,12 @@
  * @module
  */
 
+import { fileURLToPath } from "node:url";
 import { sha256File, writeTestFile } from "./_files.ts";
 import { startServer } from "../lib/testing/mod.ts";
 import { writeConfig } from "../lib/config/write.ts";
 
-const CLI = new URL("../cli.ts", import.meta.url).pathname;
+const CLI = fileURLToPath(new URL("../cli.ts", import.meta.url));
 const BIG_FILE_BYTES = 60_000_000;
 
 /**

@@ -10,11 +10,12 @@
  * @module
  */
 
+import { fileURLToPath } from "node:url";
 import { renderHelpTexts } from "../lib/cli/_help_cache.ts";
 
 if (import.meta.main) {
   const texts = await renderHelpTexts();
   const path = new URL("../lib/cli/_help.json", import.meta.url);
   await Deno.writeTextFile(path, `${JSON.stringify(texts, null, 2)}\n`);
-  console.log(`wrote the help of ${Object.keys(texts).length} commands to ${path.pathname}`);
+  console.log(`wrote the help of ${Object.keys(texts).length} commands to ${fileURLToPath(path)}`);
 }

@@ -2,11 +2,12 @@
 // `deno.json` and permission flags, and the CLI snippet with the CLI installed the README's way,
 // both against the local server.
 
+import { fileURLToPath } from "node:url";
 import { assertEquals, assertStringIncludes } from "./_assert.ts";
 import { startServer } from "../lib/testing/mod.ts";
 import { POSIX_TOOLS } from "./_platform.ts";
 
-const ROOT = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
+const ROOT = fileURLToPath(new URL("..", import.meta.url)).replace(/\/$/, "");
 const README = await Deno.readTextFile(`${ROOT}/README.md`);
 const DENO_DIR = Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME")}/.cache/deno`;
 

@@ -21,7 +21,10 @@ export async function cachedHelp(path: string): Promise<string | undefined> {
   return (texts as HelpTexts)[path];
 }
 
-/** Renders the help of every command of the full tree, as `main()` prints it. */
+/**
+ * Renders the help of every command of the full tree unwrapped, as commander writes it before
+ * `layoutHelp()` fits it to a terminal.
+ */
 export async function renderHelpTexts(): Promise<HelpTexts> {
   const { createProgram } = await import("./program.ts");
   const { runCli } = await import("./run.ts");
@@ -31,6 +34,7 @@ export async function renderHelpTexts(): Promise<HelpTexts> {
     let text = "";
     const code = await runCli([...path, "--help"], {
       version: "0",
+      helpWidth: Infinity,
       stdout: (chunk) => text += chunk,
       stderr: (chunk) => text += chunk,
     });

@@ -162,7 +162,7 @@ export function errorLine(error: RepoApyError, context: MessageContext = {}): st
     } and your network`;
   }
   if (error instanceof ConfigFileError) return configFileLine(error);
-  if (error instanceof ResourceNotFoundError) {
+  if (error instanceof ResourceNotFoundError && error.identifier !== undefined) {
     // Decided by the error's class and fields, never by the library's wording.
     const { type, identifier } = error;
     return `No ${type} with identifier '${identifier}' exists: check the identifier, or create it ` +

@@ -16,6 +16,7 @@ import { setContext } from "./_context.ts";
 import { type LineInput, linesInput, stdinInput } from "./_input.ts";
 import { commandPath, isGroup, shortDescription, walkCommands } from "./_tree.ts";
 import { commandExamples, createGroup } from "./commands/_group.ts";
+import { helpWidthOf, layoutHelp } from "./_help_layout.ts";
 import { Output } from "./output.ts";
 import { xmlHelp } from "./xml_help.ts";
 
@@ -29,6 +30,11 @@ export interface ProgramOptions {
   input?: readonly string[];
   /** Extra options for every manager the commands create (tests). */
   managerOptions?: Partial<RepoManagerOptions>;
+  /**
+   * Columns `--help` is wrapped to; default: `COLUMNS` (when readable), else the terminal's
+   * width, else 80; 80 when `output` is given. `Infinity` prints it unwrapped.
+   */
+  helpWidth?: number;
 }
 
 /** Name of the program. */
@@ -51,7 +57,8 @@ export function buildRoot(groups: readonly Command[], options: ProgramOptions): 
     version: options.version,
     managerOptions: options.managerOptions ?? {},
   });
-  for (const command of walkCommands(root)) finishCommand(command, output, options.version);
+  const width = helpWidthOf({ ...options, stdout: options.output });
+  for (const command of walkCommands(root)) finishCommand(command, output, options.version, width);
   return root;
 }
 
@@ -111,7 +118,12 @@ function caseInsensitiveChoices(option: Option): void {
   };
 }
 
-function finishCommand(command: CommandUnknownOpts, output: Output, version: string): void {
+function finishCommand(
+  command: CommandUnknownOpts,
+  output: Output,
+  version: string,
+  width: number,
+): void {
   for (const option of command.options) caseInsensitiveChoices(option);
   command.createHelp = () => Object.assign(new ApyHelp(), command.configureHelp());
   command
@@ -121,11 +133,13 @@ function finishCommand(command: CommandUnknownOpts, output: Output, version: str
     .exitOverride()
     .showHelpAfterError("(add --help for usage)")
     .configureOutput({
-      writeOut: (text) => output.writeOut(text),
-      writeErr: (text) => output.writeErr(text),
-      outputError: (text, write) => write(text),
-      getOutHelpWidth: () => 100,
-      getErrHelpWidth: () => 100,
+      // Commander writes help (and the version) through these, rendered unwrapped; one layout
+      // for the terminal serves them and the cached help (`main()`). Errors are written as they are.
+      writeOut: (text) => output.writeOut(layoutHelp(text, width)),
+      writeErr: (text) => output.writeErr(layoutHelp(text, width)),
+      outputError: (text) => output.writeErr(text),
+      getOutHelpWidth: () => Infinity,
+      getErrHelpWidth: () => Infinity,
       getOutHasColors: () => false,
       getErrHasColors: () => false,
       stripColor: (text) => text,

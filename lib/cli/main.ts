@@ -1,14 +1,15 @@
 /**
  * {@linkcode main}: the `repo-apy` program with the version of `deno.json`. It loads the command
  * tree only when it is needed and then only the group the arguments name; `--version` and the
- * `--help` of any command (pre-rendered by `deno task help-cache`) need neither, so they start
- * quickly.
+ * `--help` of any command (pre-rendered by `deno task help-cache`, laid out for the terminal's
+ * width) need neither, so they start quickly.
  *
  * @module
  */
 
 import denoJson from "../../deno.json" with { type: "json" };
 import { cachedHelp, helpRequest } from "./_help_cache.ts";
+import { helpWidthOf, layoutHelp } from "./_help_layout.ts";
 import type { RunCliOptions } from "./run.ts";
 
 /** Options of {@linkcode main} (for tests and embedding). */
@@ -38,7 +39,7 @@ export async function main(args: readonly string[], options: MainOptions = {}): 
   const helpPath = helpRequest(args);
   const help = helpPath === undefined ? undefined : await cachedHelp(helpPath);
   if (help !== undefined) {
-    await print(help, options);
+    await print(layoutHelp(help, helpWidthOf(options)), options);
     return 0;
   }
   const { runCli } = await import("./run.ts");

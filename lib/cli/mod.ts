@@ -1,6 +1,9 @@
 /**
- * The CLI's reusable parts (the `./cli` export): `main`, the command tree, the CLI manager, the command wrapper, the shared
- * option sets, the output module, completion scripts and `--xmlhelp`.
+ * The CLI's reusable parts (the `./cli` export): `main`, the command tree, the CLI manager, the
+ * command wrapper, the shared option sets, the output module, completion scripts and `--xmlhelp`.
+ *
+ * Run as the main module it is the `repo-apy` command itself, so
+ * `deno install -g -n repo-apy <permissions> jsr:@repo/apy/cli` installs the CLI (README).
  *
  * @example Usage
  * ```ts
@@ -21,3 +24,7 @@ export * from "./output.ts";
 export * from "./program.ts";
 export * from "./run.ts";
 export * from "./xml_help.ts";
+
+import { runProcess } from "./_entry.ts";
+
+if (import.meta.main) await runProcess();

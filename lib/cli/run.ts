@@ -13,6 +13,7 @@ import { firstUnknownFlag } from "./_typos.ts";
 import { subcommand } from "./_tree.ts";
 import { Output } from "./output.ts";
 import { loadProgram } from "./_load.ts";
+import { helpWidthOf } from "./_help_layout.ts";
 
 export { withInterrupts } from "./_interrupts.ts";
 
@@ -33,6 +34,12 @@ export interface RunCliOptions {
    * resume, and the run ends with one line about what was left and exit code 130.
    */
   signal?: AbortSignal;
+  /**
+   * Columns `--help` is wrapped to; default: `COLUMNS` (when readable), else the terminal's
+   * width, else 80; 80 when `stdout` is given (the help goes to the caller, not a terminal).
+   * `Infinity` prints it unwrapped.
+   */
+  helpWidth?: number;
 }
 
 /**
@@ -63,6 +70,7 @@ export async function runCli(args: readonly string[], options: RunCliOptions): P
     version: options.version,
     output,
     ...(options.input === undefined ? {} : { input: options.input }),
+    helpWidth: helpWidthOf(options),
     managerOptions: {
       ...options.managerOptions,
       ...(options.signal === undefined ? {} : { signal: options.signal }),

@@ -21,3 +21,6 @@ export * from "./write.ts";
 export * from "./select.ts";
 export * from "./settings.ts";
 export * from "./mask.ts";
+
+// The base classes of `ConfigFileError` (at home in `@repo/apy/http` and `@repo/apy`).
+export { ConfigurationError, RepoApyError } from "../http/errors.ts";

@@ -31,11 +31,16 @@ export const silentLogger: Logger = {
   error() {},
 };
 
-/** Verbosity levels, from the quietest to the loudest. */
-export const LOG_LEVELS = ["error", "warning", "info", "debug"] as const;
-
 /** A verbosity level. */
-export type LogLevel = typeof LOG_LEVELS[number];
+export type LogLevel = "error" | "warning" | "info" | "debug";
+
+/** Verbosity levels, from the quietest to the loudest. */
+export const LOG_LEVELS = [
+  "error",
+  "warning",
+  "info",
+  "debug",
+] as const satisfies readonly LogLevel[];
 
 /**
  * A logger that writes messages of `level` and above to stderr: what `new RepoManager({ verbose })`

@@ -62,6 +62,9 @@ export const QUERY_WIRE_NAMES: { readonly [libraryName: string]: string } = {
   memberOnly: "member_only",
 };
 
+/** A resource type the repository knows. */
+export type ResourceType = "record" | "collection" | "template" | "group" | "user";
+
 /** Resource types with their URL base segment. */
 export const RESOURCE_BASE = {
   record: "records",
@@ -69,10 +72,7 @@ export const RESOURCE_BASE = {
   template: "templates",
   group: "groups",
   user: "users",
-} as const;
-
-/** A resource type the repository knows. */
-export type ResourceType = keyof typeof RESOURCE_BASE;
+} as const satisfies Record<ResourceType, string>;
 
 /** Roles per resource type, as the server's roles endpoint names them. */
 export const RESOURCE_ROLES = {
@@ -90,13 +90,23 @@ export const EXPORT_TYPES = {
 } as const;
 
 /** Identity providers a username can belong to. */
-export const IDENTITY_TYPES = ["local", "ldap", "oidc", "shib"] as const;
-
-/** Types an extra metadata entry may have. */
-export const EXTRA_TYPES = ["str", "int", "float", "bool", "date", "dict", "list"] as const;
+export const IDENTITY_TYPES = ["local", "ldap", "oidc", "shib"] as const satisfies readonly (
+  "local" | "ldap" | "oidc" | "shib"
+)[];
 
 /** Type of an extra metadata entry. */
-export type ExtraType = typeof EXTRA_TYPES[number];
+export type ExtraType = "str" | "int" | "float" | "bool" | "date" | "dict" | "list";
+
+/** Types an extra metadata entry may have. */
+export const EXTRA_TYPES = [
+  "str",
+  "int",
+  "float",
+  "bool",
+  "date",
+  "dict",
+  "list",
+] as const satisfies readonly ExtraType[];
 
 /**
  * ISO 8601 text a `date` extra accepts: `YYYY-MM-DD`, optionally a time after `T` or a space
@@ -106,11 +116,11 @@ export type ExtraType = typeof EXTRA_TYPES[number];
 export const EXTRAS_DATE_PATTERN: RegExp =
   /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
 
-/** Template types: a whole record, or a list of extras. */
-export const TEMPLATE_TYPES = ["record", "extras"] as const;
+/** A template type: a whole record, or a list of extras. */
+export type TemplateType = "record" | "extras";
 
-/** A template type. */
-export type TemplateType = typeof TEMPLATE_TYPES[number];
+/** Template types: a whole record, or a list of extras. */
+export const TEMPLATE_TYPES = ["record", "extras"] as const satisfies readonly TemplateType[];
 
 // The JSON shapes the server sends and accepts live in a private module, re-exported here.
 export * from "./_protocol_json.ts";

@@ -6,41 +6,61 @@
  * ```ts
  * import { ResourceNotFoundError } from "./errors.ts";
  * const error = new ResourceNotFoundError("collection", "nope");
- * console.log(error.type, error.identifier); // "collection" "nope"
+ * console.log(error.type, error.identifier, error.status); // "collection" "nope" 404
  * ```
  *
  * @module
  */
 
-import { InputError } from "../http/errors.ts";
+import { InputError, RequestError } from "../http/errors.ts";
 
 /**
- * No resource of that type has the identifier (and none was to be created).
+ * No resource of that type has the id or identifier (and none was to be created): one class for
+ * both lookups, `record({ id })` and `record({ identifier })`. It is a {@linkcode RequestError}
+ * (status 404, or the server's status when it answered otherwise for a missing resource), so
+ * `catch` code written for either spelling sees every "not found".
  *
  * @example Usage
  * ```ts
  * import { ResourceNotFoundError } from "./errors.ts";
- * console.log(new ResourceNotFoundError("record", "x") instanceof Error); // true
+ * import { RequestError } from "../http/errors.ts";
+ * const error = new ResourceNotFoundError("record", "x");
+ * console.log(error instanceof RequestError, error.status); // true 404
+ * console.log(new ResourceNotFoundError("record", { id: 7 }).id); // 7
  * ```
  */
-export class ResourceNotFoundError extends InputError {
+export class ResourceNotFoundError extends RequestError {
   /** Resource type. */
   readonly type: string;
-  /** The identifier looked up (normalized). */
-  readonly identifier: string;
+  /** The identifier looked up (normalized); `undefined` for a lookup by id. */
+  readonly identifier: string | undefined;
+  /** The id looked up; `undefined` for a lookup by identifier. */
+  readonly id: number | undefined;
 
   /**
    * Creates the error.
    *
    * @param type Resource type.
-   * @param identifier The identifier looked up.
+   * @param lookup The identifier looked up, or `{ id }`.
+   * @param answer The server's answer to the lookup, when there was one.
    */
-  constructor(type: string, identifier: string) {
-    super(
-      `The ${type} with identifier '${identifier}' is not present: create it first (create: true)`,
-    );
+  constructor(type: string, lookup: string | { id: number }, answer?: RequestError) {
+    const byId = typeof lookup === "object";
+    super({
+      status: answer?.status ?? 404,
+      method: answer?.method ?? "GET",
+      url: answer?.url ?? "",
+      body: answer?.body,
+      ...(answer === undefined ? {} : { headers: answer.headers, cause: answer }),
+      message: byId
+        ? `Could not access the ${type} with id ${lookup.id}: ${
+          answer?.message ?? "[404] not found"
+        }`
+        : `The ${type} with identifier '${lookup}' is not present: create it first (create: true)`,
+    });
     this.type = type;
-    this.identifier = identifier;
+    this.identifier = byId ? undefined : lookup;
+    this.id = byId ? lookup.id : undefined;
   }
 }
 

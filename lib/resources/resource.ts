@@ -450,6 +450,7 @@ export async function lookup<J extends ResourceJson>(
       };
     } catch (error) {
       if (!(error instanceof RequestError)) throw error;
+      if (error.status === 404) throw new ResourceNotFoundError(type, { id: selector.id }, error);
       throw new RequestError({
         status: error.status,
         method: error.method,
@@ -486,8 +487,8 @@ export async function lookup<J extends ResourceJson>(
       );
     }
     if (error.status !== 404 && !(error.status === 401 && hasScopes(error.body))) throw error;
+    if (!create) throw new ResourceNotFoundError(type, identifier, error);
   }
-  if (!create) throw new ResourceNotFoundError(type, identifier);
   const body = { title: identifier, ...metadata, identifier };
   const meta = await transport.jsonObject<J>("POST", listPath(type), { json: body, ...HAS_ID });
   return { meta, created: true };

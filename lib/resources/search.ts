@@ -21,7 +21,7 @@
  */
 
 import { paginate } from "../http/paginate.ts";
-import { listPath, userResourcesPath, type UserResourceType } from "../http/paths.ts";
+import { listPath, userResourcesPath } from "../http/paths.ts";
 import {
   type CollectionJson,
   type GroupJson,
@@ -37,8 +37,8 @@ import type { QueryParams, QueryValue } from "../http/url.ts";
 import { allItems, getPage, PAGES_AHEAD } from "./capabilities/context.ts";
 import { TooManyResultsError } from "./errors.ts";
 
-/** Types that can be searched. */
-export type SearchType = UserResourceType;
+/** Types that can be searched (the same as `UserResourceType` of `@repo/apy/http`). */
+export type SearchType = "record" | "collection" | "template" | "group";
 
 /** What a search of each type returns. */
 export interface SearchResultJson {

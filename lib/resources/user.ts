@@ -35,7 +35,7 @@ import { metaCache } from "./capabilities/cache.ts";
 import { getPage } from "./capabilities/context.ts";
 
 /** An identity provider a username belongs to. */
-export type IdentityType = typeof IDENTITY_TYPES[number];
+export type IdentityType = "local" | "ldap" | "oidc" | "shib";
 
 /** Selects a user: by id, by username and identity type, or the token's owner. */
 export type UserSelector =

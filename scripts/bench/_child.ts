@@ -2,6 +2,8 @@
 // RSS (VmHWM) is its own; the child prints its result as the last line of JSON.
 
 /** Peak resident memory of this process so far, in kB (Linux `/proc/self/status` VmHWM). */
+import { fileURLToPath } from "node:url";
+
 export async function peakRssKb(): Promise<number> {
   const status = await Deno.readTextFile("/proc/self/status");
   return Number(/VmHWM:\s+(\d+)\s+kB/.exec(status)?.[1] ?? 0);
@@ -9,7 +11,7 @@ export async function peakRssKb(): Promise<number> {
 
 /** Runs `script --child ...args` with all permissions and parses its last stdout line. */
 export async function runChild<T>(script: string | URL, args: string[]): Promise<T> {
-  const path = script instanceof URL ? script.pathname : script;
+  const path = script instanceof URL ? fileURLToPath(script) : script;
   const output = await new Deno.Command(Deno.execPath(), {
     args: ["run", "--allow-all", path, "--child", ...args],
     stdout: "piped",

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { fileURLToPath } from "node:url";
 import { basename } from "node:path";
 import type { FileJson, UploadJson } from "../../lib/http/protocol.ts";
 import { CLI_PERMISSIONS } from "../compile.ts";
@@ -39,7 +40,7 @@ export interface Client {
   start?(args: string[]): Promise<Sample>;
 }
 
-const CLI = new URL("../../cli.ts", import.meta.url).pathname;
+const CLI = fileURLToPath(new URL("../../cli.ts", import.meta.url));
 
 /**
  * repo-apy's CLI, run with `deno run` (or a compiled binary) and a config file for the server.
@@ -140,7 +141,7 @@ export async function pythonClient(server: Server, home: string, program: string
  * @returns The client.
  */
 export function pythonStepsClient(server: Server, python: string): Client {
-  const script = new URL("./_python_steps.py", import.meta.url).pathname;
+  const script = fileURLToPath(new URL("./_python_steps.py", import.meta.url));
   const env = {
     REPO_APY_BENCH_HOST: server.url,
     REPO_APY_BENCH_PAT: server.pat,

@@ -11,13 +11,14 @@
  * @module
  */
 
+import { fileURLToPath } from "node:url";
 import { BlobReader, configure, ZipWriter } from "@zip.js/zip.js";
 import { importEln } from "../../lib/import/mod.ts";
 import { RepoManager } from "../../lib/manager/repo_manager.ts";
 import { startServer } from "../../lib/testing/mod.ts";
 import { peakRssKb, runChild } from "./_child.ts";
 
-const CORPUS = new URL("../../../shared/corpus/eln/", import.meta.url).pathname;
+const CORPUS = fileURLToPath(new URL("../../../shared/corpus/eln/", import.meta.url));
 
 interface ChildResult {
   seconds: number;

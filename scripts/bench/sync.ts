@@ -19,6 +19,7 @@
  * @module
  */
 
+import { fileURLToPath } from "node:url";
 import { startServer } from "../../lib/testing/mod.ts";
 import { Transport } from "../../lib/http/transport.ts";
 import { RepoRecord } from "../../lib/transfer/record.ts";
@@ -141,7 +142,7 @@ async function pythonTree(
   recordId: number,
   tree: string,
 ): Promise<Sample> {
-  const script = new URL("./_python_steps.py", import.meta.url).pathname;
+  const script = fileURLToPath(new URL("./_python_steps.py", import.meta.url));
   const env = { REPO_APY_BENCH_HOST: server.url, REPO_APY_BENCH_PAT: server.pat };
   return (await measure([python, script, "add-tree", String(recordId), tree], { env })).sample;
 }

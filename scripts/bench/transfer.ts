@@ -25,6 +25,7 @@
  * @module
  */
 
+import { fileURLToPath } from "node:url";
 import type { FileJson } from "../../lib/http/protocol.ts";
 import { Transport } from "../../lib/http/transport.ts";
 import { startServer } from "../../lib/testing/mod.ts";
@@ -275,7 +276,7 @@ async function fileNamed(transport: Transport, recordId: number, name: string): 
 
 /** A compiled CLI for this machine in `dist/`, when `deno task compile` made one. */
 async function compiledCli(): Promise<string | undefined> {
-  const dist = new URL("../../dist/", import.meta.url).pathname;
+  const dist = fileURLToPath(new URL("../../dist/", import.meta.url));
   const target = `${Deno.build.arch}-unknown-linux-gnu`;
   const path = `${dist}repo-apy-${target}`;
   return await Deno.stat(path).then(() => path, () => undefined);

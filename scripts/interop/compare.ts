@@ -8,13 +8,14 @@
 //
 //   deno run -A scripts/interop/compare.ts --kadi-apy /path/to/venv/bin/kadi-apy [-v] [filter]
 
+import { fileURLToPath } from "node:url";
 import { RepoManager } from "../../mod.ts";
 import { startServer, type TestServer } from "../../lib/testing/mod.ts";
 import { CASES, type InteropCase } from "./_cases.ts";
 import { SECOND_USER, seed, snapshot } from "./_fixture.ts";
 import { KNOWN } from "./known_differences.ts";
 
-const CLI = new URL("../../cli.ts", import.meta.url).pathname;
+const CLI = fileURLToPath(new URL("../../cli.ts", import.meta.url));
 const PAT = "pat_interop_testuser_0123456789";
 
 interface Outcome {

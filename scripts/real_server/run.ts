@@ -15,10 +15,11 @@
  * @module
  */
 
+import { fileURLToPath } from "node:url";
 import { writeTestFile } from "../_files.ts";
 
-const CLI = new URL("../../cli.ts", import.meta.url).pathname;
-const CORPUS = new URL("../../../shared/corpus/", import.meta.url).pathname;
+const CLI = fileURLToPath(new URL("../../cli.ts", import.meta.url));
+const CORPUS = fileURLToPath(new URL("../../../shared/corpus/", import.meta.url));
 
 interface Result {
   code: number;

@@ -11,6 +11,7 @@
  * @module
  */
 
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import process from "node:process";
 import { startServer } from "../../lib/testing/mod.ts";
@@ -53,7 +54,7 @@ if (values.client !== undefined) {
 
 const SIZE = Number(values.size);
 const REPEAT = Number(values.repeat);
-const SELF = new URL(import.meta.url).pathname;
+const SELF = fileURLToPath(import.meta.url);
 
 async function timed(args: string[]): Promise<number> {
   const out = await new Deno.Command("/usr/bin/time", {

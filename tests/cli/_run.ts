@@ -1,6 +1,8 @@
 // Runs the CLI as a real subprocess with narrow permissions and a temporary HOME.
 
-const CLI = new URL("../../cli.ts", import.meta.url).pathname;
+import { fileURLToPath } from "node:url";
+
+const CLI = fileURLToPath(new URL("../../cli.ts", import.meta.url));
 
 /** What a CLI run produced. */
 export interface RunResult {

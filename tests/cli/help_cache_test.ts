@@ -1,6 +1,7 @@
 import { assertEquals } from "../_assert.ts";
 import { helpRequest, type HelpTexts, renderHelpTexts } from "../../lib/cli/_help_cache.ts";
 import helpJson from "../../lib/cli/_help.json" with { type: "json" };
+import { layoutHelp } from "../../lib/cli/_help_layout.ts";
 import { main } from "../../lib/cli/main.ts";
 
 Deno.test("lib/cli/_help.json holds the current help of every command (else: deno task help-cache)", async () => {
@@ -19,9 +20,13 @@ Deno.test("main() answers a pure help request from the cache, and anything else 
   assertEquals(helpRequest(["records", "create", "-i", "x", "--help"]), undefined);
   assertEquals(helpRequest(["records", "create"]), undefined);
   let text = "";
-  assertEquals(await main(["records", "--help"], { stdout: (chunk) => text += chunk }), 0);
-  assertEquals(text, (helpJson as HelpTexts)["records"]);
+  const stdout = (chunk: string) => text += chunk;
+  assertEquals(await main(["records", "--help"], { helpWidth: 80, stdout }), 0);
+  assertEquals(text, layoutHelp((helpJson as HelpTexts)["records"]!, 80));
   let fallback = "";
-  const code = await main(["miscellaneous", "--help"], { stdout: (chunk) => fallback += chunk });
-  assertEquals([code, fallback], [0, (helpJson as HelpTexts)["misc"]]);
+  const code = await main(["miscellaneous", "--help"], {
+    helpWidth: 80,
+    stdout: (chunk) => fallback += chunk,
+  });
+  assertEquals([code, fallback], [0, layoutHelp((helpJson as HelpTexts)["misc"]!, 80)]);
 });

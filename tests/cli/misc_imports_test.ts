@@ -1,5 +1,6 @@
 // `misc import-json-schema`, `import-shacl` and `reuse-collection` run in-process against the
 // local server.
+import { fileURLToPath } from "node:url";
 import { assertEquals, assertStringIncludes } from "../_assert.ts";
 import { runCli } from "../../lib/cli/run.ts";
 import { parseRanges } from "../../lib/cli/commands/_misc_imports.ts";
@@ -7,7 +8,7 @@ import { RepoManager } from "../../lib/manager/repo_manager.ts";
 import { startServer, type TestServer } from "../../lib/testing/mod.ts";
 import { NEEDS_CORPUS } from "../_platform.ts";
 
-const CORPUS = new URL("../../../shared/corpus/", import.meta.url).pathname;
+const CORPUS = fileURLToPath(new URL("../../../shared/corpus/", import.meta.url));
 
 async function misc(server: TestServer, args: string[], input?: string[]) {
   let stdout = "";

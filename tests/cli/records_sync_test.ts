@@ -1,8 +1,10 @@
 // `records sync`, `add-files --recursive` and `get-file` with trees, against the local server.
+import { fileURLToPath } from "node:url";
 import { assertEquals, assertMatch, assertNotIncludes, assertStringIncludes } from "../_assert.ts";
 import { startServer, type TestServer } from "../../lib/testing/mod.ts";
 import { createRecord, managerFor, ok, repo, tempDir } from "./_records.ts";
 import { cliPermissions, runCli, tempHome, writeLocalConfig } from "./_run.ts";
+import { shellQuote, shellWords } from "../_shell.ts";
 
 async function writeTree(root: string, files: Record<string, string>): Promise<void> {
   for (const [name, text] of Object.entries(files)) {
@@ -165,17 +167,13 @@ Deno.test("records sync --delete on a terminal asks once with the count, and del
   await ok(server, ["add-string-as-file", "-r", id, "-s", "x", "-n", "old-2.txt"]);
   const socket = `repo-apy-sync-${crypto.randomUUID().slice(0, 8)}`;
   const denoDir = Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME")}/.cache/deno`;
-  const cli = new URL("../../cli.ts", import.meta.url).pathname;
+  const cli = fileURLToPath(new URL("../../cli.ts", import.meta.url));
   const command = [
-    `HOME='${home.dir}'`,
-    `DENO_DIR='${denoDir}'`,
+    `HOME=${shellQuote(home.dir)}`,
+    `DENO_DIR=${shellQuote(denoDir)}`,
     "NO_COLOR=1",
-    `'${Deno.execPath()}'`,
-    "run",
-    "--quiet",
-    ...cliPermissions(home.dir),
-    `'${cli}'`,
-    `records sync -r ${id} --from '${dir}' --delete; echo "EXIT=$?"; sleep 30`,
+    shellWords([Deno.execPath(), "run", "--quiet", ...cliPermissions(home.dir), cli]),
+    `records sync -r ${id} --from ${shellQuote(dir)} --delete; echo "EXIT=$?"; sleep 30`,
   ].join(" ");
   await sh('tmux -L "$1" new-session -d -x 80 -y 24 "$2"', socket, command);
   try {

@@ -1,6 +1,7 @@
 // Start-up stays short because a run loads only what it uses: these tests check the module graph
 // (what each entry point imports statically) and the lazily built command tree, not the clock.
 
+import { fileURLToPath } from "node:url";
 import { assertEquals, assertTrue } from "../_assert.ts";
 import { GROUPS } from "../../lib/cli/_groups.ts";
 import { loadProgram } from "../../lib/cli/_load.ts";
@@ -17,7 +18,7 @@ interface InfoModule {
 async function staticGraph(path: string): Promise<string[]> {
   const { stdout, success } = await new Deno.Command("deno", {
     args: ["info", "--json", path],
-    cwd: ROOT.pathname,
+    cwd: fileURLToPath(ROOT),
     stdout: "piped",
     stderr: "null",
   }).output();
@@ -44,7 +45,9 @@ Deno.test("cli.ts loads no npm or Node module before it runs (--version and cach
   assertEquals(await staticGraph("cli.ts"), [
     "cli.ts",
     "deno.json",
+    "lib/cli/_entry.ts",
     "lib/cli/_help_cache.ts",
+    "lib/cli/_help_layout.ts",
     "lib/cli/_interrupts.ts",
     "lib/cli/_tree.ts",
     "lib/cli/main.ts",

@@ -3,13 +3,15 @@
 // each slowed by the local server so the bar is on screen for a few seconds. Needs tmux (Debian's
 // package; .ci/run installs it) and `--allow-run=tmux`; skipped with a message without them.
 
+import { fileURLToPath } from "node:url";
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../_assert.ts";
 import { RepoManager } from "../../lib/manager/repo_manager.ts";
 import { startServer } from "../../lib/testing/mod.ts";
 import { tempDir } from "../_temp.ts";
 import { cliPermissions, tempHome, writeLocalConfig } from "./_run.ts";
+import { shellWords } from "../_shell.ts";
 
-const CLI = new URL("../../cli.ts", import.meta.url).pathname;
+const CLI = fileURLToPath(new URL("../../cli.ts", import.meta.url));
 const COLUMNS = 80;
 const FILES = 24;
 const FILE_SIZE = 100_000;
@@ -154,7 +156,7 @@ Deno.test({
         ? `${flag},${dir.path}`
         : flag
     );
-    const cli = `deno run --quiet ${permissions.join(" ")} ${CLI}`;
+    const cli = shellWords(["deno", "run", "--quiet", ...permissions, CLI]);
 
     // Each command runs on a cleared screen and ends with its own marker and exit code.
     let runs = 0;

@@ -1,13 +1,14 @@
 // Shared helpers of the ELN import tests: what the server holds after an import (records with
 // their tags, extras, files with the SHA-256 of their downloaded bytes, links), and writing
 // archives with zip.js.
+import { fileURLToPath } from "node:url";
 import { createHash } from "node:crypto";
 import { BlobReader, BlobWriter, Uint8ArrayWriter, ZipReader, ZipWriter } from "@zip.js/zip.js";
 import type { Extra } from "../../lib/http/protocol.ts";
 import type { ElnImportResult } from "../../lib/import/mod.ts";
 import type { RepoManager } from "../../lib/manager/repo_manager.ts";
 
-export const ELN_CORPUS = new URL("../../../shared/corpus/eln/", import.meta.url).pathname;
+export const ELN_CORPUS = fileURLToPath(new URL("../../../shared/corpus/eln/", import.meta.url));
 
 /** A record as the server holds it, reduced to what an import sets. */
 export interface RecordView {

@@ -1,5 +1,6 @@
 // importJsonSchema() / importShacl() against the local server over real HTTP, and the round
 // trips: a template exported as json-schema or shacl and imported again has the same extras.
+import { fileURLToPath } from "node:url";
 import { assertEquals, assertRejects, assertStringIncludes, assertTrue } from "../_assert.ts";
 import { MAX_FIELD_OPTIONS } from "../../lib/import/template_draft.ts";
 import { RepoManager } from "../../lib/manager/repo_manager.ts";
@@ -9,7 +10,7 @@ import { startServer, type TestServer } from "../../lib/testing/mod.ts";
 import { importJsonSchema, importShacl } from "../../lib/import/mod.ts";
 import { NEEDS_CORPUS } from "../_platform.ts";
 
-const CORPUS = new URL("../../../shared/corpus/", import.meta.url).pathname;
+const CORPUS = fileURLToPath(new URL("../../../shared/corpus/", import.meta.url));
 
 /** Every kind of field, with units, ranges, options, required, IRIs, nesting and lists. */
 const EXTRAS: Extra[] = [

@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import { assert, assertEquals, assertStringIncludes } from "../_assert.ts";
 import { RepoManager } from "../../lib/manager/repo_manager.ts";
 import { startServer } from "../../lib/testing/mod.ts";
@@ -8,7 +9,7 @@ const ROOT = new URL("../../", import.meta.url);
 async function denoRun(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const { code, stdout, stderr } = await new Deno.Command("deno", {
     args,
-    cwd: ROOT.pathname,
+    cwd: fileURLToPath(ROOT),
     stdout: "piped",
     stderr: "piped",
     env: { NO_COLOR: "1" },

@@ -1,3 +1,4 @@
+import { ResourceNotFoundError } from "../../lib/resources/errors.ts";
 import { InputError, RequestError } from "../../lib/http/errors.ts";
 import type { ResourceJson } from "../../lib/http/protocol.ts";
 import { RepoRecord } from "../../lib/transfer/record.ts";
@@ -19,7 +20,11 @@ Deno.test("manager.record() gets an existing record and creates a missing one", 
 
 Deno.test("manager.record() without create refuses a missing identifier", async () => {
   await using env = await setup();
-  const error = await assertRejects(() => env.manager.record({ identifier: "nope" }), InputError);
+  // ResourceNotFoundError: a RequestError (404) since the lookup by id throws it too (issue 30).
+  const error = await assertRejects(
+    () => env.manager.record({ identifier: "nope" }),
+    ResourceNotFoundError,
+  );
   assertStringIncludes(error.message, "'nope' is not present");
 });
 

@@ -1,8 +1,9 @@
 // scripts/check_workflows.ts: the workflows parse and keep their promises; broken copies fail.
 // Run as a subprocess: the YAML parser reads two debug variables the tests do not grant.
+import { fileURLToPath } from "node:url";
 import { assertEquals, assertStringIncludes } from "../_assert.ts";
 
-const ROOT = new URL("../../", import.meta.url).pathname;
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
 async function check(root?: string): Promise<{ code: number; stderr: string }> {
   const { code, stderr } = await new Deno.Command("deno", {

@@ -1,5 +1,6 @@
 // scripts/cli_docs.ts and lib/cli/markdown_help.ts: docs/cli.md comes from the command tree, and
 // the check notices a stale copy.
+import { fileURLToPath } from "node:url";
 import { assert, assertEquals, assertStringIncludes } from "../_assert.ts";
 import { Command } from "@commander-js/extra-typings";
 import { cliDocs, staleReason } from "../../scripts/cli_docs.ts";
@@ -7,7 +8,7 @@ import { markdownHelp } from "../../lib/cli/markdown_help.ts";
 import { createProgram } from "../../lib/cli/program.ts";
 import { commandPath, walkCommands } from "../../lib/cli/_tree.ts";
 
-const ROOT = new URL("../../", import.meta.url).pathname;
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
 Deno.test("markdownHelp() has a section for every command of the tree, with its options", async () => {
   const program = await createProgram({ version: "0.0.0-test", input: [] });

@@ -4,13 +4,15 @@
 // Then, as after a job killed at its time limit, the same line runs again and sends only what is
 // missing (`--skip-existing`).
 // Credentials come from a config file (REPO_APY_CONFIG), which every process reads.
+import { fileURLToPath } from "node:url";
 import { assert, assertEquals, assertNotIncludes } from "../_assert.ts";
 import { writeConfig } from "../../lib/config/write.ts";
 import { RepoManager } from "../../lib/manager/repo_manager.ts";
 import { startServer } from "../../lib/testing/mod.ts";
 import { cliPermissions, tempHome } from "../cli/_run.ts";
+import { shellQuote, shellWords } from "../_shell.ts";
 
-const CLI = new URL("../../cli.ts", import.meta.url).pathname;
+const CLI = fileURLToPath(new URL("../../cli.ts", import.meta.url));
 const GUIDE = new URL("../../docs/cluster.md", import.meta.url);
 const MARKER = "<!-- tested: tests/soak/cluster_test.ts -->";
 
@@ -74,11 +76,15 @@ Deno.test({
   await Deno.mkdir(bin);
   await Deno.writeTextFile(
     `${bin}/repo-apy`,
-    `#!/bin/sh\nexec deno run --quiet ${cliPermissions(home.dir).join(" ")} ${CLI} "$@"\n`,
+    `#!/bin/sh\nexec ${
+      shellWords(["deno", "run", "--quiet", ...cliPermissions(home.dir), CLI])
+    } "$@"\n`,
     { mode: 0o755 },
   );
 
-  const script = `set -euo pipefail\nexport PATH="${bin}:$PATH"\n${await documentedPattern()}`;
+  const script = `set -euo pipefail\nexport PATH=${
+    shellQuote(bin)
+  }:"$PATH"\n${await documentedPattern()}`;
   const runPattern = async () => {
     const { code, stdout, stderr } = await new Deno.Command("bash", {
       args: ["-c", script],

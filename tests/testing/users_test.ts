@@ -1,5 +1,6 @@
 // Tests of the local server's user routes and of starting it with several users (startServer's
 // `users`, `deno task serve --user`, `--help`).
+import { fileURLToPath } from "node:url";
 import { assertEquals, assertStringIncludes, assertThrows } from "../_assert.ts";
 import { startServer } from "../../lib/testing/mod.ts";
 import { parseServeArgs, parseUserSpec, serve } from "../../lib/testing/serve.ts";
@@ -174,7 +175,7 @@ Deno.test("deno task serve: --user specs, --help and usage errors", async () => 
   } finally {
     await server.close();
   }
-  const script = new URL("../../lib/testing/serve.ts", import.meta.url).pathname;
+  const script = fileURLToPath(new URL("../../lib/testing/serve.ts", import.meta.url));
   const run = (args: string[]) =>
     new Deno.Command("deno", {
       args: ["run", "--allow-net=127.0.0.1", "--allow-read=.", script, ...args],
