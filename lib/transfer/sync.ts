@@ -195,6 +195,11 @@ export interface SyncOptions {
   /** Receives warnings (symbolic links left out). */
   onWarning?: (message: string) => void;
   /**
+   * Names (relative paths) the sync leaves alone on both sides, as it does its own cache: never
+   * transferred, replaced or deleted (e.g. a metadata file beside the record's files).
+   */
+  ignore?: (name: string) => boolean;
+  /**
    * Asked once, after planning and before anything changes, when the plan deletes files; false
    * stops the sync with an {@linkcode InputError} and nothing changed.
    */
@@ -271,7 +276,9 @@ export async function syncFolder(
   } else if (!options.dryRun) {
     await Deno.mkdir(dir, { recursive: true });
   }
-  const wanted = globFilter(options.pattern ?? "*", options.excludePattern);
+  const globs = globFilter(options.pattern ?? "*", options.excludePattern);
+  const { ignore } = options;
+  const wanted = ignore === undefined ? globs : (name: string) => globs(name) && !ignore(name);
   // The record is listed while the folder is walked; a failure of either stops the sync.
   const listing = listRemote(record, wanted, signal);
   const [local, remote] = await Promise.all([
