@@ -83,7 +83,7 @@ Deno.test("--from creates the collection and records, metadata with types, membe
   await using manager = managerOf(server);
   await using dir = await tempDir();
   await writeTree(dir.path, PROJECT);
-  const first = await syncCollection(manager.transport, { identifier: "campaign" }, dir.path, {
+  const first = await syncCollection(manager, { identifier: "campaign" }, dir.path, {
     direction: "up",
   });
   assert(first.complete, JSON.stringify(first.problems));
@@ -119,7 +119,7 @@ Deno.test("--from creates the collection and records, metadata with types, membe
   assertEquals(await fileNames(manager, "raw-2"), ["data.bin"]);
 
   const mark = server.log.length;
-  const again = await syncCollection(manager.transport, { identifier: "campaign" }, dir.path, {
+  const again = await syncCollection(manager, { identifier: "campaign" }, dir.path, {
     direction: "up",
   });
   assert(again.complete);
@@ -136,14 +136,14 @@ Deno.test("--from changes only the metadata that differs, and a dry run changes 
   await using dir = await tempDir();
   await writeTree(dir.path, PROJECT);
   const up = { direction: "up" } as const;
-  await syncCollection(manager.transport, { identifier: "campaign" }, dir.path, up);
+  await syncCollection(manager, { identifier: "campaign" }, dir.path, up);
   await Deno.writeTextFile(
     `${dir.path}/sample-1/.record.json`,
     JSON.stringify({ ...SAMPLE_1, title: "Sample one", extras: [SAMPLE_1.extras[0]] }),
   );
   await Deno.writeTextFile(`${dir.path}/sample-1/new.txt`, "new");
   const mark = server.log.length;
-  const dry = await syncCollection(manager.transport, { identifier: "campaign" }, dir.path, {
+  const dry = await syncCollection(manager, { identifier: "campaign" }, dir.path, {
     ...up,
     dryRun: true,
   });
@@ -151,7 +151,7 @@ Deno.test("--from changes only the metadata that differs, and a dry run changes 
   const planned = dry.records.find((r) => r.folder === "sample-1")!;
   assertEquals(planned.changed.sort(), ["extras", "title"]);
   assertEquals(planned.files?.plan.counts.upload.files, 1);
-  const run = await syncCollection(manager.transport, { identifier: "campaign" }, dir.path, up);
+  const run = await syncCollection(manager, { identifier: "campaign" }, dir.path, up);
   assert(run.complete);
   const patches = changing(server, mark).filter((line) => line.startsWith("PATCH"));
   assertEquals(patches.length, 1);
@@ -165,10 +165,10 @@ Deno.test("--to writes a folder per record with .record.json and .collection.jso
   await using src = await tempDir();
   await using out = await tempDir();
   await writeTree(src.path, PROJECT);
-  await syncCollection(manager.transport, { identifier: "campaign" }, src.path, {
+  await syncCollection(manager, { identifier: "campaign" }, src.path, {
     direction: "up",
   });
-  const down = await syncCollection(manager.transport, { identifier: "campaign" }, out.path, {
+  const down = await syncCollection(manager, { identifier: "campaign" }, out.path, {
     direction: "down",
   });
   assert(down.complete, JSON.stringify(down.problems));
@@ -194,7 +194,7 @@ Deno.test("--to writes a folder per record with .record.json and .collection.jso
   const before = await Promise.all(
     tree.map(async ([name]) => (await Deno.stat(`${out.path}/${name}`)).mtime?.getTime()),
   );
-  const again = await syncCollection(manager.transport, { identifier: "campaign" }, out.path, {
+  const again = await syncCollection(manager, { identifier: "campaign" }, out.path, {
     direction: "down",
   });
   assert(again.complete);
@@ -229,19 +229,19 @@ Deno.test("round trip: --to from one server, --from into another gives the same 
     }),
     "week-1/sample-3/big/a.dat": "x".repeat(5000),
   });
-  const first = await syncCollection(ma.transport, { identifier: "project" }, src.path, {
+  const first = await syncCollection(ma, { identifier: "project" }, src.path, {
     direction: "up",
   });
   assert(first.complete, JSON.stringify(first.problems));
-  const down = await syncCollection(ma.transport, { identifier: "project" }, moved.path, {
+  const down = await syncCollection(ma, { identifier: "project" }, moved.path, {
     direction: "down",
   });
   assert(down.complete, JSON.stringify(down.problems));
-  const up = await syncCollection(mb.transport, { identifier: "project" }, moved.path, {
+  const up = await syncCollection(mb, { identifier: "project" }, moved.path, {
     direction: "up",
   });
   assert(up.complete, JSON.stringify(up.problems));
-  const again = await syncCollection(mb.transport, { identifier: "project" }, back.path, {
+  const again = await syncCollection(mb, { identifier: "project" }, back.path, {
     direction: "down",
   });
   assert(again.complete);
@@ -291,7 +291,7 @@ Deno.test("--template lists every problem and creates nothing when any record fa
     "empty/a.txt": "a",
   });
   const mark = server.log.length;
-  const result = await syncCollection(manager.transport, { identifier: "checked" }, dir.path, {
+  const result = await syncCollection(manager, { identifier: "checked" }, dir.path, {
     direction: "up",
     template: "sample-template",
   });
@@ -324,7 +324,7 @@ Deno.test("--shard K/N: the shards together sync every record once, and two at o
   const shards = ["1/3", "2/3", "3/3"].map(parseShard);
   const results = await Promise.all(
     shards.map((shard) =>
-      syncCollection(manager.transport, { identifier: "big" }, dir.path, {
+      syncCollection(manager, { identifier: "big" }, dir.path, {
         direction: "up",
         shard,
       })
@@ -370,11 +370,11 @@ Deno.test("--delete deletes files inside records and removes gone records from t
   await using dir = await tempDir();
   await writeTree(dir.path, PROJECT);
   const up = { direction: "up", delete: true } as const;
-  await syncCollection(manager.transport, { identifier: "campaign" }, dir.path, up);
+  await syncCollection(manager, { identifier: "campaign" }, dir.path, up);
   await Deno.remove(`${dir.path}/sample-1/notes.txt`);
   await Deno.remove(`${dir.path}/Raw 2`, { recursive: true });
   await writeTree(dir.path, { "broken/.record.json": "{ not json" });
-  const blocked = await syncCollection(manager.transport, { identifier: "campaign" }, dir.path, up);
+  const blocked = await syncCollection(manager, { identifier: "campaign" }, dir.path, up);
   assertEquals(blocked.complete, false);
   assertEquals(blocked.problems.map((p) => p.folder), ["broken", ""]);
   assertStringIncludes(blocked.problems[1]!.reason, "not removed from the collection");
@@ -383,7 +383,7 @@ Deno.test("--delete deletes files inside records and removes gone records from t
     (await Array.fromAsync(collection.records())).map((r) => r.identifier).sort();
   assertEquals(await members(), ["raw-2", "sample-1"]);
   await Deno.remove(`${dir.path}/broken`, { recursive: true });
-  const run = await syncCollection(manager.transport, { identifier: "campaign" }, dir.path, up);
+  const run = await syncCollection(manager, { identifier: "campaign" }, dir.path, up);
   assert(run.complete, JSON.stringify(run.problems));
   assertEquals(run.collections[0]!.removed, ["raw-2"]);
   assertEquals(await members(), ["sample-1"]);
@@ -397,14 +397,14 @@ Deno.test("--delete with confirmDelete asks once over all records, and a refusal
   await using manager = managerOf(server);
   await using dir = await tempDir();
   await writeTree(dir.path, PROJECT);
-  await syncCollection(manager.transport, { identifier: "campaign" }, dir.path, {
+  await syncCollection(manager, { identifier: "campaign" }, dir.path, {
     direction: "up",
   });
   await Deno.remove(`${dir.path}/sample-1/notes.txt`);
   await Deno.remove(`${dir.path}/Raw 2/data.bin`);
   const asked: unknown[] = [];
   const mark = server.log.length;
-  const refused = syncCollection(manager.transport, { identifier: "campaign" }, dir.path, {
+  const refused = syncCollection(manager, { identifier: "campaign" }, dir.path, {
     direction: "up",
     delete: true,
     confirmDelete: (summary) => {
@@ -434,7 +434,7 @@ Deno.test("layout: identifiers from folder names, files beside record folders le
     "ok/c.txt": "c",
   });
   const warnings: string[] = [];
-  const result = await syncCollection(manager.transport, { identifier: "c" }, dir.path, {
+  const result = await syncCollection(manager, { identifier: "c" }, dir.path, {
     direction: "up",
     onWarning: (message) => warnings.push(message),
   });
@@ -450,7 +450,7 @@ Deno.test("syncRecordFolder syncs the one folder a watcher names", async () => {
   await using dir = await tempDir();
   await writeTree(dir.path, PROJECT);
   const result = await syncRecordFolder(
-    manager.transport,
+    manager,
     { identifier: "w" },
     dir.path,
     "Raw 2",

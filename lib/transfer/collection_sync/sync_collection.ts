@@ -18,7 +18,7 @@
  * const dir = await Deno.makeTempDir();
  * await Deno.mkdir(`${dir}/sample-1`);
  * await Deno.writeTextFile(`${dir}/sample-1/run1.csv`, "1,2\n");
- * const result = await syncCollection(transport, { identifier: "campaign" }, dir, { direction: "up" });
+ * const result = await syncCollection({ transport }, { identifier: "campaign" }, dir, { direction: "up" });
  * console.log(result.records.map((record) => record.identifier)); // ["sample-1"]
  * await Deno.remove(dir, { recursive: true });
  * ```
@@ -27,14 +27,14 @@
  */
 
 import { InputError } from "../../http/errors.ts";
-import type { Transport } from "../../http/transport.ts";
 import { syncDown } from "./down.ts";
 import { type AllowedDeletions, syncUp } from "./up.ts";
 import type {
+  CollectionDeleteSummary,
   CollectionSelector,
   CollectionSyncOptions,
   CollectionSyncResult,
-  DeleteSummary,
+  SyncConnection,
 } from "./types.ts";
 
 function checkOptions(options: CollectionSyncOptions): void {
@@ -53,9 +53,14 @@ function checkOptions(options: CollectionSyncOptions): void {
 /** The file deletions of a planned run, and each record's list of them. */
 function deletions(
   plan: CollectionSyncResult,
-): { summary: DeleteSummary; allowed: AllowedDeletions } {
+): { summary: CollectionDeleteSummary; allowed: AllowedDeletions } {
   const allowed: AllowedDeletions = new Map();
-  const summary: DeleteSummary = { files: 0, bytes: 0, records: 0, direction: plan.direction };
+  const summary: CollectionDeleteSummary = {
+    files: 0,
+    bytes: 0,
+    records: 0,
+    direction: plan.direction,
+  };
   for (const record of plan.records) {
     const deleted = record.files?.plan.actions.filter(({ action }) => action === "delete") ?? [];
     if (deleted.length === 0) continue;
@@ -71,7 +76,7 @@ function deletions(
 }
 
 function runOnce(
-  transport: Transport,
+  { transport }: SyncConnection,
   collection: CollectionSelector,
   dir: string,
   options: CollectionSyncOptions,
@@ -121,11 +126,11 @@ function runOnce(
  *   extras: [{ key: "temperature", type: "float", value: 1.0, unit: "K" }],
  * }));
  * await Deno.writeTextFile(`${dir}/sample-1/run1.csv`, "1,2\n");
- * const first = await syncCollection(manager.transport, { identifier: "campaign" }, dir, {
+ * const first = await syncCollection(manager, { identifier: "campaign" }, dir, {
  *   direction: "up",
  * });
  * assert.strictEqual(first.complete, true);
- * const again = await syncCollection(manager.transport, { identifier: "campaign" }, dir, {
+ * const again = await syncCollection(manager, { identifier: "campaign" }, dir, {
  *   direction: "up",
  *   dryRun: true,
  * });
@@ -133,7 +138,7 @@ function runOnce(
  * await Deno.remove(dir, { recursive: true });
  * ```
  *
- * @param transport The transport (a manager's `transport`).
+ * @param connection A `RepoManager` (what holds the transport).
  * @param collection The collection: `{ identifier }` (created upward when missing) or `{ id }`.
  * @param dir The collection folder (downward, created when missing).
  * @param options Direction, dry run, delete, globs, concurrency, template, shard, callbacks.
@@ -143,7 +148,7 @@ function runOnce(
  * @throws The listing's error when a collection cannot be listed whole (nothing was changed).
  */
 export async function syncCollection(
-  transport: Transport,
+  connection: SyncConnection,
   collection: CollectionSelector,
   dir: string,
   options: CollectionSyncOptions,
@@ -151,20 +156,20 @@ export async function syncCollection(
   checkOptions(options);
   const { confirmDelete } = options;
   if (confirmDelete === undefined || options.delete !== true || options.dryRun === true) {
-    return await runOnce(transport, collection, dir, options);
+    return await runOnce(connection, collection, dir, options);
   }
   // Asked once over all records: a planning pass counts the deletions; the run then deletes
   // only what the answer covered.
   const { onRecord: _onRecord, onWarning: _onWarning, ...quiet } = options;
-  const plan = await runOnce(transport, collection, dir, { ...quiet, dryRun: true });
+  const plan = await runOnce(connection, collection, dir, { ...quiet, dryRun: true });
   const { summary, allowed } = deletions(plan);
-  if (summary.files === 0) return await runOnce(transport, collection, dir, options);
+  if (summary.files === 0) return await runOnce(connection, collection, dir, options);
   if (!(await confirmDelete(summary))) {
     throw new InputError(
       `Deleting ${summary.files} file(s) in ${summary.records} record(s) was not confirmed: nothing was changed`,
     );
   }
-  return await runOnce(transport, collection, dir, options, allowed);
+  return await runOnce(connection, collection, dir, options, allowed);
 }
 
 /**
@@ -182,12 +187,12 @@ export async function syncCollection(
  * const dir = await Deno.makeTempDir();
  * await Deno.mkdir(`${dir}/sample-2`);
  * await Deno.writeTextFile(`${dir}/sample-2/a.txt`, "a");
- * const result = await syncRecordFolder(transport, { identifier: "campaign" }, dir, "sample-2", {});
+ * const result = await syncRecordFolder({ transport }, { identifier: "campaign" }, dir, "sample-2", {});
  * console.log(result.records[0]?.files?.done.length); // 1
  * await Deno.remove(dir, { recursive: true });
  * ```
  *
- * @param transport The transport.
+ * @param connection A `RepoManager` (what holds the transport).
  * @param collection The collection.
  * @param dir The collection folder.
  * @param folder The record folder's path in it (`sample-2`, `campaign-1/sample-3`).
@@ -195,7 +200,7 @@ export async function syncCollection(
  * @returns The result, with that one record.
  */
 export async function syncRecordFolder(
-  transport: Transport,
+  connection: SyncConnection,
   collection: CollectionSelector,
   dir: string,
   folder: string,
@@ -203,7 +208,7 @@ export async function syncRecordFolder(
 ): Promise<CollectionSyncResult> {
   const all = { ...options, direction: "up" as const };
   checkOptions(all);
-  const result = await syncUp(transport, collection, dir, all, { only: folder });
+  const result = await syncUp(connection.transport, collection, dir, all, { only: folder });
   if (
     result.records.length === 0 && result.problems.every((problem) => problem.folder !== folder)
   ) {

@@ -4,8 +4,15 @@
  * @module
  */
 
+import type { Transport } from "../../http/transport.ts";
 import type { SyncDirection, SyncResult } from "../sync.ts";
 import type { Shard } from "./shard.ts";
+
+/** What a collection sync talks through: a `RepoManager` (or anything holding a transport). */
+export interface SyncConnection {
+  /** The transport requests go through. */
+  readonly transport: Transport;
+}
 
 /** The collection a sync works on: by id (it must exist) or identifier (created upward). */
 export type CollectionSelector = { id: number } | { identifier: string };
@@ -48,11 +55,11 @@ export interface CollectionSyncOptions {
    * Asked once, after a planning pass and before anything changes, when the run deletes files;
    * false stops the sync with nothing changed.
    */
-  confirmDelete?: (deletions: DeleteSummary) => boolean | Promise<boolean>;
+  confirmDelete?: (deletions: CollectionDeleteSummary) => boolean | Promise<boolean>;
 }
 
 /** The file deletions a run would make, over all its records. */
-export interface DeleteSummary {
+export interface CollectionDeleteSummary {
   /** Files to delete. */
   files: number;
   /** Their bytes. */
