@@ -460,3 +460,14 @@ Deno.test("syncRecordFolder syncs the one folder a watcher names", async () => {
   const collection = await manager.collection({ identifier: "w" });
   assertEquals((await Array.fromAsync(collection.records())).map((r) => r.identifier), ["raw-2"]);
 });
+
+Deno.test("--to of a collection that does not exist: an error naming it and what to do, nothing written", async () => {
+  await using server = await startServer();
+  await using manager = managerOf(server);
+  await using dir = await tempDir();
+  const error = await syncCollection(manager, { identifier: "nowhere" }, `${dir.path}/out`, {
+    direction: "down",
+  }).then(() => undefined, (caught: unknown) => caught);
+  assertStringIncludes(String(error), "There is no collection 'nowhere' to sync down");
+  assertEquals([...Deno.readDirSync(dir.path)], []);
+});

@@ -2,7 +2,7 @@
 // children, the race-safe get-or-create, the options each record's syncFolder() gets, and the
 // plan of a record a dry run would create.
 
-import { InputError, RequestError } from "../../http/errors.ts";
+import { ConnectionError, InputError, RequestError } from "../../http/errors.ts";
 import { IncompleteListingError, paginateItems } from "../../http/paginate.ts";
 import { childCollectionsPath, collectionRecordsPath, recordLinksPath } from "../../http/paths.ts";
 import {
@@ -146,7 +146,8 @@ export function listChildren(
  * Looks a resource up by identifier, creating it with `fields` when `create` is set; `undefined`
  * when it is absent and not created. Two processes creating the same identifier at once: the
  * server refuses the second creation (the identifier is in use), and that process then reads
- * the one the other created, so nothing is created twice.
+ * the one the other created, so nothing is created twice. Only when that look-up finds nothing is
+ * the creation's error thrown.
  */
 export async function openOrCreate<J extends ResourceJson, R extends Resource<J>>(
   transport: Transport,
@@ -159,9 +160,9 @@ export async function openOrCreate<J extends ResourceJson, R extends Resource<J>
     return await openResource(transport, cls, { ...fields, identifier, create });
   } catch (error) {
     if (error instanceof ResourceNotFoundError) return undefined;
-    if (
-      !create || !(error instanceof RequestError) || (error.status !== 400 && error.status !== 409)
-    ) {
+    // A refused creation (400/409 "in use"; a database's unique constraint may answer 500) or a
+    // lost answer: the resource may be there now, made by another process or by this request.
+    if (!create || !(error instanceof RequestError || error instanceof ConnectionError)) {
       throw error;
     }
     try {

@@ -4,7 +4,8 @@
 // changes, so a second run writes nothing.
 
 import { dirname, join } from "node:path";
-import { RepoApyError } from "../../http/errors.ts";
+import { InputError, RepoApyError } from "../../http/errors.ts";
+import { ResourceNotFoundError } from "../../resources/errors.ts";
 import type { CollectionJson, RecordJson } from "../../http/protocol.ts";
 import type { Transport } from "../../http/transport.ts";
 import { openResource } from "../../resources/resource.ts";
@@ -100,7 +101,13 @@ export async function syncDown(
   allowed?: AllowedDeletions,
 ): Promise<CollectionSyncResult> {
   const dry = options.dryRun === true;
-  const collection = await openResource(transport, RepoCollection, selector);
+  const collection = await openResource(transport, RepoCollection, selector).catch((error) => {
+    if (!(error instanceof ResourceNotFoundError)) throw error;
+    throw new InputError(
+      `There is no collection '${error.identifier}' to sync down: check its identifier, or make it from a folder with --from (direction up)`,
+      { cause: error },
+    );
+  });
   const result: CollectionSyncResult = {
     direction: "down",
     dryRun: dry,
