@@ -28,6 +28,15 @@ export interface Shard {
 /**
  * Reads `K/N` (shard K of N, 1 ≤ K ≤ N).
  *
+ * @example Usage
+ * ```ts
+ * import { parseShard } from "@repo/apy";
+ * import assert from "node:assert";
+ *
+ * assert.deepStrictEqual(parseShard("3/8"), { index: 3, count: 8 });
+ * assert.throws(() => parseShard("9/8"));
+ * ```
+ *
  * @param text The text, e.g. `3/8`.
  * @returns The shard.
  * @throws {InputError} When it is not of that form.
