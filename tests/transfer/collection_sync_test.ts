@@ -320,6 +320,9 @@ Deno.test("--shard K/N: the shards together sync every record once, and two at o
       links: [{ name: "next", record_to: { identifier: `s-${(i + 1) % 12}` } }],
     });
   }
+  // A child collection every shard opens and attaches at once.
+  files["week/.collection.json"] = JSON.stringify({ title: "Week" });
+  files["week/w-1/a.txt"] = "a";
   await writeTree(dir.path, files);
   const shards = ["1/3", "2/3", "3/3"].map(parseShard);
   const results = await Promise.all(
@@ -334,7 +337,10 @@ Deno.test("--shard K/N: the shards together sync every record once, and two at o
   const synced = results.flatMap((result) => result.records.map((r) => r.folder)).sort();
   assertEquals(
     synced,
-    Object.keys(files).filter((f) => f.endsWith("data.txt")).map((f) => f.split("/")[0]).sort(),
+    [
+      ...Object.keys(files).filter((f) => f.endsWith("data.txt")).map((f) => f.split("/")[0]),
+      "week/w-1",
+    ].sort(),
   );
   for (const result of results) {
     for (const record of result.records) {
@@ -345,11 +351,17 @@ Deno.test("--shard K/N: the shards together sync every record once, and two at o
     method === "POST" && path === "/api/v1/records"
   );
   const created = posts.filter(({ status }) => status === 201).length;
-  assertEquals(created, 12);
+  assertEquals(created, 13);
   const collections = server.log.filter(({ method, path, status }) =>
     method === "POST" && path === "/api/v1/collections" && status === 201
   );
-  assertEquals(collections.length, 1);
+  assertEquals(collections.length, 2);
+  const week = await manager.collection({ identifier: "week" });
+  assertEquals(
+    (await Array.fromAsync((await manager.collection({ identifier: "big" })).collections()))
+      .map((c) => c.id),
+    [week.id],
+  );
   const collection = await manager.collection({ identifier: "big" });
   assertEquals((await Array.fromAsync(collection.records())).length, 12);
   for (let i = 0; i < 12; i++) {
@@ -470,4 +482,24 @@ Deno.test("--to of a collection that does not exist: an error naming it and what
   }).then(() => undefined, (caught: unknown) => caught);
   assertStringIncludes(String(error), "There is no collection 'nowhere' to sync down");
   assertEquals([...Deno.readDirSync(dir.path)], []);
+});
+
+Deno.test("a child collection that has another parent is named as a problem, its records still synced", async () => {
+  await using server = await startServer();
+  await using manager = managerOf(server);
+  await using dir = await tempDir();
+  const other = await manager.collection({ identifier: "other", create: true });
+  const week = await manager.collection({ identifier: "week", create: true });
+  await other.addCollectionLink(week.id);
+  await writeTree(dir.path, {
+    "week/.collection.json": JSON.stringify({ title: "Week" }),
+    "week/w-1/a.txt": "a",
+  });
+  const result = await syncCollection(manager, { identifier: "main" }, dir.path, {
+    direction: "up",
+  });
+  assertEquals(result.complete, false);
+  assertEquals(result.problems.map((p) => p.folder), ["week"]);
+  assertStringIncludes(result.problems[0]!.reason, "already has another parent collection");
+  assertEquals(result.records.map((r) => [r.folder, r.complete]), [["week/w-1", true]]);
 });

@@ -212,11 +212,17 @@ async function openLevel(
       } catch (error) {
         if (!(error instanceof RequestError) || error.status !== 409) throw error;
         outcome.attached = false;
-        run.result.problems.push({
-          folder: folder.folder,
-          reason:
-            `the collection '${outcome.identifier}' cannot become a child of '${parent.outcome.identifier}': it already has another parent collection (a collection has one); remove it there first`,
-        });
+        // Attached meanwhile (another shard did it): the goal holds.
+        const now = await listChildren(transport, parent.collection.id, run.options.signal);
+        if (now.has(outcome.identifier)) {
+          parent.children.add(outcome.identifier);
+        } else {
+          run.result.problems.push({
+            folder: folder.folder,
+            reason:
+              `the collection '${outcome.identifier}' cannot become a child of '${parent.outcome.identifier}': it already has another parent collection (a collection has one); remove it there first`,
+          });
+        }
       }
     }
   }
