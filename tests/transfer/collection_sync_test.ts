@@ -388,8 +388,11 @@ Deno.test("--delete deletes files inside records and removes gone records from t
   await writeTree(dir.path, { "broken/.record.json": "{ not json" });
   const blocked = await syncCollection(manager, { identifier: "campaign" }, dir.path, up);
   assertEquals(blocked.complete, false);
-  assertEquals(blocked.problems.map((p) => p.folder), ["broken", ""]);
-  assertStringIncludes(blocked.problems[1]!.reason, "not removed from the collection");
+  assertEquals(blocked.problems.map((p) => p.folder), ["broken", "", ""]);
+  assertStringIncludes(blocked.problems[1]!.reason, "1 file(s) in 1 record(s) were not deleted");
+  assertStringIncludes(blocked.problems[2]!.reason, "not removed from the collection");
+  // Nothing irreversible while anything went wrong: the record still has the file.
+  assertEquals(await fileNames(manager, "sample-1"), ["notes.txt", "raw/run1.csv"]);
   const collection = await manager.collection({ identifier: "campaign" });
   const members = async () =>
     (await Array.fromAsync(collection.records())).map((r) => r.identifier).sort();
@@ -502,4 +505,43 @@ Deno.test("a child collection that has another parent is named as a problem, its
   assertEquals(result.problems.map((p) => p.folder), ["week"]);
   assertStringIncludes(result.problems[0]!.reason, "already has another parent collection");
   assertEquals(result.records.map((r) => [r.folder, r.complete]), [["week/w-1", true]]);
+});
+
+Deno.test("--to --delete deletes local files only after every record synced; a confirmed plan is carried out", async () => {
+  await using server = await startServer();
+  await using manager = managerOf(server);
+  await using src = await tempDir();
+  await using out = await tempDir();
+  await writeTree(src.path, PROJECT);
+  await syncCollection(manager, { identifier: "campaign" }, src.path, { direction: "up" });
+  await writeTree(out.path, { "sample-1/stale.txt": "old" });
+  // raw-2 cannot get its folder: a file has the name.
+  await Deno.writeTextFile(`${out.path}/raw-2`, "in the way");
+  const down = { direction: "down", delete: true } as const;
+  const blocked = await syncCollection(manager, { identifier: "campaign" }, out.path, down);
+  assertEquals(blocked.complete, false);
+  assertEquals(blocked.records.map((r) => [r.folder, r.complete]), [
+    ["raw-2", false],
+    ["sample-1", true],
+  ]);
+  assertStringIncludes(blocked.problems[0]!.reason, "1 file(s) in 1 record(s) were not deleted");
+  assertEquals(await Deno.readTextFile(`${out.path}/sample-1/stale.txt`), "old");
+  await Deno.remove(`${out.path}/raw-2`);
+  const asked: number[] = [];
+  const run = await syncCollection(manager, { identifier: "campaign" }, out.path, {
+    ...down,
+    confirmDelete: (summary) => {
+      asked.push(summary.files);
+      return true;
+    },
+  });
+  assert(run.complete, JSON.stringify(run.problems));
+  assertEquals(asked, [1]);
+  const sample = run.records.find((r) => r.folder === "sample-1")!;
+  assertEquals(sample.files?.plan.counts.delete.files, 1);
+  assertEquals(sample.files?.done.map((a) => [a.action, a.local]), [["delete", "stale.txt"]]);
+  assertEquals(
+    (await readTree(out.path)).map(([name]) => name).filter((n) => n.startsWith("sample-1/")),
+    ["sample-1/.record.json", "sample-1/notes.txt", "sample-1/raw/run1.csv"],
+  );
 });

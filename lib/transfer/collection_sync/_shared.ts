@@ -175,15 +175,20 @@ export async function openOrCreate<J extends ResourceJson, R extends Resource<J>
   }
 }
 
-/** The options each record's syncFolder() gets from the collection sync's. */
+/**
+ * The options each record's syncFolder() gets from the collection sync's. A run's first pass never
+ * deletes (`deleting` false): deletions wait until every record's transfers succeeded (see
+ * `_delete_pass.ts`); a dry run plans them at once.
+ */
 export function folderOptions(
   options: CollectionSyncOptions,
   concurrency: number,
+  deleting = options.dryRun === true && options.delete === true,
 ): Omit<SyncOptions, "direction"> {
   return {
     ignore: isRecordFile,
     dryRun: options.dryRun === true,
-    delete: options.delete === true,
+    delete: deleting,
     concurrency,
     ...(options.pattern === undefined ? {} : { pattern: options.pattern }),
     ...(options.excludePattern === undefined ? {} : { excludePattern: options.excludePattern }),

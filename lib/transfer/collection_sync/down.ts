@@ -14,7 +14,8 @@ import { writeAtomic } from "../_atomic_file.ts";
 import { RepoCollection } from "../collection.ts";
 import { runPool } from "../_pool.ts";
 import { RepoRecord } from "../record.ts";
-import { syncFolder, type SyncPlan } from "../sync.ts";
+import { syncFolder } from "../sync.ts";
+import { deleteAfterAll, type SyncedRecord } from "./_delete_pass.ts";
 import {
   COLLECTION_FILE,
   collectionFileText,
@@ -55,6 +56,8 @@ interface DownRun {
   dry: boolean;
   result: CollectionSyncResult;
   tasks: DownTask[];
+  /** Records the first pass synced, for the deletion pass. */
+  synced: SyncedRecord[];
 }
 
 function joinFolder(parent: string, name: string): string {
@@ -117,7 +120,7 @@ export async function syncDown(
     warnings: [],
     complete: false,
   };
-  const run: DownRun = { transport, options, dry, result, tasks: [] };
+  const run: DownRun = { transport, options, dry, result, tasks: [], synced: [] };
   await visitCollection(run, await collection.meta(), dir, "");
   const concurrency = options.concurrency ?? 16;
   const fileConcurrency = perRecordConcurrency(concurrency, run.tasks.length);
@@ -132,6 +135,7 @@ export async function syncDown(
     options.signal ? { signal: options.signal } : {},
   );
   result.records.sort((a, b) => a.folder < b.folder ? -1 : a.folder > b.folder ? 1 : 0);
+  await deleteAfterAll(run.synced, result, options);
   result.complete = result.problems.length === 0 && result.records.every((r) => r.complete);
   return result;
 }
@@ -274,11 +278,8 @@ async function syncRecordDown(
     outcome.files = await syncFolder(record, task.path, {
       direction: "down",
       ...folderOptions(options, concurrency),
-      ...(allowed === undefined ? {} : {
-        confirmDelete: (plan: SyncPlan) =>
-          plan.actions.every(({ action, local }) => action !== "delete" || allowed.has(local)),
-      }),
     });
+    run.synced.push({ outcome, record, path: task.path, allowed });
   } catch (error) {
     if (options.signal?.aborted) throw error;
     outcome.problems.push(messageOf(error));

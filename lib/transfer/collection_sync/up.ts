@@ -9,7 +9,8 @@ import { openResource } from "../../resources/resource.ts";
 import { RepoCollection } from "../collection.ts";
 import { runPool } from "../_pool.ts";
 import { RepoRecord } from "../record.ts";
-import { syncFolder, type SyncPlan } from "../sync.ts";
+import { syncFolder } from "../sync.ts";
+import { deleteAfterAll, type SyncedRecord } from "./_delete_pass.ts";
 import { RepoTemplate } from "../template.ts";
 import {
   allRecords,
@@ -69,6 +70,8 @@ interface UpRun {
   opening: Map<string, Promise<RepoRecord | undefined>>;
   fileConcurrency: number;
   allowed: AllowedDeletions | undefined;
+  /** Records the first pass synced, for the deletion pass. */
+  synced: SyncedRecord[];
 }
 
 /** Internal options of {@linkcode syncUp}. */
@@ -114,6 +117,7 @@ export async function syncUp(
     opening: new Map(),
     fileConcurrency: 1,
     allowed: internal.allowed,
+    synced: [],
   };
   if (options.template !== undefined) {
     const problems = await templateProblems(run, layout);
@@ -146,6 +150,7 @@ export async function syncUp(
     options.signal ? { signal: options.signal } : {},
   );
   result.records.sort((a, b) => a.folder < b.folder ? -1 : a.folder > b.folder ? 1 : 0);
+  await deleteAfterAll(run.synced, result, options);
   if (options.delete === true && internal.only === undefined) await removeGone(run, levels);
   result.complete = result.problems.length === 0 && result.records.every((r) => r.complete);
   return result;
@@ -317,13 +322,15 @@ async function syncRecordUp(
         outcome.added = true;
         if (!dry) await addToCollection(level.collection!, record.id);
       }
-      const allowed = run.allowed?.get(folder.folder);
       outcome.files = await syncFolder(record, folder.path, {
         direction: "up",
         ...folderOptions(options, run.fileConcurrency),
-        ...(allowed === undefined
-          ? {}
-          : { confirmDelete: (plan: SyncPlan) => onlyAllowed(plan, allowed) }),
+      });
+      run.synced.push({
+        outcome,
+        record,
+        path: folder.path,
+        allowed: run.allowed?.get(folder.folder),
       });
       outcome.linked = await makeLinks(run, record, folder, outcome);
     }
@@ -333,11 +340,6 @@ async function syncRecordUp(
   }
   outcome.complete = outcome.problems.length === 0 && outcome.files?.complete === true;
   return outcome;
-}
-
-/** Whether a plan deletes only files the confirmed plan listed. */
-function onlyAllowed(plan: SyncPlan, allowed: Set<string>): boolean {
-  return plan.actions.every(({ action, name }) => action !== "delete" || allowed.has(name));
 }
 
 async function addToCollection(collection: RepoCollection, recordId: number): Promise<void> {
