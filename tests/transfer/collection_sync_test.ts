@@ -545,3 +545,27 @@ Deno.test("--to --delete deletes local files only after every record synced; a c
     ["sample-1/.record.json", "sample-1/notes.txt", "sample-1/raw/run1.csv"],
   );
 });
+
+Deno.test("--to: a record identifier from the server that is no safe folder name is refused, nothing written outside the folder", async () => {
+  await using server = await startServer();
+  await using manager = managerOf(server);
+  await using dir = await tempDir();
+  await manager.collection({ identifier: "campaign", create: true });
+  const evil = { id: 99, identifier: "../evil", title: "x", extras: [], _links: {}, _actions: {} };
+  server.addFault({
+    method: "GET",
+    path: /\/collections\/\d+\/records$/,
+    jsonBody: {
+      items: [evil],
+      _pagination: { page: 1, per_page: 100, total_pages: 1, total_items: 1, _links: { self: "" } },
+    },
+  });
+  const result = await syncCollection(manager, { identifier: "campaign" }, `${dir.path}/out`, {
+    direction: "down",
+  });
+  assertEquals(result.complete, false);
+  assertStringIncludes(result.problems[0]!.reason, "'../evil', which cannot be a folder's name");
+  assertEquals(result.records, []);
+  assertEquals([...Deno.readDirSync(dir.path)].map((e) => e.name), ["out"]);
+  assertEquals([...Deno.readDirSync(`${dir.path}/out`)].map((e) => e.name), [".collection.json"]);
+});
