@@ -569,3 +569,50 @@ Deno.test("--to: a record identifier from the server that is no safe folder name
   assertEquals([...Deno.readDirSync(dir.path)].map((e) => e.name), ["out"]);
   assertEquals([...Deno.readDirSync(`${dir.path}/out`)].map((e) => e.name), [".collection.json"]);
 });
+
+Deno.test("an interrupted run, run again, finishes the job with nothing created twice; links outside the folder are made or warned about", async () => {
+  await using server = await startServer();
+  await using manager = managerOf(server);
+  await using dir = await tempDir();
+  await manager.record({ identifier: "instrument", create: true });
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 6; i++) {
+    files[`r-${i}/data.txt`] = `data ${i}`;
+    files[`r-${i}/.record.json`] = JSON.stringify({
+      links: [
+        { name: "measured with", record_to: { identifier: "instrument" } },
+        { name: "see", record_to: { identifier: "nowhere" } },
+      ],
+    });
+  }
+  await writeTree(dir.path, files);
+  const controller = new AbortController();
+  const stopped = await syncCollection(manager, { identifier: "c" }, dir.path, {
+    direction: "up",
+    concurrency: 1,
+    signal: controller.signal,
+    onRecord: () => controller.abort(new Error("stopped")),
+  }).then(() => "finished", (error: unknown) => String(error));
+  assertStringIncludes(stopped, "stopped");
+  const warnings: string[] = [];
+  const again = await syncCollection(manager, { identifier: "c" }, dir.path, {
+    direction: "up",
+    onWarning: (message) => warnings.push(message),
+  });
+  assert(again.complete, JSON.stringify(again.problems));
+  const created = server.log.filter(({ method, path, status }) =>
+    method === "POST" && path === "/api/v1/records" && status === 201
+  );
+  assertEquals(created.length, 1 + 6);
+  const collection = await manager.collection({ identifier: "c" });
+  assertEquals((await Array.fromAsync(collection.records())).length, 6);
+  for (let i = 0; i < 6; i++) {
+    const record = await manager.record({ identifier: `r-${i}` });
+    assertEquals(await fileNames(manager, `r-${i}`), ["data.txt"]);
+    const links = await Array.fromAsync(record.recordLinks({ direction: "out" }));
+    assertEquals(links.map((l) => [l.name, l.record_to?.identifier]), [
+      ["measured with", "instrument"],
+    ]);
+  }
+  assertEquals(warnings.filter((w) => w.includes("no record 'nowhere'")).length, 6);
+});
