@@ -616,3 +616,29 @@ Deno.test("an interrupted run, run again, finishes the job with nothing created 
   }
   assertEquals(warnings.filter((w) => w.includes("no record 'nowhere'")).length, 6);
 });
+
+Deno.test("fields a .record.json leaves out are not managed; without the file the title is the folder's name", async () => {
+  await using server = await startServer();
+  await using manager = managerOf(server);
+  await using dir = await tempDir();
+  await writeTree(dir.path, {
+    "Sample A/.record.json": JSON.stringify({ tags: ["x"] }),
+    "Sample B/b.txt": "b",
+  });
+  const up = { direction: "up" } as const;
+  await syncCollection(manager, { identifier: "c" }, dir.path, up);
+  const a = await manager.record({ identifier: "sample-a" });
+  const b = await manager.record({ identifier: "sample-b" });
+  assertEquals([(await a.meta()).title, (await b.meta()).title], ["Sample A", "Sample B"]);
+  // Retitled in the web interface: A's file names no title, so it stays; B's title is its folder's.
+  await a.edit({ title: "Renamed A", description: "Set on the server" });
+  await b.edit({ title: "Renamed B" });
+  const again = await syncCollection(manager, { identifier: "c" }, dir.path, up);
+  assertEquals(again.records.map((r) => [r.folder, r.changed]), [
+    ["Sample A", []],
+    ["Sample B", ["title"]],
+  ]);
+  a.invalidate();
+  b.invalidate();
+  assertEquals([(await a.meta()).title, (await b.meta()).title], ["Renamed A", "Sample B"]);
+});

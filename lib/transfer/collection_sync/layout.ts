@@ -44,8 +44,13 @@ export interface RecordFolder {
   path: string;
   /** The record's identifier (from `.record.json`, else from the folder's name). */
   identifier: string;
-  /** The metadata it sets; without `.record.json`, the title (the folder's name). */
-  metadata: RecordMetadata & { title: string };
+  /**
+   * The metadata it sets (only the fields its `.record.json` has); without `.record.json`, the
+   * title: the folder's name.
+   */
+  metadata: RecordMetadata;
+  /** The title it is created with: its metadata's, else the folder's name. */
+  title: string;
 }
 
 /** A collection's folder (the root, or a child collection). */
@@ -59,8 +64,13 @@ export interface CollectionFolder {
    * name); the root's may be unset (the caller names it).
    */
   identifier: string | undefined;
-  /** The metadata of its `.collection.json` (a child's title defaults to its folder's name). */
+  /**
+   * The metadata of its `.collection.json` (only the fields it has); a child without the file:
+   * the title, its folder's name.
+   */
   metadata: CollectionMetadata;
+  /** The title it is created with (none: the root's identifier). */
+  title: string | undefined;
   /** Its records, by folder name. */
   records: RecordFolder[];
   /** Its child collections, by folder name. */
@@ -173,12 +183,9 @@ export async function readRecordFolder(path: string, folder: string): Promise<Re
       `'${folder}': the folder's name gives no identifier (no a-z, 0-9, - or _): rename the folder or give an identifier in its ${RECORD_FILE}`,
     );
   }
-  return {
-    folder,
-    path,
-    identifier,
-    metadata: { ...metadata, title: metadata.title ?? name.slice(0, MAX_TITLE) },
-  };
+  const title = metadata.title ?? name.slice(0, MAX_TITLE);
+  // Without a metadata file the folder's name is the title; a file without one leaves it alone.
+  return { folder, path, identifier, metadata: json === undefined ? { title } : metadata, title };
 }
 
 async function readCollectionFolder(
@@ -198,13 +205,13 @@ async function readCollectionFolder(
       `'${folder}': the folder's name gives no identifier: rename it or give an identifier in its ${COLLECTION_FILE}`,
     );
   }
+  const title = metadata.title ?? (folder === "" ? undefined : name.slice(0, MAX_TITLE));
   const collection: CollectionFolder = {
     folder,
     path,
     identifier,
-    metadata: folder === ""
-      ? metadata
-      : { ...metadata, title: metadata.title ?? name.slice(0, MAX_TITLE) },
+    metadata: json === undefined && title !== undefined ? { title } : metadata,
+    title,
     records: [],
     children: [],
   };

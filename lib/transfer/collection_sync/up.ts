@@ -189,9 +189,10 @@ async function openLevel(
     ? selector.identifier.trim().toLowerCase()
     : String(selector.id);
   const { identifier: _, ...metadata } = folder.metadata;
+  const fields = folder.title === undefined ? metadata : { ...metadata, title: folder.title };
   const collection = selector !== undefined && "id" in selector
     ? await openResource(transport, RepoCollection, { id: selector.id })
-    : await openOrCreate(transport, RepoCollection, identifier, metadata, !dry);
+    : await openOrCreate(transport, RepoCollection, identifier, fields, !dry);
   const meta = await collection?.meta();
   const outcome: CollectionSyncOutcome = {
     folder: folder.folder,
@@ -254,7 +255,7 @@ async function openLevel(
 /** What a record is created with: the metadata of its folder, without its links. */
 function creationFields(folder: RecordFolder): { [field: string]: unknown } {
   const { identifier: _identifier, links: _links, ...fields } = folder.metadata;
-  return fields;
+  return { ...fields, title: folder.title };
 }
 
 /**
