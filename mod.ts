@@ -146,6 +146,21 @@ export {
   type SyncResult,
   type SyncTarget,
 } from "./lib/transfer/sync.ts";
+export {
+  syncCollection,
+  syncRecordFolder,
+} from "./lib/transfer/collection_sync/sync_collection.ts";
+export type {
+  CollectionDeleteSummary,
+  CollectionSelector,
+  CollectionSyncOptions,
+  CollectionSyncOutcome,
+  CollectionSyncProblem,
+  CollectionSyncResult,
+  RecordSyncOutcome,
+  SyncConnection,
+} from "./lib/transfer/collection_sync/types.ts";
+export { parseShard, type Shard } from "./lib/transfer/collection_sync/shard.ts";
 export type {
   ExportOptions,
   ExportStreamOptions,

@@ -18,7 +18,7 @@ import { resourceList, searchFilters } from "./_filters.ts";
 import { paginate } from "./_pagination.ts";
 import { collectionJson, recordJson } from "./_render.ts";
 import { collectionTree } from "./_records.ts";
-import { loadByIdentifier, newResource } from "./_resources.ts";
+import { insertResource, loadByIdentifier, newResource } from "./_resources.ts";
 import { addRevision } from "./_revisions.ts";
 import { type Route, route } from "./_router.ts";
 import { validateResource } from "./_schema.ts";
@@ -57,7 +57,7 @@ async function create(ctx: Ctx): Promise<Response> {
     parentId: null,
     recordIds: new Set(),
   };
-  ctx.state.collections.set(c.id, c);
+  insertResource(ctx, c);
   addRevision(ctx.state, c, ctx.user.id);
   return jsonResponse(collectionJson(ctx, c), 201);
 }

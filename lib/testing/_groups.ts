@@ -17,7 +17,7 @@ import { jsonResponse } from "./_errors.ts";
 import { resourceList } from "./_filters.ts";
 import { paginate } from "./_pagination.ts";
 import { groupJson } from "./_render.ts";
-import { loadByIdentifier, newResource } from "./_resources.ts";
+import { insertResource, loadByIdentifier, newResource } from "./_resources.ts";
 import { addRevision } from "./_revisions.ts";
 import { memberRoutes } from "./_roles.ts";
 import { type Route, route } from "./_router.ts";
@@ -28,7 +28,7 @@ import { type GroupData, now } from "./_state.ts";
 
 async function create(ctx: Ctx): Promise<Response> {
   const group: GroupData = (await newResource(ctx, "group", [])).resource;
-  ctx.state.groups.set(group.id, group);
+  insertResource(ctx, group);
   addRevision(ctx.state, group, ctx.user.id);
   return jsonResponse(groupJson(ctx, group), 201);
 }

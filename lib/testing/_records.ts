@@ -16,7 +16,7 @@ import { searchFilters } from "./_filters.ts";
 import { paginate } from "./_pagination.ts";
 import { recordJson } from "./_render.ts";
 import { addRecordRevision } from "./_revisions.ts";
-import { loadByIdentifier, newResource } from "./_resources.ts";
+import { insertResource, loadByIdentifier, newResource } from "./_resources.ts";
 import { type Route, route } from "./_router.ts";
 import { validateResource } from "./_schema.ts";
 import { matchExtras, parseExtrasQuery, sortResources } from "./_search.ts";
@@ -106,7 +106,7 @@ async function create(ctx: Ctx): Promise<Response> {
     tags: input.tags ?? [],
     extras: input.extras ?? [],
   };
-  ctx.state.records.set(record.id, record);
+  insertResource(ctx, record);
   addRecordRevision(ctx.state, record, ctx.user.id);
   return jsonResponse(recordJson(ctx, record), 201);
 }

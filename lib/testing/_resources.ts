@@ -5,7 +5,7 @@
  * @module
  */
 import { can, type Ctx, idParam, readObject, requireScopes } from "./_context.ts";
-import { HttpError, notFound } from "./_errors.ts";
+import { HttpError, notFound, validationError } from "./_errors.ts";
 import { type ResourceInput, type ValidateOptions, validateResource } from "./_schema.ts";
 import { type Kind, now, type Resource } from "./_state.ts";
 
@@ -56,6 +56,24 @@ export async function newResource<K extends Kind>(
     groupRoles: new Map(),
   };
   return { input, resource };
+}
+
+/**
+ * Stores a new resource, unless another request took its identifier meanwhile (between the
+ * validation and now): the database's unique constraint, so of two creations at once one wins
+ * and the other gets 400 `Identifier is already in use.`.
+ *
+ * @param ctx Request context.
+ * @param resource The new resource.
+ */
+export function insertResource(ctx: Ctx, resource: Resource): void {
+  const map = ctx.state.resources(resource.kind);
+  for (const other of map.values()) {
+    if (other.identifier === resource.identifier) {
+      throw validationError({ identifier: ["Identifier is already in use."] });
+    }
+  }
+  map.set(resource.id, resource);
 }
 
 /**

@@ -10,7 +10,7 @@ import { jsonResponse } from "./_errors.ts";
 import { searchFilters } from "./_filters.ts";
 import { paginate } from "./_pagination.ts";
 import { templateJson } from "./_render.ts";
-import { loadByIdentifier, newResource } from "./_resources.ts";
+import { insertResource, loadByIdentifier, newResource } from "./_resources.ts";
 import { addRevision } from "./_revisions.ts";
 import { type Route, route } from "./_router.ts";
 import { validateResource } from "./_schema.ts";
@@ -58,7 +58,7 @@ async function create(ctx: Ctx): Promise<Response> {
     }
   });
   const template: TemplateData = { ...resource, type: type!, data };
-  ctx.state.templates.set(template.id, template);
+  insertResource(ctx, template);
   addRevision(ctx.state, template, ctx.user.id);
   return jsonResponse(templateJson(ctx, template), 201);
 }

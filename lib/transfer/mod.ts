@@ -30,3 +30,8 @@ export * from "./template.ts";
 export * from "./upload.ts";
 export * from "./upload_files.ts";
 export * from "./sync.ts";
+export { syncCollection, syncRecordFolder } from "./collection_sync/sync_collection.ts";
+export type * from "./collection_sync/types.ts";
+export { parseShard, type Shard } from "./collection_sync/shard.ts";
+export { identifierFromFolder } from "./collection_sync/layout.ts";
+export { COLLECTION_FILE, RECORD_FILE } from "./collection_sync/metadata.ts";

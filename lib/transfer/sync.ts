@@ -229,6 +229,11 @@ export interface SyncOptions {
   /** Receives warnings (symbolic links left out, a sync cache that cannot be used). */
   onWarning?: (message: string) => void;
   /**
+   * Names (relative paths) the sync leaves alone on both sides, as it does its own cache: never
+   * transferred, replaced or deleted (e.g. a metadata file beside the record's files).
+   */
+  ignore?: (name: string) => boolean;
+  /**
    * Asked once, after planning and before anything changes, when the plan deletes files; false
    * stops the sync with an {@linkcode InputError} and nothing changed.
    */
@@ -321,7 +326,9 @@ export async function syncFolder(
     await Deno.mkdir(dir, { recursive: true });
   }
   if (options.backupDir !== undefined) await checkBackupDir(dir, options.backupDir);
-  const wanted = globFilter(options.pattern ?? "*", options.excludePattern);
+  const globs = globFilter(options.pattern ?? "*", options.excludePattern);
+  const { ignore } = options;
+  const wanted = ignore === undefined ? globs : (name: string) => globs(name) && !ignore(name);
   // The record is listed while the folder is walked; a failure of either stops the sync.
   const listing = listRemote(record, wanted, signal);
   const [local, remote] = await Promise.all([
@@ -387,7 +394,7 @@ function within(inner: string, outer: string): boolean {
 }
 
 /** A backup folder must not overlap the synced folder (it would be walked, or hold it). */
-async function checkBackupDir(dir: string, backupDir: string): Promise<void> {
+export async function checkBackupDir(dir: string, backupDir: string): Promise<void> {
   const real = (path: string) => Deno.realPath(path).catch(() => resolve(path));
   const [target, backup] = [await real(dir), await real(backupDir)];
   if (within(backup, target) || within(target, backup)) {

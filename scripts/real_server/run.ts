@@ -808,6 +808,183 @@ await checkLocal(
 await step(["records", "sync", "-R", rect, "--from", tree, "--delete", "-y"], { code: 0 });
 await step(["records", "delete", "-R", rect, "--i-am-sure"], { code: 0 });
 
+// ---- projects: a collection moved through a folder into another user's collection ----------
+// Alice's project (a collection with a child collection, records with typed extras, links and
+// files) goes up from a folder in two shards at once, down into a folder, and, once her records
+// and collections are purged, up again as bob's: bob's collection then goes down into a folder
+// equal to the first, byte for byte.
+const proj = `rs-${run}-proj`;
+await Deno.writeTextFile(
+  `${work}/home/.repoconfig`,
+  `\n[bob]\nhost = "${host}"\npat = "${tokens.KADI_TOKEN2 ?? ""}"\n`,
+  { append: true },
+);
+const projSrc = `${work}/project`;
+const projFiles: Record<string, string> = {
+  ".collection.json": JSON.stringify({ title: "Real project", tags: ["real"] }),
+  "s1/.record.json": JSON.stringify({
+    identifier: `${proj}-s1`,
+    title: "Sample 1",
+    tags: ["steel"],
+    type: "sample",
+    license: "CC-BY-4.0",
+    extras: [
+      { key: "temperature", type: "float", value: 1.0, unit: "K" },
+      { key: "count", type: "int", value: 3 },
+      { key: "cond", type: "dict", value: [{ key: "p", type: "float", value: 2.0 }] },
+    ],
+    links: [{ name: "cut from", record_to: { identifier: `${proj}-s2` } }],
+  }),
+  "s1/raw/run1.csv": "1,2\n",
+  "s2/.record.json": JSON.stringify({ identifier: `${proj}-s2`, title: "Sample 2" }),
+  "s2/notes.txt": "notes\n",
+  "wk/.collection.json": JSON.stringify({ identifier: `${proj}-wk`, title: "Week" }),
+  "wk/s3/.record.json": JSON.stringify({
+    identifier: `${proj}-s3`,
+    extras: [{ key: "ok", type: "bool", value: true }],
+    links: [{ name: "compare", record_to: { identifier: `${proj}-s1` } }],
+  }),
+  "wk/s3/data.txt": "data\n",
+};
+for (const [n, text] of Object.entries(projFiles)) {
+  await Deno.mkdir(`${projSrc}/${n}`.replace(/\/[^/]*$/, ""), { recursive: true });
+  await Deno.writeTextFile(`${projSrc}/${n}`, text);
+}
+type CollJson = {
+  complete: boolean;
+  collections: { id: number; identifier: string }[];
+  records: {
+    id: number;
+    identifier: string;
+    created: boolean;
+    changed: string[];
+    added: boolean;
+    linked: string[];
+    wrote: boolean;
+    files?: { done: number };
+  }[];
+};
+/** A `collections sync --json` check: complete, and each record passing `each`. */
+const synced = (each: (r: CollJson["records"][number]) => string | null, count = 3) =>
+  json((v) => {
+    const o = v as CollJson;
+    if (!o.complete) return "not complete";
+    if (o.records.length !== count) return `${o.records.length} records`;
+    for (const r of o.records) {
+      const p = each(r);
+      if (p !== null) return `${r.identifier}: ${p}`;
+    }
+    return null;
+  });
+const noChange = (r: CollJson["records"][number]) =>
+  r.created || r.changed.length > 0 || r.added || r.linked.length > 0 || r.wrote ||
+    (r.files?.done ?? 0) > 0
+    ? `changed: ${JSON.stringify(r)}`
+    : null;
+// Two shards at once: each record once, the collection once.
+const shards = await Promise.all(
+  ["1/2", "2/2"].map((shard) =>
+    step(["collections", "sync", "-C", proj, "--from", projSrc, "--shard", shard, "--json"], {
+      code: 0,
+    })
+  ),
+);
+const shardRecords = shards.flatMap((r) => (JSON.parse(r.stdout) as CollJson).records);
+await checkLocal(
+  "collections sync --shard 1/2 and 2/2 at once: every record synced by one shard",
+  Promise.resolve(
+    shardRecords.map((r) => r.identifier).sort().join(",") ===
+        [`${proj}-s1`, `${proj}-s2`, `${proj}-s3`].join(",")
+      ? null
+      : `records ${shardRecords.map((r) => r.identifier).join(",")}`,
+  ),
+);
+await step(["collections", "sync", "-C", proj, "--from", projSrc, "--json"], {
+  code: 0,
+  check: synced(noChange),
+});
+await step(["collections", "show-info", "-C", `${proj}-wk`, "-r"], {
+  code: 0,
+  check: has(`${proj}-s3`),
+});
+const moved = `${work}/project-moved`;
+const down = await step(["collections", "sync", "-C", proj, "--to", moved, "--json"], {
+  code: 0,
+  check: synced((r) => r.wrote ? null : "no .record.json"),
+});
+await step(["collections", "sync", "-C", proj, "--to", moved, "--json"], {
+  code: 0,
+  check: synced(noChange),
+});
+await checkLocal(
+  "collections sync --to: a folder per record named by its identifier, files, links, floats",
+  (async () => {
+    const s1 = `${moved}/${proj}-s1/.record.json`;
+    const text = await Deno.readTextFile(s1).catch(() => "");
+    return await sameTexts(moved, {
+      [`${proj}-s1/raw/run1.csv`]: "1,2\n",
+      [`${proj}-wk/${proj}-s3/data.txt`]: "data\n",
+    }) ?? (text.includes('"value": 1.0') && text.includes(`"identifier": "${proj}-s2"`)
+      ? null
+      : `${s1} lacks the float or the link`);
+  })(),
+);
+// Alice hands the project over: her records and collections go, purged (identifiers freed).
+const moving = JSON.parse(down.stdout) as CollJson;
+for (const r of moving.records) {
+  await step(["records", "delete", "-r", String(r.id), "--i-am-sure"], { code: 0 });
+  await step(["misc", "purge-resource", "-t", "record", "-i", String(r.id)], { code: 0 });
+}
+for (const c of [...moving.collections].reverse()) {
+  await step(["collections", "delete", "-c", String(c.id), "--i-am-sure"], { code: 0 });
+  await step(["misc", "purge-resource", "-t", "collection", "-i", String(c.id)], { code: 0 });
+}
+// Records are purged by the worker: wait until bob's dry run finds every identifier free.
+for (let i = 0; i < 60; i++) {
+  const dry = await cli([
+    "collections",
+    "sync",
+    "-I",
+    "bob",
+    "-C",
+    proj,
+    "--from",
+    moved,
+    "--dry-run",
+  ]);
+  if (dry.code === 0) break;
+  await new Promise((resolve) => setTimeout(resolve, 2000));
+}
+await step(["collections", "sync", "-I", "bob", "-C", proj, "--from", moved, "--json"], {
+  code: 0,
+  check: synced((r) => r.created && r.added ? null : "not created"),
+});
+await step(["collections", "sync", "-I", "bob", "-C", proj, "--from", moved, "--json"], {
+  code: 0,
+  check: synced(noChange),
+});
+const back = `${work}/project-back`;
+await step(["collections", "sync", "-I", "bob", "-C", proj, "--to", back], { code: 0 });
+/** Every file below `root` (the sync's caches left out) with its text. */
+async function texts(root: string, prefix = ""): Promise<[string, string][]> {
+  const found: [string, string][] = [];
+  for await (const entry of Deno.readDir(`${root}/${prefix}`)) {
+    const path = `${prefix}${entry.name}`;
+    if (entry.name === ".repo-apy-sync-cache.json") continue;
+    if (entry.isDirectory) found.push(...await texts(root, `${path}/`));
+    else found.push([path, await Deno.readTextFile(`${root}/${path}`)]);
+  }
+  return found.sort((a, b) => a[0] < b[0] ? -1 : 1);
+}
+await checkLocal(
+  "collections sync: alice's project, moved through a folder into bob's, comes back the same",
+  (async () => {
+    const [a, b] = [await texts(moved), await texts(back)];
+    const differ = a.filter(([n, t], i) => b[i]?.[0] !== n || b[i]?.[1] !== t).map(([n]) => n);
+    return a.length === b.length && differ.length === 0 ? null : `differ: ${differ.join(", ")}`;
+  })(),
+);
+
 // ---- delete, trash, restore, purge -----------------------------------------------------
 await step(["records", "delete", "-R", rec2, "--i-am-sure"], { code: 0 });
 await step(["records", "show-info", "-r", rid2], { code: 1 });

@@ -21,7 +21,11 @@ const NOT_READING_BY_NAME = ["repo-apy records get-file"];
  * Changing commands whose --json prints what they did, for scripts (get-file: the paths it wrote;
  * sync: the plan and result).
  */
-const CHANGING_WITH_JSON = ["repo-apy records get-file", "repo-apy records sync"];
+const CHANGING_WITH_JSON = [
+  "repo-apy records get-file",
+  "repo-apy records sync",
+  "repo-apy collections sync",
+];
 
 /** What is wrong with the declarations of the commands below `root` (empty: nothing). */
 function declarationProblems(root: CommandUnknownOpts): string[] {

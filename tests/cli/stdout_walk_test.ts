@@ -99,6 +99,11 @@ function steps(dir: string, eln: string): Step[] {
       pipe: { flag: "-P", data: "text" },
     },
     {
+      path: "collections sync",
+      args: ["-C", "walk-c", "--to", `${dir}/collection`],
+      json: "object",
+    },
+    {
       path: "templates create",
       args: ["-i", "walk-t", "-y", "record"],
       pipe: { flag: "-p", data: "id" },

@@ -9,6 +9,7 @@ import type { Command } from "@commander-js/extra-typings";
 import { changing } from "../_command_kind.ts";
 import { addCommands } from "./_group.ts";
 import { collectionLinkCommand, recordLinkCommand } from "./_collections_links.ts";
+import { collectionsSyncCommand } from "./_collections_sync.ts";
 import {
   createResourceCommand,
   deleteResourceCommand,
@@ -59,6 +60,7 @@ export function collectionsCommand(group: Command): Command {
     () => getResourceIdsCommand("collection"),
     ...changing(
       () => exportResourceCommand("collection"),
+      collectionsSyncCommand,
     ),
   ], EXAMPLES);
 }
@@ -76,4 +78,10 @@ const EXAMPLES: { [command: string]: string[] } = {
   "get-collections": ["repo-apy collections get-collections -t calibrated,2026 -T and -q campaign"],
   "get-collection-ids": ["repo-apy collections get-collection-ids -t 2026 -p -s ' '"],
   "export": ["repo-apy collections export -C campaign-2026 -e ro-crate -p exports/ -u"],
+  "sync": [
+    "repo-apy collections sync -C campaign-2026 --from campaign/          # folder → collection",
+    "repo-apy collections sync -C campaign-2026 --to campaign/ --dry-run  # what a download would do",
+    "repo-apy collections sync -C campaign-2026 --from campaign/ --template sample --delete -y",
+    "repo-apy collections sync -C campaign-2026 --from campaign/ --shard 3/8   # process 3 of 8",
+  ],
 };

@@ -1,0 +1,313 @@
+// `collections sync`: keeps a collection (with its child collections and records) and a folder of
+// record folders identical, one direction per run. The library's syncCollection() does the work;
+// this file turns options into its call, asks once before deleting, and prints what happened.
+
+import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
+import { InputError, RepoApyError } from "../../http/errors.ts";
+import type {
+  CollectionDeleteSummary,
+  CollectionSyncResult,
+  RecordSyncOutcome,
+} from "../../transfer/collection_sync/types.ts";
+import type { SyncActionKind, SyncResult } from "../../transfer/sync.ts";
+import { apyCommand, dryRunOption, isDryRun } from "../apy_command.ts";
+import { contextOf } from "../_context.ts";
+import { UsageError } from "../_errors.ts";
+import type { CLIRepoManager } from "../cli_manager.ts";
+import { parseInteger } from "../options.ts";
+import { formatBytes } from "../output.ts";
+import { pathOption } from "./_records_common.ts";
+import { resourceOptions, selectedResource } from "./_resources_common.ts";
+
+const HELP = `
+The folder is the collection: DIR/.collection.json (optional) holds the collection's metadata
+(as 'collections export -e json' writes it); each first-level folder is one record, whose
+.record.json (optional) holds its metadata (as 'records export -e json' writes it: identifier,
+title, description, tags, type, license, extras with their types, links) and whose other files
+are its files, synced as 'records sync' does. Without .record.json the identifier comes from the
+folder's name (lower-cased, spaces as -, other characters than a-z 0-9 - _ dropped) and the title
+is the folder's name. A first-level folder with a .collection.json and no .record.json is a child
+collection with the same layout. Names starting with '.' are left out.
+
+--from DIR creates the collection and missing records, changes only metadata that differs, puts
+each record into its collection, makes the links .record.json names, and syncs each record's
+files. --to DIR writes one folder per record (named by its identifier) with its files and a
+.record.json, and the collection's .collection.json. Run again with nothing changed, either
+direction sends no change and writes nothing. --to on one instance, then --from on another,
+moves a project between instances.
+
+--template IDENT checks every record's extras against the template's first; when any record
+fails, all problems are listed and nothing is created or sent. --shard K/N syncs only the
+records of shard K of N (a stable hash of the folder's name), so N processes (a Slurm job array,
+GNU parallel, xargs -P) do one run together; two shards at once never create a record twice.
+
+--delete removes, inside each record, what the source lacks (as 'records sync --delete'; record
+files deleted this way CANNOT be restored; you are asked once with the count, scripts pass -y),
+and upward takes records whose folder is gone out of the collection (they are never deleted).
+Nothing is removed when anything else of the run failed. Exit code 0 only when everything is
+synced; otherwise the problems are listed and it is 1: run the same command again to finish.
+`;
+
+/** `collections sync`: folder → collection (`--from`) or collection → folder (`--to`). */
+export function collectionsSyncCommand(): CommandUnknownOpts {
+  const command = resourceOptions(
+    new Command("sync")
+      .description(
+        "Keep a collection and a folder of record folders identical, in one direction (--from or --to)",
+      )
+      .addOption(
+        pathOption("--from <folder>", "Make the collection like this folder (upload)")
+          .conflicts("to"),
+      )
+      .addOption(
+        pathOption("--to <folder>", "Make this folder like the collection (download)", {
+          exists: false,
+        }),
+      )
+      .option(
+        "--delete",
+        "Inside each record remove what the source lacks; upward, take records whose folder is gone out of the collection",
+      )
+      .option("-y, --yes", "Do not ask before deleting (for scripts)")
+      .option(
+        "--max-delete <n>",
+        "With --delete: delete nothing when more than this many files would be deleted",
+        (value) => parseInteger(value, { min: 0 }),
+      )
+      .option(
+        "--allow-empty-source",
+        "With --delete: delete even when a source has no files (by default an empty source deletes nothing)",
+      )
+      .addOption(
+        pathOption(
+          "--backup-dir <folder>",
+          "With --to: move replaced and deleted local files into this folder instead of removing them",
+          { exists: false },
+        ),
+      )
+      .option(
+        "-p, --pattern <pattern>",
+        "Only file paths matching this pattern, in each record",
+        "*",
+      )
+      .option("-e, --exclude_pattern <pattern>", "Leave out file paths matching this pattern")
+      .option("--follow-symlinks", "Follow symbolic links in the folder (with --from)")
+      .option(
+        "--concurrency <n>",
+        "Requests in flight at once, over records and their files",
+        (value) => parseInteger(value, { min: 1 }),
+        16,
+      )
+      .option("--template <identifier>", "Check every record's extras against this template first")
+      .option("--shard <K/N>", "Only the records of shard K of N (for N processes at once)")
+      .addOption(new Option("--json", "Print the plan or the result as JSON on stdout")),
+    "collection",
+  );
+  dryRunOption(command);
+  command.addHelpText("after", HELP);
+  apyCommand(command, async (manager, options) => {
+    const from = options.from;
+    const to = options.to;
+    if ((from === undefined) === (to === undefined)) {
+      throw new UsageError(
+        "Give exactly one of --from <folder> (upload) and --to <folder> (download)",
+      );
+    }
+    if (options.template !== undefined && to !== undefined) {
+      throw new UsageError("--template checks records going up: use it with --from");
+    }
+    const { parseShard } = await import("../../transfer/collection_sync/shard.ts");
+    let shard;
+    try {
+      shard = options.shard === undefined ? undefined : parseShard(options.shard);
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+    const direction = from === undefined ? "down" : "up";
+    const dir = (from ?? to)!;
+    const json = options.json === true;
+    const dry = isDryRun(manager);
+    const selector = selectedResource(options, "collection");
+    const { syncCollection } = await import("../../transfer/collection_sync/sync_collection.ts");
+    const input = contextOf(command).input;
+    let done = 0;
+    const result = await syncCollection(manager, selector, dir, {
+      direction,
+      dryRun: dry,
+      delete: options.delete === true,
+      pattern: options.pattern,
+      ...(options.exclude_pattern === undefined ? {} : { excludePattern: options.exclude_pattern }),
+      ...(options.followSymlinks === true ? { followSymlinks: true } : {}),
+      ...(options.maxDelete === undefined ? {} : { maxDelete: options.maxDelete }),
+      ...(options.allowEmptySource === true ? { allowEmptySource: true } : {}),
+      ...(options.backupDir === undefined ? {} : { backupDir: options.backupDir }),
+      concurrency: options.concurrency,
+      ...(options.template === undefined ? {} : { template: options.template }),
+      ...(shard === undefined ? {} : { shard }),
+      ...(manager.signal === undefined ? {} : { signal: manager.signal }),
+      onWarning: (message) => manager.printWarning(message),
+      onRecord: (outcome) => {
+        done++;
+        if (!dry) manager.printInfo(`[${done}] ${recordLine(outcome, direction, false)}`);
+      },
+      ...(options.yes === true ? {} : {
+        confirmDelete: async (summary: CollectionDeleteSummary) => {
+          const what = `${summary.files} file(s) (${
+            formatBytes(summary.bytes)
+          }) in ${summary.records} record ${
+            summary.direction === "up" ? "(s) on the server" : "folder(s)"
+          }`;
+          if (!input.isTerminal()) {
+            throw new InputError(
+              `--delete would delete ${what}, and no one can be asked: add -y/--yes to confirm, or run --dry-run to see the list; nothing was changed`,
+            );
+          }
+          const final = summary.direction === "up" ? " This cannot be undone." : "";
+          manager.output.prompt(`Delete ${what}?${final} [y/N] `);
+          const answer = (await input.readLine())?.trim().toLowerCase();
+          return answer === "y" || answer === "yes";
+        },
+      }),
+    });
+    printResult(manager, result, json);
+    if (!result.complete) {
+      const failed = result.records.filter((record) => !record.complete).length;
+      throw new RepoApyError(
+        `${result.problems.length} problem(s) and ${failed} record(s) not synced${
+          dry ? "" : " (listed above)"
+        }: fix the cause and run the same command again to continue`,
+      );
+    }
+  });
+  return command;
+}
+
+const VERBS: Record<SyncActionKind, string> = {
+  upload: "upload",
+  download: "download",
+  replace: "replace",
+  delete: "delete",
+  skip: "skip",
+  extra: "keep",
+};
+
+/** `upload 3 (12 kB), skip 2 (1 kB)`: a record's files, planned or done. */
+function filesText(files: SyncResult, dry: boolean): string {
+  const counts = structuredClone(files.plan.counts);
+  if (!dry) {
+    for (const kind of ["upload", "download", "replace", "delete"] as const) {
+      counts[kind] = { files: 0, bytes: 0 };
+    }
+    for (const { action, size } of files.done) {
+      counts[action].files++;
+      counts[action].bytes += size;
+    }
+  }
+  const parts = (Object.keys(VERBS) as SyncActionKind[])
+    .filter((kind) => kind !== "skip" && counts[kind].files > 0)
+    .map((kind) => `${VERBS[kind]} ${counts[kind].files} (${formatBytes(counts[kind].bytes)})`);
+  if (files.failed.length > 0) parts.push(`failed ${files.failed.length}`);
+  return parts.join(", ");
+}
+
+/** One record's line: `sample-1: created, changed title, added, upload 2 (1 kB)`. */
+function recordLine(outcome: RecordSyncOutcome, direction: "up" | "down", dry: boolean): string {
+  const parts: string[] = [];
+  if (outcome.created) parts.push("created");
+  if (outcome.changed.length > 0) parts.push(`changed ${outcome.changed.join(", ")}`);
+  if (outcome.added) parts.push("added to the collection");
+  if (outcome.linked.length > 0) parts.push(`linked ${outcome.linked.join(", ")}`);
+  if (outcome.wrote) parts.push(".record.json written");
+  const files = outcome.files === undefined ? "" : filesText(outcome.files, dry);
+  if (files !== "") parts.push(files);
+  if (outcome.problems.length > 0) parts.push("FAILED");
+  const where = direction === "up" || outcome.folder === outcome.identifier
+    ? ""
+    : ` (as '${outcome.folder}')`;
+  const name = direction === "up"
+    ? `'${outcome.folder}' → ${outcome.identifier}`
+    : outcome.identifier;
+  return `${name}${where}: ${parts.length === 0 ? "up to date" : parts.join("; ")}`;
+}
+
+function summary(result: CollectionSyncResult): string {
+  const records = result.records;
+  const count = (test: (record: RecordSyncOutcome) => boolean) => records.filter(test).length;
+  const parts = [
+    `${records.length} record(s)`,
+    `${count((r) => r.created)} created`,
+    `${count((r) => r.changed.length > 0)} changed`,
+    `${count((r) => r.added)} added`,
+  ];
+  if (result.direction === "down") {
+    parts.splice(
+      1,
+      3,
+      `${count((r) => r.wrote)} .record.json written`,
+    );
+  }
+  const removed = result.collections.reduce((sum, c) => sum + c.removed.length, 0);
+  if (removed > 0) parts.push(`${removed} removed from the collection`);
+  const failed = count((r) => !r.complete);
+  if (failed > 0) parts.push(`${failed} not complete`);
+  return parts.join(", ");
+}
+
+function resultJson(result: CollectionSyncResult) {
+  return {
+    ...result,
+    records: result.records.map(({ files, ...record }) => ({
+      ...record,
+      files: files === undefined ? undefined : {
+        counts: files.plan.counts,
+        actions: files.plan.actions.filter(({ action }) => action !== "skip"),
+        problems: files.plan.problems,
+        done: files.done.length,
+        failed: files.failed.map(({ action, message }) => ({ ...action, message })),
+        complete: files.complete,
+      },
+    })),
+  };
+}
+
+function printResult(manager: CLIRepoManager, result: CollectionSyncResult, json: boolean): void {
+  const dry = result.dryRun;
+  if (json) manager.output.json(resultJson(result));
+  else if (dry) {
+    for (const collection of result.collections) {
+      const parts = [
+        collection.created ? "create" : "",
+        collection.changed.length > 0 ? `change ${collection.changed.join(", ")}` : "",
+        collection.attached ? "make it a child of its parent" : "",
+        collection.removed.length > 0 ? `take ${collection.removed.join(", ")} out of it` : "",
+        collection.wrote ? "write .collection.json" : "",
+      ].filter((part) => part !== "");
+      if (parts.length > 0) {
+        manager.echo(`Dry run: collection ${collection.identifier}: would ${parts.join("; ")}`);
+      }
+    }
+    for (const record of result.records) {
+      manager.echo(`Dry run: would sync ${recordLine(record, result.direction, true)}`);
+    }
+  }
+  for (const problem of result.problems) {
+    manager.output.error(`Cannot sync '${problem.folder || "."}': ${problem.reason}`);
+  }
+  for (const record of result.records) {
+    for (const problem of record.problems) {
+      manager.output.error(`Failed '${record.folder}': ${problem}`);
+    }
+    for (const { action, message } of record.files?.failed ?? []) {
+      manager.output.error(
+        `Failed to ${VERBS[action.action]} '${record.folder}/${action.name}': ${message}`,
+      );
+    }
+    for (const problem of record.files?.plan.problems ?? []) {
+      manager.printWarning(`Cannot sync '${record.folder}/${problem.name}': ${problem.reason}`);
+    }
+  }
+  const root = result.collections[0]?.identifier ?? "";
+  manager.printInfo(
+    `${dry ? "Dry run: would sync" : "Synced"} collection '${root}': ${summary(result)}`,
+  );
+}
