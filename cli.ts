@@ -24,8 +24,15 @@ import { withInterrupts } from "./lib/cli/_interrupts.ts";
 import { main } from "./lib/cli/main.ts";
 
 if (import.meta.main) {
-  Deno.exitCode = await withInterrupts(
+  const code = await withInterrupts(
     (signal) => main(Deno.args, { signal }),
-    () => Deno.exit(130),
+    () => {
+      // A second Ctrl-C while the first one's cleanup runs: stop at once, on a line of its own.
+      Deno.stderr.writeSync(new TextEncoder().encode("\nInterrupted again: stopped at once\n"));
+      Deno.exit(130);
+    },
   );
+  // An interrupted run may leave a read of stdin waiting (a question cancelled): end now.
+  if (code === 130) Deno.exit(code);
+  Deno.exitCode = code;
 }

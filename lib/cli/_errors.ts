@@ -8,6 +8,7 @@ import {
   UploadError,
   UploadFilesError,
 } from "../transfer/errors.ts";
+import { PromptCancelled } from "./_input.ts";
 import { errorLine, type MessageContext, nextStep, osErrorLine } from "./_messages.ts";
 import type { Output } from "./output.ts";
 
@@ -50,6 +51,12 @@ export interface ReportOptions extends MessageContext {
 export function reportError(error: unknown, output: Output, options: ReportOptions = {}): number {
   const { signal } = options;
   if (error instanceof ExitError) return error.exitCode;
+  if (error instanceof PromptCancelled) {
+    // Ctrl-C at a question: on a line of its own after the question's `^C`.
+    output.endPrompt();
+    output.error(error.message);
+    return EXIT.interrupted;
+  }
   if (signal?.aborted && !(error instanceof CommanderError)) {
     output.error(interruptMessage(error));
     return EXIT.interrupted;
@@ -84,7 +91,11 @@ export function reportError(error: unknown, output: Output, options: ReportOptio
   return EXIT.failure;
 }
 
-/** What an interrupted command left behind, and how to continue, in one line. */
+/**
+ * What an interrupted command left behind, and how to continue, in one line: the partial
+ * download kept, the upload the server keeps, the files already in the record; otherwise only
+ * what is true of every command (what completed stays), never a claim about partial files.
+ */
 export function interruptMessage(error: unknown): string {
   const download = find(error, IncompleteDownloadError);
   if (download !== undefined) {
@@ -104,7 +115,7 @@ export function interruptMessage(error: unknown): string {
     : `; ${files.done.uploaded.length + files.done.skipped.length} file(s) are in the record`;
   const rerun = files === undefined
     ? "run the same command again to resume it"
-    : "run the same command again with --skip-existing to continue";
+    : "run the same command again to continue (files already in the record are skipped)";
   if (upload?.resumable === true && upload.upload !== undefined) {
     // `left` (what the server holds, when the upload layer reports it) beats the upload's state
     // as last seen.
@@ -114,8 +125,8 @@ export function interruptMessage(error: unknown): string {
     } of ${upload.left?.chunkCount ?? count} chunks)${folder}; ${rerun}`;
   }
   if (files !== undefined) return `Interrupted: ${folder.slice(2)}; ${rerun}`;
-  return "Interrupted: the command stopped before it finished and kept no partial file; " +
-    "run it again to complete it";
+  return "Interrupted before the command finished: what it completed is kept; run the same " +
+    "command again to finish the job";
 }
 
 function find<T>(error: unknown, type: abstract new (...args: never[]) => T): T | undefined {

@@ -71,6 +71,8 @@ export class Output {
   #secrets: string[] = [];
   #stdoutClosed = false;
   #statusLine: string | undefined;
+  /** Whether the last text written was a question without its line end. */
+  #openPrompt = false;
 
   /**
    * Creates the output. When the reader of the process's stdout goes away (`repo-apy … | head`),
@@ -312,6 +314,15 @@ export class Output {
    */
   prompt(text: string): void {
     this.writeErr(text);
+    this.#openPrompt = !text.endsWith("\n");
+  }
+
+  /**
+   * Ends the line of a question left unanswered (Ctrl-C at the prompt), so the next message
+   * starts a line of its own; nothing when no question is open.
+   */
+  endPrompt(): void {
+    if (this.#openPrompt) this.writeErr("\n");
   }
 
   /**
@@ -360,6 +371,7 @@ export class Output {
    * ```
    */
   writeErr(text: string): void {
+    this.#openPrompt = false;
     if (this.#statusLine === undefined) {
       this.#stderr(this.#redact(text));
       return;

@@ -8,7 +8,7 @@
 
 import { type FileJson, UPLOAD_CHUNK_SIZE } from "../http/protocol.ts";
 import { Checksum, checksumKind } from "./_chunks.ts";
-import type { ResolvedSource } from "./_source.ts";
+import { type ResolvedSource, resolveSource } from "./_source.ts";
 import { InputError } from "../http/errors.ts";
 import { UploadError } from "./errors.ts";
 
@@ -68,6 +68,32 @@ export async function holdsSource(file: FileJson, source: ResolvedSource): Promi
   if (file.size !== source.size) return false;
   const sent = await sourceChecksums(source, file.checksum);
   return sent !== undefined && sameContent(file, sent);
+}
+
+/**
+ * Whether the local file at `path` holds exactly the content of the record's `file` (see
+ * {@linkcode holdsSource}): a regular file (not a link) of the same size whose checksum in the
+ * server's form is the file's. Uploads skip such a file; downloads find it already here.
+ *
+ * @param path A local path.
+ * @param file The record's file.
+ * @returns True for the same content; false for anything else, a missing path included.
+ */
+export async function localFileHolds(path: string, file: FileJson): Promise<boolean> {
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.lstat(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return false;
+    throw error;
+  }
+  if (!info.isFile || info.size !== file.size) return false;
+  const source = await resolveSource(path);
+  try {
+    return await holdsSource(file, source);
+  } finally {
+    await source.close();
+  }
 }
 
 /**

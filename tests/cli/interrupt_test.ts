@@ -86,7 +86,7 @@ Deno.test("runCli() with an aborted signal exits 130 with one line", async () =>
   assertEquals(code, 130);
   assertEquals(
     stderr,
-    "Interrupted: the command stopped before it finished and kept no partial file; run it again to complete it\n",
+    "Interrupted before the command finished: what it completed is kept; run the same command again to finish the job\n",
   );
 });
 

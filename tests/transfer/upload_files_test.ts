@@ -32,17 +32,20 @@ Deno.test("uploadFiles() uploads a folder by pattern, or a list of files, and re
   await assertRejects(() => uploadFiles(env.record, env.dir, { concurrency: 0 }), InputError);
 });
 
-Deno.test("uploadFiles() refuses clashes before sending anything; skipExisting skips the same content", async () => {
+Deno.test("uploadFiles() refuses clashes before sending anything; the same content is skipped", async () => {
   await using env = await setup();
   await writeFiles(env.dir, ["a.txt", "b.txt", "c.txt"]);
   await uploadFiles(env.record, [`${env.dir}/a.txt`, `${env.dir}/b.txt`]);
+  await Deno.writeTextFile(`${env.dir}/a.txt`, "other");
   const before = env.server.log.length;
   const clash = await assertRejects(() => uploadFiles(env.record, env.dir), FilesExistError);
-  assertEquals(clash.names, ["a.txt", "b.txt"]);
-  assertStringIncludes(clash.message, "skipExisting");
+  assertEquals(clash.names, ["a.txt"]);
+  assertStringIncludes(clash.message, "with other content");
   assertEquals(env.server.log.slice(before).filter((e) => e.path.includes("/uploads")).length, 0);
+  await writeFiles(env.dir, ["a.txt"]);
 
-  const done = await uploadFiles(env.record, env.dir, { skipExisting: true });
+  // A folder upload run again skips what the record has with the same content (no option).
+  const done = await uploadFiles(env.record, env.dir);
   assertEquals(done.skipped.map((file) => file.name), ["a.txt", "b.txt"]);
   assertEquals(done.uploaded.map((file) => file.name), ["c.txt"]);
 
@@ -73,7 +76,7 @@ Deno.test("uploadFiles() stops at a failure with UploadFilesError listing what w
   );
   assertEquals(error.path, `${env.dir}/b.txt`);
   assertEquals(error.done.uploaded.map((file) => file.name), ["a.txt"]);
-  assertStringIncludes(error.message, "skipExisting");
+  assertStringIncludes(error.message, "run the upload again to continue");
   assertEquals(await names(env), ["a.txt"]);
 });
 
