@@ -7,120 +7,25 @@ import { assert, assertEquals, assertMatch, assertStringIncludes } from "../_ass
 import { RepoManager } from "../../lib/manager/repo_manager.ts";
 import { startServer } from "../../lib/testing/mod.ts";
 import { tempDir } from "../_temp.ts";
-import { cliPermissions, tempHome, writeLocalConfig } from "./_run.ts";
+import { tempHome, writeLocalConfig } from "./_run.ts";
+import { BAR_ROW, cliSession, screenProblems, skipWithoutTmux } from "./_tmux.ts";
 
-const CLI = new URL("../../cli.ts", import.meta.url).pathname;
-const COLUMNS = 80;
 const FILES = 24;
 const FILE_SIZE = 100_000;
 /** The size of the file downloaded, interrupted and resumed; with the 24, the total. */
 const BIG = 1_000_000;
 const BIG_TOTAL = "3.4 MB";
 
-/** Why the test cannot run here, or `undefined` when tmux can be used. */
-function tmuxMissing(): string | undefined {
-  if (Deno.permissions.querySync({ name: "run", command: "tmux" }).state !== "granted") {
-    return "no --allow-run=tmux";
-  }
-  try {
-    return new Deno.Command("tmux", { args: ["-V"], stdout: "null", stderr: "null" }).outputSync()
-        .success
-      ? undefined
-      : "tmux -V failed";
-  } catch {
-    return "tmux is not installed (apt-get install tmux)";
-  }
-}
+const skipped = skipWithoutTmux("tmux_screen_test.ts");
 
-const missing = tmuxMissing();
-if (missing !== undefined) {
-  // The reason a screen test did not run must be visible in the test output.
-  Deno.stderr.writeSync(
-    new TextEncoder().encode(`tmux_screen_test.ts: skipped, ${missing}\n`),
-  );
-}
-
-/** A detached tmux session of `COLUMNS` x 30 on its own server socket. */
-async function tmuxSession(env: Record<string, string>) {
-  const socket = `repo-apy-test-${crypto.randomUUID().slice(0, 8)}`;
-  const tmux = async (...args: string[]) => {
-    const result = await new Deno.Command("tmux", { args: ["-L", socket, ...args], env })
-      .output();
-    const text = new TextDecoder().decode(result.stdout);
-    if (!result.success) {
-      throw new Error(`tmux ${args[0]} failed: ${new TextDecoder().decode(result.stderr)}`);
-    }
-    return text;
-  };
-  await tmux(
-    "new-session",
-    "-d",
-    "-x",
-    String(COLUMNS),
-    "-y",
-    "30",
-    "-s",
-    "t",
-    "sh",
-  );
-  return {
-    /** Sends keys by their tmux names (`C-c`). */
-    keys: (...keys: string[]) => tmux("send-keys", "-t", "t", ...keys),
-    /** Types `line` and Enter. */
-    type: (line: string) =>
-      tmux("send-keys", "-t", "t", "-l", line).then(() => tmux("send-keys", "-t", "t", "Enter")),
-    /** The visible screen, one string per row (trailing blanks cut). */
-    screen: async () => (await tmux("capture-pane", "-p", "-t", "t")).split("\n"),
-    /**
-     * Every screen seen until a row matches `done` (polled every 50 ms, at most `limit` ms):
-     * the test reads what the terminal shows, it does not time the CLI.
-     */
-    async until(done: RegExp, limit = 60_000): Promise<string[][]> {
-      const screens: string[][] = [];
-      const started = Date.now();
-      while (Date.now() - started < limit) {
-        const rows = await this.screen();
-        screens.push(rows);
-        if (rows.some((row) => done.test(row))) return screens;
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      throw new Error(`no row matched ${done} in ${limit} ms:\n${screens.at(-1)?.join("\n")}`);
-    },
-    async [Symbol.asyncDispose]() {
-      await tmux("kill-server").catch(() => {});
-    },
-  };
-}
-
-/** A row that is (part of) a progress line. */
-const BAR_ROW = /\[[#-]+\]|\d+\/\d+ files|\d+%|ETA /;
-/** A row that starts a message. */
-const MESSAGE =
-  /(Uploaded|Downloaded|Downloading|Synced|Warning:|Resuming|Skipped|Error:|Interrupted)/;
-
-/** What is wrong with one captured screen (empty: nothing). */
-function screenProblems(rows: string[]): string[] {
-  const problems: string[] = [];
-  const bars = rows.filter((row) => BAR_ROW.test(row));
-  if (bars.length > 1) problems.push(`${bars.length} bar rows:\n${bars.join("\n")}`);
-  for (const row of rows) {
-    if (row.length > COLUMNS) problems.push(`a row wider than the terminal: ${row}`);
-    const message = MESSAGE.exec(row);
-    // A message shares no row with the bar, and starts its row (or follows the prompt).
-    if (message !== null && BAR_ROW.test(row.slice(0, message.index))) {
-      problems.push(`a message glued to the bar: ${row}`);
-    }
-    if (/^\s*[\d.]+ [kMG]?B\/s/.test(row) || /^\s*ETA /.test(row)) {
-      problems.push(`a wrapped bar: ${row}`);
-    }
-  }
-  return problems;
+async function exists(path: string): Promise<boolean> {
+  return await Deno.lstat(path).then(() => true, () => false);
 }
 
 Deno.test({
   name:
     "at 80 columns an upload, a download and a sync show one bar line with n/N files, total and ETA",
-  ignore: missing !== undefined,
+  ignore: skipped,
   sanitizeResources: false,
   async fn() {
     await using server = await startServer();
@@ -141,33 +46,9 @@ Deno.test({
     for (let index = 0; index < FILES; index++) {
       await Deno.writeFile(`${dir.path}/data/notes ${index}.txt`, new Uint8Array(FILE_SIZE));
     }
-    const denoDir = Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME")}/.cache/deno`;
-    await using tmux = await tmuxSession({
-      HOME: home.dir,
-      DENO_DIR: denoDir,
-      LANG: "C.UTF-8",
-      TERM: "xterm-256color",
-      PS1: "$ ",
-    });
-    const permissions = cliPermissions(home.dir).map((flag) =>
-      flag.startsWith("--allow-read=") || flag.startsWith("--allow-write=")
-        ? `${flag},${dir.path}`
-        : flag
-    );
-    const cli = `deno run --quiet ${permissions.join(" ")} ${CLI}`;
+    await using session = await cliSession(home.dir, dir.path);
+    const { tmux, cli, start } = session;
 
-    // Each command runs on a cleared screen and ends with its own marker and exit code.
-    let runs = 0;
-    const start = async (command: string) => {
-      const marker = `done${++runs}`;
-      await tmux.type(`clear; ${command}; echo ${marker}=$?`);
-      return async () => {
-        const screens = await tmux.until(new RegExp(`^${marker}=\\d+$`));
-        const last = screens.at(-1)!;
-        const exit = Number(last.find((row) => row.startsWith(`${marker}=`))!.split("=")[1]);
-        return { screens, text: last.join("\n"), exit };
-      };
-    };
     const seen = (screens: string[][], files: number, total: string) => {
       for (const rows of screens) assertEquals(screenProblems(rows), [], rows.join("\n"));
       const bar = screens.flat().find((row) =>
@@ -190,14 +71,26 @@ Deno.test({
     );
     assertStringIncludes(upload.text, "Left out 1 subfolder(s)");
 
-    // Every file, neither -n nor -P: counted and sized first, and the question answered no.
+    // Every file, neither -n nor -P: counted and sized first, and the question answered no:
+    // not an error, and the folder is not created.
     const refusing = await start(`${cli} records get-file -R screen -p '${dir.path}/out'`);
     const asked = await tmux.until(/\[y\/N\]/);
     assertStringIncludes(asked.at(-1)!.join("\n"), `Download 25 files (${BIG_TOTAL})? [y/N]`);
     await tmux.type("n");
     const refused = await refusing();
-    assertEquals(refused.exit, 1, refused.text);
-    assertStringIncludes(refused.text, "Nothing was downloaded");
+    assertEquals(refused.exit, 0, refused.text);
+    assertStringIncludes(refused.text, "\nNothing was downloaded");
+    assert(!refused.text.includes("Error:"), refused.text);
+    assertEquals(await exists(`${dir.path}/out`), false);
+
+    // The same question cancelled with one Ctrl-C: one line on its own, exit 130, nothing made.
+    const cancelling = await start(`${cli} records get-file -R screen -p '${dir.path}/out'`);
+    await tmux.until(/\[y\/N\]/);
+    await tmux.keys("C-c");
+    const cancelled = await cancelling();
+    assertEquals(cancelled.exit, 130, cancelled.text);
+    assertMatch(cancelled.text, /\[y\/N\] (\^C)?\nCancelled: nothing was changed\n/);
+    assertEquals(await exists(`${dir.path}/out`), false);
 
     // A pattern picks the files: no question; one aggregate bar.
     const download = await (await start(
