@@ -189,6 +189,8 @@ function applyEverydayOptions(command: CommandUnknownOpts): void {
   const { quiet, verbose, progress } = command.opts() as Partial<ApyOptions>;
   const { output } = contextOf(command);
   output.verbosity = quiet === true ? "error" : verbose ?? "info";
+  const source = command.getOptionValueSource("verbose");
+  output.verbosityGiven = source !== undefined && source !== "default";
   output.plainProgress = progress === true;
 }
 

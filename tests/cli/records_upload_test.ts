@@ -69,7 +69,7 @@ Deno.test("records add-files on a folder: the same command again continues and c
   // Run once more, with nothing left to do: exit 0, nothing sent.
   const finished = await repo(server, args);
   assertEquals(finished.code, 0, finished.stderr);
-  assertStringIncludes(finished.stderr, "skipped 5 already there");
+  assertStringIncludes(finished.stderr, "All 5 files are already in the record");
 
   // A file that changed locally is not skipped: it clashes unless -f replaces it.
   await Deno.writeTextFile(`${dir.path}/a.txt`, "changed");

@@ -12,9 +12,9 @@ import { BAR_ROW, cliSession, screenProblems, skipWithoutTmux } from "./_tmux.ts
 
 const FILES = 24;
 const FILE_SIZE = 100_000;
-/** The size of the file downloaded, interrupted and resumed; with the 24, the total. */
+/** The size of the file downloaded, interrupted and resumed; with the 24 and one.bin, the total. */
 const BIG = 1_000_000;
-const BIG_TOTAL = "3.4 MB";
+const BIG_TOTAL = "3.5 MB";
 
 const skipped = skipWithoutTmux("tmux_screen_test.ts");
 
@@ -59,10 +59,10 @@ Deno.test({
       return bar;
     };
 
-    // The upload of a folder: one aggregate bar; per-file lines above it; the subfolder named.
-    const upload = await (await start(
-      `${cli} records add-files -R screen -n '${dir.path}/data' --concurrency 2`,
-    ))();
+    // The upload of a folder: one aggregate bar and the summary, no line per file (they are for
+    // -V info); the subfolder named. The summary is broken at a space, not by the terminal.
+    const addFolder = `${cli} records add-files -R screen -n '${dir.path}/data' --concurrency 2`;
+    const upload = await (await start(addFolder))();
     assertEquals(upload.exit, 0, upload.text);
     seen(upload.screens, FILES, "2.4 MB");
     assertMatch(
@@ -70,12 +70,28 @@ Deno.test({
       /\nUploaded 24 files, 2\.4 MB in \S+ \(\S+ \S+\/s\) to the record 'screen'/,
     );
     assertStringIncludes(upload.text, "Left out 1 subfolder(s)");
+    assertEquals(upload.text.split("\n").filter((row) => /^Uploaded 'notes/.test(row)), []);
+    const summary = upload.text.split("\n").findIndex((row) => row.startsWith("Uploaded 24"));
+    assert(upload.text.split("\n")[summary]!.length < 80, upload.text);
+
+    // The same upload again: every file is already there, exit 0; -V info lists each file.
+    const again = await (await start(`${addFolder} -V info`))();
+    assertEquals(again.exit, 0, again.text);
+    assertStringIncludes(again.text, "Skipped 'notes 9.txt': already there with the same content");
+    assertStringIncludes(again.text, "All 24 files are already in the record 'screen'");
+
+    // One file: its line has the size, the time and the rate, like a folder's summary.
+    await Deno.writeFile(`${dir.path}/one.bin`, new Uint8Array(FILE_SIZE));
+    const one =
+      await (await start(`${cli} records add-files -R screen -n '${dir.path}/one.bin'`))();
+    assertEquals(one.exit, 0, one.text);
+    assertMatch(one.text.replaceAll("\n", " "), /Uploaded 'one\.bin' .* 100\.0 kB in \S+ \(/);
 
     // Every file, neither -n nor -P: counted and sized first, and the question answered no:
     // not an error, and the folder is not created.
     const refusing = await start(`${cli} records get-file -R screen -p '${dir.path}/out'`);
     const asked = await tmux.until(/\[y\/N\]/);
-    assertStringIncludes(asked.at(-1)!.join("\n"), `Download 25 files (${BIG_TOTAL})? [y/N]`);
+    assertStringIncludes(asked.at(-1)!.join("\n"), `Download 26 files (${BIG_TOTAL})? [y/N]`);
     await tmux.type("n");
     const refused = await refusing();
     assertEquals(refused.exit, 0, refused.text);
@@ -85,7 +101,8 @@ Deno.test({
 
     // The same question cancelled with one Ctrl-C: one line on its own, exit 130, nothing made.
     const cancelling = await start(`${cli} records get-file -R screen -p '${dir.path}/out'`);
-    await tmux.until(/\[y\/N\]/);
+    // The question still unanswered (the previous one's row ends with its answer).
+    await tmux.until(/\[y\/N\]$/);
     await tmux.keys("C-c");
     const cancelled = await cancelling();
     assertEquals(cancelled.exit, 130, cancelled.text);
@@ -100,14 +117,13 @@ Deno.test({
     seen(download.screens, FILES, "2.4 MB");
     assertMatch(download.text, /\nDownloaded 24 files, 2\.4 MB in \S+/);
 
-    // A sync down to a new folder: the same one bar with n/N files, per-file lines above it.
+    // A sync down to a new folder: the same one bar with n/N files, and the summary.
     const synced = await (await start(
       `${cli} records sync -R screen --to '${dir.path}/synced'`,
     ))();
     assertEquals(synced.exit, 0, synced.text);
-    seen(synced.screens, FILES + 1, BIG_TOTAL);
-    assertMatch(synced.text, /\nDownloaded 'big\.bin' \(1\.0 MB\)\n/);
-    assertMatch(synced.text, /\nSynced: download 25 \(3\.4 MB\)/);
+    seen(synced.screens, FILES + 2, BIG_TOTAL);
+    assertMatch(synced.text, /(^|\n)Synced: download 26 \(3\.5 MB\)/);
 
     // Ctrl-C in the middle of a download leaves a clean line; the rerun says it resumes.
     const big = `${cli} records get-file -R screen -n big.bin -p '${dir.path}/big'`;

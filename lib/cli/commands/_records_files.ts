@@ -83,6 +83,7 @@ function uploadProgress(manager: CLIRepoManager, label: string, folder: boolean)
     fileDone: () => bar?.fileDone(),
     done: () => bar?.done(),
     summary: (files: number) => bar?.summary(files) ?? `${files} files`,
+    transferred: () => bar?.transferred() ?? "",
   };
 }
 
@@ -226,13 +227,19 @@ export function addFilesCommand(): CommandUnknownOpts {
         onFile: ({ uploaded, skipped }) => {
           if (!skipped) progress.fileDone();
           // One short line per file of a folder; the record is named once, in the summary.
-          manager.printInfo(
-            skipped
-              ? `Skipped '${uploaded.name}': already there with the same content`
-              : folder
-              ? `Uploaded '${uploaded.name}' (${formatBytes(uploaded.size)})`
-              : `Uploaded '${uploaded.name}' (id: ${uploaded.id}) to the ${label}`,
-          );
+          if (folder) {
+            manager.output.fileLine(
+              skipped
+                ? `Skipped '${uploaded.name}': already there with the same content`
+                : `Uploaded '${uploaded.name}' (${formatBytes(uploaded.size)})`,
+            );
+          } else {
+            manager.printInfo(
+              skipped
+                ? `Skipped '${uploaded.name}': the ${label} has it with the same content`
+                : `Uploaded '${uploaded.name}' (id: ${uploaded.id}) to the ${label}: ${progress.transferred()}`,
+            );
+          }
         },
         ...(options.fileDescription === undefined
           ? {}
@@ -248,10 +255,14 @@ export function addFilesCommand(): CommandUnknownOpts {
     if (uploaded.length + skipped.length === 0) {
       manager.printWarning(`No file in the folder '${path}' matches: nothing was uploaded`);
     } else if (folder) {
+      const leftOut = folders.length > 0 ? `; left out ${folders.length} subfolder(s)` : "";
       manager.printInfo(
-        `Uploaded ${progress.summary(uploaded.length)} to the ${label}${
-          skipped.length > 0 ? `; skipped ${skipped.length} already there` : ""
-        }${folders.length > 0 ? `; left out ${folders.length} subfolder(s)` : ""}`,
+        uploaded.length === 0
+          ? `All ${skipped.length} files are already in the ${label} with the same content: ` +
+            `nothing was uploaded${leftOut}`
+          : `Uploaded ${progress.summary(uploaded.length)} to the ${label}${
+            skipped.length > 0 ? `; skipped ${skipped.length} already there` : ""
+          }${leftOut}`,
       );
     }
   });
@@ -488,14 +499,14 @@ export function getFileCommand(): CommandUnknownOpts {
             onFile: (path) => {
               progress.fileDone();
               // One short line per file: its path in the folder (the folder is named above).
-              manager.printInfo(`Downloaded '${relative(dir, path)}'`);
+              manager.output.fileLine(`Downloaded '${relative(dir, path)}'`);
             },
             onPresent: (path, file) => {
               present++;
               // Counted as done, not toward the rate: nothing was transferred.
               progress.onProgress(file.id, { bytes: file.size, resumed: file.size });
               progress.fileDone();
-              manager.printInfo(`Already here: '${relative(dir, path)}'`);
+              manager.output.fileLine(`Already here: '${relative(dir, path)}'`);
             },
           });
         } finally {
