@@ -1,6 +1,7 @@
 // Stop, run again, finish: in a real 80-column terminal (tmux), Ctrl-C interrupts a download of
-// one big file, a download of a tree, a folder upload and a sync each way, over a link the local
-// server slows down; then the same command runs again, and once more. The outcome is checked,
+// one big file, a download of a tree, a folder upload, a sync each way and an ELN import, over a
+// link the local server slows down; then the same command runs again, and (but the import) once
+// more. The outcome is checked,
 // not the time: exit 130 with one honest line, then exit 0 with every file once and identical,
 // then exit 0 with nothing transferred. The time from Ctrl-C to the shell prompt is measured
 // and printed for the record (docs/compatibility.md quotes it), never asserted.
@@ -10,6 +11,7 @@ import { RepoManager } from "../../lib/manager/repo_manager.ts";
 import type { RepoRecord } from "../../lib/transfer/record.ts";
 import { startServer, type TestServer } from "../../lib/testing/mod.ts";
 import { tempDir } from "../_temp.ts";
+import { simpleCrate, zipBytes } from "../import/_eln.ts";
 import { tempHome, writeLocalConfig } from "./_run.ts";
 import { cliSession, screenProblems, skipWithoutTmux } from "./_tmux.ts";
 
@@ -86,7 +88,7 @@ function slowLink(server: TestServer, rate: number): void {
 
 Deno.test({
   name:
-    "Ctrl-C stops get-file, add-files, sync up and down at 80 columns; the same command twice then finishes with every file once",
+    "Ctrl-C stops get-file, add-files, sync up and down, import-eln at 80 columns; the same command again finishes with every file once",
   ignore: skipped,
   sanitizeResources: false,
   async fn() {
@@ -103,10 +105,16 @@ Deno.test({
      * Runs `command` until a row matches `when`, presses Ctrl-C, and checks the interrupted run:
      * exit 130, a clean screen, the one `Interrupted` line.
      */
-    const interrupt = async (label: string, command: string, when: RegExp) => {
+    const interrupt = async (label: string, command: string, when: RegExp | (() => boolean)) => {
       slowLink(server, RATE);
       const finish = await start(command);
-      await tmux.until(when);
+      if (when instanceof RegExp) await tmux.until(when);
+      else {
+        // What the server saw (nothing on the screen shows it).
+        for (let poll = 0; poll < 1200 && !when(); poll++) {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      }
       const pressed = performance.now();
       await tmux.keys("C-c");
       const run = await finish();
@@ -193,6 +201,25 @@ Deno.test({
     // The sync's own state (its checksum cache) may sit beside the files.
     for (const name of Object.keys(synced)) if (name.startsWith(".")) delete synced[name];
     assertEquals(synced, await digests(treeFiles));
+
+    // An ELN import: Ctrl-C while its file goes up; the same command again imports it once.
+    const eln = `${dir.path}/crate.eln`;
+    const content = "0123456789abcdef".repeat(150_000);
+    await Deno.writeFile(eln, await zipBytes(simpleCrate("crate", { content })));
+    const importEln = `${cli} misc import-eln -p '${eln}'`;
+    const before = server.log.length;
+    // The record exists and its file is going up (one request: no bar moves meanwhile).
+    const uploading = () => server.log.slice(before).some((entry) => entry.method === "PUT");
+    await interrupt("misc import-eln", importEln, uploading);
+    await finish(importEln);
+    const records =
+      (await manager.transport.json<{ items: { id: number; title: string }[] }>("GET", "/records"))
+        .items.filter((item) => item.title === "Experiment");
+    assertEquals(records.length, 1);
+    const imported = await manager.record({ id: records[0]!.id });
+    assertEquals(await recordTree(imported), {
+      "data.txt": await digest(new TextEncoder().encode(content)),
+    });
 
     Deno.stderr.writeSync(
       new TextEncoder().encode(`Ctrl-C to the shell prompt: ${timings.join("; ")}\n`),
