@@ -357,6 +357,19 @@ export class Output {
   /**
    * Ends the line of a question left unanswered (Ctrl-C at the prompt), so the next message
    * starts a line of its own; nothing when no question is open.
+   *
+   * @example Usage
+   * ```ts
+   * import { Output } from "@repo/apy/cli";
+   * import assert from "node:assert";
+   *
+   * const err: string[] = [];
+   * const output = new Output({ stderr: (text) => err.push(text) });
+   * output.prompt("Delete? [y/N] ");
+   * output.endPrompt(); // Ctrl-C instead of an answer
+   * output.endPrompt(); // nothing more: the line is ended
+   * assert.deepStrictEqual(err, ["Delete? [y/N] ", "\n"]);
+   * ```
    */
   endPrompt(): void {
     if (this.#openPrompt) this.writeErr("\n");
