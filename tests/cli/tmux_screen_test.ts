@@ -109,6 +109,17 @@ Deno.test({
     assertMatch(cancelled.text, /\[y\/N\] (\^C)?\nCancelled: nothing was changed\n/);
     assertEquals(await exists(`${dir.path}/out`), false);
 
+    // The hidden question for a token, cancelled with one Ctrl-C: the same line, exit 130, and
+    // the config file as it was.
+    const config = await Deno.readTextFile(home.configPath);
+    const asking = await start(`${cli} config set-pat`);
+    await tmux.until(/^Personal access token: $|^Personal access token:$/);
+    await tmux.keys("C-c");
+    const unset = await asking();
+    assertEquals(unset.exit, 130, unset.text);
+    assertMatch(unset.text, /Personal access token: ?\nCancelled: nothing was changed\n/);
+    assertEquals(await Deno.readTextFile(home.configPath), config);
+
     // A pattern picks the files: no question; one aggregate bar.
     const download = await (await start(
       `${cli} records get-file -R screen -P '*.txt' -p '${dir.path}/out'`,
