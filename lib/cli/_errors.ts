@@ -42,6 +42,8 @@ export class UsageError extends InputError {
 export interface ReportOptions extends MessageContext {
   /** The run's interrupt signal: when aborted, the error is reported as an interrupt. */
   signal?: AbortSignal | undefined;
+  /** The run's command line (program name first): the interrupt line names it. */
+  command?: readonly string[] | undefined;
 }
 
 /**
@@ -58,7 +60,7 @@ export function reportError(error: unknown, output: Output, options: ReportOptio
     return EXIT.interrupted;
   }
   if (signal?.aborted && !(error instanceof CommanderError)) {
-    output.error(interruptMessage(error));
+    output.error(interruptMessage(error, options.command));
     return EXIT.interrupted;
   }
   if (error instanceof CommanderError) {
@@ -94,9 +96,23 @@ export function reportError(error: unknown, output: Output, options: ReportOptio
 /**
  * What an interrupted command left behind, and how to continue, in one line: the partial
  * download kept, the upload the server keeps, the files already in the record; otherwise only
- * what is true of every command (what completed stays), never a claim about partial files.
+ * what is true of every command (what completed stays), never a claim about partial files. With
+ * the run's `command` line, it ends with that command, quoted for a POSIX shell.
  */
-export function interruptMessage(error: unknown): string {
+export function interruptMessage(error: unknown, command?: readonly string[]): string {
+  const line = interruptLine(error);
+  return command === undefined || command.length === 0
+    ? line
+    : `${line}: ${command.map(shellWord).join(" ")}`;
+}
+
+/** A word as a POSIX shell reads it back: plain, or in single quotes. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+/** {@linkcode interruptMessage} without the command. */
+function interruptLine(error: unknown): string {
   const download = find(error, IncompleteDownloadError);
   if (download !== undefined) {
     const { partials } = download;

@@ -284,7 +284,12 @@ export function apyCommand<
     } catch (error) {
       if (error instanceof ExitError) throw error;
       throw new ExitError(
-        reportError(error, output, { signal: manager.signal, instance, sources }),
+        reportError(error, output, {
+          signal: manager.signal,
+          instance,
+          sources,
+          command: context.command,
+        }),
       );
     } finally {
       await manager.close();
