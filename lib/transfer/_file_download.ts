@@ -62,7 +62,6 @@ export async function saveFile(
     options.force === true,
   );
   if (present !== undefined) {
-    taken.add(present);
     options.onPresent?.(present);
     return present;
   }

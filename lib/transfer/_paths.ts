@@ -81,11 +81,12 @@ export async function plainTarget(
 
 /**
  * The first of `path`, `<stem>_2<ext>`, ... (existing ones, up to the first free name) that
- * `holds` says already holds the data, and that this operation has not claimed; `undefined`
- * when none does. A rerun then finds what an earlier run wrote, under whichever name it got.
+ * `holds` says already holds the data, and that this operation has not claimed, now claimed
+ * (added to `taken`); `undefined` when none does. A rerun then finds what an earlier run wrote,
+ * under whichever name it got.
  *
  * @param path The target without a numbered suffix.
- * @param taken Paths claimed by this operation (never returned).
+ * @param taken Paths claimed by this operation (never returned); the path returned is added.
  * @param holds Whether an existing file holds the data.
  * @param plainOnly Look at `path` only (a download that replaces the target).
  * @returns The path holding the data, or `undefined`.
@@ -99,7 +100,12 @@ export async function presentPath(
   for (let n = 1; n <= (plainOnly ? 1 : MAX_NUMBERED_NAMES); n++) {
     const candidate = numbered(path, n);
     if (!await pathExists(candidate)) return undefined;
-    if (!taken.has(candidate) && await holds(candidate)) return candidate;
+    // Checked again after the (asynchronous) look: another file of the operation may have
+    // claimed the name meanwhile.
+    if (!taken.has(candidate) && await holds(candidate) && !taken.has(candidate)) {
+      taken.add(candidate);
+      return candidate;
+    }
   }
   return undefined;
 }

@@ -236,3 +236,29 @@ for (const direction of ["up", "down"] as const) {
     assertEquals(await digests(after), await digests(sources));
   });
 }
+
+Deno.test("every transfer aborted at once (before a byte moved) rejects with the signal's reason and leaves nothing", async () => {
+  await using env = await setup();
+  const file = await uploadFile(env.record, randomBytes(1_000, 5), { fileName: "a.bin" });
+  const local = `${env.dir}/up`;
+  await Deno.mkdir(local);
+  await Deno.writeFile(`${local}/b.bin`, randomBytes(1_000, 6));
+  const out = `${env.dir}/out`;
+  await Deno.mkdir(out);
+  const reason = new DOMException("Interrupted", "AbortError");
+  const signal = AbortSignal.abort(reason);
+  const calls: [string, () => Promise<unknown>][] = [
+    ["downloadFile", () => downloadFile(env.record, file.id, { path: `${out}/`, signal })],
+    ["downloadFiles", () => downloadFiles(env.record, out, { signal })],
+    ["uploadFile", () => uploadFile(env.record, `${local}/b.bin`, { signal })],
+    ["uploadFiles", () => uploadFiles(env.record, local, { signal })],
+    ["syncFolder down", () => syncFolder(env.record, out, { direction: "down", signal })],
+    ["syncFolder up", () => syncFolder(env.record, local, { direction: "up", signal })],
+  ];
+  for (const [name, call] of calls) {
+    const error = await call().then(() => undefined, (caught) => caught);
+    assert(causedBy(error, reason), `${name}: ${error}`);
+  }
+  assertEquals([...Deno.readDirSync(out)], []);
+  assertEquals([...(await recordContents(env)).keys()], ["a.bin"]);
+});
