@@ -111,8 +111,24 @@ function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }
 
+/**
+ * An interrupted command's error with what it had completed (`3 of 12 files were downloaded`),
+ * which the interrupt line says first.
+ */
+export class CompletedBeforeInterrupt extends Error {
+  /** What was complete when the interrupt came. */
+  readonly completed: string;
+
+  constructor(completed: string, cause: unknown) {
+    super(completed, { cause });
+    this.name = "CompletedBeforeInterrupt";
+    this.completed = completed;
+  }
+}
+
 /** {@linkcode interruptMessage} without the command. */
 function interruptLine(error: unknown): string {
+  const completed = find(error, CompletedBeforeInterrupt)?.completed;
   const download = find(error, IncompleteDownloadError);
   if (download !== undefined) {
     const { partials } = download;
@@ -122,7 +138,12 @@ function interruptLine(error: unknown): string {
         first.total === undefined ? "" : ` of ${first.total}`
       } bytes) was kept`
       : `${partials.length} partial files were kept beside their targets`;
-    return `Interrupted: ${what}; run the same command again to resume the download`;
+    return `Interrupted: ${
+      completed === undefined ? "" : `${completed}; `
+    }${what}; run the same command again to resume the download`;
+  }
+  if (completed !== undefined) {
+    return `Interrupted: ${completed}; run the same command again to finish the job`;
   }
   const upload = find(error, UploadError);
   const files = find(error, UploadFilesError);

@@ -158,7 +158,12 @@ Deno.test({
       await tree.uploadFile(ReadableStream.from([data]), { fileName: name, size: data.length });
     }
     const getTree = `${cli} records get-file -R tree -P '*.dat' -p '${dir.path}/tree'`;
-    await interrupt("get-file, a tree", getTree, /[1-9]\d*\/12 files/);
+    const treeStopped = await interrupt("get-file, a tree", getTree, /[1-9]\d*\/12 files/);
+    assertMatch(treeStopped, /Interrupted: [1-9]\d* of 12 files (is|are) here;/);
+    assertMatch(
+      treeStopped,
+      /run the same command again to (resume the download|finish the job): /,
+    );
     await finish(getTree);
     assertStringIncludes(await finish(getTree), `${TREE_FILES} already here`);
     assertEquals(await localTree(`${dir.path}/tree`), await digests(treeFiles));

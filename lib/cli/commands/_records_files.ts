@@ -17,7 +17,7 @@ import { formatBytes } from "../output.ts";
 import { apyCommand, dryRun, dryRunOption, isDryRun } from "../apy_command.ts";
 import { globFilter } from "../../utils/glob.ts";
 import { nameList } from "../../utils/_name_list.ts";
-import { UsageError } from "../_errors.ts";
+import { CompletedBeforeInterrupt, UsageError } from "../_errors.ts";
 import type { CLIRepoManager } from "../cli_manager.ts";
 import { fileIdOptions, type FileIdValue, fileIdValue, parseInteger } from "../options.ts";
 import {
@@ -488,6 +488,7 @@ export function getFileCommand(): CommandUnknownOpts {
           files: files.length,
         });
         let present = 0;
+        let downloaded = 0;
         try {
           paths = await record.downloadFiles(dir, {
             ...common,
@@ -497,6 +498,7 @@ export function getFileCommand(): CommandUnknownOpts {
               progress.onProgress(update.file.id, update);
             },
             onFile: (path) => {
+              downloaded++;
               progress.fileDone();
               // One short line per file: its path in the folder (the folder is named above).
               manager.output.fileLine(`Downloaded '${relative(dir, path)}'`);
@@ -509,6 +511,15 @@ export function getFileCommand(): CommandUnknownOpts {
               manager.output.fileLine(`Already here: '${relative(dir, path)}'`);
             },
           });
+        } catch (error) {
+          if (manager.signal?.aborted !== true) throw error;
+          // The interrupt line says what is complete: those files are kept.
+          throw new CompletedBeforeInterrupt(
+            `${downloaded + present} of ${countFiles(files.length)} ${
+              downloaded + present === 1 ? "is" : "are"
+            } here${present > 0 ? ` (${present} already before this run)` : ""}`,
+            error,
+          );
         } finally {
           progress.done();
         }
