@@ -144,6 +144,8 @@ Deno.test({
     const getBig = `${cli} records get-file -R down -n big.bin -p '${dir.path}/big'`;
     const bigStopped = await interrupt("get-file, one file", getBig, /big\.bin .*\d+%/);
     assertMatch(bigStopped, /Interrupted: the partial file .* was kept; run the same command/);
+    // A second point: the resumed download interrupted again, past half-way.
+    await interrupt("get-file, one file, resumed", getBig, /big\.bin .* [5-9]\d%/);
     assertStringIncludes(await finish(getBig), "Resuming the download of 'big.bin'");
     assertStringIncludes(await finish(getBig), "Already here:");
     assertEquals(await localTree(`${dir.path}/big`), { "big.bin": await digest(big) });
@@ -182,6 +184,8 @@ Deno.test({
     const upStopped = await interrupt("add-files --recursive", addFiles, /[1-9]\d*\/12 files/);
     assertStringIncludes(upStopped, "run the same command again");
     assert(!upStopped.includes("partial file"), upStopped);
+    // A second point: the same command interrupted again, later on.
+    await interrupt("add-files --recursive, again", addFiles, /\b[5-9]\/\d+ files/);
     await finish(addFiles);
     assertStringIncludes(await finish(addFiles), `All ${TREE_FILES} files are already in`);
     const up = await manager.record({ identifier: "up" });
