@@ -58,7 +58,7 @@ export async function saveFile(
   const present = await presentPath(
     plain,
     taken,
-    (path) => localFileHolds(path, file),
+    (path) => localFileHolds(path, file, options.signal),
     options.force === true,
   );
   if (present !== undefined) {

@@ -62,11 +62,16 @@ export function verifyUploaded(file: FileJson, sent: SentData): FileJson {
  *
  * @param file The file on the server.
  * @param source The local data.
+ * @param signal Stops the reading (a big file takes a while): rejects with its reason.
  * @returns True for the same content.
  */
-export async function holdsSource(file: FileJson, source: ResolvedSource): Promise<boolean> {
+export async function holdsSource(
+  file: FileJson,
+  source: ResolvedSource,
+  signal?: AbortSignal,
+): Promise<boolean> {
   if (file.size !== source.size) return false;
-  const sent = await sourceChecksums(source, file.checksum);
+  const sent = await sourceChecksums(source, file.checksum, signal);
   return sent !== undefined && sameContent(file, sent);
 }
 
@@ -77,9 +82,14 @@ export async function holdsSource(file: FileJson, source: ResolvedSource): Promi
  *
  * @param path A local path.
  * @param file The record's file.
+ * @param signal Stops the reading: rejects with its reason.
  * @returns True for the same content; false for anything else, a missing path included.
  */
-export async function localFileHolds(path: string, file: FileJson): Promise<boolean> {
+export async function localFileHolds(
+  path: string,
+  file: FileJson,
+  signal?: AbortSignal,
+): Promise<boolean> {
   let info: Deno.FileInfo;
   try {
     info = await Deno.lstat(path);
@@ -90,7 +100,7 @@ export async function localFileHolds(path: string, file: FileJson): Promise<bool
   if (!info.isFile || info.size !== file.size) return false;
   const source = await resolveSource(path);
   try {
-    return await holdsSource(file, source);
+    return await holdsSource(file, source, signal);
   } finally {
     await source.close();
   }
@@ -102,17 +112,20 @@ export async function localFileHolds(path: string, file: FileJson): Promise<bool
  *
  * @param source A re-readable source.
  * @param serverChecksum The checksum the server reports for its file.
+ * @param signal Checked before each chunk is hashed.
  * @returns Size and checksums, or `undefined` when the server's form is unknown.
  */
 async function sourceChecksums(
   source: ResolvedSource,
   serverChecksum: string | null | undefined,
+  signal?: AbortSignal,
 ): Promise<SentData | undefined> {
   const kind = checksumKind(serverChecksum, source.size);
   if (kind === undefined || !source.rereadable) return undefined;
   const checksum = new Checksum(kind);
   for await (const chunk of source.chunks(UPLOAD_CHUNK_SIZE, () => true)) {
     try {
+      signal?.throwIfAborted();
       checksum.update(chunk.bytes);
     } finally {
       chunk.release();

@@ -282,6 +282,7 @@ export async function planUploadFiles(
     | "recursive"
     | "followSymlinks"
     | "onWarning"
+    | "signal"
   > = {},
 ): Promise<UploadFilesPlan> {
   const { files: local, folders } = await localFiles(source, options);
@@ -289,7 +290,11 @@ export async function planUploadFiles(
   const upload = await withoutExisting(
     record,
     local,
-    { force: options.force ?? false, skipExisting: options.skipExisting ?? false },
+    {
+      force: options.force ?? false,
+      skipExisting: options.skipExisting ?? false,
+      signal: options.signal,
+    },
     (file, found) => skip.push({ file, found }),
   );
   return { upload, skip, folders };
@@ -366,7 +371,7 @@ export async function statUploadPath(path: string): Promise<Deno.FileInfo> {
 async function withoutExisting(
   record: UploadFilesTarget,
   files: LocalUploadFile[],
-  options: { force: boolean; skipExisting: boolean },
+  options: { force: boolean; skipExisting: boolean; signal?: AbortSignal | undefined },
   onSkip: (file: LocalUploadFile, found: FileJson) => void,
 ): Promise<LocalUploadFile[]> {
   // Checked first so that a clash sends nothing at all. A file with the same content is a
@@ -380,6 +385,7 @@ async function withoutExisting(
   } else {
     const names = new Set(files.map((file) => file.name));
     for await (const file of record.files()) {
+      options.signal?.throwIfAborted();
       if (names.has(file.name)) existing.set(file.name, file);
     }
   }
@@ -388,7 +394,7 @@ async function withoutExisting(
   for (const file of files) {
     const found = existing.get(file.name);
     if (found === undefined) pending.push(file);
-    else if (await hasContent(file, found)) onSkip(file, found);
+    else if (await hasContent(file, found, options.signal)) onSkip(file, found);
     else if (options.force) pending.push(file);
     else clashes.push(file.name);
   }
@@ -406,11 +412,15 @@ async function withoutExisting(
   return pending;
 }
 
-async function hasContent(file: LocalUploadFile, found: FileJson): Promise<boolean> {
+async function hasContent(
+  file: LocalUploadFile,
+  found: FileJson,
+  signal: AbortSignal | undefined,
+): Promise<boolean> {
   if (found.size !== file.size) return false;
   const source = await resolveSource(file.path);
   try {
-    return await holdsSource(found, source);
+    return await holdsSource(found, source, signal);
   } finally {
     await source.close();
   }
