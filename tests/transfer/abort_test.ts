@@ -86,6 +86,22 @@ Deno.test("downloadFile() aborted mid-transfer rejects with the signal's reason 
   assertEquals([...Deno.readDirSync(env.dir)], []);
 });
 
+Deno.test("downloadFile() aborted on a fast link (data arriving faster than it is written) rejects too", async () => {
+  await using env = await setup();
+  // No slowing: the answer's data is buffered ahead of the reader, which must not outlive the
+  // abort (it used to run to the end and resolve).
+  const data = randomBytes(24_000_000, 4);
+  const file = await uploadFile(env.record, data, { fileName: "fast.bin" });
+  const abort = abortOnProgress();
+  const error = await downloadFile(env.record, file.id, {
+    path: `${env.dir}/`,
+    signal: abort.signal,
+    onProgress: abort.onProgress,
+  }).then(() => undefined, (caught) => caught);
+  assert(error === abort.reason, `not the reason: ${error}`);
+  assertEquals([...Deno.readDirSync(env.dir)], []);
+});
+
 Deno.test("downloadFile() with keepPartial aborted keeps only the partial file, and the rerun completes it", async () => {
   await using env = await setup();
   const data = randomBytes(4_000_000, 2);
