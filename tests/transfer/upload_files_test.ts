@@ -100,3 +100,17 @@ Deno.test("uploadFiles() cancelled stops with UploadFilesError; the rerun with s
   const rerun = await uploadFiles(env.record, env.dir, { skipExisting: true });
   assertEquals([rerun.uploaded.length, rerun.skipped.length], [2, 1]);
 });
+
+Deno.test("uploadFiles(): a clash of many names names five and counts the rest; the error lists all", async () => {
+  await using env = await setup();
+  const names = Array.from({ length: 8 }, (_, index) => `f${index}.txt`);
+  await writeFiles(env.dir, names);
+  await uploadFiles(env.record, env.dir);
+  for (const name of names) await Deno.writeTextFile(`${env.dir}/${name}`, "changed");
+  const clash = await assertRejects(() => uploadFiles(env.record, env.dir), FilesExistError);
+  assertEquals(clash.names, names);
+  assertStringIncludes(
+    clash.message,
+    "8 files named 'f0.txt', 'f1.txt', 'f2.txt', 'f3.txt', 'f4.txt' and 3 more with other content",
+  );
+});
