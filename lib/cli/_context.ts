@@ -16,6 +16,8 @@ export interface CliContext {
   version: string;
   /** Extra options for every manager the CLI creates (tests: `retry`, `log`). */
   managerOptions: Partial<RepoManagerOptions>;
+  /** The run's command line, program name first: an interrupted run names it to continue. */
+  command?: readonly string[];
 }
 
 const contexts = new WeakMap<CommandUnknownOpts, CliContext>();

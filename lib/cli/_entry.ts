@@ -5,10 +5,20 @@
 import { withInterrupts } from "./_interrupts.ts";
 import { main } from "./main.ts";
 
-/** Runs `main()` on `Deno.args` and sets the process's exit code; a second Ctrl-C exits 130. */
+/**
+ * Runs `main()` on `Deno.args` and sets the process's exit code; a second Ctrl-C exits 130 at
+ * once, and an interrupted run exits right away.
+ */
 export async function runProcess(): Promise<void> {
-  Deno.exitCode = await withInterrupts(
+  const code = await withInterrupts(
     (signal) => main(Deno.args, { signal }),
-    () => Deno.exit(130),
+    () => {
+      // A second Ctrl-C while the first one's cleanup runs: stop at once, on a line of its own.
+      Deno.stderr.writeSync(new TextEncoder().encode("\nInterrupted again: stopped at once\n"));
+      Deno.exit(130);
+    },
   );
+  // An interrupted run may leave a read of stdin waiting (a question cancelled): end now.
+  if (code === 130) Deno.exit(code);
+  Deno.exitCode = code;
 }

@@ -8,6 +8,7 @@ import {
   UploadError,
   UploadFilesError,
 } from "../transfer/errors.ts";
+import { PromptCancelled } from "./_input.ts";
 import { errorLine, type MessageContext, nextStep, osErrorLine } from "./_messages.ts";
 import type { Output } from "./output.ts";
 
@@ -41,6 +42,8 @@ export class UsageError extends InputError {
 export interface ReportOptions extends MessageContext {
   /** The run's interrupt signal: when aborted, the error is reported as an interrupt. */
   signal?: AbortSignal | undefined;
+  /** The run's command line (program name first): the interrupt line names it. */
+  command?: readonly string[] | undefined;
 }
 
 /**
@@ -50,8 +53,14 @@ export interface ReportOptions extends MessageContext {
 export function reportError(error: unknown, output: Output, options: ReportOptions = {}): number {
   const { signal } = options;
   if (error instanceof ExitError) return error.exitCode;
+  if (error instanceof PromptCancelled) {
+    // Ctrl-C at a question: on a line of its own after the question's `^C`.
+    output.endPrompt();
+    output.error(error.message);
+    return EXIT.interrupted;
+  }
   if (signal?.aborted && !(error instanceof CommanderError)) {
-    output.error(interruptMessage(error));
+    output.error(interruptMessage(error, options.command));
     return EXIT.interrupted;
   }
   if (error instanceof CommanderError) {
@@ -84,8 +93,42 @@ export function reportError(error: unknown, output: Output, options: ReportOptio
   return EXIT.failure;
 }
 
-/** What an interrupted command left behind, and how to continue, in one line. */
-export function interruptMessage(error: unknown): string {
+/**
+ * What an interrupted command left behind, and how to continue, in one line: the partial
+ * download kept, the upload the server keeps, the files already in the record; otherwise only
+ * what is true of every command (what completed stays), never a claim about partial files. With
+ * the run's `command` line, it ends with that command, quoted for a POSIX shell.
+ */
+export function interruptMessage(error: unknown, command?: readonly string[]): string {
+  const line = interruptLine(error);
+  return command === undefined || command.length === 0
+    ? line
+    : `${line}: ${command.map(shellWord).join(" ")}`;
+}
+
+/** A word as a POSIX shell reads it back: plain, or in single quotes. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+/**
+ * An interrupted command's error with what it had completed (`3 of 12 files were downloaded`),
+ * which the interrupt line says first.
+ */
+export class CompletedBeforeInterrupt extends Error {
+  /** What was complete when the interrupt came. */
+  readonly completed: string;
+
+  constructor(completed: string, cause: unknown) {
+    super(completed, { cause });
+    this.name = "CompletedBeforeInterrupt";
+    this.completed = completed;
+  }
+}
+
+/** {@linkcode interruptMessage} without the command. */
+function interruptLine(error: unknown): string {
+  const completed = find(error, CompletedBeforeInterrupt)?.completed;
   const download = find(error, IncompleteDownloadError);
   if (download !== undefined) {
     const { partials } = download;
@@ -95,7 +138,12 @@ export function interruptMessage(error: unknown): string {
         first.total === undefined ? "" : ` of ${first.total}`
       } bytes) was kept`
       : `${partials.length} partial files were kept beside their targets`;
-    return `Interrupted: ${what}; run the same command again to resume the download`;
+    return `Interrupted: ${
+      completed === undefined ? "" : `${completed}; `
+    }${what}; run the same command again to resume the download`;
+  }
+  if (completed !== undefined) {
+    return `Interrupted: ${completed}; run the same command again to finish the job`;
   }
   const upload = find(error, UploadError);
   const files = find(error, UploadFilesError);
@@ -104,7 +152,7 @@ export function interruptMessage(error: unknown): string {
     : `; ${files.done.uploaded.length + files.done.skipped.length} file(s) are in the record`;
   const rerun = files === undefined
     ? "run the same command again to resume it"
-    : "run the same command again with --skip-existing to continue";
+    : "run the same command again to continue (files already in the record are skipped)";
   if (upload?.resumable === true && upload.upload !== undefined) {
     // `left` (what the server holds, when the upload layer reports it) beats the upload's state
     // as last seen.
@@ -114,8 +162,8 @@ export function interruptMessage(error: unknown): string {
     } of ${upload.left?.chunkCount ?? count} chunks)${folder}; ${rerun}`;
   }
   if (files !== undefined) return `Interrupted: ${folder.slice(2)}; ${rerun}`;
-  return "Interrupted: the command stopped before it finished and kept no partial file; " +
-    "run it again to complete it";
+  return "Interrupted before the command finished: what it completed is kept; run the same " +
+    "command again to finish the job";
 }
 
 function find<T>(error: unknown, type: abstract new (...args: never[]) => T): T | undefined {

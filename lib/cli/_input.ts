@@ -8,6 +8,17 @@ import { InputError } from "../http/errors.ts";
  */
 export const MAX_LINE_BYTES = 64 * 1024;
 
+/**
+ * A question was cancelled (Ctrl-C while it waited for the answer): nothing was changed yet.
+ * The CLI says so in one line and exits with 130.
+ */
+export class PromptCancelled extends Error {
+  constructor(cause?: unknown) {
+    super("Cancelled: nothing was changed", cause === undefined ? {} : { cause });
+    this.name = "PromptCancelled";
+  }
+}
+
 /** Reads answers to prompts. */
 export interface LineInput {
   /** Next line without its line break, or `null` at end of input. `hidden` hides typing on a terminal. */
@@ -22,8 +33,11 @@ export function linesInput(lines: readonly string[]): LineInput {
   return { readLine: () => Promise.resolve(queue.shift() ?? null), isTerminal: () => false };
 }
 
-/** Input reading stdin; works with a terminal and with a pipe. */
-export function stdinInput(): LineInput {
+/**
+ * Input reading stdin; works with a terminal and with a pipe. When `signal` aborts (Ctrl-C,
+ * SIGTERM) while a line is awaited, the read rejects at once with {@linkcode PromptCancelled}.
+ */
+export function stdinInput(signal?: AbortSignal): LineInput {
   const decoder = new TextDecoder();
   let buffer: Uint8Array = new Uint8Array(0);
   let ended = false;
@@ -67,7 +81,8 @@ export function stdinInput(): LineInput {
         }
         for (const byte of chunk.subarray(0, read)) {
           if (byte === 0x0d || byte === 0x0a) return decoder.decode(new Uint8Array(bytes));
-          if (byte === 0x03) throw new InputError("Aborted by Ctrl-C: nothing was changed");
+          // Raw mode: Ctrl-C arrives as a byte, not as SIGINT.
+          if (byte === 0x03) throw new PromptCancelled();
           if (byte === 0x04 && bytes.length === 0) return null;
           if (byte === 0x7f || byte === 0x08) bytes.pop();
           else if (byte >= 0x20) bytes.push(byte);
@@ -81,10 +96,31 @@ export function stdinInput(): LineInput {
   return {
     isTerminal: () => Deno.stdin.isTerminal(),
     readLine(options = {}) {
-      if (options.hidden === true && Deno.stdin.isTerminal()) return readHidden();
-      return readPiped();
+      return cancellable(
+        options.hidden === true && Deno.stdin.isTerminal() ? readHidden() : readPiped(),
+        signal,
+      );
     },
   };
+}
+
+/**
+ * `reading`, or {@linkcode PromptCancelled} as soon as `signal` aborts: a read of stdin cannot be
+ * cancelled, so it is left behind (the CLI exits right after an interrupt).
+ */
+function cancellable<T>(reading: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return reading;
+  if (signal.aborted) {
+    reading.catch(() => {});
+    return Promise.reject(new PromptCancelled(signal.reason));
+  }
+  const { promise, reject } = Promise.withResolvers<never>();
+  const onAbort = () => reject(new PromptCancelled(signal.reason));
+  signal.addEventListener("abort", onAbort, { once: true });
+  reading.catch(() => {});
+  return Promise.race([reading, promise]).finally(() =>
+    signal.removeEventListener("abort", onAbort)
+  );
 }
 
 function concat(a: Uint8Array, b: Uint8Array): Uint8Array {

@@ -1,6 +1,6 @@
 // The layout of the progress bar's one line: what fits the terminal's width, dropped in order of
-// least use (the bar's length, then the label's end, the bar, the label, the rate, the bytes), so
-// the line never wraps and every redraw replaces it in place.
+// least use (the bar's length, the label's end, the bar, the rate, the bytes; the label's verb
+// last), so the line never wraps and every redraw replaces it in place.
 
 /** The parts of a progress line, each already formatted. */
 export interface ProgressParts {
@@ -20,13 +20,15 @@ export interface ProgressParts {
 
 const MAX_BAR = 30;
 const MIN_BAR = 10;
-const MIN_LABEL = 8;
 
 /**
  * The progress line for a terminal `columns` wide: at most `columns - 3` characters, the widest
- * form that fits. A line that fills the last column wraps on some terminals, and the terminal
- * echoes Ctrl-C as `^C` behind the bar: with the bar wrapped by it, clearing the bar's line would
- * leave the bar on screen above the `Interrupted` message.
+ * form that fits. The label's first word (the verb: `Uploading`) is never cut: before it goes,
+ * the bar shrinks and goes, the rest of the label is cut, then the rate and the bytes go; only
+ * a terminal too narrow for the verb and the compact numbers loses the label. A line that fills
+ * the last column wraps on some terminals, and the terminal echoes Ctrl-C as `^C` behind the
+ * bar: with the bar wrapped by it, clearing the bar's line would leave the bar on screen above
+ * the `Interrupted` message.
  */
 export function progressLine(parts: ProgressParts, columns: number): string {
   const room = Math.max(1, columns - 3);
@@ -36,22 +38,32 @@ export function progressLine(parts: ProgressParts, columns: number): string {
   const stats = join([parts.files, percent, parts.amount, parts.rate, parts.eta]);
   const label = parts.label;
   if (parts.percent !== undefined) {
-    // `label [bar] stats`, the label cut to fit a bar of MIN_BAR when it must.
-    const labelRoom = Math.min(label.length, room - stats.length - 4 - MIN_BAR);
-    if (labelRoom >= Math.min(MIN_LABEL, label.length)) {
-      const shown = cut(label, labelRoom);
+    // `label [bar] stats`, the label cut (never its verb) to fit a bar of MIN_BAR when it must.
+    const shown = fit(label, room - stats.length - 4 - MIN_BAR);
+    if (shown !== undefined) {
       const width = Math.min(MAX_BAR, room - shown.length - 4 - stats.length);
       const filled = Math.round((parts.percent / 100) * width);
       return `${shown} [${"#".repeat(filled)}${"-".repeat(width - filled)}] ${stats}`;
     }
   }
-  const labelRoom = Math.min(label.length, room - stats.length - 1);
-  if (labelRoom >= Math.min(MIN_LABEL, label.length)) return `${cut(label, labelRoom)} ${stats}`;
+  const compact = join([parts.files, percent?.trim(), parts.eta]) || parts.amount;
+  for (const numbers of [stats, join([parts.files, percent, parts.amount, parts.eta]), compact]) {
+    const shown = fit(label, room - numbers.length - 1);
+    if (shown !== undefined) return join([shown, numbers]);
+  }
   if (stats.length <= room) return stats;
-  const withoutRate = join([parts.files, percent, parts.amount, parts.eta]);
-  if (withoutRate.length <= room) return withoutRate;
-  // Too narrow for the bytes: the compact form, files, share and time left.
-  return cut(join([parts.files, percent?.trim(), parts.eta]) || parts.amount, room);
+  return cut(compact, room);
+}
+
+/**
+ * `label` in at most `length` characters: whole, or cut after its first word (`Uploading da…`),
+ * or that word alone; `undefined` when not even the first word fits.
+ */
+function fit(label: string, length: number): string | undefined {
+  if (label.length <= length) return label;
+  const verb = label.split(" ")[0] ?? label;
+  if (length < verb.length) return undefined;
+  return length >= verb.length + 3 ? cut(label, length) : verb;
 }
 
 function cut(text: string, length: number): string {

@@ -43,7 +43,9 @@ export const PROGRAM_NAME = "repo-apy";
 /** The root command holding `groups`, with the run's context and the shared behaviour. */
 export function buildRoot(groups: readonly Command[], options: ProgramOptions): Command {
   const output = options.output ?? new Output();
-  const input: LineInput = options.input === undefined ? stdinInput() : linesInput(options.input);
+  const input: LineInput = options.input === undefined
+    ? stdinInput(options.managerOptions?.signal)
+    : linesInput(options.input);
   const root = createGroup(PROGRAM_NAME, "Command line client of the research data repository");
   for (const group of groups) root.addCommand(group);
   root.addHelpText(

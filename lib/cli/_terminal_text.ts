@@ -42,3 +42,22 @@ export function terminalLine(text: unknown, options: TerminalLineOptions = {}): 
   // without the replacement.
   return maxLength !== undefined && line.length > maxLength ? `${line.slice(0, maxLength)}…` : line;
 }
+
+/**
+ * A safe line broken at spaces into rows of at most `width` characters, so a terminal does not
+ * wrap it in the middle of a word; a word longer than a row (a long path) keeps a row of its own
+ * and the terminal wraps it. The rows are joined with line breaks.
+ */
+export function wrapWords(line: string, width: number): string {
+  if (line.length <= width || width < 20) return line;
+  const rows: string[] = [];
+  let row = "";
+  for (const word of line.split(" ")) {
+    if (row !== "" && row.length + 1 + word.length > width) {
+      rows.push(row);
+      row = word;
+    } else row = row === "" ? word : `${row} ${word}`;
+  }
+  rows.push(row);
+  return rows.join("\n");
+}

@@ -189,6 +189,8 @@ function applyEverydayOptions(command: CommandUnknownOpts): void {
   const { quiet, verbose, progress } = command.opts() as Partial<ApyOptions>;
   const { output } = contextOf(command);
   output.verbosity = quiet === true ? "error" : verbose ?? "info";
+  const source = command.getOptionValueSource("verbose");
+  output.verbosityGiven = source !== undefined && source !== "default";
   output.plainProgress = progress === true;
 }
 
@@ -282,7 +284,12 @@ export function apyCommand<
     } catch (error) {
       if (error instanceof ExitError) throw error;
       throw new ExitError(
-        reportError(error, output, { signal: manager.signal, instance, sources }),
+        reportError(error, output, {
+          signal: manager.signal,
+          instance,
+          sources,
+          command: context.command,
+        }),
       );
     } finally {
       await manager.close();

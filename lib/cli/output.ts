@@ -19,7 +19,7 @@ import { formatBytes } from "../http/format_bytes.ts";
 import { LOG_LEVELS, type Logger, type LogLevel } from "../http/log.ts";
 import { EXIT, ExitError } from "./_errors.ts";
 import { progressLine } from "./_progress_line.ts";
-import { terminalLine } from "./_terminal_text.ts";
+import { terminalLine, wrapWords } from "./_terminal_text.ts";
 
 // The byte formatter is the library's own (its error messages use it too); `./cli` keeps the name.
 export { formatBytes, type FormatBytesOptions } from "../http/format_bytes.ts";
@@ -61,6 +61,11 @@ export class Output {
   /** Current verbosity; messages above it are dropped. */
   verbosity: Verbosity = "info";
   /**
+   * Whether `-V/--verbose` was given: on a terminal, a transfer's per-file lines are printed
+   * only then (see {@linkcode Output.fileLine}).
+   */
+  verbosityGiven = false;
+  /**
    * Whether progress is reported as plain lines when stderr is not a terminal (`--progress`);
    * on a terminal the bar is drawn either way.
    */
@@ -71,6 +76,8 @@ export class Output {
   #secrets: string[] = [];
   #stdoutClosed = false;
   #statusLine: string | undefined;
+  /** Whether the last text written was a question without its line end. */
+  #openPrompt = false;
 
   /**
    * Creates the output. When the reader of the process's stdout goes away (`repo-apy … | head`),
@@ -110,6 +117,31 @@ export class Output {
    */
   addSecret(secret: string): void {
     if (secret.length >= 8 && !this.#secrets.includes(secret)) this.#secrets.push(secret);
+  }
+
+  /**
+   * Prints one file's line of a transfer of many (`Uploaded 'a.csv' (1.2 kB)`) on stderr. On a
+   * terminal the bar and the summary say enough, so the line is printed only when
+   * `-V/--verbose` was given; elsewhere (a log) at the `info` verbosity, like every message.
+   *
+   * @param message The line.
+   *
+   * @example Usage
+   * ```ts
+   * import { Output } from "@repo/apy/cli";
+   * import assert from "node:assert";
+   *
+   * const err: string[] = [];
+   * const output = new Output({ stderr: (text) => err.push(text), stderrIsTerminal: true });
+   * output.fileLine("Uploaded 'a.csv'");
+   * output.verbosityGiven = true; // -V info
+   * output.fileLine("Uploaded 'b.csv'");
+   * assert.deepStrictEqual(err, ["Uploaded 'b.csv'\n"]);
+   * ```
+   */
+  fileLine(message: string): void {
+    if (this.stderrIsTerminal() && !this.verbosityGiven) return;
+    this.info(message);
   }
 
   /**
@@ -222,7 +254,12 @@ export class Output {
    * ```
    */
   info(message: string): void {
-    if (this.isVerbose("info")) this.writeErr(`${terminalLine(message)}\n`);
+    if (this.isVerbose("info")) this.writeErr(`${this.#rows(terminalLine(message))}\n`);
+  }
+
+  /** A message line broken at spaces to the terminal's width (on a terminal only). */
+  #rows(line: string): string {
+    return this.stderrIsTerminal() ? wrapWords(line, terminalColumns() - 1) : line;
   }
 
   /**
@@ -243,7 +280,7 @@ export class Output {
    * ```
    */
   error(message: string): void {
-    this.writeErr(`${terminalLine(message)}\n`);
+    this.writeErr(`${this.#rows(terminalLine(message))}\n`);
   }
 
   /**
@@ -265,7 +302,9 @@ export class Output {
    * ```
    */
   warning(message: string): void {
-    if (this.isVerbose("warning")) this.writeErr(`Warning: ${terminalLine(message)}\n`);
+    if (this.isVerbose("warning")) {
+      this.writeErr(`${this.#rows(`Warning: ${terminalLine(message)}`)}\n`);
+    }
   }
 
   /**
@@ -312,6 +351,28 @@ export class Output {
    */
   prompt(text: string): void {
     this.writeErr(text);
+    this.#openPrompt = !text.endsWith("\n");
+  }
+
+  /**
+   * Ends the line of a question left unanswered (Ctrl-C at the prompt), so the next message
+   * starts a line of its own; nothing when no question is open.
+   *
+   * @example Usage
+   * ```ts
+   * import { Output } from "@repo/apy/cli";
+   * import assert from "node:assert";
+   *
+   * const err: string[] = [];
+   * const output = new Output({ stderr: (text) => err.push(text) });
+   * output.prompt("Delete? [y/N] ");
+   * output.endPrompt(); // Ctrl-C instead of an answer
+   * output.endPrompt(); // nothing more: the line is ended
+   * assert.deepStrictEqual(err, ["Delete? [y/N] ", "\n"]);
+   * ```
+   */
+  endPrompt(): void {
+    if (this.#openPrompt) this.writeErr("\n");
   }
 
   /**
@@ -360,6 +421,7 @@ export class Output {
    * ```
    */
   writeErr(text: string): void {
+    this.#openPrompt = false;
     if (this.#statusLine === undefined) {
       this.#stderr(this.#redact(text));
       return;
@@ -535,9 +597,14 @@ export function createProgress(
     const amount = total > 0
       ? `${formatBytes(current)}/${formatBytes(total)}`
       : formatBytes(current);
-    const eta = total > 0 && rate > 0 && current < total
-      ? `ETA ${formatDuration((total - current) / rate)}`
-      : "";
+    // Many small files take round trips more than bytes: the time left is the longer of what
+    // the bytes and what the files still to go take at this run's pace.
+    const byBytes = total > 0 && rate > 0 && current < total ? (total - current) / rate : 0;
+    const byFiles = files !== undefined && filesDone > 0 && filesDone < files
+      ? seconds / filesDone * (files - filesDone)
+      : 0;
+    const left = Math.max(byBytes, byFiles);
+    const eta = left > 0 ? `ETA ${formatDuration(left)}` : "";
     return { amount, rate: rate > 0 ? `${formatBytes(rate)}/s` : "", eta, seconds };
   };
   const percentOf = () => total > 0 ? Math.floor(Math.min(1, current / total) * 100) : undefined;

@@ -8,6 +8,7 @@
 import type { CommandUnknownOpts } from "@commander-js/extra-typings";
 import type { RepoManagerOptions } from "../manager/repo_manager.ts";
 import { normalizeUnderscoreFlags } from "./_argv.ts";
+import { contextOf } from "./_context.ts";
 import { reportError } from "./_errors.ts";
 import { firstUnknownFlag } from "./_typos.ts";
 import { subcommand } from "./_tree.ts";
@@ -89,10 +90,14 @@ export async function runCli(args: readonly string[], options: RunCliOptions): P
       // Commander would report a missing required option first; the typo is the real mistake.
       commanderReport(unknown.command, "unknownOption")(unknown.flag);
     }
+    contextOf(program).command = [program.name(), ...normalized];
     await program.parseAsync(normalized, { from: "user" });
     return 0;
   } catch (error) {
-    return reportError(error, output, { signal: options.signal });
+    return reportError(error, output, {
+      signal: options.signal,
+      command: contextOf(program).command,
+    });
   }
 }
 

@@ -99,15 +99,17 @@ export class IdleTimer implements Disposable {
 
 /**
  * The idle timer around the reads of an answer body: the timeout counts only while a read
- * waits, a failed read is a {@linkcode TimeoutError} (the timeout passed) or a broken
- * connection, and the timer stops when reading is over.
+ * waits, a failed read is the caller's abort reason (its signal aborted), a
+ * {@linkcode TimeoutError} (the timeout passed) or a broken connection, and the timer stops when
+ * reading is over.
  */
-export function watchReads(timer: IdleTimer, host: string): ReadWatch {
+export function watchReads(timer: IdleTimer, host: string, signal?: AbortSignal): ReadWatch {
   return {
     before: () => timer.touch(),
     after: () => timer.pause(),
     failed: (cause) => {
       timer.stop();
+      if (signal?.aborted) return signal.reason;
       return timer.fired ? new TimeoutError(host, timer.timeoutMs) : new ConnectionError(
         host,
         `The connection to ${host} broke while reading the answer: try again`,
@@ -183,17 +185,41 @@ function openReader(source: ReadableStream<Uint8Array>): BodyReader {
 }
 
 /**
- * Wraps a response so that every read of its body counts as activity, and a pause longer than
- * the timeout aborts it with {@linkcode TimeoutError}.
+ * Rejects with the signal's reason once it aborts (never without a signal); `stop` removes the
+ * listener.
  */
-export function guardBody(response: Response, timer: IdleTimer, host: string): Response {
+function abortion(signal: AbortSignal | undefined): { promise: Promise<never>; stop(): void } {
+  if (signal === undefined) return { promise: new Promise<never>(() => {}), stop() {} };
+  const { promise, reject } = Promise.withResolvers<never>();
+  promise.catch(() => {}); // raced against each read; unread when no read waits
+  const onAbort = () => reject(signal.reason);
+  if (signal.aborted) onAbort();
+  else signal.addEventListener("abort", onAbort, { once: true });
+  return { promise, stop: () => signal.removeEventListener("abort", onAbort) };
+}
+
+/**
+ * Wraps a response so that every read of its body counts as activity, a pause longer than the
+ * timeout aborts it with {@linkcode TimeoutError}, and the caller's `signal` ends it at once
+ * with the signal's reason: a read waiting for data, or data already buffered, never outlives
+ * an abort.
+ */
+export function guardBody(
+  response: Response,
+  timer: IdleTimer,
+  host: string,
+  signal?: AbortSignal,
+): Response {
   const source = response.body;
   if (source === null) {
     timer.stop();
     return response;
   }
   const reader = openReader(source);
-  const watch = watchReads(timer, host);
+  const watch = watchReads(timer, host, signal);
+  const aborted = abortion(signal);
+  const settle = <T>(read: Promise<T>): Promise<T> =>
+    signal === undefined ? read : Promise.race([read, aborted.promise]);
   // A byte stream, so consumers can read into their own reused buffer (BYOB) and a multi-GB
   // download creates no garbage per chunk; the timer runs only while a read waits.
   timer.pause();
@@ -203,35 +229,41 @@ export function guardBody(response: Response, timer: IdleTimer, host: string): R
       timer.touch();
       const end = () => {
         timer.stop();
+        aborted.stop();
         controller.close();
       };
       try {
+        if (signal?.aborted) throw signal.reason;
         const request = controller.byobRequest;
         const view = request?.view;
         if (request && view && reader.byob) {
           const target = new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
-          const { done, value } = await reader.byob.read(target);
+          const { done, value } = await settle(reader.byob.read(target));
           if (done) end();
           if (value) request.respondWithNewView(value);
           else request.respond(0);
           return;
         }
-        const { done, value } = reader.byob
-          ? await reader.byob.read(new Uint8Array(READ_SIZE))
-          : await reader.plain.read();
+        const { done, value } = await settle(
+          reader.byob ? reader.byob.read(new Uint8Array(READ_SIZE)) : reader.plain.read(),
+        );
         if (done) {
           end();
           // A reader waiting with its own buffer (BYOB) learns of the end only this way.
           controller.byobRequest?.respond(0);
         } else if (value.byteLength > 0) controller.enqueue(value);
       } catch (error) {
+        aborted.stop();
         controller.error(watch.failed(error));
+        // The connection is not read to its end: an aborted read leaves it to be closed.
+        (reader.byob ?? reader.plain).cancel(error).catch(() => {});
       } finally {
         timer.pause();
       }
     },
     cancel(reason) {
       timer.stop();
+      aborted.stop();
       return (reader.byob ?? reader.plain).cancel(reason);
     },
   });

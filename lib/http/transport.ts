@@ -143,8 +143,8 @@ export class Transport implements AsyncDisposable {
    * ```
    */
   async request(verb: string, endpoint: string, options: RequestOptions = {}): Promise<Response> {
-    const { response, timer, host } = await this.#exchange(verb, endpoint, options);
-    return guardBody(response, timer, host);
+    const { response, timer, host, signal } = await this.#exchange(verb, endpoint, options);
+    return guardBody(response, timer, host, signal);
   }
 
   /** {@linkcode Transport.request} with the answer's body not yet guarded by its idle timer. */
@@ -166,7 +166,7 @@ export class Transport implements AsyncDisposable {
         if (response.status !== 429) pacer.succeeded();
         if (response.ok || options.expect?.includes(response.status)) return answer;
         const failure = await requestErrorFrom(
-          guardBody(response, answer.timer, answer.host),
+          guardBody(response, answer.timer, answer.host, answer.signal),
           method,
           {
             url: url.href,
@@ -291,12 +291,16 @@ export class Transport implements AsyncDisposable {
     options: RequestOptions,
     expected: string,
   ): Promise<{ value: object; fail: (found: string, wanted: string) => RequestError }> {
-    const { response, timer, host } = await this.#exchange(method, endpoint, options);
+    const { response, timer, host, signal } = await this.#exchange(method, endpoint, options);
     const state = await this.#ready();
     // Built only for an error: most answers never need the redacted address.
     const address = () => redactUrl(endpointUrl(state.base, endpoint, options.query).href);
     // Read directly under the idle timer: no guarded copy of the body stream is needed.
-    const read = await readAnswerText(response, this.#maxJsonBytes, watchReads(timer, host));
+    const read = await readAnswerText(
+      response,
+      this.#maxJsonBytes,
+      watchReads(timer, host, signal),
+    );
     if (read.truncated) throw new ResponseTooLargeError(method, address(), this.#maxJsonBytes);
     const errorInit = () => ({
       status: response.status,
@@ -469,7 +473,7 @@ export class Transport implements AsyncDisposable {
       throw networkError(url, error);
     }
     // The caller reads the body under the timer (guardBody or watchReads).
-    return { response, timer, host: url.origin };
+    return { response, timer, host: url.origin, ...(init.signal ? { signal: init.signal } : {}) };
   }
 }
 
@@ -478,6 +482,8 @@ interface Answer {
   response: Response;
   timer: IdleTimer;
   host: string;
+  /** The caller's signal: it ends the reading of the body too. */
+  signal?: AbortSignal;
 }
 
 /** The request's options with `signal` (the transport's) joined to the request's own signal. */

@@ -5,7 +5,8 @@ import type { FileJson } from "../http/protocol.ts";
 import { fileDownloadPath } from "../http/paths.ts";
 import type { PartListings } from "./_parts.ts";
 import { checkFile } from "./_answers.ts";
-import { resolveTarget } from "./_paths.ts";
+import { freePath, plainTarget, presentPath } from "./_paths.ts";
+import { localFileHolds } from "./_verify.ts";
 import { writingFile } from "./_local_file.ts";
 import { saveResponse } from "./_save.ts";
 import type { ProgressCallback } from "./progress.ts";
@@ -30,15 +31,23 @@ export interface SaveFileOptions {
    * onto the target (`place`): a sync checks the target's folders there; throwing stops the file.
    */
   guard?: ((stage: "open" | "place") => void | Promise<void>) | undefined;
+  /**
+   * Called instead of downloading when a local file already holds the file (same size and
+   * checksum), under the target's name or a numbered one an earlier run chose.
+   */
+  onPresent?: ((path: string) => void) | undefined;
 }
 
 /**
- * Saves `file` of `record`, verified against its size and checksum.
+ * Saves `file` of `record`, verified against its size and checksum. A local file that already
+ * holds it (same size and checksum, at the target or, without `force`, a numbered name of it) is
+ * kept as it is and nothing is downloaded: running the same download again fetches nothing twice
+ * and duplicates nothing.
  *
  * @param record The record.
  * @param file The file's metadata.
  * @param options Target and policies.
- * @returns The path written.
+ * @returns The path written (or found holding the file).
  */
 export async function saveFile(
   record: TransferTarget,
@@ -47,12 +56,22 @@ export async function saveFile(
 ): Promise<string> {
   checkFile(file, `the files of record ${record.id}`);
   const taken = options.taken ?? new Set<string>();
-  const target = await resolveTarget(options.path, file.name, {
+  const plain = await plainTarget(options.path, file.name, {
     folder: options.folder,
-    force: options.force,
-    taken,
     onWarning: options.onWarning,
   });
+  const present = await presentPath(
+    plain,
+    taken,
+    (path) => localFileHolds(path, file, options.signal),
+    options.force === true,
+  );
+  if (present !== undefined) {
+    options.onPresent?.(present);
+    return present;
+  }
+  // With force an existing file is overwritten, but never one this operation claimed already.
+  const target = await freePath(plain, taken, options.force === true);
   const link = file._links?.download ?? fileDownloadPath(record.id, file.id);
   const guard = options.guard;
   await guard?.("open");

@@ -42,25 +42,77 @@ export async function resolveTarget(
   defaultName: string,
   options: ResolveTargetOptions = {},
 ): Promise<string> {
+  const target = await plainTarget(path, defaultName, options);
+  // With force an existing file is overwritten, but never one this operation claimed already.
+  return await freePath(target, options.taken ?? new Set<string>(), options.force === true);
+}
+
+/**
+ * The file {@linkcode resolveTarget} starts from, before a free name is looked for: the
+ * sanitised default name in the directory, or the file path itself. Creates the directory.
+ *
+ * @param path A file or directory path.
+ * @param defaultName File name used inside a directory.
+ * @param options Subfolder and the warning callback.
+ * @returns The target without a numbered suffix.
+ */
+export async function plainTarget(
+  path: string,
+  defaultName: string,
+  options: Pick<ResolveTargetOptions, "folder" | "onWarning"> = {},
+): Promise<string> {
   const isDir = options.folder !== undefined || /[\\/]$/.test(path) || await isDirectory(path);
-  let target = path;
-  if (isDir) {
-    const dir = options.folder === undefined ? path : join(path, safeFileName(options.folder));
-    await Deno.mkdir(dir, { recursive: true });
-    const name = safeFileName(defaultName);
-    if (name !== safeFileName(defaultName, { maxBytes: Infinity })) {
-      options.onWarning?.(
-        `The name '${defaultName}' is too long for the local file system: saved as '${name}'`,
-      );
-    }
-    target = join(dir, name);
-  } else {
+  if (!isDir) {
     // A file path in a directory that does not exist yet: create the directory, as for a
     // directory path, instead of failing when the temporary file is opened.
     await Deno.mkdir(dirname(path), { recursive: true });
+    return path;
   }
-  // With force an existing file is overwritten, but never one this operation claimed already.
-  return await freePath(target, options.taken ?? new Set<string>(), options.force === true);
+  const dir = options.folder === undefined ? path : join(path, safeFileName(options.folder));
+  await Deno.mkdir(dir, { recursive: true });
+  const name = safeFileName(defaultName);
+  if (name !== safeFileName(defaultName, { maxBytes: Infinity })) {
+    options.onWarning?.(
+      `The name '${defaultName}' is too long for the local file system: saved as '${name}'`,
+    );
+  }
+  return join(dir, name);
+}
+
+/**
+ * The first of `path`, `<stem>_2<ext>`, ... (existing ones, up to the first free name) that
+ * `holds` says already holds the data, and that this operation has not claimed, now claimed
+ * (added to `taken`); `undefined` when none does. A rerun then finds what an earlier run wrote,
+ * under whichever name it got.
+ *
+ * @param path The target without a numbered suffix.
+ * @param taken Paths claimed by this operation (never returned); the path returned is added.
+ * @param holds Whether an existing file holds the data.
+ * @param plainOnly Look at `path` only (a download that replaces the target).
+ * @returns The path holding the data, or `undefined`.
+ */
+export async function presentPath(
+  path: string,
+  taken: Set<string>,
+  holds: (candidate: string) => Promise<boolean>,
+  plainOnly = false,
+): Promise<string | undefined> {
+  for (let n = 1; n <= (plainOnly ? 1 : MAX_NUMBERED_NAMES); n++) {
+    const candidate = numbered(path, n);
+    if (!await pathExists(candidate)) return undefined;
+    // Checked again after the (asynchronous) look: another file of the operation may have
+    // claimed the name meanwhile.
+    if (!taken.has(candidate) && await holds(candidate) && !taken.has(candidate)) {
+      taken.add(candidate);
+      return candidate;
+    }
+  }
+  return undefined;
+}
+
+/** `path` itself for 1, else `<stem>_<n><ext>` (the stem shortened when the name gets long). */
+function numbered(path: string, n: number): string {
+  return n === 1 ? path : join(dirname(path), safeFileName(basename(path), { suffix: `_${n}` }));
 }
 
 /**
@@ -78,10 +130,8 @@ export async function freePath(
   taken: Set<string> = new Set(),
   overwrite = false,
 ): Promise<string> {
-  const dir = dirname(path);
-  const name = basename(path);
   for (let n = 1; n <= MAX_NUMBERED_NAMES; n++) {
-    const candidate = n === 1 ? path : join(dir, safeFileName(name, { suffix: `_${n}` }));
+    const candidate = numbered(path, n);
     if (taken.has(candidate) || (!overwrite && await pathExists(candidate))) continue;
     // Claimed with no await between the last check and the claim: concurrent downloads of the
     // same operation (names that shorten to the same text) never choose the same path.
@@ -90,7 +140,9 @@ export async function freePath(
     return candidate;
   }
   throw new InputError(
-    `No free file name for '${name}' in '${dir}': ${MAX_NUMBERED_NAMES} numbered names are taken; ` +
+    `No free file name for '${basename(path)}' in '${
+      dirname(path)
+    }': ${MAX_NUMBERED_NAMES} numbered names are taken; ` +
       "download into an empty folder",
   );
 }

@@ -8,7 +8,7 @@
 
 import { type FileJson, UPLOAD_CHUNK_SIZE } from "../http/protocol.ts";
 import { Checksum, checksumKind } from "./_chunks.ts";
-import type { ResolvedSource } from "./_source.ts";
+import { type ResolvedSource, resolveSource } from "./_source.ts";
 import { InputError } from "../http/errors.ts";
 import { UploadError } from "./errors.ts";
 
@@ -62,12 +62,48 @@ export function verifyUploaded(file: FileJson, sent: SentData): FileJson {
  *
  * @param file The file on the server.
  * @param source The local data.
+ * @param signal Stops the reading (a big file takes a while): rejects with its reason.
  * @returns True for the same content.
  */
-export async function holdsSource(file: FileJson, source: ResolvedSource): Promise<boolean> {
+export async function holdsSource(
+  file: FileJson,
+  source: ResolvedSource,
+  signal?: AbortSignal,
+): Promise<boolean> {
   if (file.size !== source.size) return false;
-  const sent = await sourceChecksums(source, file.checksum);
+  const sent = await sourceChecksums(source, file.checksum, signal);
   return sent !== undefined && sameContent(file, sent);
+}
+
+/**
+ * Whether the local file at `path` holds exactly the content of the record's `file` (see
+ * {@linkcode holdsSource}): a regular file (not a link) of the same size whose checksum in the
+ * server's form is the file's. Uploads skip such a file; downloads find it already here.
+ *
+ * @param path A local path.
+ * @param file The record's file.
+ * @param signal Stops the reading: rejects with its reason.
+ * @returns True for the same content; false for anything else, a missing path included.
+ */
+export async function localFileHolds(
+  path: string,
+  file: FileJson,
+  signal?: AbortSignal,
+): Promise<boolean> {
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.lstat(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return false;
+    throw error;
+  }
+  if (!info.isFile || info.size !== file.size) return false;
+  const source = await resolveSource(path);
+  try {
+    return await holdsSource(file, source, signal);
+  } finally {
+    await source.close();
+  }
 }
 
 /**
@@ -76,17 +112,20 @@ export async function holdsSource(file: FileJson, source: ResolvedSource): Promi
  *
  * @param source A re-readable source.
  * @param serverChecksum The checksum the server reports for its file.
+ * @param signal Checked before each chunk is hashed.
  * @returns Size and checksums, or `undefined` when the server's form is unknown.
  */
 async function sourceChecksums(
   source: ResolvedSource,
   serverChecksum: string | null | undefined,
+  signal?: AbortSignal,
 ): Promise<SentData | undefined> {
   const kind = checksumKind(serverChecksum, source.size);
   if (kind === undefined || !source.rereadable) return undefined;
   const checksum = new Checksum(kind);
   for await (const chunk of source.chunks(UPLOAD_CHUNK_SIZE, () => true)) {
     try {
+      signal?.throwIfAborted();
       checksum.update(chunk.bytes);
     } finally {
       chunk.release();

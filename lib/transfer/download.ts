@@ -36,8 +36,18 @@ import type { TransferTarget } from "./upload.ts";
 export interface DownloadFileOptions {
   /** Target file, or a directory to write `<dir>/<file name>` into. */
   path: string;
-  /** Overwrite an existing file; otherwise the new one is written as `<stem>_<n><ext>`. */
+  /**
+   * Overwrite an existing file; otherwise the new one is written as `<stem>_<n><ext>`. A local
+   * file that already holds the file (same size and checksum) is kept either way and nothing is
+   * downloaded (see `onPresent`).
+   */
   force?: boolean;
+  /**
+   * Called, instead of downloading, with the local file that already holds the file: the
+   * target (or, without `force`, a numbered name an earlier run gave it) of the same size and
+   * checksum. Its path is returned.
+   */
+  onPresent?: (path: string) => void;
   /**
    * Write into `<path>/<record identifier>/` (the identifier sanitised like every server name);
    * needs a record with `meta()`.

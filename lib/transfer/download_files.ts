@@ -65,7 +65,10 @@ export interface DownloadFilesOptions {
    * @default {false}
    */
   flat?: boolean;
-  /** Overwrite existing files; otherwise new ones are written as `<stem>_<n><ext>`. */
+  /**
+   * Overwrite existing files; otherwise new ones are written as `<stem>_<n><ext>`. A local file
+   * that already holds a file (same size and checksum) is kept either way (see `onPresent`).
+   */
   force?: boolean;
   /** Files downloaded at the same time. @default {4} */
   concurrency?: number;
@@ -77,6 +80,13 @@ export interface DownloadFilesOptions {
   keepPartial?: boolean;
   /** Called after each file is written. */
   onFile?: (path: string, file: FileJson) => void;
+  /**
+   * Called instead of `onFile` for a file already here: a local file of the same size and
+   * checksum at its target (or, without `force`, at a numbered name an earlier run gave it);
+   * nothing is downloaded and its path is among those returned. Running the same download again
+   * thus fetches nothing twice and duplicates nothing.
+   */
+  onPresent?: (path: string, file: FileJson) => void;
   /**
    * Receives the bytes of a file received so far (several files may be in flight); `resumed`:
    * the bytes a resumed download found on disk (included in `bytes`).
@@ -169,7 +179,7 @@ export async function downloadFiles(
   const folders = new Set<string>();
   // What each relative path of this download is: a file or a folder of other files.
   const roles = new Map<string, "file" | "folder">();
-  const { onProgress, onFile } = options;
+  const { onProgress, onFile, onPresent } = options;
   let index = 0;
   const numbered = async function* () {
     for await (const listed of files) {
@@ -220,8 +230,10 @@ export async function downloadFiles(
           return;
         }
       }
+      let present = false;
       try {
         written[at] = await saveFile(record, file, {
+          onPresent: () => present = true,
           path,
           folder: nested ? undefined : folder,
           force: options.force,
@@ -237,7 +249,8 @@ export async function downloadFiles(
         partials.push(...error.partials);
         throw error.cause;
       }
-      onFile?.(written[at]!, file);
+      if (present) onPresent?.(written[at]!, file);
+      else onFile?.(written[at]!, file);
     }, signal ? { signal } : {});
   } catch (error) {
     if (partials.length > 0) throw new IncompleteDownloadError(partials, error);

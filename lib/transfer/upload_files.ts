@@ -31,6 +31,7 @@ import { InputError } from "../http/errors.ts";
 import { statLocalPath } from "../utils/local_path.ts";
 import { type FileJson, UPLOAD_CHUNK_SIZE } from "../http/protocol.ts";
 import { globFilter } from "../utils/glob.ts";
+import { nameList } from "../utils/_name_list.ts";
 import { runPool } from "./_pool.ts";
 import { resolveSource } from "./_source.ts";
 import { checkNameLengths, STAT_CONCURRENCY, walkTree } from "./_tree.ts";
@@ -78,12 +79,14 @@ export interface UploadFilesOptions {
   followSymlinks?: boolean;
   /** Receives warnings, e.g. that symbolic links were left out. */
   onWarning?: (message: string) => void;
-  /** Replace files of the same name (with other content, when `skipExisting` is set too). */
+  /**
+   * Replace files of the same name, also those with the same content (only those with other
+   * content, when `skipExisting` is set too).
+   */
   force?: boolean;
   /**
-   * Leave out files the record already has with the same name, size and checksum (MD5 against
-   * the server's checksum); they are listed in `skipped`. Rerunning an interrupted upload with
-   * it sends only what is missing.
+   * With `force`: still leave out files the record already has with the same content. Without
+   * `force` they are always left out (see {@linkcode uploadFiles}).
    */
   skipExisting?: boolean;
   /**
@@ -116,11 +119,12 @@ export interface UploadFilesOptions {
  * uploaded and verified as by {@linkcode uploadFile}; files up to 10 MB go `concurrency` at a
  * time.
  *
- * Name clashes are checked before anything is sent: without `force` and `skipExisting`, a file
- * name the record already has stops the whole upload with a {@linkcode FilesExistError}. With
- * `skipExisting`, files with the same name, size and checksum are skipped and only differing
- * ones clash. A single file the record already has with the same content is always skipped (a
- * rerun after a lost answer is a success, not a clash).
+ * Name clashes are checked before anything is sent. A file the record already has with the same
+ * name, size and checksum (MD5 against the server's checksum) is skipped and listed in
+ * `skipped`, for a folder as for a single file: running the same upload again after an
+ * interruption (or a lost answer) sends only what is missing. A name the record has with other
+ * content stops the whole upload with a {@linkcode FilesExistError} unless `force` replaces it
+ * (`force` alone replaces the files with the same content too; with `skipExisting` it skips them).
  *
  * Permissions: `--allow-net` to the host, `--allow-read` for the files.
  *
@@ -201,7 +205,7 @@ export async function uploadFiles(
   } catch (error) {
     if (failed === undefined && options.signal?.aborted) {
       throw new UploadFilesError(
-        `The upload was cancelled after ${done.uploaded.length} of ${pending.length} files: run it again with skipExisting to continue`,
+        `The upload was cancelled after ${done.uploaded.length} of ${pending.length} files: run it again to continue`,
         undefined,
         done,
         error,
@@ -210,7 +214,7 @@ export async function uploadFiles(
     if (failed === undefined) throw error;
     const reason = error instanceof Error ? error.message : String(error);
     throw new UploadFilesError(
-      `Uploading '${failed.path}' failed (${reason}); ${done.uploaded.length} of ${pending.length} files were uploaded: run the upload again with skipExisting to continue`,
+      `Uploading '${failed.path}' failed (${reason}); ${done.uploaded.length} of ${pending.length} files were uploaded: run the upload again to continue`,
       failed.path,
       done,
       error,
@@ -278,6 +282,7 @@ export async function planUploadFiles(
     | "recursive"
     | "followSymlinks"
     | "onWarning"
+    | "signal"
   > = {},
 ): Promise<UploadFilesPlan> {
   const { files: local, folders } = await localFiles(source, options);
@@ -285,7 +290,11 @@ export async function planUploadFiles(
   const upload = await withoutExisting(
     record,
     local,
-    { force: options.force ?? false, skipExisting: options.skipExisting ?? false },
+    {
+      force: options.force ?? false,
+      skipExisting: options.skipExisting ?? false,
+      signal: options.signal,
+    },
     (file, found) => skip.push({ file, found }),
   );
   return { upload, skip, folders };
@@ -362,13 +371,12 @@ export async function statUploadPath(path: string): Promise<Deno.FileInfo> {
 async function withoutExisting(
   record: UploadFilesTarget,
   files: LocalUploadFile[],
-  options: { force: boolean; skipExisting: boolean },
+  options: { force: boolean; skipExisting: boolean; signal?: AbortSignal | undefined },
   onSkip: (file: LocalUploadFile, found: FileJson) => void,
 ): Promise<LocalUploadFile[]> {
-  // Checked first so that a clash sends nothing at all. A single file with the same content is
-  // always a success (a rerun after a lost answer); for several, skipping takes `skipExisting`.
+  // Checked first so that a clash sends nothing at all. A file with the same content is a
+  // success (a rerun after an interruption or a lost answer), unless force replaces everything.
   if (options.force && !options.skipExisting) return files;
-  const skip = options.skipExisting || files.length === 1;
   const existing = new Map<string, FileJson>();
   if (files.length === 1 && record.getFileByName !== undefined) {
     // One file: one lookup by name instead of listing every file of the record.
@@ -377,6 +385,7 @@ async function withoutExisting(
   } else {
     const names = new Set(files.map((file) => file.name));
     for await (const file of record.files()) {
+      options.signal?.throwIfAborted();
       if (names.has(file.name)) existing.set(file.name, file);
     }
   }
@@ -385,29 +394,33 @@ async function withoutExisting(
   for (const file of files) {
     const found = existing.get(file.name);
     if (found === undefined) pending.push(file);
-    else if (skip && await hasContent(file, found)) onSkip(file, found);
+    else if (await hasContent(file, found, options.signal)) onSkip(file, found);
     else if (options.force) pending.push(file);
     else clashes.push(file.name);
   }
   if (clashes.length > 0) {
-    const list = clashes.map((name) => `'${name}'`).join(", ");
+    const list = nameList(clashes);
     throw new FilesExistError(
       clashes,
-      `The record already has ${clashes.length === 1 ? "a file" : "files"} named ${list}${
-        options.skipExisting ? " with other content" : ""
-      }: nothing was uploaded; pass force to replace ${clashes.length === 1 ? "it" : "them"}${
-        options.skipExisting ? "" : ", or skipExisting to skip files with the same content"
+      `The record already has ${
+        clashes.length === 1 ? "a file" : `${clashes.length.toLocaleString("en-US")} files`
+      } named ${list} with other content: nothing was uploaded; pass force to replace ${
+        clashes.length === 1 ? "it" : "them"
       }`,
     );
   }
   return pending;
 }
 
-async function hasContent(file: LocalUploadFile, found: FileJson): Promise<boolean> {
+async function hasContent(
+  file: LocalUploadFile,
+  found: FileJson,
+  signal: AbortSignal | undefined,
+): Promise<boolean> {
   if (found.size !== file.size) return false;
   const source = await resolveSource(file.path);
   try {
-    return await holdsSource(found, source);
+    return await holdsSource(found, source, signal);
   } finally {
     await source.close();
   }

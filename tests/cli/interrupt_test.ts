@@ -46,7 +46,9 @@ async function interruptAndResume(size: number): Promise<void> {
     text,
     new RegExp(
       String
-        .raw`^Interrupted: the partial file '.*\/out\/\.big\.bin\.[0-9a-f]{8}\.part' \(\d+ of ${size} bytes\) was kept; run the same command again to resume the download\n$`,
+        .raw`^Interrupted: the partial file '.*\/out\/\.big\.bin\.[0-9a-f]{8}\.part' \(\d+ of ${size} bytes\) was kept; run the same command again to resume the download: repo-apy ${
+        args.join(" ")
+      }\n$`,
     ),
   );
   server.clearFaults();
@@ -86,7 +88,20 @@ Deno.test("runCli() with an aborted signal exits 130 with one line", async () =>
   assertEquals(code, 130);
   assertEquals(
     stderr,
-    "Interrupted: the command stopped before it finished and kept no partial file; run it again to complete it\n",
+    "Interrupted before the command finished: what it completed is kept; run the same command again to finish the job: repo-apy records get-metadatum -r 1 -n x\n",
+  );
+});
+
+Deno.test("interruptMessage() quotes the command that continues for a POSIX shell", () => {
+  assertEquals(
+    interruptMessage(new Error("stopped"), [
+      "repo-apy",
+      "records",
+      "add-files",
+      "-n",
+      "my data/it's",
+    ]),
+    "Interrupted before the command finished: what it completed is kept; run the same command again to finish the job: repo-apy records add-files -n 'my data/it'\\''s'",
   );
 });
 

@@ -28,6 +28,8 @@ Deno.test("records get-file -u (-n, -i, -P) and export -u -n keep a hostile iden
   const record = ["-r", String(id), "-p", target, "-u"];
   await ok(server, ["get-file", ...record, "-n", "a.txt"]);
   await ok(server, ["get-file", ...record, "-i", fileId, "-f"]);
+  // Other content in the way, so -P writes a second file (the same content would be kept).
+  await Deno.writeTextFile(`${target}/${SAFE}/a.txt`, "edited");
   await ok(server, ["get-file", ...record, "-P", "*"]);
   await ok(server, ["export", "-r", String(id), "-p", target, "-u", "-n", "named", "-f"]);
   await ok(server, ["export-metadata", "-r", String(id), "-p", target, "-u"]);

@@ -176,7 +176,8 @@ Deno.test("records get-file downloads by pattern, into a record folder, and pipe
     "z.txt",
     "-E",
   ]);
-  assertEquals(again.stdout, `${dir.path}/z_2.txt\n`);
+  // The same content is already here: kept, not downloaded again as z_2.txt.
+  assertEquals(again.stdout, `${dir.path}/z.txt\n`);
   const forced = await ok(server, [
     "get-file",
     "-r",
@@ -189,6 +190,8 @@ Deno.test("records get-file downloads by pattern, into a record folder, and pipe
     "-E",
   ]);
   assertEquals(forced.stdout, `${dir.path}/z.txt\n`);
+  // Other content in the way: -f replaces it (the same content would be kept as already here).
+  await Deno.writeTextFile(`${dir.path}/x.csv`, "edited");
   const plain = await ok(server, ["get-file", "-r", String(id), "-p", dir.path, "-P", "x*", "-f"]);
   // One short line per file (its path in the folder), and the summary naming the record.
   assertStringIncludes(plain.stderr, "\nDownloaded 'x.csv'\n");

@@ -1,4 +1,4 @@
-// `records add-files` reliability: folder uploads that resume with --skip-existing, the resume
+// `records add-files` reliability: folder uploads that resume when run again, the resume
 // line of a rerun, and several processes resuming one interrupted upload.
 import { assertEquals, assertNotIncludes, assertStringIncludes, assertTrue } from "../_assert.ts";
 import { Transport } from "../../lib/http/transport.ts";
@@ -40,7 +40,7 @@ async function interruptedUpload(server: TestServer, id: number, path: string): 
   server.clearFaults();
 }
 
-Deno.test("records add-files on a folder resumes with --skip-existing and counts the skipped files", async () => {
+Deno.test("records add-files on a folder: the same command again continues and counts the skipped files", async () => {
   await using server = await startServer();
   await using dir = await tempDir();
   for (const name of ["a.txt", "b.txt", "c.txt", "d.txt", "e.txt"]) {
@@ -52,17 +52,13 @@ Deno.test("records add-files on a folder resumes with --skip-existing and counts
   const args = ["records", "add-files", "-r", String(id), "-n", dir.path, "--concurrency", "1"];
   const failed = await repo(server, args);
   assertEquals(failed.code, 1);
-  assertStringIncludes(failed.stderr, "--skip-existing");
+  assertStringIncludes(failed.stderr, "run the same command again to continue");
+  assertNotIncludes(failed.stderr, "--skip-existing");
   assertEquals(await fileNames(server, id), ["a.txt", "b.txt"]);
 
-  // A plain rerun is refused, and says what to add.
-  const refused = await repo(server, args);
-  assertEquals(refused.code, 1);
-  assertStringIncludes(refused.stderr, "already has files named 'a.txt', 'b.txt'");
-  assertStringIncludes(refused.stderr, "--skip-existing");
-
+  // The same command again skips the files already there with the same content.
   const before = server.log.length;
-  const resumed = await repo(server, [...args, "--skip-existing"]);
+  const resumed = await repo(server, args);
   assertEquals(resumed.code, 0, resumed.stderr);
   assertStringIncludes(resumed.stderr, "Uploaded 3 files, 48 B in ");
   assertStringIncludes(resumed.stderr, "skipped 2 already there");
@@ -70,9 +66,14 @@ Deno.test("records add-files on a folder resumes with --skip-existing and counts
   assertEquals(posted(server, before), 3);
   assertEquals(await fileNames(server, id), ["a.txt", "b.txt", "c.txt", "d.txt", "e.txt"]);
 
+  // Run once more, with nothing left to do: exit 0, nothing sent.
+  const finished = await repo(server, args);
+  assertEquals(finished.code, 0, finished.stderr);
+  assertStringIncludes(finished.stderr, "All 5 files are already in the record");
+
   // A file that changed locally is not skipped: it clashes unless -f replaces it.
   await Deno.writeTextFile(`${dir.path}/a.txt`, "changed");
-  const clash = await repo(server, [...args, "--skip-existing"]);
+  const clash = await repo(server, args);
   assertEquals(clash.code, 1);
   assertStringIncludes(clash.stderr, "a file named 'a.txt' with other content than the local file");
   assertStringIncludes(clash.stderr, "add -f/--force to replace it");
@@ -163,7 +164,7 @@ Deno.test("records add-files succeeds when the answer to finish is lost, and a r
   assertEquals(await fileNames(server, id), ["big.bin"]);
 });
 
-Deno.test("interruptMessage() of an interrupted folder upload names --skip-existing and what is left", () => {
+Deno.test("interruptMessage() of an interrupted folder upload says what is left and that the same command continues", () => {
   const upload = { name: "big.bin", chunk_count: 6, chunks: [] } as unknown as UploadJson;
   const aborted = new UploadError("cancelled", {
     upload,
@@ -175,11 +176,11 @@ Deno.test("interruptMessage() of an interrupted folder upload names --skip-exist
   const inFile = new UploadFilesError("stopped", "/data/big.bin", done, aborted);
   assertEquals(
     interruptMessage(new Error("wrapped", { cause: inFile })),
-    "Interrupted: the upload of 'big.bin' stays on the server (2 of 6 chunks); 1 file(s) are in the record; run the same command again with --skip-existing to continue",
+    "Interrupted: the upload of 'big.bin' stays on the server (2 of 6 chunks); 1 file(s) are in the record; run the same command again to continue (files already in the record are skipped)",
   );
   const between = new UploadFilesError("cancelled", undefined, done, new Error("SIGINT"));
   assertEquals(
     interruptMessage(between),
-    "Interrupted: 1 file(s) are in the record; run the same command again with --skip-existing to continue",
+    "Interrupted: 1 file(s) are in the record; run the same command again to continue (files already in the record are skipped)",
   );
 });

@@ -94,7 +94,7 @@ Deno.test("--progress off a terminal logs the upload; -q/--quiet prints only the
   assertStringIncludes(failed.stderr, "Error: ");
 });
 
-Deno.test("progressLine() fits the width: the bar shrinks, then the label, the bar, the rate go", () => {
+Deno.test("progressLine() fits the width: the bar shrinks and goes, then the label's end, the rate, the bytes; the verb last", () => {
   const parts = {
     label: "Uploading data",
     percent: 33,
@@ -118,12 +118,24 @@ Deno.test("progressLine() fits the width: the bar shrinks, then the label, the b
   );
   assertEquals(
     progressLine(parts, 64),
-    "Uploading… 8/24 files  33% 800.0 kB/2.4 MB 556.0 kB/s ETA 3s",
+    "Uploading 8/24 files  33% 800.0 kB/2.4 MB 556.0 kB/s ETA 3s",
   );
-  assertEquals(progressLine(parts, 60), "8/24 files  33% 800.0 kB/2.4 MB 556.0 kB/s ETA 3s");
   // Narrower: the rate goes, then the bytes (the compact form keeps files, share and time left).
-  assertEquals(progressLine(parts, 44), "8/24 files  33% 800.0 kB/2.4 MB ETA 3s");
+  assertEquals(progressLine(parts, 60), "Uploading data 8/24 files  33% 800.0 kB/2.4 MB ETA 3s");
+  assertEquals(progressLine(parts, 44), "Uploading data 8/24 files 33% ETA 3s");
   assertEquals(progressLine(parts, 30), "8/24 files 33% ETA 3s");
+  // Many files of a long transfer at 80 columns: the verb stays whole, the bar goes first.
+  assertEquals(
+    progressLine({
+      label: "Uploading my-experiment",
+      percent: 99,
+      files: "1985/2000 files",
+      amount: "1.2 GB/1.3 GB",
+      rate: "12.3 MB/s",
+      eta: "ETA 1m 05s",
+    }, 80),
+    "Uploading my-experim… 1985/2000 files  99% 1.2 GB/1.3 GB 12.3 MB/s ETA 1m 05s",
+  );
   // No total: no bar and no share, the bytes and the rate.
   assertEquals(
     progressLine({ label: "Exporting 3", amount: "1.0 MB", rate: "1.0 MB/s", eta: "" }, 80),
@@ -148,7 +160,8 @@ Deno.test("createProgress() on a terminal redraws one line at the terminal's wid
   assertEquals([first.startsWith("\r"), first.endsWith("\x1b[K")], [true, true]);
   assertMatch(
     first.slice(1, -3),
-    /^Uploading data \[#+-+\] 1\/24 files {2}25% 600\.0 kB\/2\.4 MB .* ETA 3s$/,
+    // 1 file of 24 in a second: 23 files to go outweigh the 3 s the bytes alone would take.
+    /^Uploading data \[#+-+\] 1\/24 files {2}25% 600\.0 kB\/2\.4 MB .* ETA 23s$/,
   );
   columns = 50;
   time = 2000;
@@ -191,4 +204,29 @@ Deno.test("add-files on a folder shows the file count and the folder's total on 
   // Off a terminal, the last plain line: the total was known before the first byte.
   assertMatch(run.stderr, /Uploading [^:]+: done, 30\.0 kB in /);
   assertMatch(run.stderr, /\nUploaded 3 files, 30\.0 kB in \S+/);
+});
+
+Deno.test("createProgress() of many files: the ETA counts the files still to go, not only the bytes", () => {
+  const { output, lines } = capture(true);
+  let time = 0;
+  // 100 files of 1 MB in all: the big one went first, 90 small ones are left.
+  const bar = createProgress(1_000_000, "Uploading", output, { now: () => time, files: 100 });
+  time = 10_000;
+  bar.advance(900_000);
+  for (let file = 0; file < 10; file++) bar.fileDone();
+  // The bytes alone would say about a second; 10 files in 10 s leave 90 s for 90 files.
+  assertStringIncludes(lines.at(-1) ?? "", "ETA 1m 30s");
+});
+
+Deno.test("fileLine(): per-file lines are left to the bar on a terminal unless -V is given; a log keeps them", () => {
+  const terminal = capture(true);
+  terminal.output.fileLine("Uploaded 'a.txt'");
+  terminal.output.verbosityGiven = true;
+  terminal.output.fileLine("Uploaded 'b.txt'");
+  assertEquals(terminal.lines, ["Uploaded 'b.txt'\n"]);
+  const log = capture(false);
+  log.output.fileLine("Uploaded 'a.txt'");
+  log.output.verbosity = "warning";
+  log.output.fileLine("Uploaded 'b.txt'");
+  assertEquals(log.lines, ["Uploaded 'a.txt'\n"]);
 });

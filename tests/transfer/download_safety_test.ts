@@ -27,6 +27,8 @@ Deno.test("downloadFiles() and downloadFile() with useFolder keep a hostile iden
   const out = `${env.dir}/a/b/c/out`;
   await Deno.mkdir(out, { recursive: true });
   const many = await env.record.downloadFiles(out, { useFolder: true });
+  // Other content in the way, so the second download writes (the same content would be kept).
+  await Deno.writeTextFile(many[0]!, "edited");
   const one = await env.record.downloadFile(file.id, `${out}/`, { useFolder: true });
   assertEquals(many, [`${out}/.._.._.._victim/a.txt`]);
   assertEquals(one, `${out}/.._.._.._victim/a_2.txt`);

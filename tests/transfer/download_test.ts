@@ -53,17 +53,38 @@ Deno.test("downloadFile() into a directory keeps existing files unless forced", 
   await using env = await setup();
   const file = await env.record.uploadString("v1", "notes.tar.gz");
   const first = await env.record.downloadFile(file.id, env.dir);
-  const second = await env.record.downloadFile(file.id, env.dir);
-  const third = await env.record.downloadFile(file.id, env.dir);
-  assertEquals([first, second, third], [
-    `${env.dir}/notes.tar.gz`,
-    `${env.dir}/notes.tar_2.gz`,
-    `${env.dir}/notes.tar_3.gz`,
-  ]);
   await Deno.writeTextFile(first, "local edit");
+  const second = await env.record.downloadFile(file.id, env.dir);
+  assertEquals([first, second], [`${env.dir}/notes.tar.gz`, `${env.dir}/notes.tar_2.gz`]);
+  assertEquals(await Deno.readTextFile(first), "local edit");
   const forced = await env.record.downloadFile(file.id, env.dir, { force: true });
   assertEquals(forced, first);
   assertEquals(await Deno.readTextFile(first), "v1");
+});
+
+Deno.test("downloadFile() again finds the file already here (same size and checksum): nothing is fetched or duplicated", async () => {
+  await using env = await setup();
+  const file = await env.record.uploadString("v1", "notes.tar.gz");
+  const first = await env.record.downloadFile(file.id, env.dir);
+  const before = env.server.log.length;
+  const present: string[] = [];
+  const again = await env.record.downloadFile(file.id, env.dir, {
+    onPresent: (path) => present.push(path),
+  });
+  assertEquals([again, present], [first, [first]]);
+  assertEquals(
+    env.server.log.slice(before).filter((entry) => entry.path.endsWith("/download")),
+    [],
+  );
+  // A copy an earlier run wrote under a numbered name (the original edited) is found too.
+  await Deno.writeTextFile(first, "local edit");
+  const numbered = await env.record.downloadFile(file.id, env.dir);
+  const third = await env.record.downloadFile(file.id, env.dir);
+  assertEquals([numbered, third], [`${env.dir}/notes.tar_2.gz`, `${env.dir}/notes.tar_2.gz`]);
+  assertEquals([...Deno.readDirSync(env.dir)].map((entry) => entry.name).sort(), [
+    "notes.tar.gz",
+    "notes.tar_2.gz",
+  ]);
 });
 
 Deno.test("downloadFile() without a path returns the content stream and reports progress", async () => {
@@ -110,10 +131,15 @@ Deno.test("downloadFiles() with useFolder writes below the record identifier and
   await env.record.uploadString("one", "one.txt");
   const first = await env.record.downloadFiles(env.dir, { useFolder: true });
   assertEquals(first, [`${env.dir}/my-record/one.txt`]);
+  // The same content is already here: kept, nothing duplicated.
+  const same = await env.record.downloadFiles(env.dir, { useFolder: true });
+  assertEquals(same, [`${env.dir}/my-record/one.txt`]);
+  await Deno.writeTextFile(`${env.dir}/my-record/one.txt`, "edited");
   const again = await env.record.downloadFiles(env.dir, { useFolder: true });
   assertEquals(again, [`${env.dir}/my-record/one_2.txt`]);
   const forced = await env.record.downloadFiles(env.dir, { useFolder: true, force: true });
   assertEquals(forced, [`${env.dir}/my-record/one.txt`]);
+  assertEquals(await Deno.readTextFile(`${env.dir}/my-record/one.txt`), "one");
   assertEquals(await listDir(`${env.dir}/my-record`), ["one.txt", "one_2.txt"]);
 });
 

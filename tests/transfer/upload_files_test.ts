@@ -32,17 +32,20 @@ Deno.test("uploadFiles() uploads a folder by pattern, or a list of files, and re
   await assertRejects(() => uploadFiles(env.record, env.dir, { concurrency: 0 }), InputError);
 });
 
-Deno.test("uploadFiles() refuses clashes before sending anything; skipExisting skips the same content", async () => {
+Deno.test("uploadFiles() refuses clashes before sending anything; the same content is skipped", async () => {
   await using env = await setup();
   await writeFiles(env.dir, ["a.txt", "b.txt", "c.txt"]);
   await uploadFiles(env.record, [`${env.dir}/a.txt`, `${env.dir}/b.txt`]);
+  await Deno.writeTextFile(`${env.dir}/a.txt`, "other");
   const before = env.server.log.length;
   const clash = await assertRejects(() => uploadFiles(env.record, env.dir), FilesExistError);
-  assertEquals(clash.names, ["a.txt", "b.txt"]);
-  assertStringIncludes(clash.message, "skipExisting");
+  assertEquals(clash.names, ["a.txt"]);
+  assertStringIncludes(clash.message, "with other content");
   assertEquals(env.server.log.slice(before).filter((e) => e.path.includes("/uploads")).length, 0);
+  await writeFiles(env.dir, ["a.txt"]);
 
-  const done = await uploadFiles(env.record, env.dir, { skipExisting: true });
+  // A folder upload run again skips what the record has with the same content (no option).
+  const done = await uploadFiles(env.record, env.dir);
   assertEquals(done.skipped.map((file) => file.name), ["a.txt", "b.txt"]);
   assertEquals(done.uploaded.map((file) => file.name), ["c.txt"]);
 
@@ -73,7 +76,7 @@ Deno.test("uploadFiles() stops at a failure with UploadFilesError listing what w
   );
   assertEquals(error.path, `${env.dir}/b.txt`);
   assertEquals(error.done.uploaded.map((file) => file.name), ["a.txt"]);
-  assertStringIncludes(error.message, "skipExisting");
+  assertStringIncludes(error.message, "run the upload again to continue");
   assertEquals(await names(env), ["a.txt"]);
 });
 
@@ -96,4 +99,18 @@ Deno.test("uploadFiles() cancelled stops with UploadFilesError; the rerun with s
   assertStringIncludes(error.message, "cancelled after 1 of 3 files");
   const rerun = await uploadFiles(env.record, env.dir, { skipExisting: true });
   assertEquals([rerun.uploaded.length, rerun.skipped.length], [2, 1]);
+});
+
+Deno.test("uploadFiles(): a clash of many names names five and counts the rest; the error lists all", async () => {
+  await using env = await setup();
+  const names = Array.from({ length: 8 }, (_, index) => `f${index}.txt`);
+  await writeFiles(env.dir, names);
+  await uploadFiles(env.record, env.dir);
+  for (const name of names) await Deno.writeTextFile(`${env.dir}/${name}`, "changed");
+  const clash = await assertRejects(() => uploadFiles(env.record, env.dir), FilesExistError);
+  assertEquals(clash.names, names);
+  assertStringIncludes(
+    clash.message,
+    "8 files named 'f0.txt', 'f1.txt', 'f2.txt', 'f3.txt', 'f4.txt' and 3 more with other content",
+  );
 });

@@ -168,6 +168,8 @@ export interface FilesProgress {
   done(): void;
   /** `3 files, 44.8 MB in 12s (3.7 MB/s)`: what was transferred in this run, for a last line. */
   summary(files: number): string;
+  /** `44.8 MB in 12s (3.7 MB/s)`: the same without the count (a single file's line). */
+  transferred(): string;
 }
 
 /**
@@ -204,12 +206,13 @@ export function filesProgress(
     },
     fileDone: () => bar.fileDone(),
     done: () => bar.done(),
-    summary(files) {
+    transferred() {
       const seconds = (now() - started) / 1000;
       const rate = seconds > 0 && sent > 0 ? ` (${formatBytes(sent / seconds)}/s)` : "";
-      return `${files} file${files === 1 ? "" : "s"}, ${formatBytes(sent)} in ${
-        formatDuration(seconds)
-      }${rate}`;
+      return `${formatBytes(sent)} in ${formatDuration(seconds)}${rate}`;
+    },
+    summary(files) {
+      return `${files} file${files === 1 ? "" : "s"}, ${this.transferred()}`;
     },
   };
 }

@@ -16,7 +16,8 @@ import type {
 import { formatBytes } from "../output.ts";
 import { apyCommand, dryRun, dryRunOption, isDryRun } from "../apy_command.ts";
 import { globFilter } from "../../utils/glob.ts";
-import { UsageError } from "../_errors.ts";
+import { nameList } from "../../utils/_name_list.ts";
+import { CompletedBeforeInterrupt, UsageError } from "../_errors.ts";
 import type { CLIRepoManager } from "../cli_manager.ts";
 import { fileIdOptions, type FileIdValue, fileIdValue, parseInteger } from "../options.ts";
 import {
@@ -37,29 +38,18 @@ import {
 interface ClashContext {
   /** A folder upload. */
   folder?: boolean;
-  /** --skip-existing was given: the clashing files differ in content. */
-  skipExisting?: boolean;
 }
 
-function existsAlready(
-  record: RepoRecord,
-  names: string[],
-  context: ClashContext = {},
-): RepoApyError {
-  const list = names.map((name) => `'${name}'`).join(", ");
+/**
+ * The record has files of these names (`compared`: with other content than the local ones).
+ */
+function existsAlready(record: RepoRecord, names: string[], compared = true): RepoApyError {
   const one = names.length === 1;
-  if (context.skipExisting === true) {
-    return new RepoApyError(
-      `The ${describe(record)} has ${one ? "a file named" : "files named"} ${list} with other ` +
-        `content than the local ${one ? "file" : "files"}: --skip-existing leaves out only ` +
-        `files with the same content; add -f/--force to replace ${one ? "it" : "them"}`,
-    );
-  }
+  const count = one ? "a file" : `${names.length.toLocaleString("en-US")} files`;
+  const other = compared ? ` with other content than the local ${one ? "file" : "files"}` : "";
   return new RepoApyError(
-    `The ${describe(record)} already has ${one ? "a file named" : "files named"} ${list}: add ` +
-      `-f/--force to replace ${one ? "it" : "them"}${
-        context.folder === true ? ", or --skip-existing to skip files with the same content" : ""
-      }`,
+    `The ${describe(record)} already has ${count} named ${nameList(names)}${other}: nothing was ` +
+      `uploaded; add -f/--force to replace ${one ? "it" : "them"}`,
   );
 }
 
@@ -93,6 +83,7 @@ function uploadProgress(manager: CLIRepoManager, label: string, folder: boolean)
     fileDone: () => bar?.fileDone(),
     done: () => bar?.done(),
     summary: (files: number) => bar?.summary(files) ?? `${files} files`,
+    transferred: () => bar?.transferred() ?? "",
   };
 }
 
@@ -102,10 +93,10 @@ function uploadProgress(manager: CLIRepoManager, label: string, folder: boolean)
  */
 function warnFoldersLeftOut(manager: CLIRepoManager, path: string, folders: string[]): void {
   if (folders.length === 0) return;
-  const shown = folders.slice(0, 5).map((name) => `'${name}/'`).join(", ");
-  const more = folders.length > 5 ? ` and ${folders.length - 5} more` : "";
   manager.printWarning(
-    `Left out ${folders.length} subfolder(s) of '${path}': ${shown}${more}: add --recursive to ` +
+    `Left out ${folders.length} subfolder(s) of '${path}': ${
+      nameList(folders.map((name) => `${name}/`))
+    }: add --recursive to ` +
       `upload the whole tree (files in subfolders are named by their relative paths, e.g. ` +
       `'${folders[0]}/...')`,
   );
@@ -183,7 +174,7 @@ export function addFilesCommand(): CommandUnknownOpts {
       .option("--follow-symlinks", "With --recursive: follow symbolic links (loops are left out)")
       .option(
         "--skip-existing",
-        "Leave out files the record already has with the same name and content",
+        "With -f: still leave out files the record has with the same content (always left out without -f)",
       )
       .option(
         "--concurrency <n>",
@@ -236,13 +227,19 @@ export function addFilesCommand(): CommandUnknownOpts {
         onFile: ({ uploaded, skipped }) => {
           if (!skipped) progress.fileDone();
           // One short line per file of a folder; the record is named once, in the summary.
-          manager.printInfo(
-            skipped
-              ? `Skipped '${uploaded.name}': already there with the same content`
-              : folder
-              ? `Uploaded '${uploaded.name}' (${formatBytes(uploaded.size)})`
-              : `Uploaded '${uploaded.name}' (id: ${uploaded.id}) to the ${label}`,
-          );
+          if (folder) {
+            manager.output.fileLine(
+              skipped
+                ? `Skipped '${uploaded.name}': already there with the same content`
+                : `Uploaded '${uploaded.name}' (${formatBytes(uploaded.size)})`,
+            );
+          } else {
+            manager.printInfo(
+              skipped
+                ? `Skipped '${uploaded.name}': the ${label} has it with the same content`
+                : `Uploaded '${uploaded.name}' (id: ${uploaded.id}) to the ${label}: ${progress.transferred()}`,
+            );
+          }
         },
         ...(options.fileDescription === undefined
           ? {}
@@ -258,10 +255,14 @@ export function addFilesCommand(): CommandUnknownOpts {
     if (uploaded.length + skipped.length === 0) {
       manager.printWarning(`No file in the folder '${path}' matches: nothing was uploaded`);
     } else if (folder) {
+      const leftOut = folders.length > 0 ? `; left out ${folders.length} subfolder(s)` : "";
       manager.printInfo(
-        `Uploaded ${progress.summary(uploaded.length)} to the ${label}${
-          skipped.length > 0 ? `; skipped ${skipped.length} already there` : ""
-        }${folders.length > 0 ? `; left out ${folders.length} subfolder(s)` : ""}`,
+        uploaded.length === 0
+          ? `All ${skipped.length} files are already in the ${label} with the same content: ` +
+            `nothing was uploaded${leftOut}`
+          : `Uploaded ${progress.summary(uploaded.length)} to the ${label}${
+            skipped.length > 0 ? `; skipped ${skipped.length} already there` : ""
+          }${leftOut}`,
       );
     }
   });
@@ -271,11 +272,11 @@ export function addFilesCommand(): CommandUnknownOpts {
 /** Turns the library's errors of `add-files` into messages in CLI terms. */
 function addFilesError(record: RepoRecord, error: unknown, context: ClashContext): unknown {
   const folder = context.folder === true;
-  if (error instanceof FilesExistError) return existsAlready(record, error.names, context);
+  if (error instanceof FilesExistError) return existsAlready(record, error.names);
   if (!(error instanceof UploadFilesError)) return error;
   const cause = error.cause;
   if (error.path !== undefined && isStatus(cause, 409)) {
-    return existsAlready(record, [basename(error.path)], context);
+    return existsAlready(record, [basename(error.path)], false);
   }
   if (!folder && error.path !== undefined) return cause;
   const reason = cause instanceof Error ? cause.message : String(cause);
@@ -286,7 +287,7 @@ function addFilesError(record: RepoRecord, error: unknown, context: ClashContext
   return new RepoApyError(
     `${what}; ${done} file(s) of the folder are in the ${
       describe(record)
-    }: run the same command again with --skip-existing to continue`,
+    }: run the same command again to continue`,
     { cause: error },
   );
 }
@@ -312,7 +313,7 @@ export function addStringAsFileCommand(): CommandUnknownOpts {
         options.force === true ? { force: true } : {},
       );
     } catch (error) {
-      if (isStatus(error, 409)) throw existsAlready(record, [options.fileName]);
+      if (isStatus(error, 409)) throw existsAlready(record, [options.fileName], false);
       throw error;
     }
     manager.printInfo(`Uploaded '${file.name}' (id: ${file.id}) to the ${label}`);
@@ -407,7 +408,16 @@ export function getFileCommand(): CommandUnknownOpts {
       dryRun(manager, `download ${countFiles(total.files)}, ${formatBytes(total.bytes)}`);
       return;
     }
-    await ensureFolder(dir);
+    // Created when the first file is downloaded: a question answered no (or cancelled) leaves
+    // nothing behind.
+    let folderReady: Promise<void> | undefined;
+    const ready = () => folderReady ??= ensureFolder(dir);
+    // Something in the way (a file, a special file) is said before anything is listed.
+    const missing = await Deno.lstat(dir).then(
+      () => false,
+      (error) => error instanceof Deno.errors.NotFound,
+    );
+    if (!missing) await ready();
     const common = {
       keepPartial: true,
       // A path written for one record is never written again for another, not even with -f.
@@ -426,7 +436,9 @@ export function getFileCommand(): CommandUnknownOpts {
       let paths: string[];
       if (selected !== undefined) {
         const file = await selectedFile(record, selected);
+        await ready();
         const progress = transferProgress(manager.output, `Downloading ${file.name}`, file.size);
+        let present = false;
         try {
           // One file goes through the same download as many: a name with `/` (raw/run1.h5)
           // becomes subfolders unless --flat, and the folders on the way are checked.
@@ -438,11 +450,18 @@ export function getFileCommand(): CommandUnknownOpts {
               resuming(file, update);
               progress.onProgress(update);
             },
+            onPresent: () => present = true,
           });
         } finally {
           progress.done();
         }
-        manager.printInfo(`Downloaded '${paths[0]}' from the ${describe(record)}`);
+        manager.printInfo(
+          present
+            ? `Already here: '${paths[0]}' has the size and checksum of the file of the ${
+              describe(record)
+            }; nothing was downloaded`
+            : `Downloaded '${paths[0]}' from the ${describe(record)}`,
+        );
       } else {
         const files = await matchingFiles(record, options);
         const bytes = files.reduce((sum, file) => sum + file.size, 0);
@@ -456,15 +475,20 @@ export function getFileCommand(): CommandUnknownOpts {
         manager.printInfo(`Downloading ${what} into '${dir}'`);
         const short = `${countFiles(files.length)} (${formatBytes(bytes)})`;
         if (everything && !await confirmAll(manager, command, short, files)) {
-          throw new InputError(
+          // The person said no: not an error, and nothing was created.
+          manager.printInfo(
             `Nothing was downloaded from the ${describe(record)}: narrow it with -n or -P, or ` +
               "add -y/--yes to download every file without the question",
           );
+          break;
         }
+        await ready();
         const progress = filesProgress(manager.output, "Downloading", {
           bytes,
           files: files.length,
         });
+        let present = 0;
+        let downloaded = 0;
         try {
           paths = await record.downloadFiles(dir, {
             ...common,
@@ -474,16 +498,35 @@ export function getFileCommand(): CommandUnknownOpts {
               progress.onProgress(update.file.id, update);
             },
             onFile: (path) => {
+              downloaded++;
               progress.fileDone();
               // One short line per file: its path in the folder (the folder is named above).
-              manager.printInfo(`Downloaded '${relative(dir, path)}'`);
+              manager.output.fileLine(`Downloaded '${relative(dir, path)}'`);
+            },
+            onPresent: (path, file) => {
+              present++;
+              // Counted as done, not toward the rate: nothing was transferred.
+              progress.onProgress(file.id, { bytes: file.size, resumed: file.size });
+              progress.fileDone();
+              manager.output.fileLine(`Already here: '${relative(dir, path)}'`);
             },
           });
+        } catch (error) {
+          if (manager.signal?.aborted !== true) throw error;
+          // The interrupt line says what is complete: those files are kept.
+          throw new CompletedBeforeInterrupt(
+            `${downloaded + present} of ${countFiles(files.length)} ${
+              downloaded + present === 1 ? "is" : "are"
+            } here${present > 0 ? ` (${present} already before this run)` : ""}`,
+            error,
+          );
         } finally {
           progress.done();
         }
         manager.printInfo(
-          `Downloaded ${progress.summary(paths.length)} from the ${describe(record)}`,
+          `Downloaded ${progress.summary(paths.length - present)} from the ${describe(record)}${
+            present > 0 ? `; ${present} already here` : ""
+          }`,
         );
       }
       written.push(...paths);

@@ -153,7 +153,7 @@ export function syncCommand(): CommandUnknownOpts {
         onProgress: progress.onProgress,
         onAction: (action, error) => {
           // One short line per file done, above the bar; failures are listed at the end.
-          if (error === undefined) manager.printInfo(doneLine(action));
+          if (error === undefined) manager.output.fileLine(doneLine(action));
         },
         confirmDelete: async (plan) => {
           if (options.yes === true) return true;
