@@ -4,7 +4,9 @@
 import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
 import { InputError, RepoApyError } from "../../http/errors.ts";
 import type { Extra } from "../../http/protocol.ts";
+import { floatText } from "../../convert/_float_text.ts";
 import { jsonToRepo } from "../../convert/json_to_repo.ts";
+import { stringifyJson } from "../../http/_float_json.ts";
 import { type JsonValue, jsonValueToPlain, parseJson } from "../../convert/parse_json.ts";
 import { readBoundedText } from "../../import/read_bounded_text.ts";
 import { MetadataError } from "../../resources/errors.ts";
@@ -249,8 +251,20 @@ export function addMetadataCommand(): CommandUnknownOpts {
   return command;
 }
 
-function show(value: unknown): string {
-  return typeof value === "string" ? value : JSON.stringify(value ?? null);
+/**
+ * The printed form of a metadatum's value, unit or type, as the Python client prints it: a float
+ * with its decimal point (`1000.0`), a boolean as `True`/`False`, nothing for an absent unit or
+ * value (an empty line); a nested entry's value as JSON (floats kept as floats).
+ */
+function show(metadatum: Extra, what: "value" | "unit" | "type"): string {
+  const value: unknown = metadatum[what];
+  if (value === null || value === undefined) return "";
+  if (typeof value === "string") return value;
+  if (typeof value === "boolean") return value ? "True" : "False";
+  if (typeof value === "number" && what === "value" && metadatum.type === "float") {
+    return floatText(value);
+  }
+  return stringifyJson(value);
 }
 
 /** `-n/--name` of `get-metadatum`: a token list separated by `.` (as `--xmlhelp` says). */
@@ -308,7 +322,7 @@ export function getMetadatumCommand(): CommandUnknownOpts {
       printJson(manager.output, metadatum, mode);
       return;
     }
-    const value = show(metadatum[what]);
+    const value = show(metadatum, what);
     // The whole output is the value: bare, so `$(repo-apy records get-metadatum …)` is the value.
     manager.echo(value);
   });
