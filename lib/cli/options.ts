@@ -5,6 +5,10 @@
  * Flags declared with underscores (`--exclude_pattern`) also accept the kebab spelling
  * (`--exclude-pattern`): `main()` rewrites it before parsing, for every command.
  *
+ * A selector given twice or not at all (`-r` with `-R`, `-U` without `-D`) fails with exit 1, not
+ * the usage code 2: the Python client exits 1 there, and its exit code wins where both clients have
+ * the command, so scripts migrate unedited.
+ *
  * @module
  */
 
@@ -14,7 +18,7 @@ import {
   Option,
   type OptionValues,
 } from "@commander-js/extra-typings";
-import { UsageError } from "./_errors.ts";
+import { InputError } from "../http/errors.ts";
 import { MAX_PER_PAGE } from "../http/protocol.ts";
 import { setOptionType } from "./_tree.ts";
 
@@ -170,13 +174,13 @@ export function idIdentifierValue(
   const ids = values[camel(flags.ids)];
   const given = [id, identifier, ids].filter((value) => value !== undefined).length;
   if (given > 1) {
-    throw new UsageError(`Please specify either the id or the identifier of the ${type}, not both`);
+    throw new InputError(`Please specify either the id or the identifier of the ${type}, not both`);
   }
   if (typeof id === "number") return { id };
   if (typeof identifier === "string") return { identifier };
   if (Array.isArray(ids)) return { ids: ids.filter((entry) => typeof entry === "number") };
   if (options.required === true) {
-    throw new UsageError(
+    throw new InputError(
       `Please specify either the id or the identifier of the ${type} (${flags.id} or ${flags.identifier})`,
     );
   }
@@ -240,7 +244,7 @@ export function userIdValue(
   if (typeof user === "number") return { id: user };
   if (typeof username === "string") {
     if (typeof identityType !== "string") {
-      throw new UsageError(
+      throw new InputError(
         `Please specify the identity type of the user '${username}' with -D/--identity-type (${
           CLI_IDENTITY_TYPES.join(", ")
         })`,
@@ -249,7 +253,7 @@ export function userIdValue(
     return { username, identityType };
   }
   if (options.required === true) {
-    throw new UsageError(
+    throw new InputError(
       "Please specify either the id (-u) or the username (-U with -D) of the user",
     );
   }
@@ -317,12 +321,12 @@ export function fileIdValue(
   const fileName = values[camel(`--${prefix}-name`)];
   const fileId = values[camel(`--${prefix}-id`)];
   if (fileName !== undefined && fileId !== undefined) {
-    throw new UsageError(`Please specify either the name or the id of the ${prefix}, not both`);
+    throw new InputError(`Please specify either the name or the id of the ${prefix}, not both`);
   }
   if (typeof fileId === "string") return { fileId };
   if (typeof fileName === "string") return { fileName };
   if (options.required === true) {
-    throw new UsageError(
+    throw new InputError(
       `Please specify either the name or the id of the ${prefix} (--${prefix}-name or --${prefix}-id)`,
     );
   }
@@ -359,5 +363,23 @@ export function searchPaginationOptions<C extends CommandUnknownOpts>(
   setOptionType(perPage, "long_range", { min: 1, max: MAX_PER_PAGE });
   command.addOption(page);
   command.addOption(perPage);
+  return command;
+}
+
+/**
+ * Makes a missing required option of `command` a failure (exit 1) instead of wrong usage (exit 2),
+ * where the Python client exits 1 for it (`create` without `-i`): its exit code wins. The option
+ * stays required in `--help` and `--xmlhelp`.
+ *
+ * @param command The command.
+ * @returns The command.
+ */
+export function missingOptionFails<C extends CommandUnknownOpts>(command: C): C {
+  // Commander's hook for a missing mandatory option (not in its typings): it throws, never returns.
+  const hooks = command as unknown as { missingMandatoryOptionValue(option: Option): never };
+  hooks.missingMandatoryOptionValue = (option) => {
+    const flags = [option.short, option.long].filter((flag) => flag !== undefined).join("/");
+    throw new InputError(`Please give ${flags}: it is required (add --help for usage)`);
+  };
   return command;
 }

@@ -52,7 +52,7 @@ Deno.test("groups: members added, changed and removed with a second user", async
   ]);
   assertEquals(badRole.code, 2);
   const noType = await repo(server, ["groups", "add-user", "-G", "lab-a", "-U", "jdoe"]);
-  assertEquals(noType.code, 2); // a usage error since issue 9
+  assertEquals(noType.code, 1); // exit 1 as the Python client: its code wins (issue 31)
   assertStringIncludes(noType.stderr, "-D/--identity-type");
 });
 

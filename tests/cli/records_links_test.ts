@@ -51,7 +51,7 @@ Deno.test("records add-record-link links to -l, -L and -T targets; a duplicate i
   assertStringIncludes(incoming.stdout, "Found 1 link(s) to the record");
   assertStringIncludes(incoming.stdout, "'cites' from record 'from'");
   const noTarget = await repo(server, ["records", "add-record-link", "-r", r, "-n", "x"]);
-  assertEquals(noTarget.code, 2); // a usage error since issue 9
+  assertEquals(noTarget.code, 1); // exit 1 as the Python client: its code wins (issue 31)
 });
 
 Deno.test("records update-record-link renames a link; delete-record-link deletes it", async () => {
@@ -133,7 +133,7 @@ Deno.test("records add-user gives a second user a role, changes it on a repeat, 
   assertStringIncludes(changed.stderr, "Changed the role");
   assertEquals(await roleOf(), "editor");
   const noType = await repo(server, ["records", "add-user", "-r", String(id), "-U", "jdoe"]);
-  assertEquals(noType.code, 2); // a usage error since issue 9
+  assertEquals(noType.code, 1); // exit 1 as the Python client: its code wins (issue 31)
   const badRole = await repo(server, [
     "records",
     "add-user",

@@ -12,11 +12,6 @@ Deno.test("usage errors found by the commands exit 2 like Commander's own", asyn
   const id = String(await createRecord(server, "usage"));
   for (
     const args of [
-      ["records", "show-info"],
-      ["records", "show-info", "-r", id, "-R", "usage"],
-      ["records", "add-metadata", "-r", id],
-      ["records", "delete-file", "-r", id],
-      ["records", "add-user", "-r", id, "-U", "jdoe"],
       ["records", "create", "--identifer", "x"],
       ["records", "nonsense"],
       ["help", "records", "nonsense"],
@@ -26,6 +21,24 @@ Deno.test("usage errors found by the commands exit 2 like Commander's own", asyn
   ) {
     const run = await repo(server, args);
     assertEquals(run.code, 2, `${args.join(" ")}: ${run.stderr}`);
+    assertNotIncludes(run.stderr, "    at ");
+  }
+});
+
+Deno.test("where the Python client exits 1 for a missing or doubled selector, so do we (issue 31)", async () => {
+  await using server = await startServer();
+  const id = String(await createRecord(server, "usage"));
+  for (
+    const args of [
+      ["records", "show-info"],
+      ["records", "show-info", "-r", id, "-R", "usage"],
+      ["records", "add-metadata", "-r", id],
+      ["records", "delete-file", "-r", id],
+      ["records", "add-user", "-r", id, "-U", "jdoe"],
+    ]
+  ) {
+    const run = await repo(server, args);
+    assertEquals(run.code, 1, `${args.join(" ")}: ${run.stderr}`);
     assertNotIncludes(run.stderr, "    at ");
   }
 });

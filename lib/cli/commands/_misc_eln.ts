@@ -29,7 +29,7 @@ export function importElnCommand(): CommandUnknownOpts {
         "tags, links, collection); a failed import leaves nothing behind",
     )
     .addOption(
-      pathOption("-p, --path <path>", "Path of the .eln file", { type: "file" })
+      pathOption("-p, --path <path>", "Path of the .eln file", { type: "file", checked: true })
         .makeOptionMandatory(),
     )
     .option("--dry-run", "Print what would be created (records, files, links) and send nothing");

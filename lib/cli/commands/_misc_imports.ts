@@ -33,7 +33,10 @@ function templateImportCommand(
   const command = new Command(name)
     .description(`Create a template from a ${what} file`)
     .addOption(
-      pathOption("-p, --path <path>", `Path of the ${what} file`, { type: "file" })
+      pathOption("-p, --path <path>", `Path of the ${what} file`, {
+        type: "file",
+        checked: true,
+      })
         .makeOptionMandatory(),
     )
     .addOption(

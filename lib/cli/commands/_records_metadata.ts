@@ -64,7 +64,8 @@ function toMetadatum(key: string, raw: string, type: ValueType, unit: string | u
   }
   const withUnit = type === "integer" || type === "float";
   if (!withUnit && unit !== undefined && unit.trim() !== "") {
-    throw new UsageError(
+    // Exit 1, as the Python client (its exit code wins over the usage code 2).
+    throw new InputError(
       `-u/--unit only applies to -t integer or float, not to a ${type}: leave out -u, or give ` +
         "the value's type with -t",
     );
@@ -208,7 +209,9 @@ export function addMetadataCommand(): CommandUnknownOpts {
           "plain JSON converted to entries",
       )
       .option("-m, --metadata <json>", "The metadata as a JSON string")
-      .addOption(pathOption("-p, --file <path>", "Path of a JSON file holding the metadata"))
+      .addOption(pathOption("-p, --file <path>", "Path of a JSON file holding the metadata", {
+        checked: true,
+      }))
       .option("-f, --force", "Replace (flat) metadata with the same key")
       .option("--plain", "Convert the JSON as plain data even where it looks like metadata entries")
       .option(
@@ -223,7 +226,8 @@ export function addMetadataCommand(): CommandUnknownOpts {
   );
   apyCommand(command, async (manager, options) => {
     if ((options.metadata === undefined) === (options.file === undefined)) {
-      throw new UsageError("Give the metadata either with -m/--metadata or with -p/--file");
+      // Exit 1, as the Python client (its exit code wins over the usage code 2).
+      throw new InputError("Give the metadata either with -m/--metadata or with -p/--file");
     }
     const text = options.file === undefined
       ? options.metadata

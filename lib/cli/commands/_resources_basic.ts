@@ -12,6 +12,7 @@ import {
   openResource,
   resourceOptions,
 } from "./_resources_common.ts";
+import { missingOptionFails } from "../options.ts";
 import { TEMPLATE_KINDS, templateData } from "./_templates_data.ts";
 import { terminalLine } from "../_terminal_text.ts";
 
@@ -19,7 +20,7 @@ const VISIBILITIES = ["private", "public"] as const;
 
 /** `<type> create`: get-or-create by identifier (templates also take `-y/--type` and `-d/--data`). */
 export function createResourceCommand(type: ManagedType): CommandUnknownOpts {
-  const command = new Command("create")
+  const command = missingOptionFails(new Command("create"))
     .description(`Create a ${type}, or open it when the identifier exists already`)
     .option("-t, --title <title>", `Title of the ${type} (default: the identifier)`)
     .requiredOption("-i, --identifier <identifier>", `Identifier of the ${type}`);
