@@ -8,7 +8,7 @@ import {
   Option,
   type OptionValues,
 } from "@commander-js/extra-typings";
-import { InputError, RequestError } from "../../http/errors.ts";
+import { InputError, RepoApyError, RequestError } from "../../http/errors.ts";
 import { ResourceNotFoundError } from "../../resources/errors.ts";
 import type { IdentityType, RepoUser } from "../../resources/user.ts";
 import type { RepoRecord } from "../../transfer/record.ts";
@@ -67,17 +67,17 @@ export async function resolveResourceId(
   if (selected === undefined || "ids" in selected) {
     throw new InputError(`Please specify the ${type} by id or identifier`);
   }
-  if ("id" in selected) return { id: selected.id, label: `${type} ${selected.id}` };
   try {
-    const { identifier } = selected;
     const resource = type === "collection"
-      ? await manager.collection({ identifier })
-      : await manager.group({ identifier });
+      ? await manager.collection(selected)
+      : await manager.group(selected);
     const meta = await resource.meta();
-    return { id: meta.id, label: `${type} '${meta.identifier}' (id: ${meta.id})` };
+    // Described as everywhere else: its title, id and identifier.
+    return { id: meta.id, label: String(resource) };
   } catch (error) {
     if (error instanceof ResourceNotFoundError) {
-      throw new InputError(`No ${type} with identifier '${selected.identifier}' exists`);
+      const by = "id" in selected ? `id ${selected.id}` : `identifier '${selected.identifier}'`;
+      throw new InputError(`No ${type} with ${by} exists`);
     }
     throw error;
   }
@@ -134,6 +134,19 @@ export function requireSure(sure: boolean | undefined, what: string): void {
 /** Whether `error` is an HTTP error with this status. */
 export function isStatus(error: unknown, status: number): error is RequestError {
   return error instanceof RequestError && error.status === status;
+}
+
+/**
+ * Runs `action`; when the server answers 404 (the link or entry acted on is not there) fails with
+ * `message` instead of the server's bare status (exit 1). Any other error propagates.
+ */
+export async function onMissing<T>(action: () => Promise<T>, message: () => string): Promise<T> {
+  try {
+    return await action();
+  } catch (error) {
+    if (!isStatus(error, 404)) throw error;
+    throw new RepoApyError(message(), { cause: error });
+  }
 }
 
 /**
