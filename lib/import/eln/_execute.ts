@@ -98,7 +98,9 @@ export async function executePlan(
           size: file.size,
           resume: false,
           concurrency,
-          ...(file.mimetype !== undefined ? { mimetype: file.mimetype } : {}),
+          // No MIME type: the server detects it from the name and content, as the Python client
+          // lets it. A crate's `encodingFormat` is often an alias (`image/x-png`) or generic
+          // (`application/octet-stream`), and searches by type would miss the file.
           ...(file.description !== undefined ? { fileDescription: file.description } : {}),
           ...(signal ? { signal } : {}),
           ...(onProgress ? { onProgress: (p) => report("file", file.name, p.bytes) } : {}),
