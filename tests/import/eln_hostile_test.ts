@@ -254,3 +254,14 @@ Deno.test("importEln() aborted by its signal deletes what it had created", async
     await Deno.remove(path);
   }
 });
+
+Deno.test("importEln() refuses metadata nested 10^6 deep for its depth, not as invalid JSON (issue 31)", async () => {
+  const [metadata, ...rest] = simpleCrate();
+  const crate = JSON.parse(String(metadata!.content));
+  const deep = "[".repeat(1_000_000) + "]".repeat(1_000_000);
+  const text = JSON.stringify(crate).replace(/}$/, `,"x-deep":${deep}}`);
+  await assertRefused(
+    await zipBytes([{ ...metadata!, content: text, store: true }, ...rest]),
+    "nests arrays or objects deeper than 1000 levels",
+  );
+});
