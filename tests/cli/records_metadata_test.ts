@@ -211,7 +211,7 @@ Deno.test("records delete-metadatum removes one key; delete-all-metadata needs -
   assertEquals(await extras(server, id), []);
 });
 
-Deno.test("records add-metadata: entries without a type are a usage error, not plain JSON", async () => {
+Deno.test("records add-metadata: entries without a type fail (exit 1, as the Python client), not plain JSON", async () => {
   await using server = await startServer();
   const id = await createRecord(server, "typeless");
   const r = String(id);
@@ -223,7 +223,7 @@ Deno.test("records add-metadata: entries without a type are a usage error, not p
     ]
   ) {
     const run = await repo(server, ["records", "add-metadata", "-r", r, "-m", text]);
-    assertEquals(run.code, 2, `${text}: ${run.stderr}`);
+    assertEquals(run.code, 1, `${text}: ${run.stderr}`);
     assertStringIncludes(run.stderr, "the entry with the key 'x' has no 'type'");
     assertStringIncludes(run.stderr, '[{"key":"x","type":"int","value":1}]');
     assertStringIncludes(run.stderr, "--plain");

@@ -15,8 +15,6 @@ Deno.test("usage errors found by the commands exit 2 like Commander's own", asyn
       ["records", "create", "--identifer", "x"],
       ["records", "nonsense"],
       ["help", "records", "nonsense"],
-      ["templates", "create", "-i", "t", "-d", "{nope"],
-      ["templates", "create", "-i", "t", "-y", "extras", "-d", "{}"],
     ]
   ) {
     const run = await repo(server, args);
@@ -25,7 +23,7 @@ Deno.test("usage errors found by the commands exit 2 like Commander's own", asyn
   }
 });
 
-Deno.test("where the Python client exits 1 for a missing or doubled selector, so do we (issue 31)", async () => {
+Deno.test("where the Python client exits 1 for a missing or doubled selector or bad data, so do we (issue 31)", async () => {
   await using server = await startServer();
   const id = String(await createRecord(server, "usage"));
   for (
@@ -35,6 +33,10 @@ Deno.test("where the Python client exits 1 for a missing or doubled selector, so
       ["records", "add-metadata", "-r", id],
       ["records", "delete-file", "-r", id],
       ["records", "add-user", "-r", id, "-U", "jdoe"],
+      ["templates", "create", "-i", "t", "-d", "{nope"],
+      ["templates", "create", "-i", "t", "-y", "extras", "-d", "{}"],
+      ["records", "get-records", "-i", "-u", "1"],
+      ["misc", "reuse-collection", "-c", "1"],
     ]
   ) {
     const run = await repo(server, args);

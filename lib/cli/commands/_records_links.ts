@@ -5,9 +5,8 @@ import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-ty
 import type { RecordLinkJson } from "../../http/protocol.ts";
 import { jsonMode, readingCommand } from "../_command_kind.ts";
 import { apyCommand, dryRun, dryRunOption } from "../apy_command.ts";
-import { RepoApyError } from "../../http/errors.ts";
+import { InputError, RepoApyError } from "../../http/errors.ts";
 import type { RepoRecord } from "../../transfer/record.ts";
-import { UsageError } from "../_errors.ts";
 import {
   idIdentifierOptions,
   idIdentifierValue,
@@ -57,7 +56,7 @@ export function addRecordLinkCommand(): CommandUnknownOpts {
     else if ("ids" in target) targets = target.ids;
     else if ("id" in target) targets = [target.id];
     else targets = [(await manager.record({ identifier: target.identifier })).id];
-    if (targets.length === 0) throw new UsageError("Please specify the records to link to");
+    if (targets.length === 0) throw new InputError("Please specify the records to link to");
     for (const id of targets) {
       await onConflict(async () => {
         const link = await record.linkRecord(

@@ -15,7 +15,6 @@ import { jsonMode, readingCommand } from "../_command_kind.ts";
 import { setOptionType } from "../_tree.ts";
 import { printJson } from "../_json_output.ts";
 import { apyCommand, dryRun, dryRunOption, isDryRun } from "../apy_command.ts";
-import { UsageError } from "../_errors.ts";
 import { errorLine } from "../_messages.ts";
 import { describe, openRecord, pathOption, recordOptions, requireSure } from "./_records_common.ts";
 
@@ -141,7 +140,8 @@ function checkTypes(entries: readonly JsonValue[]): void {
     type: "int",
     value: 1,
   }]);
-  throw new UsageError(
+  // Exit 1, as the Python client (the server refuses such entries): its exit code wins.
+  throw new InputError(
     `The metadata look like entries, but the entry with the key '${key}' has no 'type': give ` +
       `each entry one of str, int, float, bool, date, dict, list, for example ${example} ` +
       "(or add --plain to store the JSON as plain data)",

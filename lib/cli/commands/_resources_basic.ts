@@ -33,7 +33,7 @@ export function createResourceCommand(type: ManagedType): CommandUnknownOpts {
       .option(
         "-d, --data <json>",
         "Content of a new template as JSON (default: {} for record, [] for extras templates); " +
-          "malformed JSON is a usage error (exit 2)",
+          "malformed JSON fails (exit 1)",
       );
   } else {
     command.addOption(
