@@ -8,12 +8,12 @@
 //
 //   deno run -A scripts/interop/compare.ts --kadi-apy /path/to/venv/bin/kadi-apy [-v] [filter]
 
-import { BlobReader, BlobWriter, ZipWriter } from "@zip.js/zip.js";
 import { RepoManager } from "../../mod.ts";
 import { startServer, type TestServer } from "../../lib/testing/mod.ts";
 import { CASES, type InteropCase } from "./_cases.ts";
 import { SECOND_USER, seed, snapshot } from "./_fixture.ts";
 import { KNOWN } from "./known_differences.ts";
+import { typedEln } from "../_files.ts";
 
 const CLI = new URL("../../cli.ts", import.meta.url).pathname;
 const PAT = "pat_interop_testuser_0123456789";
@@ -73,46 +73,9 @@ const selfEln = async () => {
   return bytes;
 };
 
-/** A crate whose PNG and gzip files declare an alias and a generic MIME type (`typed`). */
-async function typedEln(): Promise<Uint8Array> {
-  const metadata = {
-    "@context": "https://w3id.org/ro/crate/1.1/context",
-    "@graph": [
-      { "@id": "ro-crate-metadata.json", "@type": "CreativeWork", about: { "@id": "./" } },
-      { "@id": "./", "@type": "Dataset", hasPart: [{ "@id": "./typed/" }] },
-      {
-        "@id": "./typed/",
-        "@type": "Dataset",
-        name: "Typed files",
-        hasPart: [{ "@id": "./typed/plot.png" }, { "@id": "./typed/raw.gz" }],
-      },
-      {
-        "@id": "./typed/plot.png",
-        "@type": "File",
-        name: "plot.png",
-        encodingFormat: "image/x-png",
-      },
-      {
-        "@id": "./typed/raw.gz",
-        "@type": "File",
-        name: "raw.gz",
-        encodingFormat: "application/octet-stream",
-      },
-    ],
-  };
-  const writer = new ZipWriter(new BlobWriter("application/zip"));
-  const entries: [string, Uint8Array<ArrayBuffer>][] = [
-    ["crate/ro-crate-metadata.json", new TextEncoder().encode(JSON.stringify(metadata))],
-    ["crate/typed/plot.png", new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0])],
-    ["crate/typed/raw.gz", new Uint8Array([0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0, 3, 3, 0])],
-  ];
-  for (const [name, bytes] of entries) await writer.add(name, new BlobReader(new Blob([bytes])));
-  return new Uint8Array(await (await writer.close()).arrayBuffer());
-}
-
 async function elnBytes(source: string): Promise<Uint8Array> {
   if (source === "self") return await selfEln();
-  if (source === "typed") return await typedEln();
+  if (source === "typed") return await typedEln("Typed files");
   return await Deno.readFile(new URL(source, CORPUS));
 }
 

@@ -15,9 +15,8 @@
  * @module
  */
 
-import { BlobReader, BlobWriter, ZipWriter } from "@zip.js/zip.js";
 import { makeCertificates } from "../../tests/_tls.ts";
-import { writeTestFile } from "../_files.ts";
+import { typedEln, writeTestFile } from "../_files.ts";
 
 const CLI = new URL("../../cli.ts", import.meta.url).pathname;
 const CORPUS = new URL("../../../shared/corpus/", import.meta.url).pathname;
@@ -41,55 +40,6 @@ interface Expectation {
    */
   env?: Record<string, string>;
 }
-
-/** An .eln crate named `name` whose PNG and gzip files declare an alias and a generic type. */
-async function typedEln(name: string): Promise<Uint8Array> {
-  const metadata = {
-    "@context": "https://w3id.org/ro/crate/1.1/context",
-    "@graph": [
-      { "@id": "ro-crate-metadata.json", "@type": "CreativeWork", about: { "@id": "./" } },
-      { "@id": "./", "@type": "Dataset", hasPart: [{ "@id": "./typed/" }] },
-      {
-        "@id": "./typed/",
-        "@type": "Dataset",
-        name,
-        hasPart: [{ "@id": "./typed/plot.png" }, { "@id": "./typed/raw.gz" }],
-      },
-      {
-        "@id": "./typed/plot.png",
-        "@type": "File",
-        name: "plot.png",
-        encodingFormat: "image/x-png",
-      },
-      {
-        "@id": "./typed/raw.gz",
-        "@type": "File",
-        name: "raw.gz",
-        encodingFormat: "application/octet-stream",
-      },
-    ],
-  };
-  const gzip = await new Response(
-    new Blob([new TextEncoder().encode("x".repeat(64))]).stream()
-      .pipeThrough(new CompressionStream("gzip")),
-  ).bytes();
-  const writer = new ZipWriter(new BlobWriter("application/zip"));
-  const entries: [string, Uint8Array<ArrayBuffer>][] = [
-    ["crate/ro-crate-metadata.json", new TextEncoder().encode(JSON.stringify(metadata))],
-    ["crate/typed/plot.png", PNG],
-    ["crate/typed/raw.gz", gzip],
-  ];
-  for (const [path, bytes] of entries) await writer.add(path, new BlobReader(new Blob([bytes])));
-  return new Uint8Array(await (await writer.close()).arrayBuffer());
-}
-
-/** A 1×1 PNG. */
-const PNG = Uint8Array.from(
-  atob(
-    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8/5+hHgAHggJ/PchI7wAAAABJRU5ErkJggg==",
-  ),
-  (char) => char.charCodeAt(0),
-);
 
 /**
  * An HTTPS proxy in front of `target` (http://127.0.0.1:port) on a free loopback port, its
