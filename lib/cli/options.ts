@@ -365,21 +365,3 @@ export function searchPaginationOptions<C extends CommandUnknownOpts>(
   command.addOption(perPage);
   return command;
 }
-
-/**
- * Makes a missing required option of `command` a failure (exit 1) instead of wrong usage (exit 2),
- * where the Python client exits 1 for it (`create` without `-i`): its exit code wins. The option
- * stays required in `--help` and `--xmlhelp`.
- *
- * @param command The command.
- * @returns The command.
- */
-export function missingOptionFails<C extends CommandUnknownOpts>(command: C): C {
-  // Commander's hook for a missing mandatory option (not in its typings): it throws, never returns.
-  const hooks = command as unknown as { missingMandatoryOptionValue(option: Option): never };
-  hooks.missingMandatoryOptionValue = (option) => {
-    const flags = [option.short, option.long].filter((flag) => flag !== undefined).join("/");
-    throw new InputError(`Please give ${flags}: it is required (add --help for usage)`);
-  };
-  return command;
-}

@@ -13,6 +13,7 @@ Deno.test("usage errors found by the commands exit 2 like Commander's own", asyn
   for (
     const args of [
       ["records", "create", "--identifer", "x"],
+      ["records", "add-metadata", "-r", id, "-p", "no-such-file.json"],
       ["records", "nonsense"],
       ["help", "records", "nonsense"],
     ]

@@ -8,7 +8,8 @@ import { jsonMode, readingCommand } from "../_command_kind.ts";
 import { printJson } from "../_json_output.ts";
 import { apyCommand, dryRun, dryRunOption } from "../apy_command.ts";
 import { generateIdentifier } from "../../utils/identifier.ts";
-import { missingOptionFails, searchPaginationOptions } from "../options.ts";
+import { missingOptionFails } from "../_errors.ts";
+import { searchPaginationOptions } from "../options.ts";
 import { asValues, describe, openRecord, recordOptions, requireSure } from "./_records_common.ts";
 
 const VISIBILITIES = ["private", "public"] as const;

@@ -12,7 +12,7 @@ import {
   openResource,
   resourceOptions,
 } from "./_resources_common.ts";
-import { missingOptionFails } from "../options.ts";
+import { missingOptionFails } from "../_errors.ts";
 import { TEMPLATE_KINDS, templateData } from "./_templates_data.ts";
 import { terminalLine } from "../_terminal_text.ts";
 
