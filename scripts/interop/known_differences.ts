@@ -5,6 +5,9 @@
 export const KNOWN: { [invocation: string]: string } = {
   "collections add-collection-link -C col-c -L col-a":
     "a link that would make a cycle is an error (exit 1); kadi-apy calls every 409 'already exists'",
+  "groups get-groups -i -u 1":
+    "-i lists the groups you created, so with a user it is refused (exit 1); kadi-apy sends -i " +
+    "along, which the server ignores, and lists the user's groups (exit 0)",
   "records add-record-link -R rec-a -L rec-a -n self":
     "a link of a record to itself is refused by the server (409): an error (exit 1); kadi-apy " +
     "calls every 409 'already exists' (exit 0)",
