@@ -123,6 +123,19 @@ Deno.test("text output prints float metadata as the Python client does: 1000.0, 
   assertEquals(await printed("-n", "flag", "-p"), "True\n");
   assertEquals(await printed("-n", "mass", "-i", "unit", "-p"), "\n");
   assertEquals(await printed("-n", "tiny", "-i", "unit", "-p"), "g\n");
+  // A bool entry has no unit at all: exit 1, as kadi-apy ("not present in metadatum").
+  const noUnit = await repo(server, [
+    "records",
+    "get-metadatum",
+    "-r",
+    r,
+    "-n",
+    "flag",
+    "-i",
+    "unit",
+  ]);
+  assertEquals([noUnit.code, noUnit.stdout], [1, ""]);
+  assertStringIncludes(noUnit.stderr, "has no unit (a bool entry has none)");
   const shown = await repo(server, ["records", "show-info", "-r", r, "-m"]);
   assertEquals(shown.code, 0, shown.stderr);
   assertStringIncludes(shown.stdout, '"value": 1000.0');

@@ -326,6 +326,13 @@ export function getMetadatumCommand(): CommandUnknownOpts {
       printJson(manager.output, metadatum, mode);
       return;
     }
+    if (!(what in metadatum)) {
+      // A str, bool, date, dict or list entry has no unit: exit 1, as the Python client.
+      throw new RepoApyError(
+        `The metadatum '${options.name}' of the ${describe(record)} has no ${what} (a ` +
+          `${metadatum.type} entry has none)`,
+      );
+    }
     const value = show(metadatum, what);
     // The whole output is the value: bare, so `$(repo-apy records get-metadatum …)` is the value.
     manager.echo(value);
