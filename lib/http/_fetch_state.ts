@@ -63,7 +63,7 @@ export async function openFetchState(
       insecure && url.protocol === "https:"
         ? insecure.fetch(url, init).then((answer) => decoded(transferCodingWins(answer)))
         : sender && isLargePut(init)
-        ? sender(url, init)
+        ? sender(url, init).then((answer) => transferCodingWins(answer))
         : pooled(url, init),
     close() {
       clients.close();
