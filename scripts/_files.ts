@@ -1,8 +1,10 @@
 // File helpers of the scripts: test data (benchmarks, rate-limited uploads), a file of
 // incompressible bytes written one MiB at a time, each MiB stamped with a counter so that no two
-// are alike; and a file's SHA-256 (the demo, SHA256SUMS of the binaries).
+// are alike; a file's SHA-256 (the demo, SHA256SUMS of the binaries); and an .eln crate whose files
+// declare MIME types an import should not keep (the interop and real-server runs).
 
 import { createHash } from "node:crypto";
+import { BlobReader, BlobWriter, ZipWriter } from "@zip.js/zip.js";
 
 /**
  * Writes `size` bytes of random-looking data to `path` and returns their MD5 (hex). `seed`
@@ -32,3 +34,56 @@ export async function sha256File(path: string): Promise<string> {
   for await (const chunk of file.readable) hash.update(chunk);
   return hash.digest("hex");
 }
+
+/**
+ * An .eln crate (bytes) of one dataset named `name` with a PNG and a gzip file that declare the
+ * MIME types `image/x-png` (an alias) and `application/octet-stream` (generic): an import should
+ * store what the server detects, `image/png` and `application/gzip`.
+ */
+export async function typedEln(name: string): Promise<Uint8Array> {
+  const metadata = {
+    "@context": "https://w3id.org/ro/crate/1.1/context",
+    "@graph": [
+      { "@id": "ro-crate-metadata.json", "@type": "CreativeWork", about: { "@id": "./" } },
+      { "@id": "./", "@type": "Dataset", hasPart: [{ "@id": "./typed/" }] },
+      {
+        "@id": "./typed/",
+        "@type": "Dataset",
+        name,
+        hasPart: [{ "@id": "./typed/plot.png" }, { "@id": "./typed/raw.gz" }],
+      },
+      {
+        "@id": "./typed/plot.png",
+        "@type": "File",
+        name: "plot.png",
+        encodingFormat: "image/x-png",
+      },
+      {
+        "@id": "./typed/raw.gz",
+        "@type": "File",
+        name: "raw.gz",
+        encodingFormat: "application/octet-stream",
+      },
+    ],
+  };
+  const gzip = await new Response(
+    new Blob([new TextEncoder().encode("x".repeat(64))]).stream()
+      .pipeThrough(new CompressionStream("gzip")),
+  ).bytes();
+  const writer = new ZipWriter(new BlobWriter("application/zip"));
+  const entries: [string, Uint8Array<ArrayBuffer>][] = [
+    ["crate/ro-crate-metadata.json", new TextEncoder().encode(JSON.stringify(metadata))],
+    ["crate/typed/plot.png", PNG],
+    ["crate/typed/raw.gz", gzip],
+  ];
+  for (const [path, bytes] of entries) await writer.add(path, new BlobReader(new Blob([bytes])));
+  return new Uint8Array(await (await writer.close()).arrayBuffer());
+}
+
+/** A 1×1 PNG. */
+const PNG = Uint8Array.from(
+  atob(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8/5+hHgAHggJ/PchI7wAAAABJRU5ErkJggg==",
+  ),
+  (char) => char.charCodeAt(0),
+);

@@ -40,7 +40,7 @@ export const CLI_PERMISSIONS: readonly string[] = [
   // The proxy variables: only when they can be read (and are unset) does upload data go out
   // through the large-PUT sender (lib/http/_put_sender.ts); Deno's fetch reads them anyway.
   // XDG_CACHE_HOME and LOCALAPPDATA: where `records sync` keeps its hash cache.
-  "--allow-env=REPO_APY_CONFIG,REPO_APY_HOST,REPO_APY_PAT,REPO_APY_INSTANCE,HOME,USERPROFILE," +
+  "--allow-env=REPO_APY_CONFIG,REPO_APY_HOST,REPO_APY_PAT,REPO_APY_INSTANCE,REPO_APY_CA_BUNDLE,REPO_APY_VERIFY,HOME,USERPROFILE," +
   "XDG_CACHE_HOME,LOCALAPPDATA," +
   "SHELL,NO_COLOR,TERM,LANG,LC_ALL,LC_CTYPE,COLUMNS,HTTP_PROXY,http_proxy,HTTPS_PROXY,https_proxy,ALL_PROXY,all_proxy," +
   "NO_PROXY,no_proxy",

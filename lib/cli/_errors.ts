@@ -1,6 +1,6 @@
 // Turns whatever a CLI run threw into one stderr line (no stack trace, no token) and an exit code.
 
-import { CommanderError } from "@commander-js/extra-typings";
+import { CommanderError, type CommandUnknownOpts, type Option } from "@commander-js/extra-typings";
 import { InputError, RepoApyError, RequestError } from "../http/errors.ts";
 import {
   IncompleteDownloadError,
@@ -29,13 +29,33 @@ export class ExitError extends Error {
 
 /**
  * A mistake in how a command was called (a missing or conflicting option): exit code 2, like
- * Commander's own usage errors. Every command throws it for usage checks done in its action.
+ * Commander's own usage errors. Commands throw it for usage checks done in their action, except
+ * where the Python client has the same command and exits 1 there: then an `InputError` (exit 1),
+ * as its exit code wins.
  */
 export class UsageError extends InputError {
   constructor(message: string) {
     super(message);
     this.name = "UsageError";
   }
+}
+
+/**
+ * Makes a missing required option of `command` a failure (exit 1) instead of wrong usage (exit 2),
+ * where the Python client exits 1 for it (`create` without `-i`): its exit code wins. The option
+ * stays required in `--help` and `--xmlhelp`.
+ *
+ * @param command The command.
+ * @returns The command.
+ */
+export function missingOptionFails<C extends CommandUnknownOpts>(command: C): C {
+  // Commander's hook for a missing mandatory option (not in its typings): it throws, never returns.
+  const hooks = command as unknown as { missingMandatoryOptionValue(option: Option): never };
+  hooks.missingMandatoryOptionValue = (option) => {
+    const flags = [option.short, option.long].filter((flag) => flag !== undefined).join("/");
+    throw new InputError(`Please give ${flags}: it is required (add --help for usage)`);
+  };
+  return command;
 }
 
 /** Options of {@linkcode reportError}. */

@@ -5,6 +5,10 @@
  * Flags declared with underscores (`--exclude_pattern`) also accept the kebab spelling
  * (`--exclude-pattern`): `main()` rewrites it before parsing, for every command.
  *
+ * A selector given twice or not at all (`-r` with `-R`, `-U` without `-D`) fails with exit 1, not
+ * the usage code 2: the Python client exits 1 there, and its exit code wins where both clients have
+ * the command, so scripts migrate unedited.
+ *
  * @module
  */
 
@@ -14,7 +18,7 @@ import {
   Option,
   type OptionValues,
 } from "@commander-js/extra-typings";
-import { UsageError } from "./_errors.ts";
+import { InputError } from "../http/errors.ts";
 import { MAX_PER_PAGE } from "../http/protocol.ts";
 import { setOptionType } from "./_tree.ts";
 
@@ -170,13 +174,13 @@ export function idIdentifierValue(
   const ids = values[camel(flags.ids)];
   const given = [id, identifier, ids].filter((value) => value !== undefined).length;
   if (given > 1) {
-    throw new UsageError(`Please specify either the id or the identifier of the ${type}, not both`);
+    throw new InputError(`Please specify either the id or the identifier of the ${type}, not both`);
   }
   if (typeof id === "number") return { id };
   if (typeof identifier === "string") return { identifier };
   if (Array.isArray(ids)) return { ids: ids.filter((entry) => typeof entry === "number") };
   if (options.required === true) {
-    throw new UsageError(
+    throw new InputError(
       `Please specify either the id or the identifier of the ${type} (${flags.id} or ${flags.identifier})`,
     );
   }
@@ -240,7 +244,7 @@ export function userIdValue(
   if (typeof user === "number") return { id: user };
   if (typeof username === "string") {
     if (typeof identityType !== "string") {
-      throw new UsageError(
+      throw new InputError(
         `Please specify the identity type of the user '${username}' with -D/--identity-type (${
           CLI_IDENTITY_TYPES.join(", ")
         })`,
@@ -249,7 +253,7 @@ export function userIdValue(
     return { username, identityType };
   }
   if (options.required === true) {
-    throw new UsageError(
+    throw new InputError(
       "Please specify either the id (-u) or the username (-U with -D) of the user",
     );
   }
@@ -317,12 +321,12 @@ export function fileIdValue(
   const fileName = values[camel(`--${prefix}-name`)];
   const fileId = values[camel(`--${prefix}-id`)];
   if (fileName !== undefined && fileId !== undefined) {
-    throw new UsageError(`Please specify either the name or the id of the ${prefix}, not both`);
+    throw new InputError(`Please specify either the name or the id of the ${prefix}, not both`);
   }
   if (typeof fileId === "string") return { fileId };
   if (typeof fileName === "string") return { fileName };
   if (options.required === true) {
-    throw new UsageError(
+    throw new InputError(
       `Please specify either the name or the id of the ${prefix} (--${prefix}-name or --${prefix}-id)`,
     );
   }

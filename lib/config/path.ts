@@ -18,6 +18,10 @@ export const SETTINGS_ENV = {
   host: "REPO_APY_HOST",
   pat: "REPO_APY_PAT",
   instance: "REPO_APY_INSTANCE",
+  /** A PEM file of extra CA certificates (the config file's `ca_bundle`). */
+  caBundle: "REPO_APY_CA_BUNDLE",
+  /** `false` turns TLS verification off (the config file's `verify`); `true` turns it on. */
+  verify: "REPO_APY_VERIFY",
 } as const;
 
 /** File name of the config file inside the home directory. */

@@ -92,15 +92,41 @@ const SETTING_NAMES = {
   host: "the host",
   pat: "the personal access token",
   instance: "the instance name",
+  caBundle: "the CA bundle",
+  verify: "the verify setting",
 } as const;
+
+/** The TLS settings of the environment (`REPO_APY_CA_BUNDLE`, `REPO_APY_VERIFY`), where set. */
+function tlsFromEnv(
+  env: (name: string) => string | undefined,
+): { caBundle?: string; verify?: boolean } {
+  const caBundle = fromEnv(env, "caBundle");
+  const verify = fromEnv(env, "verify");
+  if (verify === undefined) return caBundle === undefined ? {} : { caBundle };
+  const flag = /^(true|1|yes|on)$/i.test(verify)
+    ? true
+    : /^(false|0|no|off)$/i.test(verify)
+    ? false
+    : undefined;
+  if (flag === undefined) {
+    throw new ConfigurationError(
+      `${SETTINGS_ENV.verify} must be true or false, not '${verify}': set it to false to skip ` +
+        `verifying the certificate (unsafe), or give your CA's PEM file in ${SETTINGS_ENV.caBundle}`,
+    );
+  }
+  return { ...(caBundle === undefined ? {} : { caBundle }), verify: flag };
+}
 
 /**
  * Resolves connection settings: explicit option > environment (`REPO_APY_HOST`, `REPO_APY_PAT`,
- * `REPO_APY_INSTANCE`) > instance table > `[global]` > default.
+ * `REPO_APY_INSTANCE`, `REPO_APY_CA_BUNDLE`, `REPO_APY_VERIFY`) > instance table > `[global]` >
+ * default. The TLS variables are what gives a private CA (or `verify = false`) where the config
+ * file is not read (host and token from the environment, as in CI).
  *
  * With both `host` and `pat` given (and no `instance`), no environment and no file is touched.
- * Otherwise the three variables are read where Deno grants access to them
- * (`--allow-env=REPO_APY_HOST,REPO_APY_PAT,REPO_APY_INSTANCE`); the config file is read only
+ * Otherwise the variables are read where Deno grants access to them
+ * (`--allow-env=REPO_APY_HOST,REPO_APY_PAT,REPO_APY_INSTANCE,REPO_APY_CA_BUNDLE,REPO_APY_VERIFY`);
+ * the config file is read only
  * when the host or PAT is still missing or an instance is named.
  *
  * Permissions when the file is read: `--allow-env=REPO_APY_CONFIG,HOME` (unless `configPath`
@@ -126,6 +152,8 @@ export async function resolveSettings(options: SettingsOptions): Promise<Connect
     return settingsFrom(options, undefined, undefined, options.host, options.pat);
   }
   const env = options.env ?? grantedEnv;
+  // The environment's TLS settings lose to the options, and beat the config file.
+  const withEnv: SettingsOptions = { ...tlsFromEnv(env), ...definedOnly(options) };
   const host = options.host ?? fromEnv(env, "host");
   const pat = options.pat ?? fromEnv(env, "pat");
   const instance = options.instance ?? fromEnv(env, "instance");
@@ -133,7 +161,7 @@ export async function resolveSettings(options: SettingsOptions): Promise<Connect
     given !== undefined ? "option" : found !== undefined ? "environment" : "config";
   const sources = { host: source(options.host, host), pat: source(options.pat, pat) };
   if (instance === undefined && host !== undefined && pat !== undefined) {
-    return { ...settingsFrom(options, undefined, undefined, host, pat), sources };
+    return { ...settingsFrom(withEnv, undefined, undefined, host, pat), sources };
   }
   const missing = [
     ...(host === undefined ? ["host" as const] : []),
@@ -148,7 +176,7 @@ export async function resolveSettings(options: SettingsOptions): Promise<Connect
   checkConnectionText(config.global, `in [${GLOBAL_SECTION}] of ${path}`);
   return {
     ...settingsFrom(
-      options,
+      withEnv,
       config,
       name,
       host ?? requireKey(section, "host", name, path),
@@ -178,6 +206,13 @@ function checkConfigAccess(missing: readonly DirectSetting[]): void {
         missing.length === 1 ? "it" : "them"
       }), or allow reading the config file (--allow-env=${blocked.join(",")} and --allow-read)`,
   );
+}
+
+/** The options that are set (an `undefined` one must not hide the environment's value). */
+function definedOnly(options: SettingsOptions): SettingsOptions {
+  return Object.fromEntries(
+    Object.entries(options).filter(([, value]) => value !== undefined),
+  ) as SettingsOptions;
 }
 
 function settingsFrom(

@@ -1,5 +1,6 @@
 // Opening the connection pool (CA bundle) and naming what went wrong when no answer came.
 import { ConfigurationError, ConnectionError, TlsError } from "./errors.ts";
+import type { TransportSettings } from "./_transport_types.ts";
 
 /** The Deno HTTP clients of one transport, made on first use; `close()` closes them all. */
 export interface HttpClients {
@@ -78,8 +79,17 @@ const REFUSED = /connection refused|ECONNREFUSED|os error 111/i;
 const DNS =
   /dns error|failed to lookup|ENOTFOUND|EAI_AGAIN|name or service not known|no such host/i;
 
-/** Turns a failed fetch into the error that names the host and what to do. */
-export function networkError(url: URL, error: unknown): ConnectionError {
+/**
+ * Turns a failed fetch into the error that names the host and what to do: where the config file
+ * was read (`settings.instance`), its keys; otherwise the environment variables and options,
+ * which are then the only place for a CA bundle or `verify`.
+ */
+export function networkError(
+  url: URL,
+  error: unknown,
+  settings: Pick<TransportSettings, "instance" | "caBundle"> = {},
+): ConnectionError {
+  const file = settings.instance !== undefined;
   const message = causeMessages(error);
   // Test the texts without the URL they quote: a host name like 'ssl.example' is no TLS error.
   const text = message.replace(/\(?(https?:\/\/|url)[^)\s]*\)?/gi, "");
@@ -89,15 +99,25 @@ export function networkError(url: URL, error: unknown): ConnectionError {
     return new TlsError(
       url.origin,
       `${url.origin} answered in plain HTTP, not HTTPS (${message}): if the repository is ` +
-        `served without TLS, set 'host' to ${plain.origin} in the config file`,
+        `served without TLS, set 'host' to ${plain.origin}${
+          file ? " in the config file" : " (REPO_APY_HOST, or the host option)"
+        }`,
       { cause: error },
     );
   }
   if (TLS.test(text)) {
+    const bundle = settings.caBundle === undefined
+      ? ""
+      : `, with the CA bundle ${settings.caBundle} trusted as well`;
+    const fix = file
+      ? `set 'ca_bundle' to your CA's PEM file, or 'verify = false' (unsafe), in the instance ` +
+        `'${settings.instance}' of the config file (or REPO_APY_CA_BUNDLE, REPO_APY_VERIFY=false)`
+      : "give your CA's PEM file in REPO_APY_CA_BUNDLE (or the caBundle option), or set " +
+        "REPO_APY_VERIFY=false (unsafe); the config file's 'ca_bundle' and 'verify' are not read " +
+        "when REPO_APY_HOST and REPO_APY_PAT are set";
     return new TlsError(
       url.origin,
-      `TLS verification of ${url.origin} failed (${message}): set 'ca_bundle' to your CA's PEM ` +
-        `file, or 'verify = false' (unsafe) in the config file`,
+      `TLS verification of ${url.origin} failed (${message}${bundle}): ${fix}`,
       { cause: error },
     );
   }

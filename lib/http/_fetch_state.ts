@@ -51,15 +51,9 @@ export async function openFetchState(
       ...init,
       client: idempotent ? clients.pooled() : clients.fresh(),
     });
-    // Both framings in one answer may be a smuggling attempt (RFC 9112 6.3): the connection it
-    // came on is not used again.
-    if (response.headers.has("transfer-encoding") && response.headers.has("content-length")) {
-      clients.retire();
-    }
     // Deno decodes an answer only when it chose Accept-Encoding itself.
-    return "accept-encoding" in (init.headers as Record<string, string>)
-      ? decoded(response)
-      : response;
+    const framed = transferCodingWins(response, () => clients.retire());
+    return "accept-encoding" in (init.headers as Record<string, string>) ? decoded(framed) : framed;
   });
   const sender = noProxyConfigured() ? largePutSender(clients.caCerts, pooled) : undefined;
   return {
@@ -67,9 +61,9 @@ export async function openFetchState(
     settings,
     fetch: (url, init) =>
       insecure && url.protocol === "https:"
-        ? insecure.fetch(url, init).then(decoded)
+        ? insecure.fetch(url, init).then((answer) => decoded(transferCodingWins(answer)))
         : sender && isLargePut(init)
-        ? sender(url, init)
+        ? sender(url, init).then((answer) => transferCodingWins(answer))
         : pooled(url, init),
     close() {
       clients.close();
@@ -105,6 +99,26 @@ function watchedFetch(
       fetchImpl(url, { ...init, body, redirect: "manual" }, idempotent);
     return activity ? sendWatched(send, init.body, activity) : send(init.body);
   };
+}
+
+/**
+ * The answer without its Content-Length when it has a Transfer-Encoding too: the transfer coding
+ * frames the body (RFC 9112 6.3), as the HTTP client read it, so the length is no size of the
+ * data and nothing downstream (a download's size check, progress) may take it for one. Both
+ * framings in one answer may be a smuggling attempt: `retire` keeps the connection it came on
+ * from being used again.
+ */
+function transferCodingWins(response: Response, retire?: () => void): Response {
+  const headers = response.headers;
+  if (!headers.has("transfer-encoding") || !headers.has("content-length")) return response;
+  retire?.();
+  const kept = new Headers(headers);
+  kept.delete("content-length");
+  return new Response(response.body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: kept,
+  });
 }
 
 /** Content codings a body is decoded from (the names `DecompressionStream` takes). */

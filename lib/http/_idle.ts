@@ -140,15 +140,34 @@ export async function sendWatched(
     ? body.byteLength
     : 0;
   if (size < 1_048_576) return await send(body);
-  const until = performance.now() + size / MIN_SEND_RATE * 1000;
-  const ticker = setInterval(() => {
-    if (performance.now() < until) touch();
-  }, 500);
+  const moving = keepMoving(touch, size);
   try {
     return await send(body);
   } finally {
-    clearInterval(ticker);
+    moving.stop();
   }
+}
+
+/** How often {@linkcode keepMoving} notes activity: well within the shortest useful timeout. */
+const TICK_MS = 100;
+
+/**
+ * Counts `bytes` as moving for as long as a receiver at {@linkcode MIN_SEND_RATE} takes to read
+ * them: the activity of data whose progress cannot be seen (a byte body inside fetch, or what the
+ * network buffers still hold after the last write). `stop()` ends it early.
+ *
+ * @param touch The idle timer's activity callback.
+ * @param bytes Bytes whose reading is not seen.
+ * @returns The handle to stop it.
+ */
+export function keepMoving(touch: () => void, bytes: number): { stop(): void } {
+  const until = performance.now() + bytes / MIN_SEND_RATE * 1000;
+  const ticker = setInterval(() => {
+    if (performance.now() < until) touch();
+    else clearInterval(ticker);
+  }, TICK_MS);
+  Deno.unrefTimer(ticker);
+  return { stop: () => clearInterval(ticker) };
 }
 
 function touchingStream(

@@ -12,12 +12,15 @@
 
 import type { FetchFn, FetchInit } from "./_node_fetch.ts";
 import { envGranted } from "./_env.ts";
+import { keepMoving } from "./_idle.ts";
 
 /** Byte bodies of a PUT from this size on go through the sender. */
 export const LARGE_PUT_BYTES = 1 << 20;
 
 /** Bytes written at a time, so each piece counts as activity for the idle timeout. */
 const WRITE_PIECE = 262_144;
+/** Most bytes the network buffers (both ends' sockets) can hold after the last write. */
+const IN_FLIGHT_BYTES = 16 * 1_048_576;
 /** Largest answer head and body read: the answer to a PUT of data is a small JSON object. */
 const MAX_HEAD_BYTES = 65_536;
 const MAX_ANSWER_BYTES = 1_048_576;
@@ -80,7 +83,17 @@ export function largePutSender(caCerts: string[] | undefined, fallback: FetchFn)
         await writeAll(conn, body.subarray(at, at + WRITE_PIECE));
         init.activity?.();
       }
-      return await readAnswer(conn, init.activity);
+      // The last write returns once the network buffers took the rest; a slow server is still
+      // reading it (megabytes at a few hundred kB/s): that counts as moving, not as waiting for
+      // an answer that cannot come yet.
+      const draining = init.activity
+        ? keepMoving(init.activity, Math.min(body.byteLength, IN_FLIGHT_BYTES))
+        : undefined;
+      try {
+        return await readAnswer(conn, init.activity);
+      } finally {
+        draining?.stop();
+      }
     } catch (error) {
       throw init.signal.aborted ? init.signal.reason : error;
     } finally {

@@ -24,6 +24,11 @@ export interface TransportSettings {
   verify?: boolean;
   /** PEM file whose certificates are trusted in addition to the system roots. */
   caBundle?: string | undefined;
+  /**
+   * The config instance these settings came from; none when no config file was read (host and
+   * token given directly or from the environment). Messages name the settings that apply.
+   */
+  instance?: string | undefined;
   /** Hosts redirects may lead to; the request is replayed there without the token. */
   whitelist?: readonly string[];
   /**

@@ -470,7 +470,7 @@ export class Transport implements AsyncDisposable {
       timer.stop();
       if (init.signal?.aborted) throw init.signal.reason;
       if (timer.fired) throw new TimeoutError(url.origin, timer.timeoutMs);
-      throw networkError(url, error);
+      throw networkError(url, error, state.settings);
     }
     // The caller reads the body under the timer (guardBody or watchReads).
     return { response, timer, host: url.origin, ...(init.signal ? { signal: init.signal } : {}) };

@@ -64,13 +64,16 @@ interface Walk {
   count: number;
   maxExtras: number;
   maxDepth: number;
-  /** `$ref`s being expanded right now: one seen again is a cycle. */
-  active: string[];
+  /**
+   * The schema nodes of the document being converted right now, outermost first: a node met again
+   * below itself nests without end (a cycle). A definition used twice side by side is no cycle.
+   */
+  ancestors: Set<Schema>;
   /** Schema nodes expanded so far, and the most allowed. */
   nodes: number;
   maxNodes: number;
-  /** Each `$ref` target expanded once: the result and the references it followed. */
-  expanded: Map<Schema, { schema: Schema; followed: Set<string> }>;
+  /** Each `$ref` target expanded once. */
+  expanded: Map<Schema, Schema>;
 }
 
 /**
@@ -134,12 +137,12 @@ function convertSchema(
   const walk: Walk = {
     resolver: refResolver(root),
     count: 0,
-    active: [],
+    ancestors: new Set(),
     nodes: 0,
     expanded: new Map(),
     ...limits,
   };
-  const top = expand(root, walk, "#", walk.active);
+  const top = expand(root, walk, "#");
   const properties = top.get("properties");
   if (!(properties instanceof Map) || properties.size === 0) {
     throw new InputError(
@@ -156,17 +159,10 @@ function convertSchema(
 }
 
 /**
- * Resolves `$ref` (sibling keywords on top) and merges `allOf` parts. Every reference followed
- * is added to `followed`; one that is being expanded already (an ancestor, or earlier in this
- * chain) is a cycle.
+ * Resolves `$ref` (sibling keywords on top) and merges `allOf` parts. A reference to a target that
+ * is being expanded in this chain (`a` = `allOf: [$ref a]`) is a cycle.
  */
-function expand(
-  schema: Schema,
-  walk: Walk,
-  at: string,
-  followed: string[],
-  chain: string[] = [],
-): Schema {
+function expand(schema: Schema, walk: Walk, at: string, chain: Schema[] = []): Schema {
   if (++walk.nodes > walk.maxNodes) {
     throw new InputError(
       `The schema needs more than ${walk.maxNodes} steps to expand its $ref and allOf/oneOf/` +
@@ -181,30 +177,14 @@ function expand(
   let result = schema;
   const ref = schema.get("$ref");
   if (typeof ref === "string") {
-    const cycle = (refs: Iterable<string>) => {
-      for (const seen of refs) {
-        if (walk.active.includes(seen) || chain.includes(seen)) {
-          throw new InputError(
-            `The schema is recursive ($ref '${seen}' at ${at} refers to itself): a template ` +
-              "cannot nest without end; remove the cycle",
-          );
-        }
-      }
-    };
-    cycle([ref]);
     const resolved = walk.resolver.resolve(ref, at);
+    if (chain.includes(resolved) || resolved === schema) throw recursive(ref, at);
     let done = walk.expanded.get(resolved);
     if (done === undefined) {
-      const inner: string[] = [];
-      const target = expand(resolved, walk, at, inner, [...chain, ref]);
-      done = { schema: target, followed: new Set(inner) };
+      done = expand(resolved, walk, at, [...chain, resolved]);
       walk.expanded.set(resolved, done);
-    } else {
-      // Reused: a reference it followed may close a cycle here.
-      cycle(done.followed);
     }
-    followed.push(ref, ...done.followed);
-    result = new Map([...done.schema, ...[...schema].filter(([key]) => key !== "$ref")]);
+    result = new Map([...done, ...[...schema].filter(([key]) => key !== "$ref")]);
   }
   const allOf = result.get("allOf");
   if (Array.isArray(allOf)) {
@@ -213,7 +193,7 @@ function expand(
     const required: JsonValue[] = [];
     for (const [index, part] of allOf.entries()) {
       if (!(part instanceof Map)) continue;
-      const expanded = expand(part, walk, `${at}/allOf/${index}`, followed, chain);
+      const expanded = expand(part, walk, `${at}/allOf/${index}`, chain);
       for (const [key, value] of expanded) if (!merged.has(key)) merged.set(key, value);
       const partProperties = expanded.get("properties");
       if (partProperties instanceof Map) {
@@ -239,7 +219,7 @@ function expand(
     const types = new Set<string>();
     for (const [index, branch] of branches.entries()) {
       if (!(branch instanceof Map)) continue;
-      const expanded = expand(branch, walk, `${at}/${keyword}/${index}`, followed, chain);
+      const expanded = expand(branch, walk, `${at}/${keyword}/${index}`, chain);
       const type = expanded.get("type");
       types.add(typeof type === "string" ? type : expanded.has("properties") ? "object" : "");
       const branchProperties = expanded.get("properties");
@@ -319,14 +299,24 @@ function convert(raw: Schema, walk: Walk, at: string, depth: number, required: b
       `The schema gives more than ${walk.maxExtras} fields (at ${at}): too large for a template`,
     );
   }
-  const followed: string[] = [];
-  const schema = expand(raw, walk, at, followed);
-  walk.active.push(...followed);
+  // The same node of the document below itself nests without end; used again side by side
+  // (two properties, or a property and an allOf part, referring to one definition) it does not.
+  if (walk.ancestors.has(raw)) throw recursive(raw.get("$ref"), at);
+  const schema = expand(raw, walk, at);
+  walk.ancestors.add(raw);
   try {
     return convertExpanded(schema, walk, at, depth, required);
   } finally {
-    walk.active.length -= followed.length;
+    walk.ancestors.delete(raw);
   }
+}
+
+function recursive(ref: JsonValue | undefined, at: string): InputError {
+  const what = typeof ref === "string" ? `$ref '${ref}' at ${at}` : `the schema at ${at}`;
+  return new InputError(
+    `The schema is recursive (${what} refers to itself): a template cannot nest without end; ` +
+      "remove the cycle",
+  );
 }
 
 function convertExpanded(

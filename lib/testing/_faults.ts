@@ -54,6 +54,11 @@ export interface Fault {
   slowBodyBytesPerSecond?: number;
   /** Wait this long before processing. */
   delayMs?: number;
+  /**
+   * Hold the request until this promise settles, then process it: a test's gate that orders
+   * events without depending on time (`delayMs` does).
+   */
+  waitFor?: Promise<unknown>;
   /** Answer 302 (or a 3xx `status`) with `Location` = this + original path and query. */
   redirect?: string;
   /** For an upload finish: the merge task fails with this text. */
@@ -257,6 +262,7 @@ export async function withFaults(
   const firing = faults.filter((f) => matches(f, request, url)).filter(fires);
   for (const fault of firing) {
     if (fault.delayMs !== undefined) await new Promise((r) => setTimeout(r, fault.delayMs));
+    if (fault.waitFor !== undefined) await fault.waitFor.catch(() => {});
   }
   for (const fault of firing) {
     const wait = fault.rateLimit === undefined ? undefined : rateLimited(fault, fault.rateLimit);

@@ -19,6 +19,7 @@
  * @module
  */
 
+import { fileURLToPath } from "node:url";
 import { startServer } from "../../lib/testing/mod.ts";
 import { hasRequests, repoApyClient } from "./_clients.ts";
 import { parseLink, startLink } from "./_link.ts";
@@ -120,7 +121,7 @@ async function main(): Promise<void> {
         await measured(server, `first sync, ${where}`, repoApy.name, sync);
         await measured(server, `no-op re-sync, ${where}`, repoApy.name, sync);
         if (python3 !== undefined) {
-          const script = new URL("./_python_collection.py", import.meta.url).pathname;
+          const script = fileURLToPath(new URL("./_python_collection.py", import.meta.url));
           const env = { REPO_APY_BENCH_HOST: proxy.url, REPO_APY_BENCH_PAT: server.pat };
           await measured(
             server,

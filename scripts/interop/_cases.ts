@@ -15,7 +15,9 @@ export interface InteropCase {
   files?: { [name: string]: string };
   /**
    * An .eln file written into the working directory as `crate.eln`: `self` is a record exported
-   * by the local server as RO-Crate, any other value a file of ../shared/corpus/eln/.
+   * by the local server as RO-Crate, `typed` a crate whose PNG and gzip files declare the MIME
+   * types `image/x-png` and `application/octet-stream`, any other value a file of
+   * ../shared/corpus/eln/.
    */
   eln?: string;
 }
@@ -33,6 +35,17 @@ const SHAPES = `@prefix sh: <http://www.w3.org/ns/shacl#> .
 ex:shape a sh:NodeShape ; dcterms:title "Shapes" ;
   sh:property [ sh:name "mass" ; sh:path ex:mass ; sh:datatype xsd:decimal ; sh:defaultValue 1.0 ] .
 `;
+
+/** Three definitions, shared but not recursive: `l1 = allOf[$ref l0]` plus `x1: $ref l0`. */
+const SHARED_SCHEMA = JSON.stringify({
+  title: "Shared definitions",
+  type: "object",
+  properties: { p: { $ref: "#/$defs/l1" } },
+  $defs: {
+    l0: { type: "object", properties: { a: { type: "string" } } },
+    l1: { allOf: [{ $ref: "#/$defs/l0" }], properties: { x1: { $ref: "#/$defs/l0" } } },
+  },
+});
 
 /** Every invocation, by group. */
 export const CASES: InteropCase[] = [
@@ -189,4 +202,45 @@ export const CASES: InteropCase[] = [
   { args: ["users", "show-info", "-u", "2"] },
   { args: ["users", "show-info"] },
   { args: ["users", "get-users"] },
+  // issue 31: exit codes of the Python client, paths that must exist, messages, imports
+  { args: ["records", "create"] },
+  { args: ["collections", "create", "-t", "No identifier"] },
+  { args: ["groups", "create", "-t", "No identifier"] },
+  { args: ["records", "add-user", "-R", "rec-b", "-U", "jdoe", "-p", "member"] },
+  { args: ["groups", "add-user", "-G", "grp-a", "-U", "jdoe", "-p", "admin"] },
+  { args: ["users", "show-info", "-U", "jdoe"] },
+  { args: ["records", "edit", "-R", "rec-a", "-r", "1", "-t", "Both"] },
+  { args: ["records", "edit", "-t", "Neither"] },
+  { args: ["records", "export", "-R", "rec-a", "-e", "rdf", "-P"] },
+  { args: ["collections", "export", "-C", "col-a", "-e", "rdf", "-P"] },
+  { args: ["records", "export", "-R", "rec-a", "-p", "no-such-dir/x"] },
+  { args: ["records", "add-metadata", "-R", "rec-a", "-p", "missing.json"] },
+  { args: ["misc", "import-eln", "-p", "missing.eln"] },
+  { args: ["misc", "import-json-schema", "-p", "missing.json"] },
+  { args: ["records", "add-metadatum", "-R", "rec-a", "-m", "s", "-v", "red", "-u", "nm"] },
+  { args: ["records", "get-metadatum", "-R", "rec-a", "-n", "n", "-i", "unit", "-p"] },
+  { args: ["records", "add-record-link", "-R", "rec-a", "-L", "rec-a", "-n", "self"] },
+  { args: ["records", "delete-record-link", "-R", "rec-a", "-l", "999"] },
+  { args: ["records", "remove-collection-link", "-R", "rec-b", "-C", "col-a"] },
+  {
+    args: [
+      "records",
+      "add-metadata",
+      "-R",
+      "rec-a",
+      "-m",
+      '[{"key":"k","type":"int","value":2.0}]',
+    ],
+  },
+  { args: ["templates", "get-templates", "-q", "tpl"] },
+  {
+    name: "misc import-json-schema -p shared.json (shared, not recursive)",
+    args: ["misc", "import-json-schema", "-p", "shared.json"],
+    files: { "shared.json": SHARED_SCHEMA },
+  },
+  {
+    name: "misc import-eln -p crate.eln (typed files)",
+    args: ["misc", "import-eln", "-p", "crate.eln"],
+    eln: "typed",
+  },
 ];

@@ -14,6 +14,7 @@ import { startServer, type TestServer } from "../../lib/testing/mod.ts";
 import { CASES, type InteropCase } from "./_cases.ts";
 import { SECOND_USER, seed, snapshot } from "./_fixture.ts";
 import { KNOWN } from "./known_differences.ts";
+import { typedEln } from "../_files.ts";
 
 const CLI = fileURLToPath(new URL("../../cli.ts", import.meta.url));
 const PAT = "pat_interop_testuser_0123456789";
@@ -74,7 +75,9 @@ const selfEln = async () => {
 };
 
 async function elnBytes(source: string): Promise<Uint8Array> {
-  return source === "self" ? await selfEln() : await Deno.readFile(new URL(source, CORPUS));
+  if (source === "self") return await selfEln();
+  if (source === "typed") return await typedEln("Typed files");
+  return await Deno.readFile(new URL(source, CORPUS));
 }
 
 async function runOne(client: Client, kadiApy: string, test: InteropCase): Promise<Outcome> {

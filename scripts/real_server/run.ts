@@ -16,7 +16,8 @@
  */
 
 import { fileURLToPath } from "node:url";
-import { writeTestFile } from "../_files.ts";
+import { makeCertificates } from "../../tests/_tls.ts";
+import { typedEln, writeTestFile } from "../_files.ts";
 
 const CLI = fileURLToPath(new URL("../../cli.ts", import.meta.url));
 const CORPUS = fileURLToPath(new URL("../../../shared/corpus/", import.meta.url));
@@ -34,6 +35,49 @@ interface Expectation {
   /** kadi-apy arguments of the same operation, run as the control. */
   apy?: string[];
   stdin?: string;
+  /**
+   * Run with these variables and no config file (REPO_APY_CONFIG names none): the
+   * environment-only configuration of CI.
+   */
+  env?: Record<string, string>;
+}
+
+/**
+ * An HTTPS proxy in front of `target` (http://127.0.0.1:port) on a free loopback port, its
+ * certificate signed by a throwaway CA (openssl): `caPath` is the CA's PEM file. Requests are
+ * passed on as they came (the host header is the target's), answers as they come back.
+ */
+async function tlsProxy(
+  target: string,
+): Promise<{ url: string; caPath: string } & AsyncDisposable> {
+  const dir = await Deno.makeTempDir({ dir: work, prefix: "tls-" });
+  const certs = await makeCertificates(dir);
+  const server = Deno.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    cert: certs.cert,
+    key: certs.key,
+    onListen: () => {},
+  }, async (request) => {
+    const url = new URL(request.url);
+    const headers = new Headers(request.headers);
+    headers.delete("host");
+    headers.delete("accept-encoding");
+    return await fetch(new URL(url.pathname + url.search, target), {
+      method: request.method,
+      headers,
+      body: request.body,
+      redirect: "manual",
+    });
+  });
+  return {
+    url: `https://127.0.0.1:${server.addr.port}`,
+    caPath: certs.caPath,
+    async [Symbol.asyncDispose]() {
+      await server.shutdown();
+      await Deno.remove(dir, { recursive: true });
+    },
+  };
 }
 
 const [host, tokenFile, workArg, apyBin] = Deno.args;
@@ -68,11 +112,21 @@ let total = 0;
 let asExpected = 0;
 const unexpected: string[] = [];
 
-async function exec(cmd: string, args: string[], stdin?: string): Promise<Result> {
+async function exec(
+  cmd: string,
+  args: string[],
+  stdin?: string,
+  env?: Record<string, string>,
+): Promise<Result> {
   const child = new Deno.Command(cmd, {
     args,
     cwd: work,
-    env: { HOME: `${work}/home`, NO_COLOR: "1", REPO_APY_CONFIG: `${work}/home/.repoconfig` },
+    env: {
+      HOME: `${work}/home`,
+      NO_COLOR: "1",
+      REPO_APY_CONFIG: env === undefined ? `${work}/home/.repoconfig` : `${work}/no-config`,
+      ...env,
+    },
     stdin: stdin === undefined ? "null" : "piped",
     stdout: "piped",
     stderr: "piped",
@@ -87,17 +141,22 @@ async function exec(cmd: string, args: string[], stdin?: string): Promise<Result
   return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
 }
 
-function cli(args: string[], stdin?: string): Promise<Result> {
-  return exec(Deno.execPath(), [
-    "run",
-    "--quiet",
-    "--allow-env=REPO_APY_CONFIG,HOME",
-    `--allow-read=${work},${CORPUS}`,
-    `--allow-write=${work}`,
-    "--allow-net=127.0.0.1",
-    CLI,
-    ...args,
-  ], stdin);
+function cli(args: string[], stdin?: string, env?: Record<string, string>): Promise<Result> {
+  return exec(
+    Deno.execPath(),
+    [
+      "run",
+      "--quiet",
+      `--allow-env=REPO_APY_CONFIG,HOME${env === undefined ? "" : `,${Object.keys(env)}`}`,
+      `--allow-read=${work},${CORPUS}`,
+      `--allow-write=${work}`,
+      "--allow-net=127.0.0.1",
+      CLI,
+      ...args,
+    ],
+    stdin,
+    env,
+  );
 }
 
 function lastLine(text: string): string {
@@ -108,7 +167,7 @@ function lastLine(text: string): string {
 /** Runs `repo-apy <args>`, prints one line (expected, got) and returns the result. */
 async function step(args: string[], want: Expectation): Promise<Result> {
   total++;
-  const r = await cli(args, want.stdin);
+  const r = await cli(args, want.stdin, want.env);
   const problem = r.code !== want.code
     ? `exit ${r.code}: ${lastLine(r.stderr || r.stdout)}`
     : want.check?.(r) ?? null;
@@ -600,8 +659,8 @@ await step(["templates", "get-templates", "-q", tplx, "--json"], {
 
 // ---- users -----------------------------------------------------------------------------
 await step(["users", "show-info", "-U", "bob", "-D", "local"], { code: 0, check: has("bob") });
-// No user given: a usage error here (exit 2); kadi-apy 0.51.0 exits 1 with the same advice.
-await step(["users", "show-info"], { code: 2, apy: ["users", "show-info"] });
+// No user given: exit 1, as kadi-apy 0.51.0 (its exit code wins, issue 31).
+await step(["users", "show-info"], { code: 1, apy: ["users", "show-info"] });
 await step(["users", "show-info", "-u", "1", "--json"], { code: 0, check: has("alice") });
 await step(["users", "get-users", "-f", "bob"], {
   code: 0,
@@ -629,6 +688,51 @@ await step([
   code: 0,
 });
 await step(["misc", "import-shacl", "-p", `${CORPUS}shacl/coscine/engmeta.ttl`], { code: 0 });
+
+// ELN import lets the server detect the MIME type (issue 31): a PNG declared `image/x-png` and a
+// gzip file declared `application/octet-stream` are stored as the server sees them, and a
+// search by `image/png` finds the record.
+const typed = `typed-${run}`;
+await Deno.writeFile(`${work}/typed.eln`, await typedEln(`Typed ${run}`));
+await step(["misc", "import-eln", "-p", `${work}/typed.eln`], { code: 0 });
+await step(["records", "show-info", "-R", typed, "-l", "--json"], {
+  code: 0,
+  check: json((v) => {
+    const files = (v as { files?: { name: string; mimetype: string }[] }).files ?? [];
+    const types = Object.fromEntries(files.map((file) => [file.name, file.mimetype]));
+    return types["plot.png"] === "image/png" && types["raw.gz"] === "application/gzip"
+      ? null
+      : `MIME types ${JSON.stringify(types)}`;
+  }),
+});
+await step(["records", "get-records", "-m", "image/png", "-q", typed, "--json"], {
+  code: 0,
+  check: finds(typed, "the PNG's record is not found by its MIME type"),
+});
+await step(["records", "delete", "-R", typed, "--i-am-sure"], { code: 0 });
+
+// A private CA with environment-only configuration (issue 31): the real server behind a TLS
+// proxy whose certificate a throwaway CA signed; REPO_APY_CA_BUNDLE trusts it, without it the
+// error names that variable (the config file's ca_bundle is not read then).
+{
+  await using proxy = await tlsProxy(host);
+  const envOnly = { REPO_APY_HOST: proxy.url, REPO_APY_PAT: pat };
+  await step(["misc", "get-repo-info", "--json"], {
+    code: 1,
+    env: envOnly,
+    check: (r) => r.stderr.includes("REPO_APY_CA_BUNDLE") ? null : "the error names no variable",
+  });
+  await step(["misc", "get-repo-info", "--json"], {
+    code: 0,
+    env: { ...envOnly, REPO_APY_CA_BUNDLE: proxy.caPath },
+    check: has("1.13.0"),
+  });
+  await step(["records", "show-info", "-R", rec, "--json"], {
+    code: 0,
+    env: { ...envOnly, REPO_APY_VERIFY: "false" },
+    check: has(rec),
+  });
+}
 
 // ---- folder trees and sync -----------------------------------------------------------
 // File names with `/` (a folder tree in one record), with a chunked file (55 MB: above the

@@ -102,7 +102,7 @@ Deno.test("collections create/edit/delete: get-or-create, one change per attribu
   const missing = await repo(server, ["collections", "show-info", "-C", "c1"]);
   assertEquals(missing.code, 1);
   const usage = await repo(server, ["collections", "edit", "-t", "x"]);
-  assertEquals(usage.code, 2); // a usage error since issue 9
+  assertEquals(usage.code, 1); // exit 1 as the Python client: its code wins (issue 31)
   assertStringIncludes(usage.stderr, "--collection-id or --collection-identifier");
 });
 
@@ -242,7 +242,7 @@ Deno.test("collections export: json to stdout, rdf to a folder named after the i
   const piped = await must(server, ["collections", "export", "-C", "exported", "-P"]);
   assertEquals(JSON.parse(piped.stdout).identifier, "exported");
   const refused = await repo(server, ["collections", "export", "-C", "exported", "-e", "qr", "-P"]);
-  assertEquals(refused.code, 2); // a usage error since issue 9
+  assertEquals(refused.code, 1); // exit 1 as the Python client: its code wins (issue 31)
   await using dir = await tempDir();
   const written = await must(server, [
     "collections",

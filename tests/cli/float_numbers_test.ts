@@ -102,3 +102,42 @@ Deno.test("keepFloats() marks float entries only, at any depth, and leaves other
   assertEquals(stringifyJson({ type: "int", value: 2 }), '{"type":"int","value":2}');
   assertEquals(JSON.stringify(keepFloats([1, "a", null])), '[1,"a",null]');
 });
+
+Deno.test("text output prints float metadata as the Python client does: 1000.0, 1e-05; an absent unit as an empty line (issue 31)", async () => {
+  await using server = await startServer();
+  const id = await createRecord(server, "text-floats");
+  const r = String(id);
+  const metadata = '[{"key":"mass","type":"float","value":1000.0},' +
+    '{"key":"tiny","type":"float","value":1e-5,"unit":"g"},{"key":"n","type":"int","value":3},' +
+    '{"key":"flag","type":"bool","value":true}]';
+  assertEquals((await repo(server, ["records", "add-metadata", "-r", r, "-m", metadata])).code, 0);
+  const printed = async (...args: string[]) => {
+    const run = await repo(server, ["records", "get-metadatum", "-r", r, ...args]);
+    assertEquals(run.code, 0, run.stderr);
+    return run.stdout;
+  };
+  assertEquals(await printed("-n", "mass"), "1000.0\n");
+  assertEquals(await printed("-n", "mass", "-p"), "1000.0\n");
+  assertEquals(await printed("-n", "tiny", "-p"), "1e-05\n");
+  assertEquals(await printed("-n", "n", "-p"), "3\n");
+  assertEquals(await printed("-n", "flag", "-p"), "True\n");
+  assertEquals(await printed("-n", "mass", "-i", "unit", "-p"), "\n");
+  assertEquals(await printed("-n", "tiny", "-i", "unit", "-p"), "g\n");
+  // A bool entry has no unit at all: exit 1, as kadi-apy ("not present in metadatum").
+  const noUnit = await repo(server, [
+    "records",
+    "get-metadatum",
+    "-r",
+    r,
+    "-n",
+    "flag",
+    "-i",
+    "unit",
+  ]);
+  assertEquals([noUnit.code, noUnit.stdout], [1, ""]);
+  assertStringIncludes(noUnit.stderr, "has no unit (a bool entry has none)");
+  const shown = await repo(server, ["records", "show-info", "-r", r, "-m"]);
+  assertEquals(shown.code, 0, shown.stderr);
+  assertStringIncludes(shown.stdout, '"value": 1000.0');
+  assertStringIncludes(shown.stdout, '"value": 3\n');
+});

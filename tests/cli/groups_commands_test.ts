@@ -52,7 +52,7 @@ Deno.test("groups: members added, changed and removed with a second user", async
   ]);
   assertEquals(badRole.code, 2);
   const noType = await repo(server, ["groups", "add-user", "-G", "lab-a", "-U", "jdoe"]);
-  assertEquals(noType.code, 2); // a usage error since issue 9
+  assertEquals(noType.code, 1); // exit 1 as the Python client: its code wins (issue 31)
   assertStringIncludes(noType.stderr, "-D/--identity-type");
 });
 
@@ -73,7 +73,7 @@ Deno.test("groups create/edit/show-info/delete and get-groups with -i/--my_user_
     "theirs",
   ]);
   const conflict = await repo(server, ["groups", "get-groups", "-i", "-u", "2"]);
-  assertEquals(conflict.code, 2);
+  assertEquals(conflict.code, 1); // exit 1 as the Python client: its code wins (issue 31)
   const edited = await must(server, [
     "groups",
     "edit",
@@ -133,7 +133,7 @@ Deno.test("groups get-groups takes the filters with a user, as the reference cli
   assertEquals(quiet.code, 0);
   assertEquals(quiet.stderr.includes("does not apply"), false);
   const both = await repo(server, ["groups", "get-groups", "-u", "1", "-i"]);
-  assertEquals(both.code, 2);
+  assertEquals(both.code, 1); // exit 1 as the Python client: its code wins (issue 31)
   assertStringIncludes(both.stderr, "or the flag '-i'");
 });
 

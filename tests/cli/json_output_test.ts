@@ -134,13 +134,16 @@ Deno.test("a closed stdout ends a streaming list quietly, and no page beyond the
   await createRecords(server, 2 * (PAGES_AHEAD + 4));
   await using home = await tempHome();
   await writeLocalConfig(home.configPath, server.url, server.pat);
-  // Page 2 is answered late, so the reader is gone by the time its items are written.
-  server.addFault({ method: "GET", path: /\/records$/, nth: 2, delayMs: 1500 });
+  // Page 2 is held until the reader is gone, so its items are written after the close, however
+  // slow the machine: no timing is involved.
+  const gone = Promise.withResolvers<void>();
+  server.addFault({ method: "GET", path: /\/records$/, nth: 2, waitFor: gone.promise });
   const child = spawnCli(home.dir, ["records", "get-records", "-n", "2", "--jsonl"]);
   const reader = child.stdout.getReader();
   const first = await reader.read();
   assert(first.value !== undefined && first.value.length > 0, "the first page arrives");
   await reader.cancel();
+  gone.resolve();
   const status = await child.status;
   const stderr = new TextDecoder().decode(
     new Uint8Array(await new Response(child.stderr).arrayBuffer()),

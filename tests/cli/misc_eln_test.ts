@@ -86,7 +86,7 @@ Deno.test("misc import-eln --dry-run needs no config file (it sends nothing)", a
 });
 
 for (const interrupt of ["SIGINT", "SIGTERM"] as const) {
-  Deno.test(`misc import-eln: ${interrupt} moves what the run created to the trash, exits 130; the rerun imports once`, async () => {
+  Deno.test(`misc import-eln: ${interrupt} deletes and purges what the run created, exits 130; the rerun imports once with the same identifiers`, async () => {
     await using server = await startServer();
     await using home = await tempHome();
     await writeLocalConfig(home.configPath, server.url, server.pat);
@@ -105,17 +105,23 @@ for (const interrupt of ["SIGINT", "SIGTERM"] as const) {
     assertEquals(code, 130, text);
     assertStringIncludes(
       text,
-      "Interrupted: what this import had created (1 resource(s)) was moved to the trash; run the " +
+      "Interrupted: what this import had created (1 resource(s)) was deleted for good; run the " +
         "same command again to import the archive",
     );
     await using manager = new RepoManager({ host: server.url, pat: server.pat });
     const active = async () =>
       (await manager.transport.json<{ items: { title: string }[] }>("GET", "/records")).items;
     assertEquals(await active(), []);
-    assertEquals((await manager.misc.getDeletedResources()).items.length, 1);
+    // Purged, not left in the trash: the rerun's record gets the original identifier (issue 31).
+    assertEquals((await manager.misc.getDeletedResources()).items.length, 0);
     server.clearFaults();
     const rerun = await runCli(home.dir, args);
     assertEquals(rerun.code, 0, rerun.stderr);
     assertEquals((await active()).map((record) => record.title), ["Experiment"]);
+    const [record] = (await manager.transport.json<{ items: { identifier: string }[] }>(
+      "GET",
+      "/records",
+    )).items;
+    assertEquals(record?.identifier, "experiment");
   });
 }

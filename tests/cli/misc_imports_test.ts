@@ -76,7 +76,7 @@ Deno.test("misc reuse-collection non-interactive: suffix required, ids of -l reu
   await using server = await startServer();
   const { collectionId, ids } = await collectionWithRecords(server);
   const missing = await misc(server, ["reuse-collection", "-c", String(collectionId)]);
-  assertEquals(missing.code, 2); // wrong usage (issue 9: every usage error exits 2)
+  assertEquals(missing.code, 1); // exit 1 as the Python client: its code wins (issue 31)
   assertStringIncludes(missing.stderr, "-s/--suffix");
   const run = await misc(server, [
     "reuse-collection",
@@ -107,7 +107,7 @@ Deno.test("misc reuse-collection non-interactive: suffix required, ids of -l reu
     "-r",
     "x",
   ]);
-  assertEquals(kebab.code, 2);
+  assertEquals(kebab.code, 1); // as the Python client's "Invalid input format." (issue 31)
   assertStringIncludes(kebab.stderr, "is not a record id");
   // As in kadi-apy 0.51.0: without -r nothing is copied, and one of -r and -l is needed.
   const none = await misc(server, ["reuse-collection", "-c", String(collectionId), "-s", "v4"]);

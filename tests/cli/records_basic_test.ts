@@ -32,10 +32,15 @@ Deno.test("records create -e exits 1 when the record existed; -v public creates 
   assertEquals((await (await manager.record({ identifier: "pub" })).meta()).visibility, "public");
 });
 
-Deno.test("records create without -i is a usage error (exit 2)", async () => {
+Deno.test("records, collections, groups and templates create without -i exit 1, as the Python client (issue 31)", async () => {
   await using server = await startServer();
+  for (const type of ["collections", "groups", "templates"]) {
+    const other = await repo(server, [type, "create", "-t", "x"]);
+    assertEquals(other.code, 1, other.stderr);
+    assertStringIncludes(other.stderr, "-i/--identifier");
+  }
   const run = await repo(server, ["records", "create"]);
-  assertEquals(run.code, 2);
+  assertEquals(run.code, 1);
   assertStringIncludes(run.stderr, "--identifier");
 });
 
@@ -108,13 +113,18 @@ Deno.test("records delete needs --i-am-sure (exit 1), then moves the record to t
   assertNotIncludes(gone.stderr, "    at ");
 });
 
-Deno.test("records commands need a record: none or both of -r/-R are usage errors (exit 2)", async () => {
+Deno.test("records commands need a record: none or both of -r/-R exit 1, as the Python client (issue 31)", async () => {
   await using server = await startServer();
   const none = await repo(server, ["records", "show-info"]);
-  assertEquals(none.code, 2);
+  assertEquals(none.code, 1);
   assertStringIncludes(none.stderr, "Please specify either the id or the identifier of the record");
   const both = await repo(server, ["records", "show-info", "-r", "1", "-R", "x"]);
-  assertEquals(both.code, 2);
+  assertEquals(both.code, 1);
+  for (const edit of [["-t", "x"], ["-r", "1", "-R", "x", "-t", "x"]]) {
+    const run = await repo(server, ["records", "edit", ...edit]);
+    assertEquals(run.code, 1, run.stderr);
+    assertStringIncludes(run.stderr, "Please specify either the id or the identifier");
+  }
 });
 
 Deno.test("records --xmlhelp and --commands come from the frame", async () => {

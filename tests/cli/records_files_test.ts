@@ -317,7 +317,7 @@ Deno.test("records edit-file, delete-file and delete-files (--i-am-sure)", async
   assertStringIncludes(done.stderr, "Deleted 2 file(s)");
   assertEquals(await fileNames(server, id), []);
   const noFile = await repo(server, ["records", "delete-file", "-r", String(id)]);
-  assertEquals(noFile.code, 2); // a usage error since issue 9
+  assertEquals(noFile.code, 1); // exit 1 as the Python client: its code wins (issue 31)
 });
 
 Deno.test("transferProgress() draws a bar on a terminal only and clears it when done", () => {

@@ -1,4 +1,4 @@
-import { assertEquals, assertStringIncludes } from "../_assert.ts";
+import { assertEquals, assertNotIncludes, assertStringIncludes } from "../_assert.ts";
 import { startServer, type TestServer } from "../../lib/testing/mod.ts";
 import type { PageJson, ResourceJson, UserRoleJson } from "../../lib/http/protocol.ts";
 import { createRecord, managerFor, ok, repo } from "./_records.ts";
@@ -51,7 +51,7 @@ Deno.test("records add-record-link links to -l, -L and -T targets; a duplicate i
   assertStringIncludes(incoming.stdout, "Found 1 link(s) to the record");
   assertStringIncludes(incoming.stdout, "'cites' from record 'from'");
   const noTarget = await repo(server, ["records", "add-record-link", "-r", r, "-n", "x"]);
-  assertEquals(noTarget.code, 2); // a usage error since issue 9
+  assertEquals(noTarget.code, 1); // exit 1 as the Python client: its code wins (issue 31)
 });
 
 Deno.test("records update-record-link renames a link; delete-record-link deletes it", async () => {
@@ -133,7 +133,7 @@ Deno.test("records add-user gives a second user a role, changes it on a repeat, 
   assertStringIncludes(changed.stderr, "Changed the role");
   assertEquals(await roleOf(), "editor");
   const noType = await repo(server, ["records", "add-user", "-r", String(id), "-U", "jdoe"]);
-  assertEquals(noType.code, 2); // a usage error since issue 9
+  assertEquals(noType.code, 1); // exit 1 as the Python client: its code wins (issue 31)
   const badRole = await repo(server, [
     "records",
     "add-user",
@@ -171,4 +171,56 @@ Deno.test("records add-group-role and remove-group-role", async () => {
   assertEquals(await roles(), ["admin"]);
   await ok(server, ["remove-group-role", "-r", String(id), "-G", "team"]);
   assertEquals(await roles(), []);
+});
+
+Deno.test("a link to the record itself, a stale link id and a missing collection link fail with what happened (issue 31)", async () => {
+  await using server = await startServer();
+  const id = await createRecord(server, "linked");
+  await ok(server, ["edit", "-r", String(id), "-t", "Linked title"]);
+  const self = await repo(server, [
+    "records",
+    "add-record-link",
+    "-r",
+    String(id),
+    "-l",
+    String(id),
+    "-n",
+    "me",
+  ]);
+  assertEquals(self.code, 1);
+  assertStringIncludes(self.stderr, "to itself: the server refused it (409)");
+  assertNotIncludes(self.stderr, "exists already");
+  for (const command of [["delete-record-link"], ["update-record-link", "-n", "x"]]) {
+    const stale = await repo(server, ["records", ...command, "-r", String(id), "-l", "99"]);
+    assertEquals(stale.code, 1, stale.stderr);
+    assertStringIncludes(stale.stderr, "has no link with id 99 (a link id, not a record id)");
+    assertStringIncludes(stale.stderr, "show-record-links-to");
+  }
+  assertEquals(
+    (await repo(server, ["collections", "create", "-i", "col-x", "-t", "Col X"])).code,
+    0,
+  );
+  await ok(server, ["add-collection-link", "-r", String(id), "-C", "col-x"]);
+  const removed = await ok(server, ["remove-collection-link", "-r", String(id), "-C", "col-x"]);
+  assertStringIncludes(removed.stderr, "from the collection 'Col X' (id: 1, identifier: 'col-x')");
+  const again = await repo(server, [
+    "records",
+    "remove-collection-link",
+    "-r",
+    String(id),
+    "-C",
+    "col-x",
+  ]);
+  assertEquals(again.code, 1);
+  assertStringIncludes(again.stderr, "is not in the collection 'Col X'");
+  const child = await repo(server, [
+    "collections",
+    "remove-collection-link",
+    "-C",
+    "col-x",
+    "-L",
+    "col-x",
+  ]);
+  assertEquals(child.code, 1);
+  assertStringIncludes(child.stderr, "is not a child of the collection 'Col X'");
 });

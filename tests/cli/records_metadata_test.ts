@@ -24,7 +24,7 @@ Deno.test("records add-metadatum converts values by -t and takes units for numbe
     "-u",
     "ignored",
   ]);
-  assertEquals(unitForString.code, 2);
+  assertEquals(unitForString.code, 1); // exit 1 as the Python client: its code wins (issue 31)
   await ok(server, ["add-metadatum", "-r", r, "-m", "s", "-v", "42"]);
   await ok(server, [
     "add-metadatum",
@@ -109,9 +109,13 @@ Deno.test("records add-metadata takes a JSON string or file; a wrong format prin
     assertStringIncludes(bad.stderr, 'for example:\n[{"key":"temperature","type":"float"');
   }
   const both = await repo(server, ["records", "add-metadata", "-r", r, "-m", "[]", "-p", file]);
-  assertEquals(both.code, 2); // a usage error since issue 9
+  assertEquals(both.code, 1); // exit 1 as the Python client: its code wins (issue 31)
   const neither = await repo(server, ["records", "add-metadata", "-r", r]);
-  assertEquals(neither.code, 2); // a usage error since issue 9
+  assertEquals(neither.code, 1);
+  // A file that does not exist is wrong usage (exit 2), as the Python client's checked path.
+  const absent = await repo(server, ["records", "add-metadata", "-r", r, "-p", `${file}.none`]);
+  assertEquals(absent.code, 2);
+  assertStringIncludes(absent.stderr, "Nothing exists at");
 });
 
 Deno.test("records add-metadata converts plain JSON with jsonToRepo and its two flags", async () => {
@@ -207,7 +211,7 @@ Deno.test("records delete-metadatum removes one key; delete-all-metadata needs -
   assertEquals(await extras(server, id), []);
 });
 
-Deno.test("records add-metadata: entries without a type are a usage error, not plain JSON", async () => {
+Deno.test("records add-metadata: entries without a type fail (exit 1, as the Python client), not plain JSON", async () => {
   await using server = await startServer();
   const id = await createRecord(server, "typeless");
   const r = String(id);
@@ -219,7 +223,7 @@ Deno.test("records add-metadata: entries without a type are a usage error, not p
     ]
   ) {
     const run = await repo(server, ["records", "add-metadata", "-r", r, "-m", text]);
-    assertEquals(run.code, 2, `${text}: ${run.stderr}`);
+    assertEquals(run.code, 1, `${text}: ${run.stderr}`);
     assertStringIncludes(run.stderr, "the entry with the key 'x' has no 'type'");
     assertStringIncludes(run.stderr, '[{"key":"x","type":"int","value":1}]');
     assertStringIncludes(run.stderr, "--plain");

@@ -114,7 +114,9 @@ Deno.test("records export writes json and ro-crate files, names them, and pipes 
   const piped = await ok(server, ["export", "-r", String(id), "-P"]);
   assertEquals(JSON.parse(piped.stdout).identifier, "exp");
   const notJson = await repo(server, ["records", "export", "-r", String(id), "-P", "-e", "pdf"]);
-  assertEquals(notJson.code, 2); // a usage error since issue 9
+  assertEquals(notJson.code, 1); // exit 1 as the Python client: its code wins (issue 31)
+  const rdf = await repo(server, ["records", "export", "-r", String(id), "-P", "-e", "rdf"]);
+  assertEquals(rdf.code, 1);
   const badType = await repo(server, ["records", "export", "-r", String(id), "-e", "zip"]);
   assertEquals(badType.code, 2);
 });
@@ -181,4 +183,29 @@ Deno.test("records export-metadata writes and pipes the extras as JSON", async (
   assertEquals(JSON.parse(piped.stdout), data);
   const pdf = await repo(server, ["records", "export-metadata", "-r", String(id), "-e", "pdf"]);
   assertEquals(pdf.code, 2);
+});
+
+Deno.test("an export or import path that does not exist is wrong usage (exit 2) and nothing is written (issue 31)", async () => {
+  await using server = await startServer();
+  await using dir = await tempDir();
+  await ok(server, ["create", "-i", "rec-a"]);
+  await repo(server, ["collections", "create", "-i", "col-a"]);
+  const missing = `${dir.path}/no-such-dir/x`;
+  for (
+    const args of [
+      ["records", "export", "-R", "rec-a", "-p", missing],
+      ["records", "export-metadata", "-R", "rec-a", "-p", missing],
+      ["collections", "export", "-C", "col-a", "-p", missing],
+      ["misc", "import-eln", "-p", `${dir.path}/none.eln`],
+      ["misc", "import-json-schema", "-p", `${dir.path}/none.json`],
+      ["misc", "import-shacl", "-p", `${dir.path}/none.ttl`],
+    ]
+  ) {
+    const run = await repo(server, args);
+    assertEquals(run.code, 2, `${args.join(" ")}: ${run.stderr}`);
+    assertStringIncludes(run.stderr, "Nothing exists at");
+  }
+  assertEquals(await listDir(dir.path), []);
+  const rdf = await repo(server, ["collections", "export", "-C", "col-a", "-e", "rdf", "-P"]);
+  assertEquals(rdf.code, 1); // as the Python client (issue 31)
 });

@@ -152,6 +152,8 @@ Deno.test("every changing command prints nothing on stdout but the data asked fo
     JSON.stringify({ title: "Walk schema", type: "object", properties: { a: { type: "string" } } }),
   );
   await Deno.writeTextFile(`${dir.path}/shapes.ttl`, SHAPES);
+  // Exports go to a folder that exists: `-p` must name one, as in the Python client (issue 31).
+  await Deno.mkdir(`${dir.path}/exports`);
   await Deno.writeTextFile(
     `${dir.path}/kadiconfig`,
     "[global]\ndefault = py\n[py]\nhost = https://py.example\npat = pat_py_0123456789\n",

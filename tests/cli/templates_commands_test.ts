@@ -72,7 +72,7 @@ Deno.test("templates: created, exported as json-schema and shacl, deleted, in th
     "shacl",
     "-P",
   ]);
-  assertEquals(noPipe.code, 2); // a usage error since issue 9
+  assertEquals(noPipe.code, 1); // exit 1 as the Python client: its code wins (issue 31)
   assertStringIncludes(noPipe.stderr, "-P/--pipe only works with the json and json-schema");
 
   await must(server, ["templates", "delete", "-T", "sample-extras", "--i-am-sure"]);
@@ -115,8 +115,8 @@ Deno.test("templates create: record type by default with {} data; bad -d is an e
   assertStringIncludes(info.stdout, '"title": "Sample"');
   assertStringIncludes(info.stdout, "Visibility: private");
   const bad = await repo(server, ["templates", "create", "-i", "bad", "-d", "{nope"]);
-  // A malformed argument is a usage error (issue 9), unlike the reference client's exit 1.
-  assertEquals(bad.code, 2);
+  // Exit 1, as the reference client (its code wins, issue 31).
+  assertEquals(bad.code, 1);
   assertStringIncludes(bad.stderr, "-d/--data is not valid JSON");
   const wrongShape = await repo(server, [
     "templates",
@@ -128,7 +128,7 @@ Deno.test("templates create: record type by default with {} data; bad -d is an e
     "-d",
     "{}",
   ]);
-  assertEquals(wrongShape.code, 2);
+  assertEquals(wrongShape.code, 1);
   assertStringIncludes(wrongShape.stderr, "must be a JSON list");
   const edited = await must(server, [
     "templates",

@@ -35,7 +35,10 @@ Deno.test("users show-info by id and by username with identity type", async () =
   const byId = await must(server, ["users", "show-info", "-u", "1", "--json"]);
   assertEquals(JSON.parse(byId.stdout).identity.username, "testuser");
   const none = await repo(server, ["users", "show-info"]);
-  assertEquals(none.code, 2); // a usage error since issue 9
+  assertEquals(none.code, 1); // exit 1 as the Python client: its code wins (issue 31)
+  const noType = await repo(server, ["users", "show-info", "-U", "rroe"]);
+  assertEquals(noType.code, 1);
+  assertStringIncludes(noType.stderr, "-D/--identity-type");
   assertStringIncludes(none.stderr, "Please specify either the id (-u) or the username");
   const missing = await repo(server, ["users", "show-info", "-U", "rroe", "-D", "local"]);
   assertEquals(missing.code, 1);

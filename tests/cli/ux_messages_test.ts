@@ -66,7 +66,7 @@ Deno.test("add-metadata: a missing type and a bad entry speak of metadata entrie
   assertStringIncludes(run.stderr, "the type is missing");
 });
 
-Deno.test("add-metadatum refuses a unit for a string instead of dropping it (usage error)", async () => {
+Deno.test("add-metadatum refuses a unit for a string instead of dropping it (exit 1, as the Python client)", async () => {
   await using server = await startServer();
   const id = await createRecord(server, "units");
   const run = await repo(server, [
@@ -81,7 +81,7 @@ Deno.test("add-metadatum refuses a unit for a string instead of dropping it (usa
     "-u",
     "nm",
   ]);
-  assertEquals(run.code, 2);
+  assertEquals(run.code, 1);
   assertStringIncludes(run.stderr, "-u/--unit only applies to -t integer or float");
   await using manager = managerFor(server);
   assertEquals((await (await manager.record({ id })).meta()).extras ?? [], []);

@@ -12,20 +12,36 @@ Deno.test("usage errors found by the commands exit 2 like Commander's own", asyn
   const id = String(await createRecord(server, "usage"));
   for (
     const args of [
+      ["records", "create", "--identifer", "x"],
+      ["records", "add-metadata", "-r", id, "-p", "no-such-file.json"],
+      ["records", "nonsense"],
+      ["help", "records", "nonsense"],
+    ]
+  ) {
+    const run = await repo(server, args);
+    assertEquals(run.code, 2, `${args.join(" ")}: ${run.stderr}`);
+    assertNotIncludes(run.stderr, "    at ");
+  }
+});
+
+Deno.test("where the Python client exits 1 for a missing or doubled selector or bad data, so do we (issue 31)", async () => {
+  await using server = await startServer();
+  const id = String(await createRecord(server, "usage"));
+  for (
+    const args of [
       ["records", "show-info"],
       ["records", "show-info", "-r", id, "-R", "usage"],
       ["records", "add-metadata", "-r", id],
       ["records", "delete-file", "-r", id],
       ["records", "add-user", "-r", id, "-U", "jdoe"],
-      ["records", "create", "--identifer", "x"],
-      ["records", "nonsense"],
-      ["help", "records", "nonsense"],
       ["templates", "create", "-i", "t", "-d", "{nope"],
       ["templates", "create", "-i", "t", "-y", "extras", "-d", "{}"],
+      ["records", "get-records", "-i", "-u", "1"],
+      ["misc", "reuse-collection", "-c", "1"],
     ]
   ) {
     const run = await repo(server, args);
-    assertEquals(run.code, 2, `${args.join(" ")}: ${run.stderr}`);
+    assertEquals(run.code, 1, `${args.join(" ")}: ${run.stderr}`);
     assertNotIncludes(run.stderr, "    at ");
   }
 });

@@ -248,3 +248,34 @@ Deno.test("resolveSettings() uses REPO_APY_CONFIG when no configPath is given", 
     assertEquals(settings.host, "https://other.example");
   });
 });
+
+Deno.test("resolveSettings(): REPO_APY_CA_BUNDLE and REPO_APY_VERIFY lose to options and beat the config file (issue 31)", async () => {
+  await withConfig(FULL, async (path) => {
+    const vars: { [name: string]: string } = {
+      REPO_APY_CONFIG: path,
+      REPO_APY_CA_BUNDLE: "/env-ca.pem",
+      REPO_APY_VERIFY: "TRUE",
+    };
+    const env = (name: string) => vars[name];
+    // The instance's ca_bundle and the global verify = false lose to the environment.
+    const fromEnv = await resolveSettings({ instance: "other", env });
+    assertEquals([fromEnv.caBundle, fromEnv.verify], ["/env-ca.pem", true]);
+    const fromOptions = await resolveSettings({
+      instance: "other",
+      env,
+      caBundle: "/option-ca.pem",
+      verify: false,
+    });
+    assertEquals([fromOptions.caBundle, fromOptions.verify], ["/option-ca.pem", false]);
+    // Host and token from the environment: no file is read, the TLS settings still apply.
+    vars.REPO_APY_HOST = "https://env.example";
+    vars.REPO_APY_PAT = "pat_env";
+    vars.REPO_APY_VERIFY = "0";
+    const envOnly = await resolveSettings({ env });
+    assertEquals([envOnly.instance, envOnly.caBundle, envOnly.verify], [
+      undefined,
+      "/env-ca.pem",
+      false,
+    ]);
+  });
+});

@@ -7,6 +7,7 @@ import { Transport } from "../../lib/http/transport.ts";
 import { TimeoutError } from "../../lib/http/errors.ts";
 import { type IdleClock, IdleTimer } from "../../lib/http/_idle.ts";
 import { largePutSender } from "../../lib/http/_put_sender.ts";
+import { RepoManager } from "../../lib/manager/repo_manager.ts";
 
 /** A clock whose time moves only when the test says so, firing the timers that fall due. */
 function fakeClock(): IdleClock & { advance(ms: number): void; pending(): number } {
@@ -116,4 +117,28 @@ Deno.test("Transport: a server that stops answering still times out", async () =
     settings: { host: server.url, pat: server.pat, timeout: 0.3 },
   });
   await assertRejects(() => transport.json("GET", "/info"), TimeoutError);
+});
+
+Deno.test("a direct upload read slowly by the server does not time out while the network buffers drain (issue 31)", async () => {
+  // 3 MB read at 1 MB/s with a 0.5 s timeout: after the last write the buffers still hold most of
+  // it for longer than the timeout, which is no silence of the server.
+  await using server = await startServer({
+    faults: [{ method: "PUT", path: /\/uploads\//, slowRequestBytesPerSecond: 1_000_000 }],
+  });
+  await using manager = new RepoManager({
+    host: server.url,
+    pat: server.pat,
+    timeout: 0.5,
+    retry: { maxAttempts: 1 },
+  });
+  const record = await manager.record({ identifier: "slow-upload", create: true });
+  const path = await Deno.makeTempFile();
+  try {
+    await Deno.writeFile(path, new Uint8Array(3_000_000).fill(7));
+    await record.uploadFile(path, { fileName: "slow.bin" });
+    const [file] = (await record.getFiles()).items;
+    assertEquals([file?.name, file?.size], ["slow.bin", 3_000_000]);
+  } finally {
+    await Deno.remove(path);
+  }
 });

@@ -1,7 +1,9 @@
-// TLS: ca_bundle adds a CA to the trust roots; verify = false skips verification.
-import { assertEquals, assertRejects } from "../_assert.ts";
+// TLS: ca_bundle adds a CA to the trust roots; verify = false skips verification; both come from
+// the environment too (REPO_APY_CA_BUNDLE, REPO_APY_VERIFY).
+import { assertEquals, assertRejects, assertStringIncludes } from "../_assert.ts";
 import { Transport } from "../../lib/http/transport.ts";
-import { TlsError } from "../../lib/http/errors.ts";
+import { ConfigurationError, TlsError } from "../../lib/http/errors.ts";
+import { RepoManager } from "../../lib/manager/repo_manager.ts";
 import { withTlsServer } from "../_tls.ts";
 import { POSIX_TOOLS } from "../_platform.ts";
 
@@ -37,6 +39,45 @@ Deno.test(
       });
       assertEquals(typeof created.id, "number");
       assertEquals(server.log.at(-1)?.authorization, true);
+    });
+  },
+);
+
+Deno.test(
+  "environment-only settings take the CA bundle and verify from REPO_APY_CA_BUNDLE and REPO_APY_VERIFY (issue 31)",
+  POSIX_TOOLS,
+  async () => {
+    await withTlsServer(async ({ certs, server }) => {
+      const vars: { [name: string]: string } = {
+        REPO_APY_HOST: server.url,
+        REPO_APY_PAT: server.pat,
+      };
+      const managed = () => new RepoManager({ env: (name) => vars[name] });
+      {
+        await using untrusted = managed();
+        const error = await assertRejects(() => untrusted.info(), TlsError);
+        // No config file was read: the message names what applies, not its 'ca_bundle'.
+        assertStringIncludes(error.message, "REPO_APY_CA_BUNDLE");
+        assertStringIncludes(error.message, "are not read when REPO_APY_HOST and REPO_APY_PAT");
+      }
+      vars.REPO_APY_CA_BUNDLE = certs.caPath;
+      {
+        await using trusted = managed();
+        assertEquals(typeof (await trusted.info()).version, "string");
+        assertEquals((await trusted.settings()).caBundle, certs.caPath);
+      }
+      delete vars.REPO_APY_CA_BUNDLE;
+      vars.REPO_APY_VERIFY = "false";
+      {
+        await using insecure = managed();
+        assertEquals(typeof (await insecure.info()).version, "string");
+      }
+      vars.REPO_APY_VERIFY = "maybe";
+      {
+        await using wrong = managed();
+        const error = await assertRejects(() => wrong.info(), ConfigurationError);
+        assertStringIncludes(error.message, "REPO_APY_VERIFY must be true or false");
+      }
     });
   },
 );

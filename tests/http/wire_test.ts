@@ -6,6 +6,7 @@ import { assert, assertEquals, assertRejects } from "../_assert.ts";
 import { Transport } from "../../lib/http/transport.ts";
 import { ConnectionError, TimeoutError } from "../../lib/http/errors.ts";
 import { largePutSender } from "../../lib/http/_put_sender.ts";
+import { saveResponse } from "../../lib/transfer/_save.ts";
 import { scripted } from "./_scripted.ts";
 
 const encode = (text: string) => new TextEncoder().encode(text);
@@ -237,5 +238,26 @@ Deno.test("wire: an encoded answer is decoded also when the caller chose Accept-
   for (const headers of [{}, { "accept-encoding": "identity" }]) {
     const response = await transport.request("GET", "/data", { headers });
     assertEquals(new Uint8Array(await response.arrayBuffer()), content);
+  }
+});
+
+Deno.test("wire: a download with Transfer-Encoding and a wrong Content-Length is read by its chunks (issue 31)", async () => {
+  const content = "hello, chunks";
+  const chunked = encode(
+    "HTTP/1.1 200 OK\r\ncontent-type: application/octet-stream\r\ntransfer-encoding: chunked\r\n" +
+      `content-length: 3\r\n\r\n${content.length.toString(16)}\r\n${content}\r\n0\r\n\r\n`,
+  );
+  using server = rawServer((request) => request.connection === 1 ? chunked : OK);
+  await using transport = new Transport({ settings: { host: server.origin, pat: "pat_x" } });
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = `${dir}/data.bin`;
+    await saveResponse(transport, "/records/1/files/x/download", path, { size: content.length });
+    assertEquals(await Deno.readTextFile(path), content);
+    // The connection that answered with both framings is not used again.
+    assertEquals(await transport.json("GET", "/second"), {});
+    assertEquals(server.requests.map((request) => request.connection), [1, 2]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
   }
 });

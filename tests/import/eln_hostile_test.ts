@@ -1,7 +1,7 @@
 // Hostile archives against importEln(): each is refused before anything is sent to the server
 // (no request at all, nothing in the trash), a wrong checksum too (found by the pre-pass that
 // hashes every file with a declared SHA-256); an abort rolls back what the import had created
-// (nothing active is left; the trash holds it).
+// (nothing active is left, and it is purged from the trash).
 import { assertEquals, assertRejects, assertStringIncludes } from "../_assert.ts";
 import { InputError } from "../../lib/http/errors.ts";
 import { ElnImportError, importEln } from "../../lib/import/mod.ts";
@@ -234,7 +234,7 @@ Deno.test("importEln() with a wrong checksum is refused before anything is creat
   }
 });
 
-Deno.test("importEln() aborted by its signal deletes what it had created", async () => {
+Deno.test("importEln() aborted by its signal deletes and purges what it had created: the rerun gets the same identifiers (issue 31)", async () => {
   await using server = await startServer();
   await using manager = new RepoManager({ host: server.url, pat: server.pat });
   const path = await tempEln(await zipBytes(simpleCrate()));
@@ -249,8 +249,23 @@ Deno.test("importEln() aborted by its signal deletes what it had created", async
       ElnImportError,
     );
     assertEquals(error.entity, "the file 'exp/data.txt' of the record 'Experiment'");
-    await assertNothingLeft(server, manager, 1);
+    assertEquals([error.created, error.leftOver, error.trashed], [1, [], []]);
+    assertStringIncludes(error.message, "was deleted for good");
+    await assertNothingLeft(server, manager, 0);
+    const rerun = await importEln(manager, path);
+    assertEquals(rerun.records.map((record) => record.identifier), ["experiment"]);
   } finally {
     await Deno.remove(path);
   }
+});
+
+Deno.test("importEln() refuses metadata nested 10^6 deep for its depth, not as invalid JSON (issue 31)", async () => {
+  const [metadata, ...rest] = simpleCrate();
+  const crate = JSON.parse(String(metadata!.content));
+  const deep = "[".repeat(1_000_000) + "]".repeat(1_000_000);
+  const text = JSON.stringify(crate).replace(/}$/, `,"x-deep":${deep}}`);
+  await assertRefused(
+    await zipBytes([{ ...metadata!, content: text, store: true }, ...rest]),
+    "nests arrays or objects deeper than 1000 levels",
+  );
 });

@@ -6,7 +6,7 @@ import type { Extra } from "../../lib/http/protocol.ts";
 import { type ElnProgress, formatElnPlan, importEln } from "../../lib/import/mod.ts";
 import { RepoManager } from "../../lib/manager/repo_manager.ts";
 import { startServer } from "../../lib/testing/mod.ts";
-import { serverView } from "./_eln.ts";
+import { serverView, tempEln, zipBytes } from "./_eln.ts";
 
 const EXTRAS: Extra[] = [
   { key: "sample", type: "str", value: "A-17" },
@@ -146,5 +146,51 @@ Deno.test("importEln() of a collection's ro-crate export without records creates
     assertEquals((await copy.meta()).title, "Empty one");
   } finally {
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("importEln() lets the server detect a file's MIME type instead of the crate's alias (issue 31)", async () => {
+  await using server = await startServer();
+  await using manager = new RepoManager({ host: server.url, pat: server.pat });
+  const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]);
+  const gz = new Uint8Array([0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0, 3, 3, 0]);
+  const metadata = {
+    "@context": "https://w3id.org/ro/crate/1.1/context",
+    "@graph": [
+      { "@id": "ro-crate-metadata.json", "@type": "CreativeWork", about: { "@id": "./" } },
+      { "@id": "./", "@type": "Dataset", hasPart: [{ "@id": "./exp/" }] },
+      {
+        "@id": "./exp/",
+        "@type": "Dataset",
+        name: "Typed files",
+        hasPart: [{ "@id": "./exp/plot.png" }, { "@id": "./exp/raw.gz" }],
+      },
+      { "@id": "./exp/plot.png", "@type": "File", name: "plot.png", encodingFormat: "image/x-png" },
+      {
+        "@id": "./exp/raw.gz",
+        "@type": "File",
+        name: "raw.gz",
+        encodingFormat: "application/octet-stream",
+      },
+    ],
+  };
+  const path = await tempEln(
+    await zipBytes([
+      { name: "crate/ro-crate-metadata.json", content: JSON.stringify(metadata) },
+      { name: "crate/exp/plot.png", content: png },
+      { name: "crate/exp/raw.gz", content: gz },
+    ]),
+  );
+  try {
+    const result = await importEln(manager, path);
+    const record = await manager.record({ id: result.records[0]!.id });
+    const types = new Map<string, string | undefined>();
+    for await (const file of record.files()) types.set(file.name, file.mimetype);
+    assertEquals(Object.fromEntries(types), {
+      "plot.png": "image/png",
+      "raw.gz": "application/gzip",
+    });
+  } finally {
+    await Deno.remove(path);
   }
 });

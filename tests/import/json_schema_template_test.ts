@@ -330,3 +330,52 @@ Deno.test("jsonSchemaToTemplate() keeps floats floats (1.0, -0.0, 1e3) and never
       '{"key":"c","type":"float","value":null,"validation":{"options":[1.0,2.5]}}]',
   );
 });
+
+Deno.test("jsonSchemaToTemplate(): a definition shared by an allOf part and a property is no recursion (issue 31)", () => {
+  const l0 = { type: "object", properties: { a: { type: "string" } } };
+  for (
+    const defs of [
+      // l1 = allOf[$ref l0] plus a property x1: $ref l0.
+      { l0, l1: { allOf: [{ $ref: "#/$defs/l0" }], properties: { x1: { $ref: "#/$defs/l0" } } } },
+      // The same through a chain of three.
+      {
+        l0,
+        l1: { allOf: [{ $ref: "#/$defs/l0" }], properties: { x1: { $ref: "#/$defs/l0" } } },
+        l2: { allOf: [{ $ref: "#/$defs/l1" }], properties: { x2: { $ref: "#/$defs/l1" } } },
+      },
+      // Only the nesting: a property refers to l0, whose allOf also refers to it.
+      {
+        l0,
+        l1: {
+          type: "object",
+          allOf: [{ $ref: "#/$defs/l0" }, { properties: { x1: { $ref: "#/$defs/l0" } } }],
+        },
+      },
+    ]
+  ) {
+    const top = Object.keys(defs).at(-1)!;
+    const draft = convert({
+      type: "object",
+      properties: { p: { $ref: `#/$defs/${top}` } },
+      $defs: defs,
+    });
+    const p = draft.extras.find((extra) => extra.key === "p");
+    assertEquals(p?.type, "dict");
+    const keys = (p?.value as Extra[]).map((extra) => extra.key);
+    assert(keys.includes("a") && keys.includes("x1"), keys.join(","));
+  }
+  // A real cycle through allOf is still refused.
+  const cycle = assertThrows(
+    () =>
+      convert({
+        type: "object",
+        properties: { p: { $ref: "#/$defs/l1" } },
+        $defs: {
+          l1: { allOf: [{ $ref: "#/$defs/l0" }] },
+          l0: { properties: { back: { $ref: "#/$defs/l1" } } },
+        },
+      }),
+    InputError,
+  );
+  assertStringIncludes(cycle.message, "recursive");
+});

@@ -6,7 +6,7 @@ import { InputError } from "../../http/errors.ts";
 import type { RepoCollection } from "../../transfer/collection.ts";
 import { apyCommand, dryRun, dryRunOption } from "../apy_command.ts";
 import type { CLIRepoManager } from "../cli_manager.ts";
-import { onConflict, openRecord, recordOptions } from "./_records_common.ts";
+import { onConflict, onMissing, openRecord, recordOptions } from "./_records_common.ts";
 import { openResource, resourceOptions } from "./_resources_common.ts";
 
 /** `collections add-record-link` / `remove-record-link`: a record in the collection. */
@@ -24,7 +24,10 @@ export function recordLinkCommand(action: "add" | "remove"): CommandUnknownOpts 
     await collection.meta();
     if (action === "remove") {
       if (dryRun(manager, `remove the ${record} from the ${collection}`)) return;
-      await collection.removeRecordLink(record.id);
+      await onMissing(
+        () => collection.removeRecordLink(record.id),
+        () => `The ${record} is not in the ${collection}: nothing to remove`,
+      );
       manager.printInfo(`Removed the ${record} from the ${collection}`);
       return;
     }
@@ -61,7 +64,10 @@ export function collectionLinkCommand(action: "add" | "remove"): CommandUnknownO
     await child.meta();
     if (action === "remove") {
       if (dryRun(manager, `remove the child ${child} from the ${parent}`)) return;
-      await parent.removeCollectionLink(child.id);
+      await onMissing(
+        () => parent.removeCollectionLink(child.id),
+        () => `The ${child} is not a child of the ${parent}: nothing to remove`,
+      );
       manager.printInfo(`Removed the child ${child} from the ${parent}`);
       return;
     }

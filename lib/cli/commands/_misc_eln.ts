@@ -29,7 +29,7 @@ export function importElnCommand(): CommandUnknownOpts {
         "tags, links, collection); a failed import leaves nothing behind",
     )
     .addOption(
-      pathOption("-p, --path <path>", "Path of the .eln file", { type: "file" })
+      pathOption("-p, --path <path>", "Path of the .eln file", { type: "file", checked: true })
         .makeOptionMandatory(),
     )
     .option("--dry-run", "Print what would be created (records, files, links) and send nothing");
@@ -47,8 +47,8 @@ export function importElnCommand(): CommandUnknownOpts {
       progress.onProgress({ bytes: update.bytes });
     };
     // The interrupt cancels the import, not the transport: the import's requests go through a
-    // manager without the interrupt signal, so the rollback can still move to the trash what
-    // this run created.
+    // manager without the interrupt signal, so the rollback can still delete and purge what this
+    // run created.
     const { signal } = manager;
     await using importer = signal === undefined || dryRun
       ? undefined
@@ -109,8 +109,12 @@ function interrupted(output: Output, error: ElnImportError): ExitError {
       : created === 0
       ? "Interrupted: the import had created nothing yet; run the same command again to import " +
         "the archive"
-      : `Interrupted: what this import had created (${created} resource(s)) was moved to the ` +
-        "trash; run the same command again to import the archive",
+      : error.trashed.length > 0
+      ? `Interrupted: what this import had created was deleted, but these stay in the trash ` +
+        `(purging failed): ${error.trashed.join(", ")}; purge them ('repo-apy misc ` +
+        "purge-resource') so that running the same command again gets the same identifiers"
+      : `Interrupted: what this import had created (${created} resource(s)) was deleted for ` +
+        "good; run the same command again to import the archive",
   );
   return new ExitError(EXIT.interrupted);
 }

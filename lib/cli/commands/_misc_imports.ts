@@ -3,7 +3,6 @@
 
 import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
 import { InputError } from "../../http/errors.ts";
-import { UsageError } from "../_errors.ts";
 // The importers load the transfer layer: imported when a command runs, so building the help stays
 // light (tests/cli/startup_test.ts).
 import type { TemplateImportOptions } from "../../import/import_json_schema.ts";
@@ -33,7 +32,10 @@ function templateImportCommand(
   const command = new Command(name)
     .description(`Create a template from a ${what} file`)
     .addOption(
-      pathOption("-p, --path <path>", `Path of the ${what} file`, { type: "file" })
+      pathOption("-p, --path <path>", `Path of the ${what} file`, {
+        type: "file",
+        checked: true,
+      })
         .makeOptionMandatory(),
     )
     .addOption(
@@ -94,7 +96,8 @@ export function parseRanges(text: string, count: number): number[] {
 function parseIds(text: string, flag: string): number[] {
   return parseTokenList(text).map((token) => {
     if (!/^\d+$/.test(token) || Number(token) < 1) {
-      throw new UsageError(`'${token}' in ${flag} is not a record id: give ids such as 3,7`);
+      // Exit 1, as the Python client ("Invalid input format."): its exit code wins.
+      throw new InputError(`'${token}' in ${flag} is not a record id: give ids such as 3,7`);
     }
     return Number(token);
   });
@@ -243,7 +246,8 @@ export function reuseCollectionCommand(): CommandUnknownOpts {
     const interactive = options.interactive === true;
     let suffix = options.suffix?.trim() === "" ? undefined : options.suffix;
     if (!interactive && suffix === undefined) {
-      throw new UsageError("Give the suffix with -s/--suffix (or choose at prompts with -i)");
+      // Exit 1, as the Python client: its exit code wins over the usage code 2.
+      throw new InputError("Give the suffix with -s/--suffix (or choose at prompts with -i)");
     }
     const collection = await manager.collection({ id });
     // In the server's order, as the reference client numbers them for the prompts.

@@ -8,6 +8,7 @@ import { jsonMode, readingCommand } from "../_command_kind.ts";
 import { printJson } from "../_json_output.ts";
 import { apyCommand, dryRun, dryRunOption } from "../apy_command.ts";
 import { generateIdentifier } from "../../utils/identifier.ts";
+import { missingOptionFails } from "../_errors.ts";
 import { searchPaginationOptions } from "../options.ts";
 import { asValues, describe, openRecord, recordOptions, requireSure } from "./_records_common.ts";
 
@@ -15,7 +16,7 @@ const VISIBILITIES = ["private", "public"] as const;
 
 /** `records create`: get-or-create by identifier. */
 export function createRecordCommand(): CommandUnknownOpts {
-  const command = new Command("create")
+  const command = missingOptionFails(new Command("create"))
     .description("Create a record, or open it when the identifier exists already")
     .requiredOption("-i, --identifier <identifier>", "Identifier of the record")
     .option("-t, --title <title>", "Title of the record (default: the identifier as typed)")

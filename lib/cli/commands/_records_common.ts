@@ -2,8 +2,13 @@
 // `--i-am-sure`, progress bars for transfers, messages that stay off stdout while piping, and
 // fnmatch-style globs.
 
-import { type CommandUnknownOpts, Option, type OptionValues } from "@commander-js/extra-typings";
-import { InputError, RequestError } from "../../http/errors.ts";
+import {
+  type CommandUnknownOpts,
+  InvalidArgumentError,
+  Option,
+  type OptionValues,
+} from "@commander-js/extra-typings";
+import { InputError, RepoApyError, RequestError } from "../../http/errors.ts";
 import { ResourceNotFoundError } from "../../resources/errors.ts";
 import type { IdentityType, RepoUser } from "../../resources/user.ts";
 import type { RepoRecord } from "../../transfer/record.ts";
@@ -31,7 +36,7 @@ export async function openRecord(manager: CLIRepoManager, values: object): Promi
   const { recordIds: _ignored, ...own } = asValues(values);
   const selected = idIdentifierValue(own, "record", { required: true });
   if (selected === undefined || "ids" in selected) {
-    throw new UsageError("Please specify the record with -r/--record-id or -R/--record-identifier");
+    throw new InputError("Please specify the record with -r/--record-id or -R/--record-identifier");
   }
   return await manager.record(selected);
 }
@@ -60,19 +65,19 @@ export async function resolveResourceId(
 ): Promise<{ id: number; label: string }> {
   const selected = idIdentifierValue(asValues(values), type, { required: true });
   if (selected === undefined || "ids" in selected) {
-    throw new UsageError(`Please specify the ${type} by id or identifier`);
+    throw new InputError(`Please specify the ${type} by id or identifier`);
   }
-  if ("id" in selected) return { id: selected.id, label: `${type} ${selected.id}` };
   try {
-    const { identifier } = selected;
     const resource = type === "collection"
-      ? await manager.collection({ identifier })
-      : await manager.group({ identifier });
+      ? await manager.collection(selected)
+      : await manager.group(selected);
     const meta = await resource.meta();
-    return { id: meta.id, label: `${type} '${meta.identifier}' (id: ${meta.id})` };
+    // Described as everywhere else: its title, id and identifier.
+    return { id: meta.id, label: String(resource) };
   } catch (error) {
     if (error instanceof ResourceNotFoundError) {
-      throw new InputError(`No ${type} with identifier '${selected.identifier}' exists`);
+      const by = "id" in selected ? `id ${selected.id}` : `identifier '${selected.identifier}'`;
+      throw new InputError(`No ${type} with ${by} exists`);
     }
     throw error;
   }
@@ -81,7 +86,7 @@ export async function resolveResourceId(
 /** Resolves the user selector (`-u`, or `-U` with `-D`). */
 export async function resolveUser(manager: CLIRepoManager, values: object): Promise<RepoUser> {
   const selected = userIdValue(asValues(values), { required: true });
-  if (selected === undefined) throw new UsageError("Please specify the user");
+  if (selected === undefined) throw new InputError("Please specify the user");
   if ("id" in selected) return await manager.user(selected);
   return await manager.user({
     username: selected.username,
@@ -91,16 +96,32 @@ export async function resolveUser(manager: CLIRepoManager, values: object): Prom
 
 /**
  * An option taking a file system path, typed for `--xmlhelp` as the reference client types it:
- * `path` (a folder) or `file`, and whether it must exist.
+ * `path` (a folder) or `file`, and whether it must exist. With `checked`, a path that does not
+ * exist is wrong usage (exit 2, before any request), as the reference client's `exists` path
+ * types refuse it.
  */
 export function pathOption<F extends string>(
   flags: F,
   description: string,
-  xml: { type?: "path" | "file"; exists?: boolean } = {},
+  xml: { type?: "path" | "file"; exists?: boolean; checked?: boolean } = {},
 ): Option<F> {
   const option = new Option(flags, description);
   setOptionType(option, xml.type ?? "path", { exists: xml.exists ?? true });
+  if (xml.checked === true) option.argParser(existingPath);
   return option;
+}
+
+/** `path` itself when something is there; otherwise a usage error naming it. */
+function existingPath(path: string): string {
+  try {
+    Deno.statSync(path);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) return path; // said by the command's own read
+    throw new InvalidArgumentError(
+      `Nothing exists at '${path}': check the path (nothing was written or sent)`,
+    );
+  }
+  return path;
 }
 
 /** Throws unless `--i-am-sure` was given. */
@@ -113,6 +134,19 @@ export function requireSure(sure: boolean | undefined, what: string): void {
 /** Whether `error` is an HTTP error with this status. */
 export function isStatus(error: unknown, status: number): error is RequestError {
   return error instanceof RequestError && error.status === status;
+}
+
+/**
+ * Runs `action`; when the server answers 404 (the link or entry acted on is not there) fails with
+ * `message` instead of the server's bare status (exit 1). Any other error propagates.
+ */
+export async function onMissing<T>(action: () => Promise<T>, message: () => string): Promise<T> {
+  try {
+    return await action();
+  } catch (error) {
+    if (!isStatus(error, 404)) throw error;
+    throw new RepoApyError(message(), { cause: error });
+  }
 }
 
 /**

@@ -10,7 +10,6 @@ import {
 import { EXPORT_TYPES } from "../../http/protocol.ts";
 import type { RecordExportType } from "../../transfer/record.ts";
 import { apyCommand } from "../apy_command.ts";
-import { UsageError } from "../_errors.ts";
 import { InputError } from "../../http/errors.ts";
 import { LocalFileError } from "../../transfer/errors.ts";
 import type { ProgressCallback } from "../../transfer/progress.ts";
@@ -45,7 +44,11 @@ function exportOptions<
       .addOption(
         new Option("-e, --export-type <type>", "Export type").choices(types).default("json"),
       )
-      .addOption(pathOption("-p, --path <path>", "Folder (or file) to export to").default("."))
+      .addOption(
+        pathOption("-p, --path <path>", "Folder (or file) to export to", { checked: true }).default(
+          ".",
+        ),
+      )
       .addOption(
         new Option("-n, --name <name>", `File name without extension (default: ${defaultName})`),
       )
@@ -139,7 +142,8 @@ export function exportRecordCommand(): CommandUnknownOpts {
     const values: ExportValues & { exportType: RecordExportType } = options;
     const type = values.exportType;
     if (values.pipe === true && type !== "json") {
-      throw new UsageError(`-P/--pipe only works with the json export, not '${type}'`);
+      // Exit 1, as the Python client (its exit code wins over the usage code 2).
+      throw new InputError(`-P/--pipe only works with the json export, not '${type}'`);
     }
     for (const record of await openRecords(manager, options)) {
       if (values.pipe === true) {

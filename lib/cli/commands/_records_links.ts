@@ -5,7 +5,8 @@ import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-ty
 import type { RecordLinkJson } from "../../http/protocol.ts";
 import { jsonMode, readingCommand } from "../_command_kind.ts";
 import { apyCommand, dryRun, dryRunOption } from "../apy_command.ts";
-import { UsageError } from "../_errors.ts";
+import { InputError, RepoApyError } from "../../http/errors.ts";
+import type { RepoRecord } from "../../transfer/record.ts";
 import {
   idIdentifierOptions,
   idIdentifierValue,
@@ -18,6 +19,7 @@ import {
   asValues,
   describe,
   onConflict,
+  onMissing,
   openRecord,
   recordOptions,
   resolveResourceId,
@@ -54,7 +56,7 @@ export function addRecordLinkCommand(): CommandUnknownOpts {
     else if ("ids" in target) targets = target.ids;
     else if ("id" in target) targets = [target.id];
     else targets = [(await manager.record({ identifier: target.identifier })).id];
-    if (targets.length === 0) throw new UsageError("Please specify the records to link to");
+    if (targets.length === 0) throw new InputError("Please specify the records to link to");
     for (const id of targets) {
       await onConflict(async () => {
         const link = await record.linkRecord(
@@ -65,7 +67,15 @@ export function addRecordLinkCommand(): CommandUnknownOpts {
         manager.printInfo(
           `Linked the ${describe(record)} to record ${id} as '${link.name}' (link id: ${link.id})`,
         );
-      }, () => manager.printInfo(`The link '${options.name}' to record ${id} exists already`));
+      }, () => {
+        // The server answers 409 for a link to the record itself too: refused, not "exists".
+        if (id === record.id) {
+          throw new RepoApyError(
+            `Cannot link the ${describe(record)} to itself: the server refused it (409)`,
+          );
+        }
+        manager.printInfo(`The link '${options.name}' to record ${id} exists already`);
+      });
     }
   });
   return command;
@@ -82,7 +92,10 @@ export function deleteRecordLinkCommand(): CommandUnknownOpts {
     const record = await openRecord(manager, options);
     const what = `delete the link ${options.recordLinkId} of the ${describe(record)}`;
     if (dryRun(manager, what)) return;
-    await record.deleteRecordLink(Number(options.recordLinkId));
+    await onMissing(
+      () => record.deleteRecordLink(Number(options.recordLinkId)),
+      () => staleLink(record, options.recordLinkId),
+    );
     manager.printInfo(`Deleted the link ${options.recordLinkId} of the ${describe(record)}`);
   });
   return command;
@@ -98,12 +111,19 @@ export function updateRecordLinkCommand(): CommandUnknownOpts {
   );
   apyCommand(command, async (manager, options) => {
     const record = await openRecord(manager, options);
-    const link = await record.updateRecordLink(Number(options.recordLinkId), {
-      name: options.name,
-    });
+    const link = await onMissing(
+      () => record.updateRecordLink(Number(options.recordLinkId), { name: options.name }),
+      () => staleLink(record, options.recordLinkId),
+    );
     manager.printInfo(`Renamed the link ${link.id} of the ${describe(record)} to '${link.name}'`);
   });
   return command;
+}
+
+/** A link id the record does not have (deleted meanwhile, or another record's). */
+function staleLink(record: RepoRecord, linkId: number): string {
+  return `The ${describe(record)} has no link with id ${linkId} (a link id, not a record id): ` +
+    `list its links with 'repo-apy records show-record-links-to -r ${record.id}'`;
 }
 
 function linkLine(link: RecordLinkJson, direction: "in" | "out"): string {
@@ -186,7 +206,10 @@ export function removeCollectionLinkCommand(): CommandUnknownOpts {
     const record = await openRecord(manager, options);
     const collection = await resolveResourceId(manager, "collection", options);
     if (dryRun(manager, `remove the ${describe(record)} from the ${collection.label}`)) return;
-    await record.removeCollectionLink(collection.id);
+    await onMissing(
+      () => record.removeCollectionLink(collection.id),
+      () => `The ${describe(record)} is not in the ${collection.label}: nothing to remove`,
+    );
     manager.printInfo(`Removed the ${describe(record)} from the ${collection.label}`);
   });
   return command;

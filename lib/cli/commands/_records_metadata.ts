@@ -4,7 +4,9 @@
 import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
 import { InputError, RepoApyError } from "../../http/errors.ts";
 import type { Extra } from "../../http/protocol.ts";
+import { floatText } from "../../convert/_float_text.ts";
 import { jsonToRepo } from "../../convert/json_to_repo.ts";
+import { stringifyJson } from "../../http/_float_json.ts";
 import { type JsonValue, jsonValueToPlain, parseJson } from "../../convert/parse_json.ts";
 import { readBoundedText } from "../../import/read_bounded_text.ts";
 import { MetadataError } from "../../resources/errors.ts";
@@ -13,7 +15,6 @@ import { jsonMode, readingCommand } from "../_command_kind.ts";
 import { setOptionType } from "../_tree.ts";
 import { printJson } from "../_json_output.ts";
 import { apyCommand, dryRun, dryRunOption, isDryRun } from "../apy_command.ts";
-import { UsageError } from "../_errors.ts";
 import { errorLine } from "../_messages.ts";
 import { describe, openRecord, pathOption, recordOptions, requireSure } from "./_records_common.ts";
 
@@ -62,7 +63,8 @@ function toMetadatum(key: string, raw: string, type: ValueType, unit: string | u
   }
   const withUnit = type === "integer" || type === "float";
   if (!withUnit && unit !== undefined && unit.trim() !== "") {
-    throw new UsageError(
+    // Exit 1, as the Python client (its exit code wins over the usage code 2).
+    throw new InputError(
       `-u/--unit only applies to -t integer or float, not to a ${type}: leave out -u, or give ` +
         "the value's type with -t",
     );
@@ -138,7 +140,8 @@ function checkTypes(entries: readonly JsonValue[]): void {
     type: "int",
     value: 1,
   }]);
-  throw new UsageError(
+  // Exit 1, as the Python client (the server refuses such entries): its exit code wins.
+  throw new InputError(
     `The metadata look like entries, but the entry with the key '${key}' has no 'type': give ` +
       `each entry one of str, int, float, bool, date, dict, list, for example ${example} ` +
       "(or add --plain to store the JSON as plain data)",
@@ -206,7 +209,9 @@ export function addMetadataCommand(): CommandUnknownOpts {
           "plain JSON converted to entries",
       )
       .option("-m, --metadata <json>", "The metadata as a JSON string")
-      .addOption(pathOption("-p, --file <path>", "Path of a JSON file holding the metadata"))
+      .addOption(pathOption("-p, --file <path>", "Path of a JSON file holding the metadata", {
+        checked: true,
+      }))
       .option("-f, --force", "Replace (flat) metadata with the same key")
       .option("--plain", "Convert the JSON as plain data even where it looks like metadata entries")
       .option(
@@ -221,7 +226,8 @@ export function addMetadataCommand(): CommandUnknownOpts {
   );
   apyCommand(command, async (manager, options) => {
     if ((options.metadata === undefined) === (options.file === undefined)) {
-      throw new UsageError("Give the metadata either with -m/--metadata or with -p/--file");
+      // Exit 1, as the Python client (its exit code wins over the usage code 2).
+      throw new InputError("Give the metadata either with -m/--metadata or with -p/--file");
     }
     const text = options.file === undefined
       ? options.metadata
@@ -249,8 +255,20 @@ export function addMetadataCommand(): CommandUnknownOpts {
   return command;
 }
 
-function show(value: unknown): string {
-  return typeof value === "string" ? value : JSON.stringify(value ?? null);
+/**
+ * The printed form of a metadatum's value, unit or type, as the Python client prints it: a float
+ * with its decimal point (`1000.0`), a boolean as `True`/`False`, nothing for an absent unit or
+ * value (an empty line); a nested entry's value as JSON (floats kept as floats).
+ */
+function show(metadatum: Extra, what: "value" | "unit" | "type"): string {
+  const value: unknown = metadatum[what];
+  if (value === null || value === undefined) return "";
+  if (typeof value === "string") return value;
+  if (typeof value === "boolean") return value ? "True" : "False";
+  if (typeof value === "number" && what === "value" && metadatum.type === "float") {
+    return floatText(value);
+  }
+  return stringifyJson(value);
 }
 
 /** `-n/--name` of `get-metadatum`: a token list separated by `.` (as `--xmlhelp` says). */
@@ -308,7 +326,14 @@ export function getMetadatumCommand(): CommandUnknownOpts {
       printJson(manager.output, metadatum, mode);
       return;
     }
-    const value = show(metadatum[what]);
+    if (!(what in metadatum)) {
+      // A str, bool, date, dict or list entry has no unit: exit 1, as the Python client.
+      throw new RepoApyError(
+        `The metadatum '${options.name}' of the ${describe(record)} has no ${what} (a ` +
+          `${metadatum.type} entry has none)`,
+      );
+    }
+    const value = show(metadatum, what);
     // The whole output is the value: bare, so `$(repo-apy records get-metadatum …)` is the value.
     manager.echo(value);
   });

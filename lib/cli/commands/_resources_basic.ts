@@ -12,6 +12,7 @@ import {
   openResource,
   resourceOptions,
 } from "./_resources_common.ts";
+import { missingOptionFails } from "../_errors.ts";
 import { TEMPLATE_KINDS, templateData } from "./_templates_data.ts";
 import { terminalLine } from "../_terminal_text.ts";
 
@@ -19,7 +20,7 @@ const VISIBILITIES = ["private", "public"] as const;
 
 /** `<type> create`: get-or-create by identifier (templates also take `-y/--type` and `-d/--data`). */
 export function createResourceCommand(type: ManagedType): CommandUnknownOpts {
-  const command = new Command("create")
+  const command = missingOptionFails(new Command("create"))
     .description(`Create a ${type}, or open it when the identifier exists already`)
     .option("-t, --title <title>", `Title of the ${type} (default: the identifier)`)
     .requiredOption("-i, --identifier <identifier>", `Identifier of the ${type}`);
@@ -32,7 +33,7 @@ export function createResourceCommand(type: ManagedType): CommandUnknownOpts {
       .option(
         "-d, --data <json>",
         "Content of a new template as JSON (default: {} for record, [] for extras templates); " +
-          "malformed JSON is a usage error (exit 2)",
+          "malformed JSON fails (exit 1)",
       );
   } else {
     command.addOption(

@@ -11,7 +11,7 @@ import type { RepoTemplate } from "../../transfer/template.ts";
 import type { CLIRepoManager } from "../cli_manager.ts";
 import { idIdentifierOptions, idIdentifierValue } from "../options.ts";
 import { asValues } from "./_records_common.ts";
-import { UsageError } from "../_errors.ts";
+import { InputError } from "../../http/errors.ts";
 
 /** The resource types these groups manage. */
 export type ManagedType = "collection" | "template" | "group";
@@ -43,7 +43,7 @@ export function selectedResource(
 ): { id: number } | { identifier: string } {
   const selected = idIdentifierValue(asValues(values), type, { ...options, required: true });
   if (selected === undefined || "ids" in selected) {
-    throw new UsageError(`Please specify the ${type} by id or identifier`);
+    throw new InputError(`Please specify the ${type} by id or identifier`);
   }
   return selected;
 }

@@ -7,7 +7,7 @@ import { apyCommand } from "../apy_command.ts";
 import { pipeStream, saveExportFile } from "./_records_export.ts";
 import { pathOption } from "./_records_common.ts";
 import { openResource, resourceOptions } from "./_resources_common.ts";
-import { UsageError } from "../_errors.ts";
+import { InputError } from "../../http/errors.ts";
 
 /** Export types that may be piped to stdout (text the terminal can take). */
 const PIPEABLE = ["json", "json-schema"];
@@ -26,7 +26,11 @@ export function exportResourceCommand(type: "collection" | "template"): CommandU
       .addOption(
         new Option(`-e, ${typeFlag} <type>`, "Export type").choices(types).default("json"),
       )
-      .addOption(pathOption("-p, --path <path>", "Folder (or file) to export to").default("."))
+      .addOption(
+        pathOption("-p, --path <path>", "Folder (or file) to export to", { checked: true }).default(
+          ".",
+        ),
+      )
       .option("-n, --name <name>", "File name without extension (default: the identifier)")
       .option("-f, --force", "Overwrite an existing file (without it, an existing file fails)")
       .option("-P, --pipe", `Print the export on stdout (${pipeable.join(" or ")} only)`)
@@ -45,7 +49,8 @@ export function exportResourceCommand(type: "collection" | "template"): CommandU
     };
     const exportType = values.exportType ?? values.export_type ?? "json";
     if (values.pipe === true && !pipeable.includes(exportType)) {
-      throw new UsageError(
+      // Exit 1, as the Python client (its exit code wins over the usage code 2).
+      throw new InputError(
         `-P/--pipe only works with the ${pipeable.join(" and ")} exports, not '${exportType}'`,
       );
     }

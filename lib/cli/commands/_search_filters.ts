@@ -5,7 +5,7 @@
 import { type Command, Option, type OptionValues } from "@commander-js/extra-typings";
 import type { SearchParams } from "../../resources/search.ts";
 import type { CLIRepoManager } from "../cli_manager.ts";
-import { UsageError } from "../_errors.ts";
+import { InputError } from "../../http/errors.ts";
 import { parseTokenList, userIdValue } from "../options.ts";
 import { setOptionType } from "../_tree.ts";
 import { asValues, resolveUser } from "./_records_common.ts";
@@ -100,7 +100,8 @@ export async function listedUser(
   const values = asValues(options);
   if (values[mine] === true) {
     if (userIdValue(values) !== undefined) {
-      throw new UsageError("Please specify either a user (-u, or -U with -D) or the flag '-i'");
+      // Exit 1, as the Python client: its exit code wins over the usage code 2.
+      throw new InputError("Please specify either a user (-u, or -U with -D) or the flag '-i'");
     }
     return (await manager.patUser()).id;
   }

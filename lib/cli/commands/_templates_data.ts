@@ -1,7 +1,8 @@
 // The content of a new template from `templates create -d/--data`: JSON, an object for record
-// templates and a list of extras for extras templates.
+// templates and a list of extras for extras templates. Data that is not that fails with exit 1, as
+// in the Python client (its exit code wins over the usage code 2).
 
-import { UsageError } from "../_errors.ts";
+import { InputError } from "../../http/errors.ts";
 
 /** Template types (`-y/--type`). */
 export const TEMPLATE_KINDS = ["record", "extras"] as const;
@@ -14,13 +15,13 @@ export function templateData(kind: string, json: string | undefined): unknown {
     data = JSON.parse(json);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw new UsageError(`-d/--data is not valid JSON (${reason}): give a JSON object or list`);
+    throw new InputError(`-d/--data is not valid JSON (${reason}): give a JSON object or list`);
   }
   if (kind === "extras" && !Array.isArray(data)) {
-    throw new UsageError("-d/--data of an extras template must be a JSON list of extras");
+    throw new InputError("-d/--data of an extras template must be a JSON list of extras");
   }
   if (kind === "record" && (typeof data !== "object" || data === null || Array.isArray(data))) {
-    throw new UsageError("-d/--data of a record template must be a JSON object of record fields");
+    throw new InputError("-d/--data of a record template must be a JSON object of record fields");
   }
   return data;
 }

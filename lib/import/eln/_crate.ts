@@ -54,13 +54,43 @@ export interface Crate {
 const MAX_DEPTH = 64;
 
 /**
+ * Deepest nesting of arrays and objects read in the metadata file at all (`@context` included).
+ * Reading numbers with their text recurses once per level, so a deeper file is refused for its
+ * depth before it is parsed, not with an engine error taken for invalid JSON.
+ */
+const MAX_JSON_DEPTH = 1000;
+
+/** Whether the JSON text nests arrays and objects deeper than `limit` (strings skipped). */
+function nestsDeeper(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (inString) {
+      if (code === 0x5c) index++; // a backslash escapes the next character
+      else if (code === 0x22) inString = false;
+    } else if (code === 0x22) inString = true;
+    else if (code === 0x5b || code === 0x7b) {
+      if (++depth > limit) return true;
+    } else if (code === 0x5d || code === 0x7d) depth--;
+  }
+  return false;
+}
+
+/**
  * Parses the text of `ro-crate-metadata.json`.
  *
- * @throws {InputError} For invalid JSON, a legacy layout without `@context`/`@graph`, or a graph
+ * @throws {InputError} For invalid JSON, JSON nested deeper than 1000 levels, a legacy layout without `@context`/`@graph`, or a graph
  * without the root dataset.
  */
 export function parseCrate(text: string): Crate {
   let json: unknown;
+  if (nestsDeeper(text, MAX_JSON_DEPTH)) {
+    throw invalid(
+      `it nests arrays or objects deeper than ${MAX_JSON_DEPTH} levels, more than this importer ` +
+        "reads (an RO-Crate needs a few)",
+    );
+  }
   try {
     json = JSON.parse(text.replace(/^\uFEFF/, ""), rememberNumberText);
   } catch (error) {

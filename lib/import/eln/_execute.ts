@@ -1,7 +1,8 @@
 // Carrying out an import plan through the library: collection, records (free identifiers from
 // their titles), files streamed from the archive (SHA-256 verified on the way), collection
-// membership, links. On any failure what this run created is deleted again (to the trash), and
-// the error names the entity that failed and why.
+// membership, links. On any failure (an interrupt too) what this run created is deleted again and
+// purged from the trash: it is the run's own, seconds old, and a rerun gets the same identifiers
+// only when the trash does not hold them. The error names the entity that failed and why.
 
 import type { Transport } from "../../http/transport.ts";
 import { RepoCollection } from "../../transfer/collection.ts";
@@ -41,7 +42,7 @@ export async function executePlan(
   },
 ): Promise<ElnExecution> {
   const { signal, onProgress, concurrency } = options;
-  const created: { delete(): Promise<void>; toString(): string }[] = [];
+  const created: { delete(): Promise<void>; purge(): Promise<void>; toString(): string }[] = [];
   const done = { records: 0, files: 0, bytes: 0, links: 0 };
   const report = (phase: ElnProgress["phase"], name: string, fileBytes = 0) =>
     onProgress?.({
@@ -98,7 +99,9 @@ export async function executePlan(
           size: file.size,
           resume: false,
           concurrency,
-          ...(file.mimetype !== undefined ? { mimetype: file.mimetype } : {}),
+          // No MIME type: the server detects it from the name and content, as the Python client
+          // lets it. A crate's `encodingFormat` is often an alias (`image/x-png`) or generic
+          // (`application/octet-stream`), and searches by type would miss the file.
           ...(file.description !== undefined ? { fileDescription: file.description } : {}),
           ...(signal ? { signal } : {}),
           ...(onProgress ? { onProgress: (p) => report("file", file.name, p.bytes) } : {}),
@@ -130,19 +133,32 @@ export async function executePlan(
     };
   } catch (error) {
     const left: string[] = [];
+    const trashed: string[] = [];
     for (const resource of created.reverse()) {
-      await resource.delete().catch(() => left.push(resource.toString()));
+      const name = resource.toString();
+      try {
+        await resource.delete();
+      } catch {
+        left.push(name);
+        continue;
+      }
+      await resource.purge().catch(() => trashed.push(name));
     }
     const reason = error instanceof Error ? error.message : String(error);
     const cleanup = created.length === 0
       ? "Nothing was created"
-      : left.length === 0
-      ? `What this import had created (${created.length} resource(s)) was moved to the trash`
-      : `Could not delete again: ${left.join(", ")}`;
+      : left.length > 0
+      ? `Could not delete again: ${left.join(", ")}`
+      : trashed.length > 0
+      ? `What this import had created was deleted; in the trash still (purging failed): ${
+        trashed.join(", ")
+      }`
+      : `What this import had created (${created.length} resource(s)) was deleted for good`;
     throw new ElnImportError(`Importing failed at ${entity}: ${reason}. ${cleanup}`, {
       cause: error,
       entity,
       leftOver: left,
+      trashed,
       created: created.length,
     });
   }

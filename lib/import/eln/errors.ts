@@ -18,7 +18,7 @@ import { InputError, RepoApyError } from "../../http/errors.ts";
 
 /**
  * An import failed after it had started creating: the message names the entity that failed and
- * why, and says that what the import had created was moved to the trash (or what could not be).
+ * why, and says that what the import had created was deleted and purged (or what could not be).
  *
  * @example Usage
  * ```ts
@@ -39,6 +39,8 @@ export class ElnImportError extends RepoApyError {
   readonly entity: string;
   /** Resources that could not be deleted again (normally none). */
   readonly leftOver: readonly string[];
+  /** Resources deleted again but still in the trash: purging them failed (normally none). */
+  readonly trashed: readonly string[];
   /** How many resources the import had created before it failed (all deleted unless `leftOver`). */
   readonly created: number;
 
@@ -46,15 +48,21 @@ export class ElnImportError extends RepoApyError {
    * Creates the error.
    *
    * @param message The message.
-   * @param options The failing entity, what is left over, and the cause.
+   * @param options The failing entity, what is left over (active, or in the trash), and the cause.
    */
   constructor(
     message: string,
-    options: ErrorOptions & { entity: string; leftOver: readonly string[]; created?: number },
+    options: ErrorOptions & {
+      entity: string;
+      leftOver: readonly string[];
+      trashed?: readonly string[];
+      created?: number;
+    },
   ) {
     super(message, { cause: options.cause });
     this.entity = options.entity;
     this.leftOver = options.leftOver;
+    this.trashed = options.trashed ?? [];
     this.created = options.created ?? 0;
   }
 }

@@ -40,7 +40,7 @@ export interface ElnImportOptions {
   /** Only plan: read and check the archive, return the plan, send nothing. @default {false} */
   dryRun?: boolean;
   /**
-   * Cancels the import; what it created so far is deleted again (moved to the trash). The
+   * Cancels the import; what it created so far is deleted again and purged from the trash. The
    * rollback's requests go through the manager's transport: a signal that also cancels the
    * manager (its own `signal` option) cancels them too.
    */
@@ -89,7 +89,8 @@ export interface ElnImportResult {
  * `mentions`, and the export's links; a collection is made for `genre: "collection"` (also
  * without records: a collection's export with no record gives just the collection) or several
  * records. If any step fails, everything this import created is
- * deleted again (to the trash) and an {@linkcode ElnImportError} names the failing entity.
+ * deleted again and purged from the trash (a rerun gets the same identifiers), and an
+ * {@linkcode ElnImportError} names the failing entity.
  *
  * Permissions: read access to the file, network access to the server.
  *
@@ -125,7 +126,7 @@ export interface ElnImportResult {
  * @param options Dry run, signal, progress callback, limits.
  * @returns What was created.
  * @throws {InputError} When the archive or its metadata is refused; nothing was created.
- * @throws {ElnImportError} When creating failed; what was created is in the trash.
+ * @throws {ElnImportError} When creating failed; what was created is deleted and purged.
  */
 export async function importEln(
   target: { transport: Transport },

@@ -27,7 +27,10 @@ export interface ElnPlannedFile {
   size: number;
   /** SHA-256 declared by the crate, verified while the file is streamed. */
   sha256?: string;
-  /** MIME type declared by the crate (`encodingFormat`), when valid. */
+  /**
+   * MIME type declared by the crate (`encodingFormat`), when valid. Shown only: the import lets
+   * the server detect the type, as the Python client does.
+   */
   mimetype?: string;
   /** Description of the file. */
   description?: string;
