@@ -215,6 +215,17 @@ function searched(found: (r: Result) => string | null): (r: Result) => string | 
   };
 }
 
+/**
+ * Waits (at most 20 s) until `args` passes `check`: for what the server does after its answer (the
+ * search index, the worker). The step that counts runs after it.
+ */
+async function settle(args: string[], check: (r: Result) => string | null): Promise<void> {
+  for (let i = 0; i < 20; i++) {
+    if (check(await cli(args)) === null) return;
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+}
+
 /** A search's check that the results name `text` (`what` says what was looked for). */
 const finds = (text: string, what: string) =>
   searched(json((v) => JSON.stringify(v).includes(text) ? null : `${what} (search backend?)`));
@@ -705,10 +716,11 @@ await step(["records", "show-info", "-R", typed, "-l", "--json"], {
       : `MIME types ${JSON.stringify(types)}`;
   }),
 });
-await step(["records", "get-records", "-m", "image/png", "-q", typed, "--json"], {
-  code: 0,
-  check: finds(typed, "the PNG's record is not found by its MIME type"),
-});
+// The search index learns a record's files after the import's last upload: a bounded wait.
+const byMime = ["records", "get-records", "-m", "image/png", "-q", typed, "--json"];
+const pngFound = finds(typed, "the PNG's record is not found by its MIME type");
+await settle(byMime, pngFound);
+await step(byMime, { code: 0, check: pngFound });
 await step(["records", "delete", "-R", typed, "--i-am-sure"], { code: 0 });
 
 // A private CA with environment-only configuration (issue 31): the real server behind a TLS
