@@ -146,38 +146,28 @@ function summary(row: Row): string[] {
   ];
 }
 
+const HEAD = [
+  "row (A vs B)",
+  "A wall",
+  "B wall",
+  "A/B wall",
+  "A CPU",
+  "B CPU",
+  "A/B CPU",
+  "target A/B",
+  "pairs",
+  "load avg",
+];
+
+/** A Markdown table: the row names left-aligned, the figures right-aligned. */
 function table(rows: readonly Row[]): string {
-  const head = [
-    "row (A vs B)",
-    "A wall",
-    "B wall",
-    "A/B wall",
-    "A CPU",
-    "B CPU",
-    "A/B CPU",
-    "target A/B",
-    "pairs",
-    "load avg",
-  ];
-  const lines = rows.map((row) => [`${row.name}`, ...summary(row)]);
-  const widths = head.map((cell, i) =>
-    Math.max(cell.length, ...lines.map((line) => line[i]!.length))
-  );
-  const format = (cells: string[]) =>
-    `| ${
-      cells.map((cell, i) => i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!)).join(
-        " | ",
-      )
-    } |`;
-  return [
-    format(head),
-    `| ${
-      widths.map((width, i) => i === 0 ? "-".repeat(width) : `${"-".repeat(width - 1)}:`).join(
-        " | ",
-      )
-    } |`,
-    ...lines.map(format),
-  ].join("\n");
+  const lines = rows.map((row) => [row.name, ...summary(row)]);
+  const widths = HEAD.map((cell, i) => Math.max(cell.length, ...lines.map((l) => l[i]!.length)));
+  const pad = (cell: string, i: number) =>
+    i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!);
+  const format = (cells: string[]) => `| ${cells.map(pad).join(" | ")} |`;
+  const rule = widths.map((width, i) => i === 0 ? "-".repeat(width) : `${"-".repeat(width - 1)}:`);
+  return [format(HEAD), `| ${rule.join(" | ")} |`, ...lines.map(format)].join("\n");
 }
 
 /** The Deno cache directory of this process (`deno info --json`). */
