@@ -3,7 +3,7 @@
 // modules never import this list (they get their empty group from it), so loading makes no cycle.
 
 import type { Command } from "@commander-js/extra-typings";
-import { createGroup } from "./commands/_group.ts";
+import { createGroup, onlyCommand } from "./commands/_group.ts";
 
 /** One top-level command group. */
 export interface GroupEntry {
@@ -73,4 +73,12 @@ export function emptyGroup(entry: GroupEntry): Command {
 /** The group of `entry` with its commands (imports the group's module). */
 export async function loadGroup(entry: GroupEntry): Promise<Command> {
   return (await entry.load())(emptyGroup(entry));
+}
+
+/**
+ * The group of `entry` with the command called `command` only, when it has one (a run that names
+ * it needs no other); with every command otherwise.
+ */
+export async function loadGroupFor(entry: GroupEntry, command: string): Promise<Command> {
+  return (await entry.load())(onlyCommand(emptyGroup(entry), command));
 }

@@ -56,6 +56,16 @@ export async function pinServerAndClients(): Promise<string> {
 }
 
 /**
+ * The prefix that runs a measured client on the clients' CPUs (`taskset -c …`) after
+ * {@linkcode pinServerAndClients}; empty when not pinned.
+ *
+ * @returns Program and arguments to put before the client's command.
+ */
+export function clientPrefix(): string[] {
+  return [...clientCpus];
+}
+
+/**
  * Runs a command, under `/usr/bin/time` when present, and fails when it fails.
  *
  * @param cmd Program and arguments.

@@ -86,3 +86,19 @@ Deno.test("the group table matches the full tree; a run builds only the group it
   );
   assertTrue(completion.commands.every((group) => group.commands.length > 0));
 });
+
+Deno.test("a run that names a command builds only that command of its group; any other word builds them all", async () => {
+  const full = await createProgram({ version: "1" });
+  const commandsOf = (root: typeof full, group: string) =>
+    root.commands.find((command) => command.name() === group)!.commands.map((c) => c.name());
+  const one = await loadProgram(["records", "get-metadatum", "-r", "1", "-n", "k"], {
+    version: "1",
+  });
+  assertEquals(commandsOf(one, "records"), ["get-metadatum"]);
+  const help = await loadProgram(["collections", "create", "--help"], { version: "1" });
+  assertEquals(commandsOf(help, "collections"), ["create"]);
+  for (const args of [["records", "get-metadatm"], ["records", "--help"], ["records"]]) {
+    const all = await loadProgram(args, { version: "1" });
+    assertEquals(commandsOf(all, "records"), commandsOf(full, "records"), args.join(" "));
+  }
+});
