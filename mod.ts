@@ -136,6 +136,16 @@ export {
   type SyncResult,
   type SyncTarget,
 } from "./lib/transfer/sync.ts";
+export {
+  type WatchClock,
+  type WatchEvent,
+  type WatchEventBase,
+  watchFolder,
+  WatchLockedError,
+  type WatchLockOwner,
+  type WatchOptions,
+  type WatchTarget,
+} from "./lib/transfer/watch.ts";
 export type {
   ExportOptions,
   ExportStreamOptions,

@@ -69,6 +69,8 @@ export class WatchLockedError extends RepoApyError {
 export interface WatchLock {
   /** The lock file. */
   readonly path: string;
+  /** The lock file and the owner file beside it (never sent when they lie in the folder). */
+  readonly files: readonly string[];
   /** The owner file of an earlier holder that ended without releasing it (taken over). */
   readonly tookOver: WatchLockOwner | undefined;
   /** Releases the lock (idempotent). */
@@ -180,6 +182,7 @@ export async function acquireWatchLock(key: WatchLockKey, dir: string): Promise<
     let released = false;
     return {
       path,
+      files: [path, ownerPath],
       tookOver: earlier,
       async release() {
         if (released) return;

@@ -30,3 +30,13 @@ export * from "./template.ts";
 export * from "./upload.ts";
 export * from "./upload_files.ts";
 export * from "./sync.ts";
+export {
+  type WatchClock,
+  type WatchEvent,
+  type WatchEventBase,
+  watchFolder,
+  WatchLockedError,
+  type WatchLockOwner,
+  type WatchOptions,
+  type WatchTarget,
+} from "./watch.ts";

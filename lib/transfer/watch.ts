@@ -18,10 +18,12 @@
  * const dir = await Deno.makeTempDir();
  * await Deno.writeTextFile(`${dir}/a.csv`, "1,2\n");
  * // One pass (as from cron): look, wait for files to settle, send what settled, stop.
- * for await (const event of watchFolder(record, dir, { settleMs: 10, once: true, lockDir: dir })) {
+ * const locks = await Deno.makeTempDir(); // by default the user's cache folder
+ * for await (const event of watchFolder(record, dir, { settleMs: 10, once: true, lockDir: locks })) {
  *   if (event.type === "stored") console.log(event.name); // "a.csv"
  * }
  * await Deno.remove(dir, { recursive: true });
+ * await Deno.remove(locks, { recursive: true });
  * ```
  *
  * @module
@@ -41,13 +43,13 @@ import { acquireWatchLock, defaultLockDir, type WatchLock } from "./_watch_lock.
 import { syncFolder, type SyncTarget } from "./sync.ts";
 import { uploadFile } from "./upload.ts";
 
-export { defaultLockDir, WatchLockedError, type WatchLockOwner } from "./_watch_lock.ts";
+export { WatchLockedError, type WatchLockOwner } from "./_watch_lock.ts";
 
 /** Default settle time: a file unchanged this long is complete. */
-export const DEFAULT_SETTLE_MS = 30_000;
+const DEFAULT_SETTLE_MS = 30_000;
 
 /** Default time between two full rescans of the folder. */
-export const DEFAULT_RESCAN_MS = 300_000;
+const DEFAULT_RESCAN_MS = 300_000;
 
 /** The clock of a watcher; tests pass their own to step time without sleeping. */
 export interface WatchClock {
@@ -217,17 +219,24 @@ function message(error: unknown): string {
  * await using manager = new RepoManager({ host: server.url, pat: server.pat });
  * const record = await manager.record({ identifier: "instrument-1", create: true });
  * const dir = await Deno.makeTempDir(); // --allow-read for it
+ * const locks = await Deno.makeTempDir(); // by default the user's cache folder
  * const controller = new AbortController(); // abort it from Deno.addSignalListener("SIGINT", …)
+ * const stored: string[] = [];
  * const events = watchFolder(record, dir, {
  *   settleMs: 50,
  *   signal: controller.signal,
- *   lockDir: dir,
+ *   lockDir: locks,
  * });
  * for await (const event of events) {
  *   if (event.type === "ready") await Deno.writeTextFile(`${dir}/run1.csv`, "1,2\n");
- *   if (event.type === "stored") controller.abort(); // one file is enough for the example
+ *   if (event.type === "stored") {
+ *     stored.push(event.name);
+ *     controller.abort(); // one file is enough for the example
+ *   }
  * }
+ * console.log(stored); // ["run1.csv"]
  * await Deno.remove(dir, { recursive: true });
+ * await Deno.remove(locks, { recursive: true });
  * ```
  *
  * @param record The record.
@@ -274,7 +283,7 @@ export async function* watchFolder(
     { folder: root, repository: (await record.transport.baseUrl()).href, record: record.id },
     lockDir,
   );
-  const watch = new Watch(record, root, options, clock, settleMs);
+  const watch = new Watch(record, root, options, clock, settleMs, lock?.files ?? []);
   try {
     if (lock?.tookOver !== undefined) {
       const { pid, host } = lock.tookOver;
@@ -313,6 +322,7 @@ class Watch {
     options: WatchOptions,
     clock: WatchClock,
     settleMs: number,
+    lockFiles: readonly string[],
   ) {
     this.#record = record;
     this.#root = root;
@@ -320,7 +330,12 @@ class Watch {
     this.#clock = clock;
     this.#settleMs = settleMs;
     this.#tracker = new SettleTracker(settleMs);
-    this.#wanted = globFilter(options.pattern ?? "*", options.excludePattern);
+    const wanted = globFilter(options.pattern ?? "*", options.excludePattern);
+    // The lock's own files, should the lock folder lie inside the watched one.
+    const lockNames = new Set(
+      lockFiles.map((path) => relative(root, path).split(sep).join("/")),
+    );
+    this.#wanted = (name) => wanted(name) && !lockNames.has(name);
   }
 
   #event<T extends { type: string }>(body: T): T & WatchEventBase {
