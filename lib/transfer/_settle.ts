@@ -38,7 +38,7 @@ export function stateKey(state: FileState): string {
 /** What one look found about a file. */
 export type LookResult = "known" | "new" | "same";
 
-/** Settle bookkeeping of a watched folder. */
+/** Settle bookkeeping of a watched folder; a file is in `known` or in `pending`, never both. */
 export class SettleTracker {
   /** Stored or found equal on the record: name → state key. */
   readonly known: Map<string, string> = new Map();
@@ -79,6 +79,8 @@ export class SettleTracker {
       failed: false,
       onRecord: entry?.onRecord ?? this.known.has(name),
     });
+    // A file is in one of the two maps: their sizes add up to the files watched.
+    this.known.delete(name);
     return "new";
   }
 

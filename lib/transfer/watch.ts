@@ -340,11 +340,9 @@ class Watch {
 
   #event<T extends { type: string }>(body: T): T & WatchEventBase {
     const { known, pending } = this.#tracker;
-    let extra = 0;
-    for (const name of pending.keys()) if (!known.has(name)) extra++;
     return {
       time: new Date().toISOString(),
-      watching: known.size + extra,
+      watching: known.size + pending.size,
       waiting: pending.size,
       ...body,
     };
@@ -411,7 +409,13 @@ class Watch {
       } else if (!once && (this.#overflow || now - lastRescan >= rescanMs)) {
         this.#overflow = false;
         this.#dirty.clear();
-        yield* this.#rescan();
+        try {
+          yield* this.#rescan();
+        } catch (error) {
+          // The folder cannot be read now (a network share gone): sends pause, rescans go on.
+          if (signal?.aborted) break;
+          yield this.#failed(error);
+        }
         lastRescan = this.#clock.now();
       } else if (this.#dirty.size > 0) {
         yield* this.#lookAtDirty();

@@ -299,3 +299,46 @@ Deno.test("SettleTracker: due after the settle time; settled only when the secon
   assertEquals(tracker.look("a", { size: 3, mtime: 9 }, 120), "new");
   assertEquals(tracker.pending.get("a")?.onRecord, true);
 });
+
+Deno.test("watchFolder: the lock of a watcher that died without releasing it is taken over, with a warning", async () => {
+  await using env = await setup();
+  await dataDir(env);
+  // A first watcher whose process ended: its lock is gone with it, its owner file is left.
+  const warnings: string[] = [];
+  {
+    await using first = new Watcher(env);
+    await first.next(is("ready"));
+  }
+  const locks = `${env.dir}/locks`;
+  const lock = [...Deno.readDirSync(locks)].find((entry) => entry.name.endsWith(".lock"))!;
+  const ownerFile = `${locks}/${lock.name.replace(/\.lock$/, ".owner.json")}`;
+  await Deno.writeTextFile(
+    ownerFile,
+    JSON.stringify({ pid: 999999, host: "lab-pc", since: "2026-01-01T00:00:00.000Z" }),
+  );
+  await using second = new Watcher(env, { onWarning: (message) => warnings.push(message) });
+  await second.next(is("ready"));
+  assertEquals(warnings.length, 1);
+  assert(warnings[0]!.includes("PID 999999 on lab-pc"), warnings[0]);
+  assertEquals(JSON.parse(await Deno.readTextFile(ownerFile)).pid, Deno.pid);
+});
+
+Deno.test("watchFolder: a file removed before it settled is skipped; the record keeps what it has", async () => {
+  await using env = await setup();
+  const data = await dataDir(env);
+  await Deno.writeTextFile(`${data}/kept.txt`, "kept");
+  await using watcher = new Watcher(env);
+  await watcher.next(is("ready"));
+  watcher.clock.advance(5_000);
+  await watcher.next(is("stored", "kept.txt"));
+  await Deno.writeTextFile(`${data}/short-lived.tmp`, "x");
+  watcher.clock.advance(1_000);
+  await watcher.next(is("waiting", "short-lived.tmp"));
+  await Deno.remove(`${data}/short-lived.tmp`);
+  await Deno.remove(`${data}/kept.txt`);
+  watcher.clock.advance(1_000);
+  const skipped = await watcher.next(is("skipped", "short-lived.tmp"));
+  assertEquals(skipped.type === "skipped" && skipped.reason, "removed before it settled");
+  assertEquals(skipped.watching, 0);
+  assertEquals([...(await remote(env)).keys()], ["kept.txt"]);
+});
