@@ -445,12 +445,17 @@ class Watch {
     signal: AbortSignal | undefined,
   ): Promise<void> {
     if (this.#dirty.size > 0 || this.#overflow) return;
-    if (!synced && this.#outage === undefined) return;
+    const now = this.#clock.now();
+    const pausedUntil = this.#outage !== undefined && this.#outage.until > now
+      ? this.#outage.until
+      : undefined;
+    // Not synced yet and no pause: the first sync is tried again at once.
+    if (!synced && pausedUntil === undefined) return;
     const deadlines = [rescanAt];
     // While sends pause, files due wait for the pause's end.
-    const settle = this.#outage === undefined ? this.#tracker.nextSettle() : this.#outage.until;
-    if (settle !== undefined) deadlines.push(settle);
-    const wait = Math.max(0, Math.min(...deadlines) - this.#clock.now());
+    const next = pausedUntil ?? this.#tracker.nextSettle();
+    if (next !== undefined) deadlines.push(next);
+    const wait = Math.max(0, Math.min(...deadlines) - now);
     const stop = new AbortController();
     const woken = new Promise<void>((resolve) => {
       this.#wake = resolve;
@@ -476,12 +481,13 @@ class Watch {
     });
   }
 
-  #walk(): Promise<TreeFile[]> {
+  /** Walks the folder; only the first walk warns (links left out), not every rescan. */
+  #walk(warn: boolean): Promise<TreeFile[]> {
     return walkTree(this.#root, {
       wanted: this.#wanted,
       skip: ownFile,
       followSymlinks: this.#options.followSymlinks === true,
-      onWarning: this.#options.onWarning,
+      onWarning: warn ? this.#options.onWarning : undefined,
     });
   }
 
@@ -489,7 +495,7 @@ class Watch {
   async *#firstSync(signal: AbortSignal | undefined): AsyncGenerator<WatchEvent> {
     // The folder is walked before the record is compared: a file changed in between has a state
     // unlike the one recorded, so it is looked at again rather than taken as equal.
-    const walked = new Map((await this.#walk()).map((file) => [file.name, file]));
+    const walked = new Map((await this.#walk(true)).map((file) => [file.name, file]));
     const after = this.#clock.now();
     this.#firstLook = after;
     const { plan } = await syncFolder(this.#record, this.#root, {
@@ -525,7 +531,7 @@ class Watch {
 
   /** A full rescan: every file looked at; files gone are forgotten (the record keeps them). */
   async *#rescan(): AsyncGenerator<WatchEvent> {
-    const files = await this.#walk();
+    const files = await this.#walk(false);
     const after = this.#clock.now();
     const present = new Set<string>();
     for (const file of files) {
