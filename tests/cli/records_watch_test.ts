@@ -3,6 +3,7 @@
 // nothing half stored, a second watcher refuses naming the first, bad combinations are usage
 // errors.
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../_assert.ts";
+import { statusText } from "../../lib/cli/commands/_records_watch.ts";
 import { startServer, type TestServer } from "../../lib/testing/mod.ts";
 import { createRecord, managerFor, repo, tempDir } from "./_records.ts";
 import { spawnCli, tempHome, writeLocalConfig } from "./_run.ts";
@@ -111,7 +112,8 @@ Deno.test("records sync --watch --json: stores new files as they settle, a secon
   assertStringIncludes(text, `PID ${child.pid}`);
   assertStringIncludes(text, "Another watcher already syncs");
 
-  child.kill("SIGTERM");
+  // Windows has no SIGTERM to catch: there Ctrl-C's signal stops a watcher.
+  child.kill(Deno.build.os === "windows" ? "SIGINT" : "SIGTERM");
   const { code } = await child.status;
   const last = JSON.parse((await lines.rest()).trim().split("\n").at(-1)!) as Event;
   assertEquals(last.type, "stopped");
@@ -182,4 +184,23 @@ Deno.test("records sync --settle (cron): one pass leaves a file still written fo
   assertEquals(again.code, 0);
   assert(!server.log.slice(before).some((entry) => entry.path.endsWith("/uploads")));
   assertEquals(await fileNames(server, id), ["done.txt"]);
+});
+
+Deno.test("records sync --watch: the terminal's status line names files watched, waiting, the last stored and errors", () => {
+  const base = { time: "2026-03-02T09:14:03.118Z", watching: 120, waiting: 2 };
+  const stored = {
+    ...base,
+    type: "stored",
+    name: "run-1/f.tif",
+    size: 9,
+    action: "upload",
+  } as const;
+  assertEquals(
+    statusText("/data", { ...base, type: "waiting", name: "x", size: 1 }, undefined, 0),
+    "Watching /data: 120 file(s), 2 waiting",
+  );
+  assertEquals(
+    statusText("/data", stored, stored, 3),
+    "Watching /data: 120 file(s), 2 waiting, last stored run-1/f.tif at 09:14:03, 3 error(s)",
+  );
 });

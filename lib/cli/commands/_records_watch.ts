@@ -179,22 +179,39 @@ function printEvent(manager: CLIRepoManager, event: WatchEvent, dir: string): vo
   }
 }
 
+/**
+ * The status line's text: files watched and waiting, the last file stored, errors.
+ *
+ * @param dir The folder.
+ * @param event The latest event.
+ * @param lastStored The latest `stored` event, if any.
+ * @param errors Errors so far.
+ * @returns One line.
+ */
+export function statusText(
+  dir: string,
+  event: WatchEvent,
+  lastStored: (WatchEvent & { type: "stored" }) | undefined,
+  errors: number,
+): string {
+  const last = lastStored === undefined
+    ? ""
+    : `, last stored ${lastStored.name} at ${lastStored.time.slice(11, 19)}`;
+  return `Watching ${dir}: ${event.watching} file(s), ${event.waiting} waiting${last}${
+    errors > 0 ? `, ${errors} error(s)` : ""
+  }`;
+}
+
 /** On a terminal, one status line: files watched, the last stored, errors. */
 function statusLine(manager: CLIRepoManager, dir: string) {
   const output = manager.output;
   const shown = output.stderrIsTerminal() && output.isVerbose("info");
-  let lastStored = "";
+  let lastStored: (WatchEvent & { type: "stored" }) | undefined;
   return {
     update(event: WatchEvent, errors: number): void {
       if (!shown) return;
-      if (event.type === "stored") {
-        lastStored = `, last stored ${event.name} at ${event.time.slice(11, 19)}`;
-      }
-      output.statusLine(
-        `Watching ${dir}: ${event.watching} file(s), ${event.waiting} waiting${lastStored}${
-          errors > 0 ? `, ${errors} error(s)` : ""
-        }`,
-      );
+      if (event.type === "stored") lastStored = event;
+      output.statusLine(statusText(dir, event, lastStored, errors));
     },
     done: () => shown && output.statusLine(undefined),
   };
