@@ -563,10 +563,14 @@ class Watch {
       const info = await (follow ? Deno.stat(path) : Deno.lstat(path)).catch(() => undefined);
       const after = this.#clock.now();
       if (info === undefined) {
-        yield* this.#gone(name);
-        const prefix = `${name}/`;
-        for (const known of [...this.#tracker.known.keys(), ...this.#tracker.pending.keys()]) {
-          if (known.startsWith(prefix)) yield* this.#gone(known);
+        const { known, pending } = this.#tracker;
+        if (known.has(name) || pending.has(name)) yield* this.#gone(name);
+        else {
+          // A folder removed: everything below it is gone.
+          const prefix = `${name}/`;
+          for (const file of [...known.keys(), ...pending.keys()]) {
+            if (file.startsWith(prefix)) yield* this.#gone(file);
+          }
         }
       } else if (info.isDirectory) {
         const files = await walkTree(path, {
@@ -635,18 +639,15 @@ class Watch {
       return [this.#failed(error, name)];
     }
     this.#outage = undefined;
-    const events: WatchEvent[] = [];
-    const now = await look();
-    if (now !== undefined && (now.size !== state.size || now.mtime !== state.mtime)) {
-      // Stored whole as it was read; it changed since and is sent again once it settles.
-      this.#tracker.stored(name, state);
-      this.#tracker.look(name, now, this.#clock.now());
-      events.push(this.#event({ type: "stored", name, size: state.size, action }));
-      events.push(this.#event({ type: "waiting", name, size: now.size }));
-      return events;
-    }
     this.#tracker.stored(name, state);
-    return [this.#event({ type: "stored", name, size: state.size, action })];
+    const stored: WatchEvent = this.#event({ type: "stored", name, size: state.size, action });
+    const now = await look();
+    if (now === undefined || (now.size === state.size && now.mtime === state.mtime)) {
+      return [stored];
+    }
+    // Stored whole as it was read; it changed since and is sent again once it settles.
+    this.#tracker.look(name, now, this.#clock.now());
+    return [stored, this.#event({ type: "waiting", name, size: now.size })];
   }
 
   /** Whether the record's file of this name has the local file's size and checksum. */
