@@ -161,6 +161,16 @@ export type {
   SyncConnection,
 } from "./lib/transfer/collection_sync/types.ts";
 export { parseShard, type Shard } from "./lib/transfer/collection_sync/shard.ts";
+export {
+  type WatchClock,
+  type WatchEvent,
+  type WatchEventBase,
+  watchFolder,
+  WatchLockedError,
+  type WatchLockOwner,
+  type WatchOptions,
+  type WatchTarget,
+} from "./lib/transfer/watch.ts";
 export type {
   ExportOptions,
   ExportStreamOptions,

@@ -187,6 +187,14 @@ const CURATED = [
   "UserSearchParams",
   "UserSelector",
   "validateExtras",
+  "WatchClock",
+  "WatchEvent",
+  "WatchEventBase",
+  "watchFolder",
+  "WatchLockedError",
+  "WatchLockOwner",
+  "WatchOptions",
+  "WatchTarget",
 ];
 
 /** The symbols `deno doc` finds on an entry point, as a user of the package sees them. */

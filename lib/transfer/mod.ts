@@ -35,3 +35,13 @@ export type * from "./collection_sync/types.ts";
 export { parseShard, type Shard } from "./collection_sync/shard.ts";
 export { identifierFromFolder } from "./collection_sync/layout.ts";
 export { COLLECTION_FILE, RECORD_FILE } from "./collection_sync/metadata.ts";
+export {
+  type WatchClock,
+  type WatchEvent,
+  type WatchEventBase,
+  watchFolder,
+  WatchLockedError,
+  type WatchLockOwner,
+  type WatchOptions,
+  type WatchTarget,
+} from "./watch.ts";

@@ -25,6 +25,7 @@ import {
   pathOption,
   recordOptions,
 } from "./_records_common.ts";
+import { isWatch, parseSeconds, runWatch, WATCH_HELP } from "./_records_watch.ts";
 
 const HELP = `
 One direction per run: --from DIR makes the record's files like the folder's, --to DIR makes the
@@ -112,16 +113,38 @@ export function syncCommand(): CommandUnknownOpts {
         (value) => parseInteger(value, { min: 1 }),
         16,
       )
-      .addOption(new Option("--json", "Print the plan or the result as JSON on stdout")),
+      .addOption(new Option("--json", "Print the plan or the result as JSON on stdout"))
+      .option(
+        "--watch",
+        "Keep running: send new and changed files once they settle (with --from; never deletes)",
+      )
+      .option(
+        "--settle <seconds>",
+        "A file is sent once unchanged this long (default 30); without --watch: one pass",
+        parseSeconds,
+      )
+      .option(
+        "--rescan <seconds>",
+        "Full rescan of the folder every so often (default 300)",
+        parseSeconds,
+      ),
   );
   dryRunOption(command);
-  command.addHelpText("after", HELP);
+  command.addHelpText("after", HELP + WATCH_HELP);
   apyCommand(command, async (manager, options) => {
     const from = options.from;
     const to = options.to;
     if ((from === undefined) === (to === undefined)) {
       throw new UsageError(
         "Give exactly one of --from <folder> (upload) and --to <folder> (download)",
+      );
+    }
+    if (isWatch(options)) {
+      return await runWatch(
+        manager,
+        options,
+        isDryRun(manager),
+        () => openRecord(manager, options),
       );
     }
     const direction = from === undefined ? "down" : "up";
