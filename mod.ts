@@ -63,14 +63,11 @@ export {
 export { type FilterParams, RepoMisc } from "./lib/resources/misc.ts";
 
 // Errors.
+export { ConfigurationError, InputError, MissingSchemaError, RepoApyError } from "./lib/errors.ts";
 export {
-  ConfigurationError,
   ConnectionError,
   type ConnectionErrorOptions,
-  InputError,
-  MissingSchemaError,
   RedirectError,
-  RepoApyError,
   RequestError,
   type RequestErrorInit,
   ResponseTooLargeError,

@@ -3,7 +3,7 @@
  * Fails when an import under `lib/` runs up a layer or when two files import each other. The
  * layers are those of docs/architecture.md, bottom first; a folder may import its own files and
  * any folder of a lower layer. `lib/testing/` stands apart: it imports only the bottom layers
- * (the errors, utilities and the `http/` vocabulary), and nothing in the library imports it.
+ * (the errors, the `http/` vocabulary and the utilities), and nothing in the library imports it.
  *
  * Static imports and re-exports count (`import`, `import type`, `export ... from`); a dynamic
  * `import()` (the CLI's lazy command groups) does not.
@@ -19,8 +19,8 @@ import { fileURLToPath } from "node:url";
 /** Each layer's folders (or files), bottom first, relative to `lib/`. */
 export const LAYERS: readonly (readonly string[])[] = [
   ["errors.ts"],
-  ["utils"],
   ["http"],
+  ["utils"],
   ["config"],
   ["resources"],
   ["transfer"],
@@ -29,7 +29,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["cli"],
 ];
 
-/** The test server's folder: outside the library's layers; it may import layers up to `http/`. */
+/** The test server's folder: outside the library's layers; it may import layers up to `utils/`. */
 export const TESTING = "testing";
 const TESTING_CEILING = 2;
 
@@ -90,7 +90,7 @@ export function layerProblems(modules: readonly ModuleImports[]): string[] {
         }
       } else if (from === "testing") {
         if (to > TESTING_CEILING) {
-          problems.push(`${file} -> ${target}: the test server imports above http/`);
+          problems.push(`${file} -> ${target}: the test server imports above utils/`);
         }
       } else if (to > from) {
         problems.push(`${file} -> ${target}: runs up from ${LAYERS[from]} to ${LAYERS[to]}`);

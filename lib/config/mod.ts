@@ -23,4 +23,4 @@ export * from "./settings.ts";
 export * from "./mask.ts";
 
 // The base classes of `ConfigFileError` (at home in `@repo/apy/http` and `@repo/apy`).
-export { ConfigurationError, RepoApyError } from "../http/errors.ts";
+export { ConfigurationError, RepoApyError } from "../errors.ts";

@@ -11,6 +11,7 @@
  * @module
  */
 
+export * from "../errors.ts";
 export * from "./errors.ts";
 export * from "./list_options.ts";
 export * from "./log.ts";

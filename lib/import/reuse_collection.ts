@@ -21,7 +21,8 @@
  * @module
  */
 
-import { InputError, RepoApyError, RequestError } from "../http/errors.ts";
+import { InputError, RepoApyError } from "../errors.ts";
+import { RequestError } from "../http/errors.ts";
 import { type Extra, MAX_PER_PAGE, type RecordJson } from "../http/protocol.ts";
 import type { Transport } from "../http/transport.ts";
 import { deletedResources } from "../resources/capabilities/trash.ts";

@@ -25,7 +25,7 @@
 
 import type { FileJson } from "../http/protocol.ts";
 import { fileDownloadPath, filesPath } from "../http/paths.ts";
-import { InputError } from "../http/errors.ts";
+import { InputError } from "../errors.ts";
 import { FILE_ANSWER } from "./_answers.ts";
 import { saveFile } from "./_file_download.ts";
 import { openBody } from "./_save.ts";

@@ -21,7 +21,8 @@
  */
 
 import { uploadsPath } from "../http/paths.ts";
-import { InputError, RequestError } from "../http/errors.ts";
+import { InputError } from "../errors.ts";
+import { RequestError } from "../http/errors.ts";
 import {
   type ErrorBodyJson,
   type FileJson,

@@ -27,7 +27,7 @@
  */
 
 import { basename, join } from "node:path";
-import { InputError } from "../http/errors.ts";
+import { InputError } from "../errors.ts";
 import { statLocalPath } from "../utils/local_path.ts";
 import { type FileJson, UPLOAD_CHUNK_SIZE } from "../http/protocol.ts";
 import { globFilter } from "../utils/glob.ts";

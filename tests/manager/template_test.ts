@@ -1,6 +1,7 @@
 // RepoTemplate over real HTTP: both types with data, edit, roles and group sharing, revisions,
 // exports (json, json-schema, shacl; streamed), trash (delete, restore, purge).
-import { InputError, RequestError } from "../../lib/http/errors.ts";
+import { InputError } from "../../lib/errors.ts";
+import { RequestError } from "../../lib/http/errors.ts";
 import { RepoTemplate } from "../../lib/transfer/template.ts";
 import { assertEquals, assertRejects, assertStringIncludes, assertTrue } from "../_assert.ts";
 import { secondManager, setup } from "../resources/_setup.ts";

@@ -1,7 +1,7 @@
 // The guard rails of records sync (--max-delete, the empty-source rule, --backup-dir) in a
 // collection sync, over real HTTP against the local server.
 import { assert, assertEquals, assertRejects, assertStringIncludes } from "../_assert.ts";
-import { InputError } from "../../lib/http/errors.ts";
+import { InputError } from "../../lib/errors.ts";
 import { RepoManager } from "../../lib/manager/repo_manager.ts";
 import { startServer, type TestServer } from "../../lib/testing/mod.ts";
 import { syncCollection } from "../../lib/transfer/collection_sync/sync_collection.ts";

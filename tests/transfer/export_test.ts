@@ -1,5 +1,5 @@
 import { assertEquals, assertRejects, assertStringIncludes } from "../_assert.ts";
-import { InputError } from "../../lib/http/errors.ts";
+import { InputError } from "../../lib/errors.ts";
 import { LocalFileError } from "../../lib/transfer/errors.ts";
 import type { RecordExportType } from "../../lib/transfer/record.ts";
 import { listDir, setup } from "./_helpers.ts";

@@ -3,7 +3,7 @@
 // this file turns options into its call, asks once before deleting, and prints what happened.
 
 import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
-import { InputError, RepoApyError } from "../../http/errors.ts";
+import { InputError, RepoApyError } from "../../errors.ts";
 import type {
   CollectionDeleteSummary,
   CollectionSyncResult,

@@ -2,7 +2,7 @@
 // `importJsonSchema`, `importShacl` and `reuseCollection` of lib/import.
 
 import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
-import { InputError } from "../../http/errors.ts";
+import { InputError } from "../../errors.ts";
 // The importers load the transfer layer: imported when a command runs, so building the help stays
 // light (tests/cli/startup_test.ts).
 import type { TemplateImportOptions } from "../../import/import_json_schema.ts";

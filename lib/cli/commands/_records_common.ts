@@ -8,7 +8,8 @@ import {
   Option,
   type OptionValues,
 } from "@commander-js/extra-typings";
-import { InputError, RepoApyError, RequestError } from "../../http/errors.ts";
+import { InputError, RepoApyError } from "../../errors.ts";
+import { RequestError } from "../../http/errors.ts";
 import { ResourceNotFoundError } from "../../resources/errors.ts";
 import type { IdentityType, RepoUser } from "../../resources/user.ts";
 import type { RepoRecord } from "../../transfer/record.ts";

@@ -10,7 +10,7 @@ import {
 import { EXPORT_TYPES } from "../../http/protocol.ts";
 import type { RecordExportType } from "../../transfer/record.ts";
 import { apyCommand } from "../apy_command.ts";
-import { InputError } from "../../http/errors.ts";
+import { InputError } from "../../errors.ts";
 import { LocalFileError } from "../../transfer/errors.ts";
 import type { ProgressCallback } from "../../transfer/progress.ts";
 import type { CLIRepoManager } from "../cli_manager.ts";

@@ -11,7 +11,7 @@ import type { RepoTemplate } from "../../transfer/template.ts";
 import type { CLIRepoManager } from "../cli_manager.ts";
 import { idIdentifierOptions, idIdentifierValue } from "../options.ts";
 import { asValues } from "./_records_common.ts";
-import { InputError } from "../../http/errors.ts";
+import { InputError } from "../../errors.ts";
 
 /** The resource types these groups manage. */
 export type ManagedType = "collection" | "template" | "group";

@@ -2,7 +2,8 @@
 // children, the race-safe get-or-create, the options each record's syncFolder() gets, and the
 // plan of a record a dry run would create.
 
-import { ConnectionError, InputError, RequestError } from "../../http/errors.ts";
+import { InputError } from "../../errors.ts";
+import { ConnectionError, RequestError } from "../../http/errors.ts";
 import { IncompleteListingError, paginateItems } from "../../http/paginate.ts";
 import { childCollectionsPath, collectionRecordsPath, recordLinksPath } from "../../http/paths.ts";
 import {

@@ -4,7 +4,7 @@
 // changes, so a second run writes nothing.
 
 import { dirname, join } from "node:path";
-import { InputError, RepoApyError } from "../../http/errors.ts";
+import { InputError, RepoApyError } from "../../errors.ts";
 import { ResourceNotFoundError } from "../../resources/errors.ts";
 import type { CollectionJson, RecordJson } from "../../http/protocol.ts";
 import type { Transport } from "../../http/transport.ts";

@@ -23,7 +23,7 @@
  */
 
 import { join } from "node:path";
-import { InputError } from "../../http/errors.ts";
+import { InputError } from "../../errors.ts";
 import { generateIdentifier } from "../../utils/identifier.ts";
 import { statLocalPath } from "../../utils/local_path.ts";
 import {

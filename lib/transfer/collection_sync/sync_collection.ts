@@ -26,7 +26,7 @@
  * @module
  */
 
-import { InputError } from "../../http/errors.ts";
+import { InputError } from "../../errors.ts";
 import { syncDown } from "./down.ts";
 import { type AllowedDeletions, syncUp } from "./up.ts";
 import type {
