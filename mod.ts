@@ -99,6 +99,8 @@ export {
   type UploadLeft,
   type UploadMismatch,
 } from "./lib/transfer/errors.ts";
+export { IncompleteListingError, type IncompleteListingFacts } from "./lib/http/paginate.ts";
+export { ChecksumMismatchError, ElnImportError } from "./lib/import/eln/errors.ts";
 
 // Options.
 export type { ConnectionSettings, SettingsOptions, SettingSource } from "./lib/config/settings.ts";
@@ -199,6 +201,10 @@ export type {
   UserJson,
   UserRoleJson,
 } from "./lib/http/protocol.ts";
+
+// Constants the spec names.
+export { EXTRAS_MAX_INTEGER, EXTRAS_MIN_INTEGER, RESOURCE_ROLES } from "./lib/http/protocol.ts";
+export { VERSION } from "./lib/http/version.ts";
 
 // Conversion.
 export {
