@@ -122,8 +122,8 @@ async function main(): Promise<void> {
         await writeTestFile(source, size);
         for (let run = 0; run < runs; run++) {
           // All uploads of a run, then all downloads: each download follows another transfer of
-          // the same kind, whichever client goes first (see docs/decisions.md on the machine's
-          // freed memory).
+          // the same kind, whichever client goes first (see docs/perf/transfers.md on the
+          // machine's freed memory).
           const stored: { client: Client; recordId: number; file: FileJson }[] = [];
           for (const client of rotated(clients, run)) {
             const record = await newRecord();
