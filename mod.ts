@@ -42,13 +42,13 @@ export {
   type RecordLinksQuery,
   RepoRecord,
   type UploadStringOptions,
-} from "./lib/transfer/record.ts";
+} from "./lib/model/record.ts";
 export {
   type CollectionExportType,
   type CollectionInfo,
   RepoCollection,
-} from "./lib/transfer/collection.ts";
-export { RepoTemplate, type TemplateExportType } from "./lib/transfer/template.ts";
+} from "./lib/model/collection.ts";
+export { RepoTemplate, type TemplateExportType } from "./lib/model/template.ts";
 export { RepoGroup } from "./lib/resources/group.ts";
 export { type IdentityType, RepoUser, type UserSelector } from "./lib/resources/user.ts";
 export {
@@ -145,10 +145,7 @@ export {
   type SyncResult,
   type SyncTarget,
 } from "./lib/transfer/sync.ts";
-export {
-  syncCollection,
-  syncRecordFolder,
-} from "./lib/transfer/collection_sync/sync_collection.ts";
+export { syncCollection, syncRecordFolder } from "./lib/collection_sync/sync_collection.ts";
 export type {
   CollectionDeleteSummary,
   CollectionSelector,
@@ -158,8 +155,8 @@ export type {
   CollectionSyncResult,
   RecordSyncOutcome,
   SyncConnection,
-} from "./lib/transfer/collection_sync/types.ts";
-export { parseShard, type Shard } from "./lib/transfer/collection_sync/shard.ts";
+} from "./lib/collection_sync/types.ts";
+export { parseShard, type Shard } from "./lib/collection_sync/shard.ts";
 export type {
   ExportOptions,
   ExportStreamOptions,

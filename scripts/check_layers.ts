@@ -24,7 +24,8 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["config"],
   ["resources"],
   ["transfer"],
-  ["convert", "import"],
+  ["model"],
+  ["convert", "import", "collection_sync"],
   ["manager"],
   ["cli"],
 ];

@@ -28,8 +28,8 @@ import type { Transport } from "../http/transport.ts";
 import { deletedResources } from "../resources/capabilities/trash.ts";
 import { ResourceNotFoundError } from "../resources/errors.ts";
 import { appendIdentifierSuffix } from "../utils/identifier.ts";
-import { RepoCollection } from "../transfer/collection.ts";
-import { RepoRecord } from "../transfer/record.ts";
+import { RepoCollection } from "../model/collection.ts";
+import { RepoRecord } from "../model/record.ts";
 import { isIdentifierTaken } from "./_unique.ts";
 import { openResource } from "../resources/resource.ts";
 

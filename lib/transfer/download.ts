@@ -7,7 +7,7 @@
  * import { openResource } from "../resources/resource.ts";
  * import { downloadFile } from "./download.ts";
  * import { uploadFile } from "./upload.ts";
- * import { RepoRecord } from "./record.ts";
+ * import { RepoRecord } from "../model/record.ts";
  * import { Transport } from "../http/transport.ts";
  * import { startServer } from "../testing/mod.ts";
  * await using server = await startServer();

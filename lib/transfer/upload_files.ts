@@ -8,7 +8,7 @@
  * ```ts
  * import { openResource } from "../resources/resource.ts";
  * import { uploadFiles } from "./upload_files.ts";
- * import { RepoRecord } from "./record.ts";
+ * import { RepoRecord } from "../model/record.ts";
  * import { Transport } from "../http/transport.ts";
  * import { startServer } from "../testing/mod.ts";
  * await using server = await startServer();

@@ -3,7 +3,7 @@
 import { InputError } from "../../lib/errors.ts";
 import { RequestError } from "../../lib/http/errors.ts";
 import { ResourceNotFoundError } from "../../lib/resources/errors.ts";
-import { RepoCollection } from "../../lib/transfer/collection.ts";
+import { RepoCollection } from "../../lib/model/collection.ts";
 import { assertEquals, assertRejects, assertTrue } from "../_assert.ts";
 import { secondManager, setup } from "../resources/_setup.ts";
 

@@ -2,7 +2,7 @@
 // exports (json, json-schema, shacl; streamed), trash (delete, restore, purge).
 import { InputError } from "../../lib/errors.ts";
 import { RequestError } from "../../lib/http/errors.ts";
-import { RepoTemplate } from "../../lib/transfer/template.ts";
+import { RepoTemplate } from "../../lib/model/template.ts";
 import { assertEquals, assertRejects, assertStringIncludes, assertTrue } from "../_assert.ts";
 import { secondManager, setup } from "../resources/_setup.ts";
 

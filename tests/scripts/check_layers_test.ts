@@ -29,7 +29,8 @@ Deno.test("check_layers: a folder's layer, the bottom first", () => {
   assertEquals(layerOf("errors.ts"), 0);
   assertEquals(layerOf("http/transport.ts"), 1);
   assertEquals(layerOf("utils/glob.ts"), 2);
-  assertEquals(layerOf("cli/commands/records.ts"), 8);
+  assertEquals(layerOf("model/record.ts"), 6);
+  assertEquals(layerOf("cli/commands/records.ts"), 9);
   assertEquals(layerOf("testing/_app.ts"), "testing");
   assertEquals(layerOf("elsewhere/x.ts"), undefined);
 });

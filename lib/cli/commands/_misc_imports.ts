@@ -8,7 +8,7 @@ import { InputError } from "../../errors.ts";
 import type { TemplateImportOptions } from "../../import/import_json_schema.ts";
 import type { ReuseCollectionOptions } from "../../import/reuse_collection.ts";
 import type { TemplateKind } from "../../import/template_draft.ts";
-import type { RepoTemplate } from "../../transfer/template.ts";
+import type { RepoTemplate } from "../../model/template.ts";
 import { contextOf } from "../_context.ts";
 import { setOptionType } from "../_tree.ts";
 import { apyCommand } from "../apy_command.ts";

@@ -8,7 +8,7 @@ import {
   type OptionValues,
 } from "@commander-js/extra-typings";
 import { EXPORT_TYPES } from "../../http/protocol.ts";
-import type { RecordExportType } from "../../transfer/record.ts";
+import type { RecordExportType } from "../../model/record.ts";
 import { apyCommand } from "../apy_command.ts";
 import { InputError } from "../../errors.ts";
 import { LocalFileError } from "../../transfer/errors.ts";

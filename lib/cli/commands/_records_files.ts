@@ -7,7 +7,7 @@ import { contextOf } from "../_context.ts";
 import { InputError, RepoApyError } from "../../errors.ts";
 import type { FileJson } from "../../http/protocol.ts";
 import { FilesExistError, type UploadFilesDone, UploadFilesError } from "../../transfer/errors.ts";
-import type { RepoRecord } from "../../transfer/record.ts";
+import type { RepoRecord } from "../../model/record.ts";
 import type {
   UploadFilesOptions,
   UploadFilesPlan,

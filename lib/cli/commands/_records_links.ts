@@ -6,7 +6,7 @@ import type { RecordLinkJson } from "../../http/protocol.ts";
 import { jsonMode, readingCommand } from "../_command_kind.ts";
 import { apyCommand, dryRun, dryRunOption } from "../apy_command.ts";
 import { InputError, RepoApyError } from "../../errors.ts";
-import type { RepoRecord } from "../../transfer/record.ts";
+import type { RepoRecord } from "../../model/record.ts";
 import {
   idIdentifierOptions,
   idIdentifierValue,

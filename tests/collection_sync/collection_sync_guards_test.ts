@@ -4,9 +4,9 @@ import { assert, assertEquals, assertRejects, assertStringIncludes } from "../_a
 import { InputError } from "../../lib/errors.ts";
 import { RepoManager } from "../../lib/manager/repo_manager.ts";
 import { startServer, type TestServer } from "../../lib/testing/mod.ts";
-import { syncCollection } from "../../lib/transfer/collection_sync/sync_collection.ts";
+import { syncCollection } from "../../lib/collection_sync/sync_collection.ts";
 import { tempDir } from "../_temp.ts";
-import { writeTree } from "./_trees.ts";
+import { writeTree } from "../transfer/_trees.ts";
 
 const PROJECT = {
   "sample-1/a.txt": "a",
