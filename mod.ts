@@ -42,13 +42,13 @@ export {
   type RecordLinksQuery,
   RepoRecord,
   type UploadStringOptions,
-} from "./lib/transfer/record.ts";
+} from "./lib/model/record.ts";
 export {
   type CollectionExportType,
   type CollectionInfo,
   RepoCollection,
-} from "./lib/transfer/collection.ts";
-export { RepoTemplate, type TemplateExportType } from "./lib/transfer/template.ts";
+} from "./lib/model/collection.ts";
+export { RepoTemplate, type TemplateExportType } from "./lib/model/template.ts";
 export { RepoGroup } from "./lib/resources/group.ts";
 export { type IdentityType, RepoUser, type UserSelector } from "./lib/resources/user.ts";
 export {
@@ -63,14 +63,11 @@ export {
 export { type FilterParams, RepoMisc } from "./lib/resources/misc.ts";
 
 // Errors.
+export { ConfigurationError, InputError, MissingSchemaError, RepoApyError } from "./lib/errors.ts";
 export {
-  ConfigurationError,
   ConnectionError,
   type ConnectionErrorOptions,
-  InputError,
-  MissingSchemaError,
   RedirectError,
-  RepoApyError,
   RequestError,
   type RequestErrorInit,
   ResponseTooLargeError,
@@ -102,6 +99,8 @@ export {
   type UploadLeft,
   type UploadMismatch,
 } from "./lib/transfer/errors.ts";
+export { IncompleteListingError, type IncompleteListingFacts } from "./lib/http/paginate.ts";
+export { ChecksumMismatchError, ElnImportError } from "./lib/import/eln/errors.ts";
 
 // Options.
 export type { ConnectionSettings, SettingsOptions, SettingSource } from "./lib/config/settings.ts";
@@ -146,10 +145,7 @@ export {
   type SyncResult,
   type SyncTarget,
 } from "./lib/transfer/sync.ts";
-export {
-  syncCollection,
-  syncRecordFolder,
-} from "./lib/transfer/collection_sync/sync_collection.ts";
+export { syncCollection, syncRecordFolder } from "./lib/collection_sync/sync_collection.ts";
 export type {
   CollectionDeleteSummary,
   CollectionSelector,
@@ -159,8 +155,8 @@ export type {
   CollectionSyncResult,
   RecordSyncOutcome,
   SyncConnection,
-} from "./lib/transfer/collection_sync/types.ts";
-export { parseShard, type Shard } from "./lib/transfer/collection_sync/shard.ts";
+} from "./lib/collection_sync/types.ts";
+export { parseShard, type Shard } from "./lib/collection_sync/shard.ts";
 export {
   type WatchClock,
   type WatchEvent,
@@ -212,6 +208,10 @@ export type {
   UserJson,
   UserRoleJson,
 } from "./lib/http/protocol.ts";
+
+// Constants the spec names.
+export { EXTRAS_MAX_INTEGER, EXTRAS_MIN_INTEGER, RESOURCE_ROLES } from "./lib/http/protocol.ts";
+export { VERSION } from "./lib/http/version.ts";
 
 // Conversion.
 export {

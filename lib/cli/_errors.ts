@@ -1,7 +1,8 @@
 // Turns whatever a CLI run threw into one stderr line (no stack trace, no token) and an exit code.
 
 import { CommanderError, type CommandUnknownOpts, type Option } from "@commander-js/extra-typings";
-import { InputError, RepoApyError, RequestError } from "../http/errors.ts";
+import { InputError, RepoApyError } from "../errors.ts";
+import { RequestError } from "../http/errors.ts";
 import {
   IncompleteDownloadError,
   LocalFileError,
@@ -10,7 +11,6 @@ import {
 } from "../transfer/errors.ts";
 import { PromptCancelled } from "./_input.ts";
 import { errorLine, type MessageContext, nextStep, osErrorLine } from "./_messages.ts";
-import type { Output } from "./output.ts";
 
 /** Exit codes of the CLI: 130 is an interrupt (Ctrl-C, SIGTERM), as shells report it. */
 export const EXIT = { ok: 0, failure: 1, usage: 2, interrupted: 130 } as const;
@@ -58,6 +58,21 @@ export function missingOptionFails<C extends CommandUnknownOpts>(command: C): C 
   return command;
 }
 
+/**
+ * What {@linkcode reportError} needs of the CLI's output: `Output` (`output.ts`, which imports this
+ * module for `EXIT` and `ExitError`) has all four.
+ */
+export interface ErrorOutput {
+  /** Ends a question's line after Ctrl-C. */
+  endPrompt(): void;
+  /** Prints one error line. */
+  error(message: string): void;
+  /** Whether messages of this level are shown. */
+  isVerbose(level: "debug"): boolean;
+  /** Prints a debug line. */
+  debug(message: string): void;
+}
+
 /** Options of {@linkcode reportError}. */
 export interface ReportOptions extends MessageContext {
   /** The run's interrupt signal: when aborted, the error is reported as an interrupt. */
@@ -70,7 +85,11 @@ export interface ReportOptions extends MessageContext {
  * Prints `error` (if not printed yet) and returns the exit code for it; after an interrupt
  * (`signal` aborted) one line says what was left and how to continue, and the code is 130.
  */
-export function reportError(error: unknown, output: Output, options: ReportOptions = {}): number {
+export function reportError(
+  error: unknown,
+  output: ErrorOutput,
+  options: ReportOptions = {},
+): number {
   const { signal } = options;
   if (error instanceof ExitError) return error.exitCode;
   if (error instanceof PromptCancelled) {

@@ -1,6 +1,6 @@
 // Line input for prompts: stdin (a terminal or a pipe) or a fixed list of lines (tests).
 
-import { InputError } from "../http/errors.ts";
+import { InputError } from "../errors.ts";
 
 /**
  * The longest line a prompt accepts from a pipe, in bytes (64 KiB: far more than a host or a

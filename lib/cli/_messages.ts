@@ -2,7 +2,8 @@
 // 403, environment variables instead of option names, and no internal temporary file names.
 // Every sentence is built from an error's class and fields, never from the library's wording.
 
-import { ConnectionError, type RepoApyError, RequestError, TimeoutError } from "../http/errors.ts";
+import type { RepoApyError } from "../errors.ts";
+import { ConnectionError, RequestError, TimeoutError } from "../http/errors.ts";
 import type { SettingSource } from "../config/settings.ts";
 import { ConfigFileError } from "../config/errors.ts";
 import { CONFIG_PATH_ENV, SETTINGS_ENV } from "../config/path.ts";

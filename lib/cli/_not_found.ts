@@ -2,7 +2,8 @@
 // restore it), not there at all, there but not readable by this account (and which role reads
 // it), or a user that does not exist. Asked only after a lookup failed.
 
-import { InputError, RequestError } from "../http/errors.ts";
+import { InputError } from "../errors.ts";
+import { RequestError } from "../http/errors.ts";
 import type { TrashItemJson } from "../http/protocol.ts";
 import { ResourceNotFoundError } from "../resources/errors.ts";
 import type { RepoMisc } from "../resources/misc.ts";

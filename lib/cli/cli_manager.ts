@@ -9,10 +9,10 @@ import type { ConnectionSettings } from "../config/settings.ts";
 import { RepoManager, type RepoManagerOptions } from "../manager/repo_manager.ts";
 import type { ResourceSelector } from "../resources/resource.ts";
 import type { RepoUser, UserSelector } from "../resources/user.ts";
-import type { RepoCollection } from "../transfer/collection.ts";
-import type { RepoRecord } from "../transfer/record.ts";
+import type { RepoCollection } from "../model/collection.ts";
+import type { RepoRecord } from "../model/record.ts";
 import type { RepoGroup } from "../resources/group.ts";
-import type { RepoTemplate } from "../transfer/template.ts";
+import type { RepoTemplate } from "../model/template.ts";
 import { explainLookup, explainUserLookup } from "./_not_found.ts";
 import { Output, type Verbosity } from "./output.ts";
 

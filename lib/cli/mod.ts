@@ -15,15 +15,51 @@
  * @module
  */
 
-export * from "./apy_command.ts";
-export * from "./cli_manager.ts";
-export * from "./completions.ts";
-export * from "./main.ts";
-export * from "./options.ts";
-export * from "./output.ts";
-export * from "./program.ts";
-export * from "./run.ts";
-export * from "./xml_help.ts";
+export {
+  type ApyAction,
+  apyCommand,
+  type ApyCommandOptions,
+  type ApyOptions,
+  dryRun,
+  dryRunOption,
+  everydayOptions,
+  isDryRun,
+} from "./apy_command.ts";
+export { CLIRepoManager, type CLIRepoManagerOptions } from "./cli_manager.ts";
+export { COMPLETION_SHELLS, completionScript, type CompletionShell } from "./completions.ts";
+export { main, type MainOptions } from "./main.ts";
+export {
+  CLI_IDENTITY_TYPES,
+  fileIdOptions,
+  type FileIdValue,
+  fileIdValue,
+  type IdentifiedType,
+  type IdIdentifierOptions,
+  idIdentifierOptions,
+  type IdIdentifierValue,
+  idIdentifierValue,
+  parseInteger,
+  parseTokenList,
+  searchPaginationOptions,
+  userIdOptions,
+  type UserIdValue,
+  userIdValue,
+} from "./options.ts";
+export {
+  createProgress,
+  formatBytes,
+  type FormatBytesOptions,
+  formatDuration,
+  Output,
+  type OutputStreams,
+  type Progress,
+  type ProgressOptions,
+  type Verbosity,
+  VERBOSITY_LEVELS,
+} from "./output.ts";
+export { createProgram, PROGRAM_NAME, type ProgramOptions } from "./program.ts";
+export { runCli, type RunCliOptions, withInterrupts } from "./run.ts";
+export { escapeXml, xmlHelp } from "./xml_help.ts";
 
 import { runProcess } from "./_entry.ts";
 

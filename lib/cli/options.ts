@@ -18,7 +18,7 @@ import {
   Option,
   type OptionValues,
 } from "@commander-js/extra-typings";
-import { InputError } from "../http/errors.ts";
+import { InputError } from "../errors.ts";
 import { MAX_PER_PAGE } from "../http/protocol.ts";
 import { setOptionType } from "./_tree.ts";
 

@@ -12,7 +12,7 @@
  * @module
  */
 
-import { ConfigurationError } from "../http/errors.ts";
+import { ConfigurationError } from "../errors.ts";
 
 /**
  * Why the config file is not available: `notFound` (no file at the path), `notPermitted` (Deno

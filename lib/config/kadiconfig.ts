@@ -5,7 +5,7 @@
  * @module
  */
 
-import { ConfigurationError } from "../http/errors.ts";
+import { ConfigurationError } from "../errors.ts";
 import { homePath, type PathOptions } from "./path.ts";
 import type { ConfigValue, GlobalSection, InstanceSection, RepoConfig } from "./types.ts";
 

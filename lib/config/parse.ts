@@ -5,7 +5,7 @@
  */
 
 import { parse, TomlError, type TomlValue } from "smol-toml";
-import { ConfigurationError } from "../http/errors.ts";
+import { ConfigurationError } from "../errors.ts";
 import { looksLikeToken } from "./mask.ts";
 import type {
   ConfigValue,

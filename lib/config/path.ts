@@ -4,7 +4,7 @@
  * @module
  */
 
-import { ConfigurationError } from "../http/errors.ts";
+import { ConfigurationError } from "../errors.ts";
 import { ConfigFileError, type DirectSetting } from "./errors.ts";
 
 /** Environment variable that overrides the config file's location. */

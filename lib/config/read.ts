@@ -4,7 +4,7 @@
  * @module
  */
 
-import { ConfigurationError } from "../http/errors.ts";
+import { ConfigurationError } from "../errors.ts";
 import { ConfigFileError, type DirectSetting } from "./errors.ts";
 import { kadiconfigPath } from "./kadiconfig.ts";
 import { parseConfig } from "./parse.ts";

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { ConfigurationError } from "../http/errors.ts";
+import { ConfigurationError } from "../errors.ts";
 import { configTokens, holdsToken, looksLikeToken, TOKEN_NOT_SHOWN } from "./mask.ts";
 import { GLOBAL_SECTION } from "./parse.ts";
 import type { InstanceSection, RepoConfig } from "./types.ts";

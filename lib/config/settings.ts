@@ -4,7 +4,7 @@
  * @module
  */
 
-import { ConfigurationError } from "../http/errors.ts";
+import { ConfigurationError } from "../errors.ts";
 import { envGranted, grantedEnv } from "../http/_env.ts";
 import { CONFIG_PATH_ENV, configPath as defaultConfigPath, SETTINGS_ENV } from "./path.ts";
 import type { DirectSetting } from "./errors.ts";
@@ -13,7 +13,7 @@ import { GLOBAL_SECTION } from "./parse.ts";
 import { readConfig } from "./read.ts";
 import { selectInstance } from "./select.ts";
 import type { InstanceSection, RepoConfig } from "./types.ts";
-import { checkConnectionText, checkSettingText } from "../utils/setting_text.ts";
+import { checkConnectionText, checkSettingText } from "../http/setting_text.ts";
 
 import { DEFAULT_TIMEOUT } from "../http/_transport_types.ts";
 

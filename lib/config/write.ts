@@ -5,7 +5,7 @@
  */
 
 import { stringify } from "smol-toml";
-import { ConfigurationError } from "../http/errors.ts";
+import { ConfigurationError } from "../errors.ts";
 import { GLOBAL_SECTION } from "./parse.ts";
 import type { GlobalSection, InstanceSection, RepoConfig, SharedSection } from "./types.ts";
 

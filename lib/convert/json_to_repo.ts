@@ -12,7 +12,7 @@
  * @module
  */
 
-import { InputError } from "../http/errors.ts";
+import { InputError } from "../errors.ts";
 import { type Extra, EXTRAS_MAX_INTEGER, EXTRAS_MIN_INTEGER } from "../http/protocol.ts";
 import { normalizeIsoDate } from "./is_iso_date.ts";
 import { JsonNumber } from "./parse_json.ts";

@@ -15,7 +15,7 @@
  * @module
  */
 
-import { InputError } from "../http/errors.ts";
+import { InputError } from "../errors.ts";
 
 /**
  * A JSON number as written. `isInteger` follows Python's `json` module: a number is an integer

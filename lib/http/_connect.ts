@@ -1,5 +1,6 @@
 // Opening the connection pool (CA bundle) and naming what went wrong when no answer came.
-import { ConfigurationError, ConnectionError, TlsError } from "./errors.ts";
+import { ConfigurationError } from "../errors.ts";
+import { ConnectionError, TlsError } from "./errors.ts";
 import type { TransportSettings } from "./_transport_types.ts";
 
 /** The Deno HTTP clients of one transport, made on first use; `close()` closes them all. */

@@ -10,14 +10,15 @@
  * @module
  */
 
-import { ConfigurationError, redactUrl } from "./errors.ts";
+import { ConfigurationError } from "../errors.ts";
+import { redactUrl } from "./errors.ts";
 import type { FetchFn } from "./_node_fetch.ts";
 import { httpClients } from "./_connect.ts";
 import { sendWatched } from "./_idle.ts";
 import { isLargePut, largePutSender, noProxyConfigured } from "./_put_sender.ts";
 import type { TransportOptions, TransportSettings } from "./_transport_types.ts";
 import { apiBaseUrl } from "./url.ts";
-import { checkConnectionText } from "../utils/setting_text.ts";
+import { checkConnectionText } from "./setting_text.ts";
 
 /** What a transport holds once its settings are read: base URL, settings, fetch, closer. */
 export interface FetchState {

@@ -5,7 +5,11 @@
  * @module
  */
 
-import type { ExtraType, TemplateType } from "./protocol.ts";
+/** Type of an extra metadata entry. */
+export type ExtraType = "str" | "int" | "float" | "bool" | "date" | "dict" | "list";
+
+/** A template type: a whole record, or a list of extras. */
+export type TemplateType = "record" | "extras";
 
 /** Validation block of an extra. */
 export interface ExtraValidation {

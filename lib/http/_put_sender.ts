@@ -1,6 +1,6 @@
 /**
  * The one exception to "every request goes through Deno's fetch" (docs/decisions.md, "One wire
- * path"): a large byte body of a PUT (an upload's data or chunk) goes out on a fresh connection
+ * path: Deno's fetch, two exceptions"): a large byte body of a PUT (an upload's data or chunk) goes out on a fresh connection
  * of its own, written from the caller's buffer. Deno's fetch copies a `Uint8Array` body, and
  * the copies are freed only when the garbage collector gets to them, so an upload's peak memory
  * grew with the file's size. No pool, no proxy (a proxy variable set or unreadable sends the

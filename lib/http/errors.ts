@@ -1,11 +1,13 @@
 /**
- * Every error the library throws. All derive from {@linkcode RepoApyError}, so one `catch` can
+ * The errors of the wire: connections, timeouts, TLS, redirects, oversized answers and the
+ * server's error answers. All derive from `RepoApyError` (`lib/errors.ts`), so one `catch` can
  * handle them all; each carries the data a caller needs to act on it. No error ever holds the
  * personal access token: URLs are redacted and the Authorization header is never kept.
  *
  * @example Usage
  * ```ts
- * import { RepoApyError, RequestError } from "./errors.ts";
+ * import { RepoApyError } from "../errors.ts";
+ * import { RequestError } from "./errors.ts";
  * const error = new RequestError({ status: 404, method: "GET", url: "https://repo.example/api/v1/records/9", body: { description: "Not found." } });
  * console.log(error instanceof RepoApyError, error.status); // true 404
  * ```
@@ -13,98 +15,10 @@
  * @module
  */
 
+import { RepoApyError } from "../errors.ts";
 import { HEADER } from "./protocol.ts";
 import { readBoundedText, redactHeaders, redactSecrets } from "./_body.ts";
 import { formatBytes } from "./format_bytes.ts";
-
-/**
- * Base class of every error raised by repo-apy.
- *
- * @example One catch for every library error
- * ```ts
- * import { RepoApyError, RepoManager } from "@repo/apy";
- * import { startServer } from "@repo/apy/testing";
- * import assert from "node:assert";
- *
- * await using server = await startServer();
- * await using manager = new RepoManager({ host: server.url, pat: server.pat });
- * await assert.rejects(manager.record({ id: 999999 }), RepoApyError);
- * ```
- */
-export class RepoApyError extends Error {
-  /**
-   * Creates the error.
-   *
-   * @param message What went wrong and what to do about it.
-   * @param options Standard error options (`cause`).
-   */
-  constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = new.target.name;
-  }
-}
-
-/**
- * The configuration (config file, instance or manager options) is missing or malformed.
- *
- * @example A host without a scheme
- * ```ts
- * import { ConfigurationError, RepoManager } from "@repo/apy";
- * import assert from "node:assert";
- *
- * await using manager = new RepoManager({ host: "repo.example.org", pat: "pat_x" });
- * await assert.rejects(manager.info(), ConfigurationError); // nothing was sent
- * ```
- */
-export class ConfigurationError extends RepoApyError {}
-
-/**
- * Input given by the caller is invalid; nothing was sent to the server.
- *
- * @example Usage
- * ```ts
- * import { InputError, RepoApyError } from "@repo/apy";
- * import assert from "node:assert";
- *
- * const error = new InputError("The identifier is empty: give one with letters or digits");
- * assert.ok(error instanceof RepoApyError);
- * assert.strictEqual(error.name, "InputError");
- * ```
- */
-export class InputError extends RepoApyError {}
-
-/**
- * The host has no `http://` or `https://` scheme.
- *
- * @example Usage
- * ```ts
- * import { MissingSchemaError, RepoManager } from "@repo/apy";
- * import assert from "node:assert";
- *
- * await using manager = new RepoManager({ host: "repo.example.org", pat: "pat_x" });
- * await assert.rejects(manager.info(), (error) => {
- *   assert.ok(error instanceof MissingSchemaError);
- *   assert.strictEqual(error.host, "repo.example.org");
- *   return true;
- * });
- * ```
- */
-export class MissingSchemaError extends ConfigurationError {
-  /** The host as it was given. */
-  readonly host: string;
-
-  /**
-   * Creates the error for a host without a scheme.
-   *
-   * @param host The host as it was given.
-   */
-  constructor(host: string) {
-    super(
-      `The host '${host}' has no scheme: write it with 'https://' (or 'http://'), for example 'https://${host}'`,
-    );
-    this.host = host;
-  }
-}
 
 /** Options of a {@linkcode ConnectionError}. */
 export interface ConnectionErrorOptions extends ErrorOptions {

@@ -19,7 +19,7 @@
  * @module
  */
 
-import { RepoApyError } from "./errors.ts";
+import { RepoApyError } from "../errors.ts";
 import type { PageJson } from "./protocol.ts";
 import type { RequestOptions, Transport } from "./transport.ts";
 import type { QueryParams } from "./url.ts";

@@ -17,7 +17,7 @@
  * @module
  */
 
-import { InputError } from "./errors.ts";
+import { InputError } from "../errors.ts";
 import { RESOURCE_BASE, type ResourceType, type TrashableType } from "./protocol.ts";
 import { pathSegment } from "./url.ts";
 

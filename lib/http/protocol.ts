@@ -11,6 +11,8 @@
  * @module
  */
 
+import type { ExtraType, TemplateType } from "./_protocol_json.ts";
+
 /** Path prefix of the versioned API. Every request of the client goes below it. */
 export const API_PREFIX = "/api/v1";
 /** Path prefix of the unversioned API (the server serves every route under both). */
@@ -94,9 +96,6 @@ export const IDENTITY_TYPES = ["local", "ldap", "oidc", "shib"] as const satisfi
   "local" | "ldap" | "oidc" | "shib"
 )[];
 
-/** Type of an extra metadata entry. */
-export type ExtraType = "str" | "int" | "float" | "bool" | "date" | "dict" | "list";
-
 /** Types an extra metadata entry may have. */
 export const EXTRA_TYPES = [
   "str",
@@ -115,9 +114,6 @@ export const EXTRA_TYPES = [
  */
 export const EXTRAS_DATE_PATTERN: RegExp =
   /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
-
-/** A template type: a whole record, or a list of extras. */
-export type TemplateType = "record" | "extras";
 
 /** Template types: a whole record, or a list of extras. */
 export const TEMPLATE_TYPES = ["record", "extras"] as const satisfies readonly TemplateType[];

@@ -14,7 +14,8 @@
  * @module
  */
 
-import { InputError, MissingSchemaError, redactUrl } from "./errors.ts";
+import { InputError, MissingSchemaError } from "../errors.ts";
+import { redactUrl } from "./errors.ts";
 import { API_PREFIX, API_PREFIX_UNVERSIONED } from "./protocol.ts";
 
 /** A value of a query parameter. Lists repeat the key; objects are sent as JSON. */

@@ -2,7 +2,7 @@
 // `#`), plain-name anchors (`#name` via `$anchor` or a draft-07 `$id: "#name"`) and references
 // through the root's own `$id`. Anything else is a remote reference: refused, never fetched.
 
-import { InputError } from "../http/errors.ts";
+import { InputError } from "../errors.ts";
 import type { JsonValue } from "../convert/parse_json.ts";
 
 /** A schema object: the parsed JSON object, keys in document order. */

@@ -1,7 +1,7 @@
 // A small read-only RDF graph for the SHACL importer: parsed with n3 (Turtle, TriG, N-Triples,
 // N-Quads, N3), indexed by subject, predicates and objects in document order.
 
-import { InputError } from "../http/errors.ts";
+import { InputError } from "../errors.ts";
 // The parser module alone: n3's index also loads its stream classes, whose `readable-stream`
 // dependency reads an environment variable when imported.
 import * as n3Parser from "n3/lib/N3Parser.js";

@@ -2,7 +2,7 @@
 // converter, create the template through the library.
 
 import type { Transport } from "../http/transport.ts";
-import { RepoTemplate } from "../transfer/template.ts";
+import { RepoTemplate } from "../model/template.ts";
 import { createUnique } from "./_unique.ts";
 import { readBoundedText } from "./read_bounded_text.ts";
 import { templateData, type TemplateDraft, type TemplateKind } from "./template_draft.ts";

@@ -5,7 +5,8 @@
 // key `identifier`): the server keeps the identifiers of resources in the trash, which a lookup
 // answers with 404. The structured field decides, never the text of the message.
 
-import { RepoApyError, RequestError } from "../http/errors.ts";
+import { RepoApyError } from "../errors.ts";
+import { RequestError } from "../http/errors.ts";
 import { IDENTIFIER_MAX_LENGTH } from "../http/protocol.ts";
 import { generateIdentifier } from "../utils/identifier.ts";
 

@@ -20,7 +20,7 @@
  */
 
 import type { Transport } from "../http/transport.ts";
-import type { RepoTemplate } from "../transfer/template.ts";
+import type { RepoTemplate } from "../model/template.ts";
 import { importTemplateFile } from "./_template_import.ts";
 import { jsonSchemaToTemplate } from "./json_schema_template.ts";
 import type { TemplateKind } from "./template_draft.ts";

@@ -21,7 +21,7 @@
  */
 
 import type { Transport } from "../http/transport.ts";
-import type { RepoTemplate } from "../transfer/template.ts";
+import type { RepoTemplate } from "../model/template.ts";
 import { importTemplateFile } from "./_template_import.ts";
 import type { TemplateImportOptions } from "./import_json_schema.ts";
 import { shaclToTemplate } from "./shacl_template.ts";

@@ -12,14 +12,29 @@
  * @module
  */
 
-export * from "./import_json_schema.ts";
-export * from "./import_shacl.ts";
-export * from "./json_schema_template.ts";
-export * from "./shacl_template.ts";
-export * from "./template_draft.ts";
-export * from "./reuse_collection.ts";
-export * from "./eln/import_eln.ts";
-export * from "./eln/plan.ts";
-export * from "./eln/errors.ts";
-export * from "./eln/limits.ts";
-export * from "./eln/format_eln.ts";
+export { importJsonSchema, type TemplateImportOptions } from "./import_json_schema.ts";
+export { importShacl } from "./import_shacl.ts";
+export { jsonSchemaToTemplate, type JsonSchemaToTemplateOptions } from "./json_schema_template.ts";
+export { shaclToTemplate, type ShaclToTemplateOptions } from "./shacl_template.ts";
+export {
+  checkFieldOptions,
+  MAX_FIELD_OPTIONS,
+  templateData,
+  type TemplateDraft,
+  type TemplateKind,
+} from "./template_draft.ts";
+export {
+  reuseCollection,
+  type ReuseCollectionOptions,
+  type ReusedCollection,
+} from "./reuse_collection.ts";
+export {
+  type ElnCreated,
+  type ElnImportOptions,
+  type ElnImportResult,
+  importEln,
+} from "./eln/import_eln.ts";
+export type { ElnPlan, ElnPlannedFile, ElnPlannedLink, ElnPlannedRecord } from "./eln/plan.ts";
+export { ChecksumMismatchError, ElnImportError, type ElnProgress } from "./eln/errors.ts";
+export { DEFAULT_ELN_LIMITS, type ElnLimits } from "./eln/limits.ts";
+export { formatElnPlan, type FormatElnPlanOptions, formatElnSummary } from "./eln/format_eln.ts";

@@ -15,7 +15,7 @@
  */
 
 import { readBoundedText as readBoundedBody } from "../http/_body.ts";
-import { InputError } from "../http/errors.ts";
+import { InputError } from "../errors.ts";
 import { statLocalPath } from "../utils/local_path.ts";
 
 /**

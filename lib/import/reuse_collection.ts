@@ -21,14 +21,15 @@
  * @module
  */
 
-import { InputError, RepoApyError, RequestError } from "../http/errors.ts";
+import { InputError, RepoApyError } from "../errors.ts";
+import { RequestError } from "../http/errors.ts";
 import { type Extra, MAX_PER_PAGE, type RecordJson } from "../http/protocol.ts";
 import type { Transport } from "../http/transport.ts";
 import { deletedResources } from "../resources/capabilities/trash.ts";
 import { ResourceNotFoundError } from "../resources/errors.ts";
 import { appendIdentifierSuffix } from "../utils/identifier.ts";
-import { RepoCollection } from "../transfer/collection.ts";
-import { RepoRecord } from "../transfer/record.ts";
+import { RepoCollection } from "../model/collection.ts";
+import { RepoRecord } from "../model/record.ts";
 import { isIdentifierTaken } from "./_unique.ts";
 import { openResource } from "../resources/resource.ts";
 

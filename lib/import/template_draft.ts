@@ -15,7 +15,7 @@
  * @module
  */
 
-import { InputError } from "../http/errors.ts";
+import { InputError } from "../errors.ts";
 import type { Extra } from "../http/protocol.ts";
 
 /**

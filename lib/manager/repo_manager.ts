@@ -32,9 +32,9 @@ import { RepoSearch } from "../resources/search.ts";
 import { RepoUser, type UserSelector } from "../resources/user.ts";
 // The classes with file transfers are imported when a record, collection or template is opened:
 // a command that only lists or searches starts without the transfer engine.
-import type { RepoCollection } from "../transfer/collection.ts";
-import type { RepoRecord } from "../transfer/record.ts";
-import type { RepoTemplate } from "../transfer/template.ts";
+import type { RepoCollection } from "../model/collection.ts";
+import type { RepoRecord } from "../model/record.ts";
+import type { RepoTemplate } from "../model/template.ts";
 import { openResource } from "../resources/resource.ts";
 
 /** Options of a {@linkcode RepoManager}; each one beats the config file. */
@@ -190,7 +190,7 @@ export class RepoManager implements AsyncDisposable {
    * @returns The record.
    */
   async record(selector: ResourceSelector): Promise<RepoRecord> {
-    const { RepoRecord } = await import("../transfer/record.ts");
+    const { RepoRecord } = await import("../model/record.ts");
     return await openResource(this.transport, RepoRecord, selector);
   }
 
@@ -235,7 +235,7 @@ export class RepoManager implements AsyncDisposable {
    * @returns The collection.
    */
   async collection(selector: ResourceSelector): Promise<RepoCollection> {
-    const { RepoCollection } = await import("../transfer/collection.ts");
+    const { RepoCollection } = await import("../model/collection.ts");
     return await openResource(this.transport, RepoCollection, selector);
   }
 
@@ -258,7 +258,7 @@ export class RepoManager implements AsyncDisposable {
    * @returns The template.
    */
   async template(selector: ResourceSelector): Promise<RepoTemplate> {
-    const { RepoTemplate } = await import("../transfer/template.ts");
+    const { RepoTemplate } = await import("../model/template.ts");
     return await openResource(this.transport, RepoTemplate, selector);
   }
 

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { InputError } from "../http/errors.ts";
+import { InputError } from "../errors.ts";
 import { checkId } from "../http/paths.ts";
 
 /**

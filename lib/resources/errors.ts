@@ -12,7 +12,8 @@
  * @module
  */
 
-import { InputError, RequestError } from "../http/errors.ts";
+import { InputError } from "../errors.ts";
+import { RequestError } from "../http/errors.ts";
 
 /**
  * No resource of that type has the id or identifier (and none was to be created): one class for

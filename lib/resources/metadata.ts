@@ -16,7 +16,7 @@
  * @module
  */
 
-import { InputError } from "../http/errors.ts";
+import { InputError } from "../errors.ts";
 import { MetadataError } from "./errors.ts";
 import {
   type Extra,

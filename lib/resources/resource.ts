@@ -19,7 +19,8 @@
  * @module
  */
 
-import { InputError, RequestError } from "../http/errors.ts";
+import { InputError } from "../errors.ts";
+import { RequestError } from "../http/errors.ts";
 import { TEMPLATE_TYPES } from "../http/protocol.ts";
 import { identifierPath, listPath, resourcePath } from "../http/paths.ts";
 import type {

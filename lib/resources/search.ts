@@ -6,7 +6,7 @@
  * ```ts
  * import { openResource } from "./resource.ts";
  * import { RepoSearch } from "./search.ts";
- * import { RepoRecord } from "../transfer/record.ts";
+ * import { RepoRecord } from "../model/record.ts";
  * import { Transport } from "../http/transport.ts";
  * import { startServer } from "../testing/mod.ts";
  * await using server = await startServer();

@@ -6,7 +6,55 @@
  *
  * @module
  */
-import type { StoredFile, Upload } from "./_state.ts";
+/** A stored file of a record. */
+export interface StoredFile {
+  id: string;
+  recordId: number;
+  name: string;
+  description: string;
+  mimetype: string;
+  magicMimetype: string;
+  size: number;
+  checksum: string;
+  path: string;
+  state: "active" | "inactive" | "deleted";
+  createdAt: string;
+  lastModified: string;
+  creatorId: number;
+}
+
+/** A stored chunk of a chunked upload. */
+export interface Chunk {
+  index: number;
+  size: number;
+  checksum: string;
+  path: string;
+}
+
+/** An upload. */
+export interface Upload {
+  id: string;
+  recordId: number;
+  name: string;
+  size: number;
+  /** As given when the upload was made; null when not given (the real server sends null). */
+  description: string | null;
+  /** As given; null: guessed from the name (else sniffed) when the file is made. */
+  mimetype: string | null;
+  checksum: string | null;
+  chunkCount: number;
+  uploadType: "direct" | "chunked";
+  state: "active" | "processing" | "inactive";
+  createdAt: string;
+  lastModified: string;
+  creatorId: number;
+  /** The file whose data this upload replaces. */
+  fileId: string | null;
+  chunks: Map<number, Chunk>;
+  task: { state: string; fileId?: string; error?: string } | null;
+  /** `taskError` fault to apply when merging. */
+  taskError?: string;
+}
 
 /** Files and uploads of one record. */
 interface RecordEntry {

@@ -6,7 +6,9 @@
  */
 import type { Extra } from "../http/protocol.ts";
 import type { Fault } from "./_faults.ts";
-import { FileIndex } from "./_file_index.ts";
+import { FileIndex, type StoredFile, type Upload } from "./_file_index.ts";
+
+export type { Chunk, StoredFile, Upload } from "./_file_index.ts";
 import type { RequestLogEntry } from "./_log.ts";
 
 /** Every scope a token can hold, in the server's order. */
@@ -109,56 +111,6 @@ export interface TemplateData extends Resource {
   kind: "template";
   type: "record" | "extras";
   data: unknown;
-}
-
-/** A stored file of a record. */
-export interface StoredFile {
-  id: string;
-  recordId: number;
-  name: string;
-  description: string;
-  mimetype: string;
-  magicMimetype: string;
-  size: number;
-  checksum: string;
-  path: string;
-  state: "active" | "inactive" | "deleted";
-  createdAt: string;
-  lastModified: string;
-  creatorId: number;
-}
-
-/** A stored chunk of a chunked upload. */
-export interface Chunk {
-  index: number;
-  size: number;
-  checksum: string;
-  path: string;
-}
-
-/** An upload. */
-export interface Upload {
-  id: string;
-  recordId: number;
-  name: string;
-  size: number;
-  /** As given when the upload was made; null when not given (the real server sends null). */
-  description: string | null;
-  /** As given; null: guessed from the name (else sniffed) when the file is made. */
-  mimetype: string | null;
-  checksum: string | null;
-  chunkCount: number;
-  uploadType: "direct" | "chunked";
-  state: "active" | "processing" | "inactive";
-  createdAt: string;
-  lastModified: string;
-  creatorId: number;
-  /** The file whose data this upload replaces. */
-  fileId: string | null;
-  chunks: Map<number, Chunk>;
-  task: { state: string; fileId?: string; error?: string } | null;
-  /** `taskError` fault to apply when merging. */
-  taskError?: string;
 }
 
 /** A link between two records. */

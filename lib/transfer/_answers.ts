@@ -6,7 +6,7 @@
  * @module
  */
 
-import { RepoApyError } from "../http/errors.ts";
+import { RepoApyError } from "../errors.ts";
 import type { FileJson, UploadJson } from "../http/protocol.ts";
 import type { JsonObjectOptions } from "../http/transport.ts";
 

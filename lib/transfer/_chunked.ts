@@ -7,7 +7,8 @@
  * @module
  */
 
-import { InputError, type RepoApyError, RequestError } from "../http/errors.ts";
+import { InputError, type RepoApyError } from "../errors.ts";
+import { RequestError } from "../http/errors.ts";
 import { type FileJson, HEADER, type UploadJson } from "../http/protocol.ts";
 import type { Transport } from "../http/transport.ts";
 import { compositeCandidates, md5Hex } from "./_chunks.ts";

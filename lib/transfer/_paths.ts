@@ -8,7 +8,7 @@
  */
 
 import { basename, dirname, join } from "node:path";
-import { InputError } from "../http/errors.ts";
+import { InputError } from "../errors.ts";
 import { safeFileName } from "../utils/file_name.ts";
 
 /** Options of {@linkcode resolveTarget}. */

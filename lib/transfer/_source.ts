@@ -7,7 +7,7 @@
  */
 
 import { basename } from "node:path";
-import { InputError } from "../http/errors.ts";
+import { InputError } from "../errors.ts";
 import { statLocalPathSync } from "../utils/local_path.ts";
 import { FixedChunkStream } from "./_chunks.ts";
 

@@ -8,7 +8,7 @@
  */
 
 import { join } from "node:path";
-import { InputError } from "../http/errors.ts";
+import { InputError } from "../errors.ts";
 import { safeFileName } from "../utils/file_name.ts";
 import { runPool } from "./_pool.ts";
 

@@ -9,7 +9,7 @@
 import { type FileJson, UPLOAD_CHUNK_SIZE } from "../http/protocol.ts";
 import { Checksum, checksumKind } from "./_chunks.ts";
 import { type ResolvedSource, resolveSource } from "./_source.ts";
-import { InputError } from "../http/errors.ts";
+import { InputError } from "../errors.ts";
 import { UploadError } from "./errors.ts";
 
 /** What was sent: its size and its checksum in every form the server may report. */

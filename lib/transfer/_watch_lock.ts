@@ -10,7 +10,7 @@
  */
 
 import { join } from "node:path";
-import { RepoApyError } from "../http/errors.ts";
+import { RepoApyError } from "../errors.ts";
 import { userCacheDir } from "./_sync_hash.ts";
 
 /** Who holds a watch lock, as its owner file says. */

@@ -7,7 +7,7 @@
  * import { openResource } from "../resources/resource.ts";
  * import { downloadFile } from "./download.ts";
  * import { uploadFile } from "./upload.ts";
- * import { RepoRecord } from "./record.ts";
+ * import { RepoRecord } from "../model/record.ts";
  * import { Transport } from "../http/transport.ts";
  * import { startServer } from "../testing/mod.ts";
  * await using server = await startServer();
@@ -25,7 +25,7 @@
 
 import type { FileJson } from "../http/protocol.ts";
 import { fileDownloadPath, filesPath } from "../http/paths.ts";
-import { InputError } from "../http/errors.ts";
+import { InputError } from "../errors.ts";
 import { FILE_ANSWER } from "./_answers.ts";
 import { saveFile } from "./_file_download.ts";
 import { openBody } from "./_save.ts";

@@ -7,7 +7,7 @@
  * import { openResource } from "../resources/resource.ts";
  * import { downloadFiles } from "./download_files.ts";
  * import { uploadFile } from "./upload.ts";
- * import { RepoRecord } from "./record.ts";
+ * import { RepoRecord } from "../model/record.ts";
  * import { Transport } from "../http/transport.ts";
  * import { startServer } from "../testing/mod.ts";
  * await using server = await startServer();
@@ -25,7 +25,7 @@
  */
 
 import { join } from "node:path";
-import { InputError } from "../http/errors.ts";
+import { InputError } from "../errors.ts";
 import { paginateItems } from "../http/paginate.ts";
 import { filesDownloadPath, filesPath } from "../http/paths.ts";
 import { type FileJson, MAX_PER_PAGE } from "../http/protocol.ts";

@@ -6,7 +6,7 @@
  * @example Usage
  * ```ts
  * import { UploadError } from "./errors.ts";
- * import { RepoApyError } from "../http/errors.ts";
+ * import { RepoApyError } from "../errors.ts";
  * const error = new UploadError("The merge failed: upload the file again", { task: { state: "failure", error: "disk full" } });
  * console.log(error instanceof RepoApyError, error.task?.error); // true "disk full"
  * ```
@@ -14,7 +14,7 @@
  * @module
  */
 
-import { RepoApyError } from "../http/errors.ts";
+import { RepoApyError } from "../errors.ts";
 import type { FileJson, UploadJson, UploadTaskJson } from "../http/protocol.ts";
 
 /** What the server stored, compared with what was sent (an upload that failed verification). */

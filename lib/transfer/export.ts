@@ -7,7 +7,7 @@
  * ```ts
  * import { openResource } from "../resources/resource.ts";
  * import { exportResource } from "./export.ts";
- * import { RepoRecord } from "./record.ts";
+ * import { RepoRecord } from "../model/record.ts";
  * import { Transport } from "../http/transport.ts";
  * import { startServer } from "../testing/mod.ts";
  * await using server = await startServer();
@@ -22,7 +22,7 @@
  * @module
  */
 
-import { InputError } from "../http/errors.ts";
+import { InputError } from "../errors.ts";
 import { exportPath } from "../http/paths.ts";
 import { EXPORT_TYPES, type ResourceType } from "../http/protocol.ts";
 import type { QueryObject } from "../http/url.ts";

@@ -6,7 +6,7 @@
  * ```ts
  * import { openResource } from "../resources/resource.ts";
  * import { exportMetadata } from "./export_metadata.ts";
- * import { RepoRecord } from "./record.ts";
+ * import { RepoRecord } from "../model/record.ts";
  * import { Transport } from "../http/transport.ts";
  * import { startServer } from "../testing/mod.ts";
  * await using server = await startServer();

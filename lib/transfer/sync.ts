@@ -8,7 +8,7 @@
  * @example Usage
  * ```ts
  * import { syncFolder } from "./sync.ts";
- * import { RepoRecord } from "./record.ts";
+ * import { RepoRecord } from "../model/record.ts";
  * import { openResource } from "../resources/resource.ts";
  * import { Transport } from "../http/transport.ts";
  * import { startServer } from "../testing/mod.ts";
@@ -27,7 +27,7 @@
  */
 
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { InputError } from "../http/errors.ts";
+import { InputError } from "../errors.ts";
 import type { Transport } from "../http/transport.ts";
 import { IncompleteListingError, paginateItems } from "../http/paginate.ts";
 import { filesPath } from "../http/paths.ts";

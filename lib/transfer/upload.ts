@@ -7,7 +7,7 @@
  * ```ts
  * import { openResource } from "../resources/resource.ts";
  * import { uploadFile } from "./upload.ts";
- * import { RepoRecord } from "./record.ts";
+ * import { RepoRecord } from "../model/record.ts";
  * import { Transport } from "../http/transport.ts";
  * import { startServer } from "../testing/mod.ts";
  * await using server = await startServer();
@@ -21,7 +21,8 @@
  */
 
 import { uploadsPath } from "../http/paths.ts";
-import { InputError, RequestError } from "../http/errors.ts";
+import { InputError } from "../errors.ts";
+import { RequestError } from "../http/errors.ts";
 import {
   type ErrorBodyJson,
   type FileJson,

@@ -8,7 +8,7 @@
  * ```ts
  * import { openResource } from "../resources/resource.ts";
  * import { uploadFiles } from "./upload_files.ts";
- * import { RepoRecord } from "./record.ts";
+ * import { RepoRecord } from "../model/record.ts";
  * import { Transport } from "../http/transport.ts";
  * import { startServer } from "../testing/mod.ts";
  * await using server = await startServer();
@@ -27,7 +27,7 @@
  */
 
 import { basename, join } from "node:path";
-import { InputError } from "../http/errors.ts";
+import { InputError } from "../errors.ts";
 import { statLocalPath } from "../utils/local_path.ts";
 import { type FileJson, UPLOAD_CHUNK_SIZE } from "../http/protocol.ts";
 import { globFilter } from "../utils/glob.ts";

@@ -30,7 +30,8 @@
  */
 
 import { join, relative, sep } from "node:path";
-import { InputError, RequestError } from "../http/errors.ts";
+import { InputError } from "../errors.ts";
+import { RequestError } from "../http/errors.ts";
 import { retryDelay, sleep } from "../http/retry.ts";
 import type { FileJson } from "../http/protocol.ts";
 import { globFilter } from "../utils/glob.ts";

@@ -12,7 +12,7 @@
  * @module
  */
 
-import { InputError } from "../http/errors.ts";
+import { InputError } from "../errors.ts";
 
 /**
  * Compiles an fnmatch-style glob into an anchored regular expression. `*` and `?` match any

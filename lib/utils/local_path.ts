@@ -15,7 +15,7 @@
  * @module
  */
 
-import { InputError } from "../http/errors.ts";
+import { InputError } from "../errors.ts";
 
 /** How a missing path is said. */
 export interface LocalPathOptions {

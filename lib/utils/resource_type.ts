@@ -12,7 +12,7 @@
  * @module
  */
 
-import { InputError } from "../http/errors.ts";
+import { InputError } from "../errors.ts";
 
 /**
  * The resource types (users are not resources in this sense), in the reference's order.

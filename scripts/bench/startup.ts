@@ -28,7 +28,7 @@ import { fileURLToPath } from "node:url";
 import { Transport } from "../../lib/http/transport.ts";
 import { openResource } from "../../lib/resources/resource.ts";
 import { startServer } from "../../lib/testing/mod.ts";
-import { RepoRecord } from "../../lib/transfer/record.ts";
+import { RepoRecord } from "../../lib/model/record.ts";
 import { CLI_PERMISSIONS } from "../compile.ts";
 import { clientPrefix, median, onPath, pinServerAndClients } from "./_measure.ts";
 

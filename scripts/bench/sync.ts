@@ -22,7 +22,7 @@
 import { fileURLToPath } from "node:url";
 import { startServer } from "../../lib/testing/mod.ts";
 import { Transport } from "../../lib/http/transport.ts";
-import { RepoRecord } from "../../lib/transfer/record.ts";
+import { RepoRecord } from "../../lib/model/record.ts";
 import { openResource } from "../../lib/resources/resource.ts";
 import { hasRequests, PYTHON_STEPS, repoApyClient } from "./_clients.ts";
 import { parseLink, startLink } from "./_link.ts";

@@ -30,7 +30,7 @@ import type { FileJson } from "../../lib/http/protocol.ts";
 import { Transport } from "../../lib/http/transport.ts";
 import { startServer } from "../../lib/testing/mod.ts";
 import { makeCertificates } from "../../tests/_tls.ts";
-import { RepoRecord } from "../../lib/transfer/record.ts";
+import { RepoRecord } from "../../lib/model/record.ts";
 import {
   type Client,
   curlClient,
@@ -122,8 +122,8 @@ async function main(): Promise<void> {
         await writeTestFile(source, size);
         for (let run = 0; run < runs; run++) {
           // All uploads of a run, then all downloads: each download follows another transfer of
-          // the same kind, whichever client goes first (see docs/decisions.md on the machine's
-          // freed memory).
+          // the same kind, whichever client goes first (see docs/perf/transfers.md on the
+          // machine's freed memory).
           const stored: { client: Client; recordId: number; file: FileJson }[] = [];
           for (const client of rotated(clients, run)) {
             const record = await newRecord();

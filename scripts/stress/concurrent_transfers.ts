@@ -21,7 +21,7 @@ import { parseArgs } from "node:util";
 import { createHash } from "node:crypto";
 import { startServer, type TestServer } from "../../lib/testing/mod.ts";
 import { Transport } from "../../lib/http/transport.ts";
-import { RepoRecord } from "../../lib/transfer/record.ts";
+import { RepoRecord } from "../../lib/model/record.ts";
 import { openResource } from "../../lib/resources/resource.ts";
 import { sha256File, writeTestFile } from "../_files.ts";
 import { spawnCli } from "../_cli.ts";

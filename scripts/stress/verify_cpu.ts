@@ -16,7 +16,7 @@ import { parseArgs } from "node:util";
 import process from "node:process";
 import { startServer } from "../../lib/testing/mod.ts";
 import { Transport } from "../../lib/http/transport.ts";
-import { RepoRecord } from "../../lib/transfer/record.ts";
+import { RepoRecord } from "../../lib/model/record.ts";
 import { openResource } from "../../lib/resources/resource.ts";
 import { Checksum } from "../../lib/transfer/_chunks.ts";
 

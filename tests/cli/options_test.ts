@@ -10,7 +10,7 @@ import {
   userIdValue,
 } from "../../lib/cli/options.ts";
 import { normalizeUnderscoreFlags } from "../../lib/cli/_argv.ts";
-import { InputError } from "../../lib/http/errors.ts";
+import { InputError } from "../../lib/errors.ts";
 
 function quiet(command: Command): Command {
   return command.exitOverride().configureOutput({ writeOut: () => {}, writeErr: () => {} });

@@ -6,7 +6,7 @@ import { startServer, type TestServer } from "../../lib/testing/mod.ts";
 import { UploadError, UploadFilesError } from "../../lib/transfer/errors.ts";
 import { interruptMessage } from "../../lib/cli/_errors.ts";
 import type { FileJson, UploadJson } from "../../lib/http/protocol.ts";
-import { RepoRecord } from "../../lib/transfer/record.ts";
+import { RepoRecord } from "../../lib/model/record.ts";
 import { sha256, sha256File, writeRandomFile } from "../transfer/_helpers.ts";
 import { createRecord, managerFor, ok, repo, tempDir } from "./_records.ts";
 import { runCli, tempHome } from "./_run.ts";

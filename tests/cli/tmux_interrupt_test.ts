@@ -8,7 +8,7 @@
 
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../_assert.ts";
 import { RepoManager } from "../../lib/manager/repo_manager.ts";
-import type { RepoRecord } from "../../lib/transfer/record.ts";
+import type { RepoRecord } from "../../lib/model/record.ts";
 import { startServer, type TestServer } from "../../lib/testing/mod.ts";
 import { tempDir } from "../_temp.ts";
 import { simpleCrate, zipBytes } from "../import/_eln.ts";

@@ -7,7 +7,7 @@ import { startServer } from "../../lib/testing/mod.ts";
 import { ConfigFileError } from "../../lib/config/errors.ts";
 import { MetadataError } from "../../lib/resources/errors.ts";
 import { LocalFileError, UploadFilesError } from "../../lib/transfer/errors.ts";
-import { RepoApyError } from "../../lib/http/errors.ts";
+import { RepoApyError } from "../../lib/errors.ts";
 import { reportError } from "../../lib/cli/_errors.ts";
 import { errorLine, fieldErrors } from "../../lib/cli/_messages.ts";
 import { Output } from "../../lib/cli/output.ts";

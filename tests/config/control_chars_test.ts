@@ -2,7 +2,7 @@
 // it is refused where the settings are read (options, environment, config file), the message
 // names the setting and its source but not the value, and nothing is sent.
 import { assert, assertEquals, assertRejects, assertStringIncludes } from "../_assert.ts";
-import { ConfigurationError } from "../../lib/http/errors.ts";
+import { ConfigurationError } from "../../lib/errors.ts";
 import { Transport } from "../../lib/http/transport.ts";
 import { RepoManager } from "../../lib/manager/repo_manager.ts";
 import { startServer } from "../../lib/testing/mod.ts";

@@ -1,6 +1,6 @@
 import { assertEquals, assertThrows } from "../_assert.ts";
 import { kadiconfigPath, parseKadiconfig } from "../../lib/config/kadiconfig.ts";
-import { ConfigurationError } from "../../lib/http/errors.ts";
+import { ConfigurationError } from "../../lib/errors.ts";
 
 Deno.test("parseKadiconfig() converts every instance, the default and the shared settings", () => {
   const config = parseKadiconfig(

@@ -1,6 +1,6 @@
 import { assertEquals, assertStringIncludes, assertThrows } from "../_assert.ts";
 import { parseConfig } from "../../lib/config/parse.ts";
-import { ConfigurationError } from "../../lib/http/errors.ts";
+import { ConfigurationError } from "../../lib/errors.ts";
 
 const PATH = "/home/me/.repoconfig";
 

@@ -1,7 +1,7 @@
 import { assertEquals, assertThrows } from "../_assert.ts";
 import { configPath } from "../../lib/config/path.ts";
 import { ConfigFileError } from "../../lib/config/errors.ts";
-import { ConfigurationError } from "../../lib/http/errors.ts";
+import { ConfigurationError } from "../../lib/errors.ts";
 
 /**
  * Runs `fn` with an environment that has exactly `values` (the lookups a test makes), without

@@ -2,7 +2,7 @@ import { assertEquals, assertRejects, assertStringIncludes } from "../_assert.ts
 import { MAX_CONFIG_BYTES, readConfig } from "../../lib/config/read.ts";
 import { tempDir } from "../_temp.ts";
 import { cliPermissions, spawnCli, tempHome } from "../cli/_run.ts";
-import { ConfigurationError } from "../../lib/http/errors.ts";
+import { ConfigurationError } from "../../lib/errors.ts";
 import { ConfigFileError } from "../../lib/config/errors.ts";
 
 const TEXT = '[global]\ndefault = "main"\n[main]\nhost = "https://repo.example"\npat = "pat_x"\n';

@@ -10,7 +10,7 @@ import { RepoManager } from "../../lib/manager/repo_manager.ts";
 import { parseConfig } from "../../lib/config/parse.ts";
 import { selectInstance } from "../../lib/config/select.ts";
 import { maskHost } from "../../lib/config/mask.ts";
-import { ConfigurationError } from "../../lib/http/errors.ts";
+import { ConfigurationError } from "../../lib/errors.ts";
 import { startServer } from "../../lib/testing/mod.ts";
 import { runCli, tempHome } from "../cli/_run.ts";
 

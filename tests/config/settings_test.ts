@@ -1,7 +1,7 @@
 import { assertEquals, assertRejects } from "../_assert.ts";
 import { resolveSettings } from "../../lib/config/settings.ts";
 import { ConfigFileError } from "../../lib/config/errors.ts";
-import { ConfigurationError } from "../../lib/http/errors.ts";
+import { ConfigurationError } from "../../lib/errors.ts";
 
 async function withConfig(text: string, fn: (path: string) => Promise<void>): Promise<void> {
   const dir = await Deno.makeTempDir();

@@ -5,7 +5,7 @@ import { configPath, homePath } from "../../lib/config/path.ts";
 import { parseConfig } from "../../lib/config/parse.ts";
 import { readConfig } from "../../lib/config/read.ts";
 import { stringifyConfig, writeConfig } from "../../lib/config/write.ts";
-import { ConfigurationError } from "../../lib/http/errors.ts";
+import { ConfigurationError } from "../../lib/errors.ts";
 import { safeFileName } from "../../lib/utils/file_name.ts";
 
 function envOf(values: { [name: string]: string }): (name: string) => string | undefined {

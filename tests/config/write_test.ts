@@ -2,7 +2,7 @@ import { assertEquals, assertRejects } from "../_assert.ts";
 import { parseConfig } from "../../lib/config/parse.ts";
 import { writeConfig } from "../../lib/config/write.ts";
 import type { RepoConfig } from "../../lib/config/types.ts";
-import { ConfigurationError } from "../../lib/http/errors.ts";
+import { ConfigurationError } from "../../lib/errors.ts";
 
 const CONFIG: RepoConfig = {
   global: {

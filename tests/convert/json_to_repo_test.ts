@@ -1,6 +1,6 @@
 // client-reference §6 vectors 1–10 (derived from the 0.48.1 code, "D") and the edges of §4.1.
 import { assertEquals, assertStringIncludes, assertThrows } from "../_assert.ts";
-import { InputError } from "../../lib/http/errors.ts";
+import { InputError } from "../../lib/errors.ts";
 import { jsonToRepo, parseJson, repoToJson } from "../../lib/convert/mod.ts";
 
 const fromText = (text: string, options = {}) => jsonToRepo(parseJson(text), options);

@@ -1,5 +1,5 @@
 import { assertEquals, assertStringIncludes, assertThrows, assertTrue } from "../_assert.ts";
-import { InputError } from "../../lib/http/errors.ts";
+import { InputError } from "../../lib/errors.ts";
 import { JsonNumber, parseJson } from "../../lib/convert/parse_json.ts";
 
 Deno.test("parseJson() keeps number text, key order and the last value of a repeated key", () => {

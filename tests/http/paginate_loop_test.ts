@@ -1,7 +1,7 @@
 // A hostile server whose page links loop must not keep an iterator (or `--json`) going forever.
 
 import { assertEquals, assertRejects, assertStringIncludes } from "../_assert.ts";
-import { RepoApyError } from "../../lib/http/errors.ts";
+import { RepoApyError } from "../../lib/errors.ts";
 import { paginateItems } from "../../lib/http/paginate.ts";
 import { Transport } from "../../lib/http/transport.ts";
 import { startServer } from "../../lib/testing/mod.ts";

@@ -1,6 +1,6 @@
 // Pagination against servers whose links never end.
 import { assertEquals, assertRejects, assertStringIncludes } from "../_assert.ts";
-import { RepoApyError } from "../../lib/http/errors.ts";
+import { RepoApyError } from "../../lib/errors.ts";
 import { startServer } from "../../lib/testing/mod.ts";
 import { Transport } from "../../lib/http/transport.ts";
 import { IncompleteListingError, paginate, paginateItems } from "../../lib/http/paginate.ts";

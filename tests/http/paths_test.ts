@@ -9,7 +9,7 @@ import {
   rolesPath,
   userPath,
 } from "../../lib/http/paths.ts";
-import { InputError } from "../../lib/http/errors.ts";
+import { InputError } from "../../lib/errors.ts";
 import { assertEquals, assertThrows } from "../_assert.ts";
 
 const LIB = new URL("../../lib/", import.meta.url);

@@ -2,7 +2,8 @@
 // the environment too (REPO_APY_CA_BUNDLE, REPO_APY_VERIFY).
 import { assertEquals, assertRejects, assertStringIncludes } from "../_assert.ts";
 import { Transport } from "../../lib/http/transport.ts";
-import { ConfigurationError, TlsError } from "../../lib/http/errors.ts";
+import { ConfigurationError } from "../../lib/errors.ts";
+import { TlsError } from "../../lib/http/errors.ts";
 import { RepoManager } from "../../lib/manager/repo_manager.ts";
 import { withTlsServer } from "../_tls.ts";
 import { POSIX_TOOLS } from "../_platform.ts";

@@ -3,12 +3,8 @@
 // test runs a small real HTTP server on 127.0.0.1 (no fetch mocks).
 import { assert, assertEquals, assertRejects, assertStringIncludes } from "../_assert.ts";
 import { Transport } from "../../lib/http/transport.ts";
-import {
-  ConfigurationError,
-  InputError,
-  RedirectError,
-  RequestError,
-} from "../../lib/http/errors.ts";
+import { ConfigurationError, InputError } from "../../lib/errors.ts";
+import { RedirectError, RequestError } from "../../lib/http/errors.ts";
 
 const PAT = "pat_edge_secret_token";
 const PROXY_PAGE = `<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title></head><body>${

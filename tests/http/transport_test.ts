@@ -1,9 +1,9 @@
 import { assert, assertEquals, assertRejects, assertStringIncludes } from "../_assert.ts";
 import { startServer } from "../../lib/testing/mod.ts";
 import { Transport, type TransportSettings } from "../../lib/http/transport.ts";
+import { MissingSchemaError } from "../../lib/errors.ts";
 import {
   ConnectionError,
-  MissingSchemaError,
   RedirectError,
   RequestError,
   TimeoutError,

@@ -1,6 +1,6 @@
 import { assertEquals, assertThrows } from "../_assert.ts";
 import { apiBaseUrl, appendQuery, endpointUrl, pathSegment } from "../../lib/http/url.ts";
-import { InputError, MissingSchemaError } from "../../lib/http/errors.ts";
+import { InputError, MissingSchemaError } from "../../lib/errors.ts";
 
 Deno.test("apiBaseUrl() appends basePath and /api/v1 to the host's origin", () => {
   assertEquals(apiBaseUrl("https://repo.example/").href, "https://repo.example/api/v1");

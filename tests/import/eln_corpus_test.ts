@@ -7,7 +7,7 @@
 import { assert, assertEquals, assertRejects, assertStringIncludes } from "../_assert.ts";
 import { RepoManager } from "../../lib/manager/repo_manager.ts";
 import { importEln } from "../../lib/import/mod.ts";
-import { RepoApyError } from "../../lib/http/errors.ts";
+import { RepoApyError } from "../../lib/errors.ts";
 import { startServer } from "../../lib/testing/mod.ts";
 import { archiveHashes, ELN_CORPUS, serverView } from "./_eln.ts";
 import { NEEDS_CORPUS } from "../_platform.ts";

@@ -3,7 +3,7 @@
 // hashes every file with a declared SHA-256); an abort rolls back what the import had created
 // (nothing active is left, and it is purged from the trash).
 import { assertEquals, assertRejects, assertStringIncludes } from "../_assert.ts";
-import { InputError } from "../../lib/http/errors.ts";
+import { InputError } from "../../lib/errors.ts";
 import { ElnImportError, importEln } from "../../lib/import/mod.ts";
 import { RepoManager } from "../../lib/manager/repo_manager.ts";
 import { startServer, type TestServer } from "../../lib/testing/mod.ts";

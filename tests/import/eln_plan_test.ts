@@ -2,7 +2,7 @@
 // rule (nested and flattened graphs, @type arrays, keywords, publishers, sizes, duplicate ids,
 // variableMeasured extras, collection rules, skipped files).
 import { assertEquals, assertThrows } from "../_assert.ts";
-import { InputError } from "../../lib/http/errors.ts";
+import { InputError } from "../../lib/errors.ts";
 import { parseCrate } from "../../lib/import/eln/_crate.ts";
 import { planEln } from "../../lib/import/eln/_plan.ts";
 import { keepFloats } from "../../lib/http/_float_json.ts";

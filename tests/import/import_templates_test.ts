@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { assertEquals, assertRejects, assertStringIncludes, assertTrue } from "../_assert.ts";
 import { MAX_FIELD_OPTIONS } from "../../lib/import/template_draft.ts";
 import { RepoManager } from "../../lib/manager/repo_manager.ts";
-import { InputError } from "../../lib/http/errors.ts";
+import { InputError } from "../../lib/errors.ts";
 import type { Extra } from "../../lib/http/protocol.ts";
 import { startServer, type TestServer } from "../../lib/testing/mod.ts";
 import { importJsonSchema, importShacl } from "../../lib/import/mod.ts";

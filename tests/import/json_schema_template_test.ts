@@ -1,7 +1,7 @@
 // jsonSchemaToTemplate(): the rules of client-reference §5.2 and every file of
 // ../shared/corpus/json-schema (pure, no server).
 import { assert, assertEquals, assertStringIncludes, assertThrows } from "../_assert.ts";
-import { InputError } from "../../lib/http/errors.ts";
+import { InputError } from "../../lib/errors.ts";
 import type { Extra } from "../../lib/http/protocol.ts";
 import { validateExtras } from "../../lib/resources/metadata.ts";
 import { shape } from "./_shape.ts";

@@ -1,7 +1,7 @@
 // readBoundedText(): a text file given by the user, refused when missing, not a file or too
 // large, and read with the bound checked again while reading (the file may grow after its stat).
 import { assertEquals, assertRejects, assertStringIncludes } from "../_assert.ts";
-import { InputError } from "../../lib/http/errors.ts";
+import { InputError } from "../../lib/errors.ts";
 import { readBoundedText } from "../../lib/import/read_bounded_text.ts";
 
 Deno.test("readBoundedText() reads a file of several pieces whole, up to the bound", async () => {

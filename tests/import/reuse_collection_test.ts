@@ -1,7 +1,7 @@
 // reuseCollection() against the local server over real HTTP.
 import { assertEquals, assertStringIncludes, assertTrue } from "../_assert.ts";
 import { RepoManager } from "../../lib/manager/repo_manager.ts";
-import { InputError } from "../../lib/http/errors.ts";
+import { InputError } from "../../lib/errors.ts";
 import { startServer, type TestServer } from "../../lib/testing/mod.ts";
 import { reuseCollection } from "../../lib/import/mod.ts";
 

@@ -1,7 +1,7 @@
 // shaclToTemplate(): the rules of client-reference §5.3 and every file of
 // ../shared/corpus/shacl (pure, no server).
 import { assertEquals, assertStringIncludes, assertThrows } from "../_assert.ts";
-import { InputError } from "../../lib/http/errors.ts";
+import { InputError } from "../../lib/errors.ts";
 import { validateExtras } from "../../lib/resources/metadata.ts";
 import { shape } from "./_shape.ts";
 import { shaclToTemplate } from "../../lib/import/shacl_template.ts";

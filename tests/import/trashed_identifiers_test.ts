@@ -2,7 +2,7 @@
 // answers a lookup with 404 but refuses a create with `400 {errors: {identifier: [...]}}`. The
 // importers go on to the next candidate; reuseCollection() names the trash commands.
 import { assertEquals, assertRejects, assertStringIncludes } from "../_assert.ts";
-import { InputError } from "../../lib/http/errors.ts";
+import { InputError } from "../../lib/errors.ts";
 import { RepoManager } from "../../lib/manager/repo_manager.ts";
 import { startServer } from "../../lib/testing/mod.ts";
 import { importEln, importJsonSchema, reuseCollection } from "../../lib/import/mod.ts";

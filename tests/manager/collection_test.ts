@@ -1,8 +1,9 @@
 // RepoCollection over real HTTP: create/get, edit, delete and restore, records, child
 // collections, tags, roles with a second user, revisions, info and streamed exports.
-import { InputError, RequestError } from "../../lib/http/errors.ts";
+import { InputError } from "../../lib/errors.ts";
+import { RequestError } from "../../lib/http/errors.ts";
 import { ResourceNotFoundError } from "../../lib/resources/errors.ts";
-import { RepoCollection } from "../../lib/transfer/collection.ts";
+import { RepoCollection } from "../../lib/model/collection.ts";
 import { assertEquals, assertRejects, assertTrue } from "../_assert.ts";
 import { secondManager, setup } from "../resources/_setup.ts";
 

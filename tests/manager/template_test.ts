@@ -1,7 +1,8 @@
 // RepoTemplate over real HTTP: both types with data, edit, roles and group sharing, revisions,
 // exports (json, json-schema, shacl; streamed), trash (delete, restore, purge).
-import { InputError, RequestError } from "../../lib/http/errors.ts";
-import { RepoTemplate } from "../../lib/transfer/template.ts";
+import { InputError } from "../../lib/errors.ts";
+import { RequestError } from "../../lib/http/errors.ts";
+import { RepoTemplate } from "../../lib/model/template.ts";
 import { assertEquals, assertRejects, assertStringIncludes, assertTrue } from "../_assert.ts";
 import { secondManager, setup } from "../resources/_setup.ts";
 

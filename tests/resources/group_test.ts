@@ -1,6 +1,7 @@
 // RepoGroup over real HTTP: create/edit/delete, members with a second user, shared resources,
 // revisions, restore and purge.
-import { InputError, RequestError } from "../../lib/http/errors.ts";
+import { InputError } from "../../lib/errors.ts";
+import { RequestError } from "../../lib/http/errors.ts";
 import { RepoGroup } from "../../lib/resources/group.ts";
 import { assertEquals, assertRejects, assertTrue } from "../_assert.ts";
 import { secondManager, setup } from "./_setup.ts";

@@ -1,4 +1,4 @@
-import { InputError } from "../../lib/http/errors.ts";
+import { InputError } from "../../lib/errors.ts";
 import type { Extra } from "../../lib/http/protocol.ts";
 import {
   flattenExtras,

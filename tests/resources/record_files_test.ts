@@ -1,4 +1,4 @@
-import { InputError } from "../../lib/http/errors.ts";
+import { InputError } from "../../lib/errors.ts";
 import { assertEquals, assertRejects, assertStringIncludes } from "../_assert.ts";
 import { countRequests, setup, uploadText } from "./_setup.ts";
 

@@ -1,7 +1,8 @@
 import { ResourceNotFoundError } from "../../lib/resources/errors.ts";
-import { InputError, RequestError } from "../../lib/http/errors.ts";
+import { InputError } from "../../lib/errors.ts";
+import { RequestError } from "../../lib/http/errors.ts";
 import type { ResourceJson } from "../../lib/http/protocol.ts";
-import { RepoRecord } from "../../lib/transfer/record.ts";
+import { RepoRecord } from "../../lib/model/record.ts";
 import { assertEquals, assertRejects, assertStringIncludes, assertTrue } from "../_assert.ts";
 import { secondManager, setup, uploadText } from "./_setup.ts";
 

@@ -1,4 +1,5 @@
-import { InputError, RequestError } from "../../lib/http/errors.ts";
+import { InputError } from "../../lib/errors.ts";
+import { RequestError } from "../../lib/http/errors.ts";
 import { RepoUser } from "../../lib/resources/user.ts";
 import { assertEquals, assertRejects, assertStringIncludes } from "../_assert.ts";
 import { setup } from "./_setup.ts";

@@ -1,5 +1,5 @@
 // RepoUser's resource lists and manager.misc (trash, licenses, roles, tags, info) over real HTTP.
-import { InputError } from "../../lib/http/errors.ts";
+import { InputError } from "../../lib/errors.ts";
 import { assertEquals, assertRejects, assertTrue } from "../_assert.ts";
 import { secondManager, setup } from "./_setup.ts";
 

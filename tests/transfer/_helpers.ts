@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import type { RetryOptions } from "../../lib/http/retry.ts";
 import { Transport } from "../../lib/http/transport.ts";
 import { type Fault, startServer, type TestServer } from "../../lib/testing/mod.ts";
-import { RepoRecord } from "../../lib/transfer/record.ts";
+import { RepoRecord } from "../../lib/model/record.ts";
 import { openResource } from "../../lib/resources/resource.ts";
 
 export interface Env extends AsyncDisposable {

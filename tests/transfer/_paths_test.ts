@@ -1,6 +1,6 @@
 // freePath: the numbered-name search is bounded.
 import { join } from "node:path";
-import { InputError } from "../../lib/http/errors.ts";
+import { InputError } from "../../lib/errors.ts";
 import { freePath } from "../../lib/transfer/_paths.ts";
 import { assertEquals, assertRejects, assertStringIncludes } from "../_assert.ts";
 

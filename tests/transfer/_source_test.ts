@@ -1,6 +1,6 @@
 // A file's bytes for a direct upload: one version of the file, read with bounded memory.
 import { assertEquals, assertRejects, assertStringIncludes } from "../_assert.ts";
-import { InputError } from "../../lib/http/errors.ts";
+import { InputError } from "../../lib/errors.ts";
 import { resolveSource } from "../../lib/transfer/_source.ts";
 import { tempDir } from "../_temp.ts";
 

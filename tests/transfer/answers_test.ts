@@ -1,7 +1,8 @@
 // Wrong-shaped file and upload answers get a clear error naming what is missing, never a
 // TypeError from reading a field of undefined.
 import { assertEquals, assertRejects, assertStringIncludes } from "../_assert.ts";
-import { RepoApyError, RequestError } from "../../lib/http/errors.ts";
+import { RepoApyError } from "../../lib/errors.ts";
+import { RequestError } from "../../lib/http/errors.ts";
 import type { UploadJson } from "../../lib/http/protocol.ts";
 import { uploadFile } from "../../lib/transfer/upload.ts";
 import { type Env, setup } from "./_helpers.ts";

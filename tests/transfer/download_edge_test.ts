@@ -1,7 +1,7 @@
 // Edge cases of downloads: sizes that differ from the body, missing directories, aborts, unsafe
 // and long file names, name clashes within one downloadFiles() call, invalid file ids.
 import { assertEquals, assertRejects } from "../_assert.ts";
-import { InputError } from "../../lib/http/errors.ts";
+import { InputError } from "../../lib/errors.ts";
 import { downloadFile } from "../../lib/transfer/download.ts";
 import { IntegrityError } from "../../lib/transfer/errors.ts";
 import { uploadFile } from "../../lib/transfer/upload.ts";

@@ -1,7 +1,7 @@
 // Hostile servers: identifiers and names that try to leave the target directory, names too long
 // for the file system, and several files in flight.
 import { assertEquals, assertRejects } from "../_assert.ts";
-import { InputError } from "../../lib/http/errors.ts";
+import { InputError } from "../../lib/errors.ts";
 import { downloadFile } from "../../lib/transfer/download.ts";
 import { MAX_FILE_NAME_BYTES } from "../../lib/utils/file_name.ts";
 import { listDir, setup } from "./_helpers.ts";

@@ -1,7 +1,7 @@
 import { assertEquals, assertRejects, assertStringIncludes } from "../_assert.ts";
-import { InputError } from "../../lib/http/errors.ts";
+import { InputError } from "../../lib/errors.ts";
 import { LocalFileError } from "../../lib/transfer/errors.ts";
-import type { RecordExportType } from "../../lib/transfer/record.ts";
+import type { RecordExportType } from "../../lib/model/record.ts";
 import { listDir, setup } from "./_helpers.ts";
 
 async function head(path: string, bytes: number): Promise<number[]> {

@@ -5,7 +5,7 @@ import { assertEquals, assertRejects } from "../_assert.ts";
 import { writingFile } from "../../lib/transfer/_local_file.ts";
 import { LocalFileError } from "../../lib/transfer/errors.ts";
 import { partFileTarget } from "../../lib/utils/part_file.ts";
-import { RepoApyError } from "../../lib/http/errors.ts";
+import { RepoApyError } from "../../lib/errors.ts";
 
 Deno.test("writingFile() turns a file system error into a LocalFileError for the target", async () => {
   const denied = new Deno.errors.PermissionDenied(

@@ -2,7 +2,7 @@
 // not see whole is never deleted, names map both ways or not at all, every write lands inside the
 // target, and the hash cache is the sync's own (in a cache folder, bounded, validated).
 import { assert, assertEquals, assertRejects, assertStringIncludes } from "../_assert.ts";
-import { InputError } from "../../lib/http/errors.ts";
+import { InputError } from "../../lib/errors.ts";
 import { IncompleteListingError } from "../../lib/http/paginate.ts";
 import { syncFolder, type SyncOptions, type SyncResult } from "../../lib/transfer/sync.ts";
 import { type Env, setup } from "./_helpers.ts";

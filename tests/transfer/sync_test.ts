@@ -2,7 +2,8 @@
 // downloads, hostile names, and syncFolder() in both directions (new, changed, equal and extra
 // files, deletion, dry run, resume, failed listings).
 import { assert, assertEquals, assertRejects, assertStringIncludes } from "../_assert.ts";
-import { InputError, RepoApyError, RequestError } from "../../lib/http/errors.ts";
+import { InputError, RepoApyError } from "../../lib/errors.ts";
+import { RequestError } from "../../lib/http/errors.ts";
 import { IncompleteListingError } from "../../lib/http/paginate.ts";
 import { type SyncAction, syncFolder } from "../../lib/transfer/sync.ts";
 import { walkTree } from "../../lib/transfer/_tree.ts";

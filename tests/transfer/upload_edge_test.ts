@@ -1,7 +1,7 @@
 // Edge cases of uploadFile(): boundaries, bad input, changing files, resuming against a different
 // file or a vanished upload.
 import { assertEquals, assertRejects, assertStringIncludes, assertTrue } from "../_assert.ts";
-import { InputError } from "../../lib/http/errors.ts";
+import { InputError } from "../../lib/errors.ts";
 import type { FileJson } from "../../lib/http/protocol.ts";
 import { UploadError } from "../../lib/transfer/errors.ts";
 import { uploadFile } from "../../lib/transfer/upload.ts";

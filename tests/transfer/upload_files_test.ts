@@ -1,6 +1,6 @@
 // uploadFiles(): folders and lists of files, clashes, skipExisting, failures and cancelling.
 import { assertEquals, assertRejects, assertStringIncludes } from "../_assert.ts";
-import { InputError } from "../../lib/http/errors.ts";
+import { InputError } from "../../lib/errors.ts";
 import { FilesExistError, UploadFilesError } from "../../lib/transfer/errors.ts";
 import { uploadFiles } from "../../lib/transfer/upload_files.ts";
 import { type Env, setup } from "./_helpers.ts";

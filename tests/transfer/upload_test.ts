@@ -1,5 +1,6 @@
 import { assertEquals, assertRejects, assertStringIncludes, assertTrue } from "../_assert.ts";
-import { InputError, RequestError } from "../../lib/http/errors.ts";
+import { InputError } from "../../lib/errors.ts";
+import { RequestError } from "../../lib/http/errors.ts";
 import type { FileJson } from "../../lib/http/protocol.ts";
 import { UploadError } from "../../lib/transfer/errors.ts";
 import { uploadFile } from "../../lib/transfer/upload.ts";

@@ -11,7 +11,7 @@ import { RequestError } from "../../lib/http/errors.ts";
 import type { FileJson } from "../../lib/http/protocol.ts";
 import { Transport } from "../../lib/http/transport.ts";
 import { UploadError } from "../../lib/transfer/errors.ts";
-import { RepoRecord } from "../../lib/transfer/record.ts";
+import { RepoRecord } from "../../lib/model/record.ts";
 import { uploadFile } from "../../lib/transfer/upload.ts";
 import {
   chunkPuts,

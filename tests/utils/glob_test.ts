@@ -1,5 +1,5 @@
 import { assertEquals, assertThrows } from "../_assert.ts";
-import { InputError } from "../../lib/http/errors.ts";
+import { InputError } from "../../lib/errors.ts";
 import { globFilter, globToRegExp } from "../../lib/utils/glob.ts";
 
 Deno.test("globToRegExp() matches like fnmatch", () => {

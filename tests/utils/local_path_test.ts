@@ -1,5 +1,5 @@
 import { assertEquals, assertRejects, assertThrows } from "../_assert.ts";
-import { InputError } from "../../lib/http/errors.ts";
+import { InputError } from "../../lib/errors.ts";
 import { openLocalFile, statLocalPath, statLocalPathSync } from "../../lib/utils/local_path.ts";
 
 const MISSING = "tests/utils/no-such-file.txt";

@@ -1,5 +1,5 @@
 import { assertEquals, assertStringIncludes, assertThrows } from "../_assert.ts";
-import { InputError } from "../../lib/http/errors.ts";
+import { InputError } from "../../lib/errors.ts";
 import { getResourceType, RESOURCE_TYPES } from "../../lib/utils/mod.ts";
 
 Deno.test("RESOURCE_TYPES lists the four resource types in the reference's order", () => {

@@ -2,8 +2,8 @@
 // `remove-collection-link`.
 
 import { Command, type CommandUnknownOpts } from "@commander-js/extra-typings";
-import { InputError } from "../../http/errors.ts";
-import type { RepoCollection } from "../../transfer/collection.ts";
+import { InputError } from "../../errors.ts";
+import type { RepoCollection } from "../../model/collection.ts";
 import { apyCommand, dryRun, dryRunOption } from "../apy_command.ts";
 import type { CLIRepoManager } from "../cli_manager.ts";
 import { onConflict, onMissing, openRecord, recordOptions } from "./_records_common.ts";

@@ -3,12 +3,12 @@
 // this file turns options into its call, asks once before deleting, and prints what happened.
 
 import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
-import { InputError, RepoApyError } from "../../http/errors.ts";
+import { InputError, RepoApyError } from "../../errors.ts";
 import type {
   CollectionDeleteSummary,
   CollectionSyncResult,
   RecordSyncOutcome,
-} from "../../transfer/collection_sync/types.ts";
+} from "../../collection_sync/types.ts";
 import type { SyncActionKind, SyncResult } from "../../transfer/sync.ts";
 import { apyCommand, dryRunOption, isDryRun } from "../apy_command.ts";
 import { contextOf } from "../_context.ts";
@@ -116,7 +116,7 @@ export function collectionsSyncCommand(): CommandUnknownOpts {
     if (options.template !== undefined && to !== undefined) {
       throw new UsageError("--template checks records going up: use it with --from");
     }
-    const { parseShard } = await import("../../transfer/collection_sync/shard.ts");
+    const { parseShard } = await import("../../collection_sync/shard.ts");
     let shard;
     try {
       shard = options.shard === undefined ? undefined : parseShard(options.shard);
@@ -128,7 +128,7 @@ export function collectionsSyncCommand(): CommandUnknownOpts {
     const json = options.json === true;
     const dry = isDryRun(manager);
     const selector = selectedResource(options, "collection");
-    const { syncCollection } = await import("../../transfer/collection_sync/sync_collection.ts");
+    const { syncCollection } = await import("../../collection_sync/sync_collection.ts");
     const input = contextOf(command).input;
     let done = 0;
     const result = await syncCollection(manager, selector, dir, {

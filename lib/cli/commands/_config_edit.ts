@@ -6,8 +6,8 @@ import { configPath } from "../../config/path.ts";
 import { readConfig } from "../../config/read.ts";
 import type { RepoConfig } from "../../config/types.ts";
 import { writeConfig } from "../../config/write.ts";
-import { InputError } from "../../http/errors.ts";
-import { checkSettingText } from "../../utils/setting_text.ts";
+import { InputError } from "../../errors.ts";
+import { checkSettingText } from "../../http/setting_text.ts";
 import { type CliContext, contextOf } from "../_context.ts";
 
 /** Name of the instance `config create` writes. */

@@ -5,7 +5,7 @@ import { Command, type CommandUnknownOpts } from "@commander-js/extra-typings";
 import { kadiconfigPath, parseKadiconfig } from "../../config/kadiconfig.ts";
 import { configPath } from "../../config/path.ts";
 import { writeConfig } from "../../config/write.ts";
-import { ConfigurationError } from "../../http/errors.ts";
+import { ConfigurationError } from "../../errors.ts";
 import { readBoundedText } from "../../import/read_bounded_text.ts";
 import { contextOf } from "../_context.ts";
 

@@ -2,13 +2,13 @@
 // `importJsonSchema`, `importShacl` and `reuseCollection` of lib/import.
 
 import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
-import { InputError } from "../../http/errors.ts";
+import { InputError } from "../../errors.ts";
 // The importers load the transfer layer: imported when a command runs, so building the help stays
 // light (tests/cli/startup_test.ts).
 import type { TemplateImportOptions } from "../../import/import_json_schema.ts";
 import type { ReuseCollectionOptions } from "../../import/reuse_collection.ts";
 import type { TemplateKind } from "../../import/template_draft.ts";
-import type { RepoTemplate } from "../../transfer/template.ts";
+import type { RepoTemplate } from "../../model/template.ts";
 import { contextOf } from "../_context.ts";
 import { setOptionType } from "../_tree.ts";
 import { apyCommand } from "../apy_command.ts";

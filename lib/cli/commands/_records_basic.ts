@@ -2,7 +2,7 @@
 
 import { printDescription, printJsonLines } from "./_text_blocks.ts";
 import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
-import { RepoApyError } from "../../http/errors.ts";
+import { RepoApyError } from "../../errors.ts";
 import type { RecordJson } from "../../http/protocol.ts";
 import { jsonMode, readingCommand } from "../_command_kind.ts";
 import { printJson } from "../_json_output.ts";

@@ -8,10 +8,11 @@ import {
   Option,
   type OptionValues,
 } from "@commander-js/extra-typings";
-import { InputError, RepoApyError, RequestError } from "../../http/errors.ts";
+import { InputError, RepoApyError } from "../../errors.ts";
+import { RequestError } from "../../http/errors.ts";
 import { ResourceNotFoundError } from "../../resources/errors.ts";
 import type { IdentityType, RepoUser } from "../../resources/user.ts";
-import type { RepoRecord } from "../../transfer/record.ts";
+import type { RepoRecord } from "../../model/record.ts";
 import type { CLIRepoManager } from "../cli_manager.ts";
 import { UsageError } from "../_errors.ts";
 import { idIdentifierOptions, idIdentifierValue, userIdValue } from "../options.ts";

@@ -8,9 +8,9 @@ import {
   type OptionValues,
 } from "@commander-js/extra-typings";
 import { EXPORT_TYPES } from "../../http/protocol.ts";
-import type { RecordExportType } from "../../transfer/record.ts";
+import type { RecordExportType } from "../../model/record.ts";
 import { apyCommand } from "../apy_command.ts";
-import { InputError } from "../../http/errors.ts";
+import { InputError } from "../../errors.ts";
 import { LocalFileError } from "../../transfer/errors.ts";
 import type { ProgressCallback } from "../../transfer/progress.ts";
 import type { CLIRepoManager } from "../cli_manager.ts";

@@ -4,10 +4,10 @@
 import { basename, relative } from "node:path";
 import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
 import { contextOf } from "../_context.ts";
-import { InputError, RepoApyError } from "../../http/errors.ts";
+import { InputError, RepoApyError } from "../../errors.ts";
 import type { FileJson } from "../../http/protocol.ts";
 import { FilesExistError, type UploadFilesDone, UploadFilesError } from "../../transfer/errors.ts";
-import type { RepoRecord } from "../../transfer/record.ts";
+import type { RepoRecord } from "../../model/record.ts";
 import type {
   UploadFilesOptions,
   UploadFilesPlan,

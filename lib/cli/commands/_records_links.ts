@@ -5,8 +5,8 @@ import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-ty
 import type { RecordLinkJson } from "../../http/protocol.ts";
 import { jsonMode, readingCommand } from "../_command_kind.ts";
 import { apyCommand, dryRun, dryRunOption } from "../apy_command.ts";
-import { InputError, RepoApyError } from "../../http/errors.ts";
-import type { RepoRecord } from "../../transfer/record.ts";
+import { InputError, RepoApyError } from "../../errors.ts";
+import type { RepoRecord } from "../../model/record.ts";
 import {
   idIdentifierOptions,
   idIdentifierValue,

@@ -2,7 +2,7 @@
 // `delete-all-metadata`.
 
 import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
-import { InputError, RepoApyError } from "../../http/errors.ts";
+import { InputError, RepoApyError } from "../../errors.ts";
 import type { Extra } from "../../http/protocol.ts";
 import { floatText } from "../../convert/_float_text.ts";
 import { jsonToRepo } from "../../convert/json_to_repo.ts";

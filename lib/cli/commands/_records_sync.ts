@@ -3,7 +3,7 @@
 // deleting, and prints the plan or the result.
 
 import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
-import { InputError, RepoApyError } from "../../http/errors.ts";
+import { InputError, RepoApyError } from "../../errors.ts";
 import type {
   SyncAction,
   SyncActionKind,

@@ -4,9 +4,9 @@
 // terminal, and turns the end into an exit code.
 
 import { InvalidArgumentError } from "@commander-js/extra-typings";
-import { RepoApyError } from "../../http/errors.ts";
+import { RepoApyError } from "../../errors.ts";
 import type { WatchEvent } from "../../transfer/watch.ts";
-import type { RepoRecord } from "../../transfer/record.ts";
+import type { RepoRecord } from "../../model/record.ts";
 import { UsageError } from "../_errors.ts";
 import type { CLIRepoManager } from "../cli_manager.ts";
 import { formatBytes } from "../output.ts";

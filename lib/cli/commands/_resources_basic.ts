@@ -2,7 +2,7 @@
 // parameterised by the resource type.
 
 import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
-import { RepoApyError } from "../../http/errors.ts";
+import { RepoApyError } from "../../errors.ts";
 import { apyCommand, dryRun, dryRunOption } from "../apy_command.ts";
 import type { CLIRepoManager } from "../cli_manager.ts";
 import { requireSure } from "./_records_common.ts";

@@ -6,12 +6,12 @@ import { terminalLine } from "../_terminal_text.ts";
 import type { CommandUnknownOpts } from "@commander-js/extra-typings";
 import type { PageJson, ResourceJson } from "../../http/protocol.ts";
 import type { RepoGroup } from "../../resources/group.ts";
-import type { RepoCollection } from "../../transfer/collection.ts";
-import type { RepoTemplate } from "../../transfer/template.ts";
+import type { RepoCollection } from "../../model/collection.ts";
+import type { RepoTemplate } from "../../model/template.ts";
 import type { CLIRepoManager } from "../cli_manager.ts";
 import { idIdentifierOptions, idIdentifierValue } from "../options.ts";
 import { asValues } from "./_records_common.ts";
-import { InputError } from "../../http/errors.ts";
+import { InputError } from "../../errors.ts";
 
 /** The resource types these groups manage. */
 export type ManagedType = "collection" | "template" | "group";

@@ -7,7 +7,7 @@ import { apyCommand } from "../apy_command.ts";
 import { pipeStream, saveExportFile } from "./_records_export.ts";
 import { pathOption } from "./_records_common.ts";
 import { openResource, resourceOptions } from "./_resources_common.ts";
-import { InputError } from "../../http/errors.ts";
+import { InputError } from "../../errors.ts";
 
 /** Export types that may be piped to stdout (text the terminal can take). */
 const PIPEABLE = ["json", "json-schema"];

@@ -8,7 +8,7 @@ import {
   Option,
   type OptionValues,
 } from "@commander-js/extra-typings";
-import { InputError } from "../../http/errors.ts";
+import { InputError } from "../../errors.ts";
 import { TooManyResultsError } from "../../resources/errors.ts";
 import type { SearchParams, SearchResultJson, SearchType } from "../../resources/search.ts";
 import { jsonMode, readingCommand } from "../_command_kind.ts";

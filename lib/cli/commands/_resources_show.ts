@@ -2,7 +2,7 @@
 
 import { printDescription, printJsonLines } from "./_text_blocks.ts";
 import { Command, type CommandUnknownOpts } from "@commander-js/extra-typings";
-import type { CollectionInfo, RepoCollection } from "../../transfer/collection.ts";
+import type { CollectionInfo, RepoCollection } from "../../model/collection.ts";
 import { jsonMode, readingCommand } from "../_command_kind.ts";
 import { printJson } from "../_json_output.ts";
 import { apyCommand } from "../apy_command.ts";

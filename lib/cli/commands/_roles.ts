@@ -4,7 +4,7 @@
 
 import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
 import { RESOURCE_ROLES } from "../../http/protocol.ts";
-import type { RepoRecord } from "../../transfer/record.ts";
+import type { RepoRecord } from "../../model/record.ts";
 import type { CLIRepoManager } from "../cli_manager.ts";
 import { apyCommand, dryRun, dryRunOption } from "../apy_command.ts";
 import { idIdentifierOptions, parseTokenList, userIdOptions } from "../options.ts";

@@ -5,7 +5,7 @@
 import { type Command, Option, type OptionValues } from "@commander-js/extra-typings";
 import type { SearchParams } from "../../resources/search.ts";
 import type { CLIRepoManager } from "../cli_manager.ts";
-import { InputError } from "../../http/errors.ts";
+import { InputError } from "../../errors.ts";
 import { parseTokenList, userIdValue } from "../options.ts";
 import { setOptionType } from "../_tree.ts";
 import { asValues, resolveUser } from "./_records_common.ts";

@@ -2,7 +2,7 @@
 // templates and a list of extras for extras templates. Data that is not that fails with exit 1, as
 // in the Python client (its exit code wins over the usage code 2).
 
-import { InputError } from "../../http/errors.ts";
+import { InputError } from "../../errors.ts";
 
 /** Template types (`-y/--type`). */
 export const TEMPLATE_KINDS = ["record", "extras"] as const;

@@ -10,7 +10,7 @@ import { configPath } from "../../config/path.ts";
 import { readConfig } from "../../config/read.ts";
 import { selectInstance } from "../../config/select.ts";
 import { writeConfig } from "../../config/write.ts";
-import { ConfigurationError, InputError } from "../../http/errors.ts";
+import { ConfigurationError, InputError } from "../../errors.ts";
 import { changingCommand, jsonMode, readingCommand } from "../_command_kind.ts";
 import { printJson } from "../_json_output.ts";
 import { contextOf } from "../_context.ts";

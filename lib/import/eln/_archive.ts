@@ -9,7 +9,7 @@
 import { createHash } from "node:crypto";
 import { inflateRawSync } from "node:zlib";
 import { type FileEntry, Reader, ZipReader } from "@zip.js/zip.js";
-import { InputError } from "../../http/errors.ts";
+import { InputError } from "../../errors.ts";
 import { openLocalFile } from "../../utils/local_path.ts";
 import { ChecksumMismatchError } from "./errors.ts";
 import type { ElnLimits } from "./limits.ts";

@@ -2,7 +2,7 @@
 // ones (inline objects) alike, duplicate `@id`s merged (first value wins), `@type` as a string or
 // an array, the descriptor under `ro-crate-metadata.json` or `./ro-crate-metadata.json`.
 
-import { InputError } from "../../http/errors.ts";
+import { InputError } from "../../errors.ts";
 
 /** A JSON-LD node. */
 export type CrateNode = { readonly [key: string]: unknown };

@@ -5,8 +5,8 @@
 // only when the trash does not hold them. The error names the entity that failed and why.
 
 import type { Transport } from "../../http/transport.ts";
-import { RepoCollection } from "../../transfer/collection.ts";
-import { RepoRecord } from "../../transfer/record.ts";
+import { RepoCollection } from "../../model/collection.ts";
+import { RepoRecord } from "../../model/record.ts";
 import { createUnique } from "../_unique.ts";
 import type { ElnArchive } from "./_archive.ts";
 import { ElnImportError, type ElnProgress } from "./errors.ts";

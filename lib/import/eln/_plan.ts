@@ -1,7 +1,7 @@
 // The planner: a pure function from the parsed metadata and the archive's file list to the
 // records, files, links and collection an import creates.
 
-import { InputError } from "../../http/errors.ts";
+import { InputError } from "../../errors.ts";
 import type { Extra } from "../../http/protocol.ts";
 import { propertyValueExtras } from "./_extras.ts";
 import { asList, type Crate, type CrateNode, hasType, isNode, text } from "./_crate.ts";

@@ -5,7 +5,7 @@
 // stored file without a SHA-256 is not read: its data is its declared size (checked on the
 // directory); a small deflated one is inflated in one step (ElnArchive.checkSize). Memory stays
 // bounded (an entry is read in chunks and dropped); the cost is reading those entries twice (see
-// docs/decisions.md, issue 18 section).
+// docs/perf/eln.md).
 
 import { type ElnArchive, entryError } from "./_archive.ts";
 import type { ElnPlan } from "./plan.ts";

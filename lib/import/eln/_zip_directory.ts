@@ -1,8 +1,7 @@
 // The central directory of a ZIP archive, read without zip.js: the entry count comes from the end
 // record before anything else is read, and each entry costs one small record (its name, sizes
 // and where its header lies in the directory's one buffer) instead of zip.js's entry objects
-// (about 7 KB and 100 µs each: 700 MiB and 18 s for 100,000 entries, see docs/decisions.md, ELN
-// section). zip.js still reads every entry's data (see _archive.ts).
+// (about 7 KB and 100 µs each: 700 MiB and 18 s for 100,000 entries, see docs/perf/eln.md). zip.js still reads every entry's data (see _archive.ts).
 
 const EOCD_SIGNATURE = 0x06054b50;
 const EOCD_LENGTH = 22;

@@ -14,7 +14,7 @@
  * @module
  */
 
-import { InputError, RepoApyError } from "../../http/errors.ts";
+import { InputError, RepoApyError } from "../../errors.ts";
 
 /**
  * An import failed after it had started creating: the message names the entity that failed and

@@ -22,7 +22,7 @@
  * @module
  */
 
-import { InputError } from "../../http/errors.ts";
+import { InputError } from "../../errors.ts";
 import type { Transport } from "../../http/transport.ts";
 import { METADATA_FILE, openElnArchive } from "./_archive.ts";
 import { parseCrate } from "./_crate.ts";

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { InputError } from "../../http/errors.ts";
+import { InputError } from "../../errors.ts";
 import type { FileJson, PageJson, RevisionJson } from "../../http/protocol.ts";
 import { fileByNamePath, fileRevisionsPath, filesPath } from "../../http/paths.ts";
 import type { QueryParams } from "../../http/url.ts";

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { InputError } from "../../http/errors.ts";
+import { InputError } from "../../errors.ts";
 import type { PageJson, RecordJson, RecordLinkJson } from "../../http/protocol.ts";
 import { recordLinksPath } from "../../http/paths.ts";
 import type { QueryParams } from "../../http/url.ts";

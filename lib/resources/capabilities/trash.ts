@@ -5,7 +5,7 @@
  * @module
  */
 
-import { InputError } from "../../http/errors.ts";
+import { InputError } from "../../errors.ts";
 import type { PageJson, ResourceJson, TrashItemJson } from "../../http/protocol.ts";
 import { purgePath, restorePath, TRASH_PATH, type TrashableType } from "../../http/paths.ts";
 import type { Transport } from "../../http/transport.ts";

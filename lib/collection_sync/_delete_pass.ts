@@ -4,7 +4,7 @@
 // so its own rules hold too). When anything went wrong, nothing is deleted anywhere and the run
 // says how many files were kept and why.
 
-import { runPool } from "../_pool.ts";
+import { runPool } from "../transfer/_pool.ts";
 import {
   type SyncAction,
   type SyncActionKind,
@@ -12,7 +12,7 @@ import {
   type SyncPlan,
   type SyncResult,
   type SyncTarget,
-} from "../sync.ts";
+} from "../transfer/sync.ts";
 import { folderOptions, messageOf, perRecordConcurrency, recordConcurrency } from "./_shared.ts";
 import type { CollectionSyncOptions, CollectionSyncResult, RecordSyncOutcome } from "./types.ts";
 

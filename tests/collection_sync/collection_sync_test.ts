@@ -5,12 +5,9 @@ import { assert, assertEquals, assertStringIncludes } from "../_assert.ts";
 import { RepoManager } from "../../lib/manager/repo_manager.ts";
 import type { Extra } from "../../lib/http/protocol.ts";
 import { startServer, type TestServer } from "../../lib/testing/mod.ts";
-import {
-  syncCollection,
-  syncRecordFolder,
-} from "../../lib/transfer/collection_sync/sync_collection.ts";
-import { identifierFromFolder } from "../../lib/transfer/collection_sync/layout.ts";
-import { inShard, parseShard } from "../../lib/transfer/collection_sync/shard.ts";
+import { syncCollection, syncRecordFolder } from "../../lib/collection_sync/sync_collection.ts";
+import { identifierFromFolder } from "../../lib/collection_sync/layout.ts";
+import { inShard, parseShard } from "../../lib/collection_sync/shard.ts";
 import { tempDir } from "../_temp.ts";
 
 async function writeTree(root: string, files: Record<string, string>): Promise<void> {

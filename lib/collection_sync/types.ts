@@ -4,8 +4,8 @@
  * @module
  */
 
-import type { Transport } from "../../http/transport.ts";
-import type { SyncDirection, SyncResult } from "../sync.ts";
+import type { Transport } from "../http/transport.ts";
+import type { SyncDirection, SyncResult } from "../transfer/sync.ts";
 import type { Shard } from "./shard.ts";
 
 /** What a collection sync talks through: a `RepoManager` (or anything holding a transport). */

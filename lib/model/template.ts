@@ -30,7 +30,7 @@ import {
   exportStream,
   type ExportStreamOptions,
   type ResourceExportOptions,
-} from "./export.ts";
+} from "../transfer/export.ts";
 
 /** Template export types. */
 export type TemplateExportType = "json" | "json-schema" | "shacl";

@@ -17,7 +17,7 @@
  * @module
  */
 
-import { ConfigurationError } from "../http/errors.ts";
+import { ConfigurationError } from "../errors.ts";
 
 // C0 controls, DEL and C1 controls: none belongs in a URL, a token or a header value.
 // deno-lint-ignore no-control-regex
@@ -38,7 +38,7 @@ const CONTROL_NAMES: { [code: number]: string } = {
  * @example Usage
  * ```ts
  * import { checkSettingText } from "./setting_text.ts";
- * import { ConfigurationError } from "../http/errors.ts";
+ * import { ConfigurationError } from "../errors.ts";
  * import assert from "node:assert";
  * assert.throws(
  *   () => checkSettingText("https://a.example\n", "the host", "given to RepoManager"),

@@ -2,16 +2,16 @@
 // looked up or created, metadata that differs is changed, records are put into their collection,
 // links named in `.record.json` are made, and each record's files are synced by syncFolder().
 
-import { RequestError } from "../../http/errors.ts";
-import type { RecordJson } from "../../http/protocol.ts";
-import type { Transport } from "../../http/transport.ts";
-import { openResource } from "../../resources/resource.ts";
-import { RepoCollection } from "../collection.ts";
-import { runPool } from "../_pool.ts";
-import { RepoRecord } from "../record.ts";
-import { syncFolder } from "../sync.ts";
+import { RequestError } from "../http/errors.ts";
+import type { RecordJson } from "../http/protocol.ts";
+import type { Transport } from "../http/transport.ts";
+import { openResource } from "../resources/resource.ts";
+import { RepoCollection } from "../model/collection.ts";
+import { runPool } from "../transfer/_pool.ts";
+import { RepoRecord } from "../model/record.ts";
+import { syncFolder } from "../transfer/sync.ts";
 import { deleteAfterAll, type SyncedRecord } from "./_delete_pass.ts";
-import { RepoTemplate } from "../template.ts";
+import { RepoTemplate } from "../model/template.ts";
 import {
   allRecords,
   type CollectionFolder,

@@ -23,9 +23,9 @@
  */
 
 import { join } from "node:path";
-import { InputError } from "../../http/errors.ts";
-import { generateIdentifier } from "../../utils/identifier.ts";
-import { statLocalPath } from "../../utils/local_path.ts";
+import { InputError } from "../errors.ts";
+import { generateIdentifier } from "../utils/identifier.ts";
+import { statLocalPath } from "../utils/local_path.ts";
 import {
   COLLECTION_FILE,
   type CollectionMetadata,

@@ -15,8 +15,8 @@
  * @module
  */
 
-import type { Extra, TemplateJson } from "../../http/protocol.ts";
-import { InputError } from "../../http/errors.ts";
+import type { Extra, TemplateJson } from "../http/protocol.ts";
+import { InputError } from "../errors.ts";
 
 /** One way a record's extras differ from the template's. */
 export interface TemplateProblem {

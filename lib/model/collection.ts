@@ -28,7 +28,7 @@ import {
   exportStream,
   type ExportStreamOptions,
   type ResourceExportOptions,
-} from "./export.ts";
+} from "../transfer/export.ts";
 
 /** Collection export types. */
 export type CollectionExportType = "json" | "rdf" | "qr" | "ro-crate";

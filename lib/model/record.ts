@@ -50,27 +50,27 @@ import {
   type DownloadFileOptions,
   downloadFileStream,
   type DownloadStreamOptions,
-} from "./download.ts";
+} from "../transfer/download.ts";
 import {
   downloadAllFiles,
   type DownloadAllFilesOptions,
   downloadFiles,
   type DownloadFilesOptions,
-} from "./download_files.ts";
+} from "../transfer/download_files.ts";
 import {
   exportResource,
   exportStream,
   type ExportStreamOptions,
   type ResourceExportOptions,
-} from "./export.ts";
+} from "../transfer/export.ts";
 import {
   exportMetadata,
   type ExportMetadataOptions,
   exportMetadataStream,
-} from "./export_metadata.ts";
-import { uploadFile, type UploadFileOptions, type UploadSource } from "./upload.ts";
-import type { UploadFilesDone } from "./errors.ts";
-import { uploadFiles, type UploadFilesOptions } from "./upload_files.ts";
+} from "../transfer/export_metadata.ts";
+import { uploadFile, type UploadFileOptions, type UploadSource } from "../transfer/upload.ts";
+import type { UploadFilesDone } from "../transfer/errors.ts";
+import { uploadFiles, type UploadFilesOptions } from "../transfer/upload_files.ts";
 
 export type { FileChanges, MetadataOptions, RecordLinkChanges, RecordLinksQuery };
 

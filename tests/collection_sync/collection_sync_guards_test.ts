@@ -1,12 +1,12 @@
 // The guard rails of records sync (--max-delete, the empty-source rule, --backup-dir) in a
 // collection sync, over real HTTP against the local server.
 import { assert, assertEquals, assertRejects, assertStringIncludes } from "../_assert.ts";
-import { InputError } from "../../lib/http/errors.ts";
+import { InputError } from "../../lib/errors.ts";
 import { RepoManager } from "../../lib/manager/repo_manager.ts";
 import { startServer, type TestServer } from "../../lib/testing/mod.ts";
-import { syncCollection } from "../../lib/transfer/collection_sync/sync_collection.ts";
+import { syncCollection } from "../../lib/collection_sync/sync_collection.ts";
 import { tempDir } from "../_temp.ts";
-import { writeTree } from "./_trees.ts";
+import { writeTree } from "../transfer/_trees.ts";
 
 const PROJECT = {
   "sample-1/a.txt": "a",

@@ -2,23 +2,24 @@
 // children, the race-safe get-or-create, the options each record's syncFolder() gets, and the
 // plan of a record a dry run would create.
 
-import { ConnectionError, InputError, RequestError } from "../../http/errors.ts";
-import { IncompleteListingError, paginateItems } from "../../http/paginate.ts";
-import { childCollectionsPath, collectionRecordsPath, recordLinksPath } from "../../http/paths.ts";
+import { InputError } from "../errors.ts";
+import { ConnectionError, RequestError } from "../http/errors.ts";
+import { IncompleteListingError, paginateItems } from "../http/paginate.ts";
+import { childCollectionsPath, collectionRecordsPath, recordLinksPath } from "../http/paths.ts";
 import {
   type CollectionJson,
   MAX_PER_PAGE,
   type RecordJson,
   type RecordLinkJson,
   type ResourceJson,
-} from "../../http/protocol.ts";
-import type { Transport } from "../../http/transport.ts";
-import { ResourceNotFoundError } from "../../resources/errors.ts";
-import { openResource, type Resource, type ResourceClass } from "../../resources/resource.ts";
+} from "../http/protocol.ts";
+import type { Transport } from "../http/transport.ts";
+import { ResourceNotFoundError } from "../resources/errors.ts";
+import { openResource, type Resource, type ResourceClass } from "../resources/resource.ts";
 import { join } from "node:path";
-import { globFilter } from "../../utils/glob.ts";
-import { walkTree } from "../_tree.ts";
-import type { SyncAction, SyncOptions, SyncResult } from "../sync.ts";
+import { globFilter } from "../utils/glob.ts";
+import { walkTree } from "../transfer/_tree.ts";
+import type { SyncAction, SyncOptions, SyncResult } from "../transfer/sync.ts";
 import { RECORD_FILE } from "./metadata.ts";
 import type { CollectionSyncOptions } from "./types.ts";
 

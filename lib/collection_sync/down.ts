@@ -4,17 +4,17 @@
 // changes, so a second run writes nothing.
 
 import { dirname, join } from "node:path";
-import { InputError, RepoApyError } from "../../http/errors.ts";
-import { ResourceNotFoundError } from "../../resources/errors.ts";
-import type { CollectionJson, RecordJson } from "../../http/protocol.ts";
-import type { Transport } from "../../http/transport.ts";
-import { openResource } from "../../resources/resource.ts";
-import { safeFileName } from "../../utils/file_name.ts";
-import { writeAtomic } from "../_atomic_file.ts";
-import { RepoCollection } from "../collection.ts";
-import { runPool } from "../_pool.ts";
-import { RepoRecord } from "../record.ts";
-import { checkBackupDir, syncFolder } from "../sync.ts";
+import { InputError, RepoApyError } from "../errors.ts";
+import { ResourceNotFoundError } from "../resources/errors.ts";
+import type { CollectionJson, RecordJson } from "../http/protocol.ts";
+import type { Transport } from "../http/transport.ts";
+import { openResource } from "../resources/resource.ts";
+import { safeFileName } from "../utils/file_name.ts";
+import { writeAtomic } from "../transfer/_atomic_file.ts";
+import { RepoCollection } from "../model/collection.ts";
+import { runPool } from "../transfer/_pool.ts";
+import { RepoRecord } from "../model/record.ts";
+import { checkBackupDir, syncFolder } from "../transfer/sync.ts";
 import { deleteAfterAll, type SyncedRecord } from "./_delete_pass.ts";
 import {
   COLLECTION_FILE,

@@ -16,16 +16,16 @@
  * @module
  */
 
-import { InputError } from "../../http/errors.ts";
+import { InputError } from "../errors.ts";
 import type {
   CollectionJson,
   Extra,
   RecordJson,
   ResourceChanges,
   ResourceJson,
-} from "../../http/protocol.ts";
-import { stringifyJson } from "../../http/_float_json.ts";
-import { validateExtras } from "../../resources/metadata.ts";
+} from "../http/protocol.ts";
+import { stringifyJson } from "../http/_float_json.ts";
+import { validateExtras } from "../resources/metadata.ts";
 
 /** The record's metadata file in its folder (never uploaded as a file). */
 export const RECORD_FILE = ".record.json";

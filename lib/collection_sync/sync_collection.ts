@@ -11,8 +11,8 @@
  * @example Usage
  * ```ts
  * import { syncCollection } from "./sync_collection.ts";
- * import { Transport } from "../../http/transport.ts";
- * import { startServer } from "../../testing/mod.ts";
+ * import { Transport } from "../http/transport.ts";
+ * import { startServer } from "../testing/mod.ts";
  * await using server = await startServer();
  * await using transport = new Transport({ settings: { host: server.url, pat: server.pat } });
  * const dir = await Deno.makeTempDir();
@@ -26,7 +26,7 @@
  * @module
  */
 
-import { InputError } from "../../http/errors.ts";
+import { InputError } from "../errors.ts";
 import { syncDown } from "./down.ts";
 import { type AllowedDeletions, syncUp } from "./up.ts";
 import type {
@@ -189,8 +189,8 @@ export async function syncCollection(
  * @example Usage
  * ```ts
  * import { syncRecordFolder } from "./sync_collection.ts";
- * import { Transport } from "../../http/transport.ts";
- * import { startServer } from "../../testing/mod.ts";
+ * import { Transport } from "../http/transport.ts";
+ * import { startServer } from "../testing/mod.ts";
  * await using server = await startServer();
  * await using transport = new Transport({ settings: { host: server.url, pat: server.pat } });
  * const dir = await Deno.makeTempDir();

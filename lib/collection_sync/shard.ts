@@ -15,7 +15,7 @@
  * @module
  */
 
-import { InputError } from "../../http/errors.ts";
+import { InputError } from "../errors.ts";
 
 /** One share of a run: shard `index` (1 to `count`) of `count`. */
 export interface Shard {
