@@ -8,7 +8,7 @@
  * @example Usage
  * ```ts
  * import { watchFolder } from "./watch.ts";
- * import { RepoRecord } from "./record.ts";
+ * import { RepoRecord } from "../model/record.ts";
  * import { openResource } from "../resources/resource.ts";
  * import { Transport } from "../http/transport.ts";
  * import { startServer } from "../testing/mod.ts";
