@@ -1,12 +1,15 @@
 /**
- * The `repo-apy` command line interface. Run it with `deno run <permissions> cli.ts <group>
- * <command> [options]`; `deno task compile` builds it into a binary. Exit codes: 0 success, 1 the
- * operation failed (message on stderr), 2 wrong usage, 130 interrupted (Ctrl-C or SIGTERM: one
- * line says what was left and how to continue).
+ * The `repo-apy` command line interface, and the package's `./cli` export. Run it with
+ * `deno run <permissions> jsr:@repo/apy/cli <group> <command> [options]` (or `cli.ts` in a
+ * checkout), install it with `deno install -g -n repo-apy <permissions> jsr:@repo/apy/cli`;
+ * `deno task compile` builds it into a binary. Exit codes: 0 success, 1 the operation failed
+ * (message on stderr), 2 wrong usage, 130 interrupted (Ctrl-C or SIGTERM: one line says what was
+ * left and how to continue).
  *
- * The CLI's reusable parts (and {@linkcode main}) are the `./cli` export, `lib/cli/mod.ts`. This
- * script imports only {@linkcode main}, which loads the command group a run names and nothing
- * else, so start-up stays short.
+ * This module imports only {@linkcode main}, which loads the command group a run names and
+ * nothing else, so start-up stays short; its other exports are types, which cost nothing at run
+ * time. The CLI's reusable parts (the command tree, `CLIRepoManager`, `apyCommand`, `Output`, …)
+ * are the `./cli/kit` export (`lib/cli/kit.ts`): handed out here, they would load before every run.
  *
  * @example Usage
  * ```ts

@@ -23,7 +23,8 @@
  * the errors, the option and JSON types, conversion and a few utilities. The machinery behind it
  * has its own entry points: `@repo/apy/http` (the transport, pagination, retries, the pacer and
  * the protocol vocabulary, for writing your own endpoints), `@repo/apy/config` (the config
- * file), `@repo/apy/import` (ELN, JSON Schema and SHACL imports), `@repo/apy/cli` and
+ * file), `@repo/apy/import` (ELN, JSON Schema and SHACL imports), `@repo/apy/cli` (the CLI),
+ * `@repo/apy/cli/kit` (its reusable parts) and
  * `@repo/apy/testing` (a local repository server).
  *
  * @module

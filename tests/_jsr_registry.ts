@@ -73,7 +73,7 @@ export function startJsrRegistry(): JsrRegistry {
   };
 }
 
-/** The regular files of a tar stream by their path (`/lib/cli/mod.ts`). */
+/** The regular files of a tar stream by their path (`/lib/cli/kit.ts`). */
 async function untar(
   stream: ReadableStream<Uint8Array>,
 ): Promise<Map<string, Uint8Array<ArrayBuffer>>> {

@@ -3,7 +3,7 @@
  * symbol that reaches `@repo/apy` (`mod.ts`) or one of its subpaths must be on that entry's
  * curated list below, and every listed symbol must still be there; every entry of `deno.json`
  * has a list. Each name is a semver promise; plumbing belongs behind a subpath (`./http`,
- * `./config`, `./import`, `./cli`, `./testing`), and helpers stay private. Adding a name is a
+ * `./config`, `./import`, `./cli`, `./cli/kit`, `./testing`), and helpers stay private. Adding a name is a
  * decision: add it here and to docs/api-names.md in the same change.
  */
 
@@ -391,6 +391,16 @@ const SUBPATHS: { [entry: string]: string[] } = {
     "TemplateKind",
   ],
   "./cli": [
+    "Logger",
+    "LogLevel",
+    "main",
+    "MainOptions",
+    "RepoManagerOptions",
+    "RetryOptions",
+    "RunCliOptions",
+    "SettingsOptions",
+  ],
+  "./cli/kit": [
     "ApyAction",
     "apyCommand",
     "ApyCommandOptions",
@@ -419,8 +429,6 @@ const SUBPATHS: { [entry: string]: string[] } = {
     "IdIdentifierValue",
     "idIdentifierValue",
     "isDryRun",
-    "main",
-    "MainOptions",
     "Output",
     "OutputStreams",
     "parseInteger",

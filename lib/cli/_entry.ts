@@ -1,6 +1,6 @@
-// The process entry of the CLI, shared by the `cli.ts` script and the `./cli` export
-// (`lib/cli/mod.ts`) when either runs as the main module (`deno run`, `deno install`,
-// `deno compile`): the process's arguments, Ctrl-C as an abort signal, the exit code.
+// The process entry of the CLI, run by `cli.ts` (the `./cli` export) when it is the main module
+// (`deno run`, `deno install`, `deno compile`): the process's arguments, Ctrl-C as an abort
+// signal, the exit code.
 
 import { withInterrupts } from "./_interrupts.ts";
 import { main } from "./main.ts";

@@ -12,7 +12,8 @@ const INTERRUPTS: Deno.Signal[] = Deno.build.os === "windows"
  *
  * @example Usage
  * ```ts
- * import { main, withInterrupts } from "@repo/apy/cli";
+ * import { main } from "@repo/apy/cli";
+ * import { withInterrupts } from "@repo/apy/cli/kit";
  * import assert from "node:assert";
  *
  * const lines: string[] = [];

@@ -36,7 +36,7 @@ const dryManagers = new WeakSet<CLIRepoManager>();
  * @example Usage
  * ```ts
  * import { RepoManager } from "@repo/apy";
- * import { apyCommand, createProgram, dryRun, dryRunOption, Output } from "@repo/apy/cli";
+ * import { apyCommand, createProgram, dryRun, dryRunOption, Output } from "@repo/apy/cli/kit";
  * import { startServer } from "@repo/apy/testing";
  * import assert from "node:assert";
  *
@@ -78,7 +78,7 @@ export function dryRunOption<C extends CommandUnknownOpts>(command: C): C {
  *
  * @example Usage
  * ```ts
- * import { apyCommand, createProgram, dryRun, dryRunOption, Output } from "@repo/apy/cli";
+ * import { apyCommand, createProgram, dryRun, dryRunOption, Output } from "@repo/apy/cli/kit";
  * import { startServer } from "@repo/apy/testing";
  * import assert from "node:assert";
  *
@@ -108,7 +108,7 @@ export function dryRun(manager: CLIRepoManager, what: string): boolean {
  *
  * @example Usage
  * ```ts
- * import { apyCommand, createProgram, dryRun, dryRunOption, isDryRun, Output } from "@repo/apy/cli";
+ * import { apyCommand, createProgram, dryRun, dryRunOption, isDryRun, Output } from "@repo/apy/cli/kit";
  * import { startServer } from "@repo/apy/testing";
  * import assert from "node:assert";
  *
@@ -144,7 +144,7 @@ export function isDryRun(manager: CLIRepoManager): boolean {
  * @example Usage
  * ```ts
  * import { Command } from "@commander-js/extra-typings";
- * import { everydayOptions } from "@repo/apy/cli";
+ * import { everydayOptions } from "@repo/apy/cli/kit";
  * import assert from "node:assert";
  *
  * const command = everydayOptions(new Command("show").option("-q, --query <text>"));
@@ -219,7 +219,7 @@ export interface ApyCommandOptions<Opts> {
  *
  * @example Usage
  * ```ts
- * import { apyCommand, createProgram, Output } from "@repo/apy/cli";
+ * import { apyCommand, createProgram, Output } from "@repo/apy/cli/kit";
  * import { startServer } from "@repo/apy/testing";
  * import assert from "node:assert";
  *

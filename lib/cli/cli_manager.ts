@@ -29,7 +29,7 @@ export interface CLIRepoManagerOptions extends RepoManagerOptions {
  *
  * @example Usage (permissions: `--allow-net` for the host)
  * ```ts
- * import { CLIRepoManager, Output } from "@repo/apy/cli";
+ * import { CLIRepoManager, Output } from "@repo/apy/cli/kit";
  * import { startServer } from "@repo/apy/testing";
  * import assert from "node:assert";
  *
@@ -81,7 +81,7 @@ export class CLIRepoManager extends RepoManager {
    *
    * @example Usage
    * ```ts
-   * import { CLIRepoManager, Output } from "@repo/apy/cli";
+   * import { CLIRepoManager, Output } from "@repo/apy/cli/kit";
    * import assert from "node:assert";
    *
    * const out: string[] = [];
@@ -109,7 +109,7 @@ export class CLIRepoManager extends RepoManager {
    *
    * @example Usage
    * ```ts
-   * import { CLIRepoManager } from "@repo/apy/cli";
+   * import { CLIRepoManager } from "@repo/apy/cli/kit";
    * import { startServer } from "@repo/apy/testing";
    * import assert from "node:assert";
    *
@@ -133,7 +133,7 @@ export class CLIRepoManager extends RepoManager {
    *
    * @example Usage
    * ```ts
-   * import { CLIRepoManager } from "@repo/apy/cli";
+   * import { CLIRepoManager } from "@repo/apy/cli/kit";
    * import { startServer } from "@repo/apy/testing";
    * import assert from "node:assert";
    *
@@ -155,7 +155,7 @@ export class CLIRepoManager extends RepoManager {
    *
    * @example Usage
    * ```ts
-   * import { CLIRepoManager } from "@repo/apy/cli";
+   * import { CLIRepoManager } from "@repo/apy/cli/kit";
    * import { startServer } from "@repo/apy/testing";
    * import assert from "node:assert";
    *
@@ -177,7 +177,7 @@ export class CLIRepoManager extends RepoManager {
    *
    * @example Usage
    * ```ts
-   * import { CLIRepoManager } from "@repo/apy/cli";
+   * import { CLIRepoManager } from "@repo/apy/cli/kit";
    * import { startServer } from "@repo/apy/testing";
    * import assert from "node:assert";
    *
@@ -198,7 +198,7 @@ export class CLIRepoManager extends RepoManager {
    *
    * @example Usage
    * ```ts
-   * import { CLIRepoManager } from "@repo/apy/cli";
+   * import { CLIRepoManager } from "@repo/apy/cli/kit";
    * import { startServer } from "@repo/apy/testing";
    * import assert from "node:assert";
    *
@@ -240,7 +240,7 @@ export class CLIRepoManager extends RepoManager {
    *
    * @example Usage
    * ```ts
-   * import { CLIRepoManager, Output } from "@repo/apy/cli";
+   * import { CLIRepoManager, Output } from "@repo/apy/cli/kit";
    * import assert from "node:assert";
    *
    * const out: string[] = [];
@@ -262,7 +262,7 @@ export class CLIRepoManager extends RepoManager {
    *
    * @example Usage
    * ```ts
-   * import { CLIRepoManager, Output } from "@repo/apy/cli";
+   * import { CLIRepoManager, Output } from "@repo/apy/cli/kit";
    * import assert from "node:assert";
    *
    * const out: string[] = [];
@@ -283,7 +283,7 @@ export class CLIRepoManager extends RepoManager {
    *
    * @example Usage
    * ```ts
-   * import { CLIRepoManager, Output } from "@repo/apy/cli";
+   * import { CLIRepoManager, Output } from "@repo/apy/cli/kit";
    * import assert from "node:assert";
    *
    * const out: string[] = [];
@@ -305,7 +305,7 @@ export class CLIRepoManager extends RepoManager {
    *
    * @example Usage
    * ```ts
-   * import { CLIRepoManager, Output } from "@repo/apy/cli";
+   * import { CLIRepoManager, Output } from "@repo/apy/cli/kit";
    * import assert from "node:assert";
    *
    * const out: string[] = [];
@@ -327,7 +327,7 @@ export class CLIRepoManager extends RepoManager {
    *
    * @example Usage
    * ```ts
-   * import { CLIRepoManager, Output } from "@repo/apy/cli";
+   * import { CLIRepoManager, Output } from "@repo/apy/cli/kit";
    * import assert from "node:assert";
    *
    * const out: string[] = [];
@@ -349,7 +349,7 @@ export class CLIRepoManager extends RepoManager {
    *
    * @example Usage
    * ```ts
-   * import { CLIRepoManager, Output } from "@repo/apy/cli";
+   * import { CLIRepoManager, Output } from "@repo/apy/cli/kit";
    * import assert from "node:assert";
    *
    * const out: string[] = [];
@@ -371,7 +371,7 @@ export class CLIRepoManager extends RepoManager {
    *
    * @example Usage
    * ```ts
-   * import { CLIRepoManager, Output } from "@repo/apy/cli";
+   * import { CLIRepoManager, Output } from "@repo/apy/cli/kit";
    * import assert from "node:assert";
    *
    * const out: string[] = [];

@@ -21,7 +21,7 @@ import { EXIT, ExitError } from "./_errors.ts";
 import { progressLine } from "./_progress_line.ts";
 import { terminalLine, wrapWords } from "./_terminal_text.ts";
 
-// The byte formatter is the library's own (its error messages use it too); `./cli` keeps the name.
+// The byte formatter is the library's own (its error messages use it too); `./cli/kit` keeps the name.
 export { formatBytes, type FormatBytesOptions } from "../http/format_bytes.ts";
 
 /** Verbosity levels of the CLI (`-V/--verbose`), from quietest to loudest. */
@@ -45,7 +45,7 @@ export interface OutputStreams {
  *
  * @example Capturing what a command prints (no permission needed)
  * ```ts
- * import { Output } from "@repo/apy/cli";
+ * import { Output } from "@repo/apy/cli/kit";
  * import assert from "node:assert";
  *
  * const out: string[] = [];
@@ -104,7 +104,7 @@ export class Output {
    *
    * @example Usage
    * ```ts
-   * import { Output } from "@repo/apy/cli";
+   * import { Output } from "@repo/apy/cli/kit";
    * import assert from "node:assert";
    *
    * const out: string[] = [];
@@ -128,7 +128,7 @@ export class Output {
    *
    * @example Usage
    * ```ts
-   * import { Output } from "@repo/apy/cli";
+   * import { Output } from "@repo/apy/cli/kit";
    * import assert from "node:assert";
    *
    * const err: string[] = [];
@@ -152,7 +152,7 @@ export class Output {
    *
    * @example Usage
    * ```ts
-   * import { Output } from "@repo/apy/cli";
+   * import { Output } from "@repo/apy/cli/kit";
    * import assert from "node:assert";
    *
    * const out: string[] = [];
@@ -174,7 +174,7 @@ export class Output {
    *
    * @example Usage
    * ```ts
-   * import { Output } from "@repo/apy/cli";
+   * import { Output } from "@repo/apy/cli/kit";
    * import assert from "node:assert";
    *
    * const out: string[] = [];
@@ -196,7 +196,7 @@ export class Output {
    *
    * @example Usage
    * ```ts
-   * import { Output } from "@repo/apy/cli";
+   * import { Output } from "@repo/apy/cli/kit";
    * import assert from "node:assert";
    *
    * const out: string[] = [];
@@ -219,7 +219,7 @@ export class Output {
    *
    * @example Usage
    * ```ts
-   * import { Output } from "@repo/apy/cli";
+   * import { Output } from "@repo/apy/cli/kit";
    * import assert from "node:assert";
    *
    * const out: string[] = [];
@@ -243,7 +243,7 @@ export class Output {
    *
    * @example Usage
    * ```ts
-   * import { Output } from "@repo/apy/cli";
+   * import { Output } from "@repo/apy/cli/kit";
    * import assert from "node:assert";
    *
    * const out: string[] = [];
@@ -269,7 +269,7 @@ export class Output {
    *
    * @example Usage
    * ```ts
-   * import { Output } from "@repo/apy/cli";
+   * import { Output } from "@repo/apy/cli/kit";
    * import assert from "node:assert";
    *
    * const out: string[] = [];
@@ -291,7 +291,7 @@ export class Output {
    *
    * @example Usage
    * ```ts
-   * import { Output } from "@repo/apy/cli";
+   * import { Output } from "@repo/apy/cli/kit";
    * import assert from "node:assert";
    *
    * const out: string[] = [];
@@ -315,7 +315,7 @@ export class Output {
    *
    * @example Usage
    * ```ts
-   * import { Output } from "@repo/apy/cli";
+   * import { Output } from "@repo/apy/cli/kit";
    * import assert from "node:assert";
    *
    * const out: string[] = [];
@@ -339,7 +339,7 @@ export class Output {
    *
    * @example Usage
    * ```ts
-   * import { Output } from "@repo/apy/cli";
+   * import { Output } from "@repo/apy/cli/kit";
    * import assert from "node:assert";
    *
    * const out: string[] = [];
@@ -360,7 +360,7 @@ export class Output {
    *
    * @example Usage
    * ```ts
-   * import { Output } from "@repo/apy/cli";
+   * import { Output } from "@repo/apy/cli/kit";
    * import assert from "node:assert";
    *
    * const err: string[] = [];
@@ -382,7 +382,7 @@ export class Output {
    *
    * @example Usage
    * ```ts
-   * import { Output } from "@repo/apy/cli";
+   * import { Output } from "@repo/apy/cli/kit";
    * import assert from "node:assert";
    *
    * const out: string[] = [];
@@ -410,7 +410,7 @@ export class Output {
    *
    * @example Usage
    * ```ts
-   * import { Output } from "@repo/apy/cli";
+   * import { Output } from "@repo/apy/cli/kit";
    * import assert from "node:assert";
    *
    * const out: string[] = [];
@@ -442,7 +442,7 @@ export class Output {
    *
    * @example Usage
    * ```ts
-   * import { Output } from "@repo/apy/cli";
+   * import { Output } from "@repo/apy/cli/kit";
    * import assert from "node:assert";
    *
    * const err: string[] = [];
@@ -474,7 +474,7 @@ export class Output {
    *
    * @example Usage
    * ```ts
-   * import { Output } from "@repo/apy/cli";
+   * import { Output } from "@repo/apy/cli/kit";
    * import assert from "node:assert";
    *
    * const out: string[] = [];
@@ -500,7 +500,7 @@ export class Output {
    *
    * @example Usage
    * ```ts
-   * import { Output } from "@repo/apy/cli";
+   * import { Output } from "@repo/apy/cli/kit";
    * import assert from "node:assert";
    *
    * const output = new Output({ stdout: () => {}, stderr: () => {}, stderrIsTerminal: false });

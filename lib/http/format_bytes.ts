@@ -1,5 +1,5 @@
 // The one byte-count formatter: the CLI's sizes, rates and progress (`lib/cli/output.ts`
-// re-exports it for `@repo/apy/cli`) and the sizes in library error messages
+// re-exports it for `@repo/apy/cli/kit`) and the sizes in library error messages
 // (`ResponseTooLargeError`). It lives here, in the lowest layer that needs it.
 
 /** Options of {@linkcode formatBytes}. */

@@ -10,6 +10,8 @@
  * - `--version` vs an empty `deno run` script (target ≤ 1.5×);
  * - `records get-metadatum` (one record, one request) vs an empty `deno run` script (≤ 3×);
  * - `records --help` (the pre-rendered help) vs an empty `deno run` script (no target);
+ * - `--version` through the `./cli` export (the file `deno.json` names, what `deno install
+ *   jsr:@repo/apy/cli` runs) vs through `cli.ts` (1.0× when the export loads no more than it);
  * - `records get-file` of a 3-byte file vs kadi-apy 0.51.0 doing the same (≥ 5× faster, that is
  *   A/B ≤ 0.2), when `kadi-apy` is on `PATH` or given with `--kadi-apy`.
  *
@@ -18,13 +20,14 @@
  * which reports the command's own wall time (`EPOCHREALTIME`) and CPU time (`times`) to the
  * millisecond. Timings are never asserted anywhere: this script only prints them.
  *
- * Run: `deno run -A scripts/bench/startup.ts [--pairs 30] [--only version,metadatum,help,file]
+ * Run: `deno run -A scripts/bench/startup.ts [--pairs 30] [--only version,metadatum,help,export,file]
  * [--kadi-apy PATH] [--pin]` (`--pin`: the server on CPU 0, the commands on the other CPUs).
  *
  * @module
  */
 
 import { fileURLToPath } from "node:url";
+import denoJson from "../../deno.json" with { type: "json" };
 import { Transport } from "../../lib/http/transport.ts";
 import { openResource } from "../../lib/resources/resource.ts";
 import { startServer } from "../../lib/testing/mod.ts";
@@ -178,7 +181,7 @@ async function denoDir(): Promise<string> {
 
 async function main(): Promise<void> {
   const pairs = Math.max(1, Number(option("pairs", "30")));
-  const only = option("only", "version,metadatum,help,file").split(",");
+  const only = option("only", "version,metadatum,help,export,file").split(",");
   const pinned = Deno.args.includes("--pin") ? await pinServerAndClients() : undefined;
   const kadiApy = option("kadi-apy", "") || await onPath("kadi-apy");
   const work = await Deno.realPath(await Deno.makeTempDir({ prefix: "repo-apy-startup-" }));
@@ -211,6 +214,8 @@ async function main(): Promise<void> {
     await Deno.writeTextFile(empty, "");
 
     const cli = fileURLToPath(new URL("../../cli.ts", import.meta.url));
+    // The file behind `jsr:@repo/apy/cli`, as deno.json names it.
+    const cliExport = fileURLToPath(new URL(`../../${denoJson.exports["./cli"]}`, import.meta.url));
     // The benchmark's own Deno cache, warmed before measuring (as in `_clients.ts`).
     const env = {
       REPO_APY_CONFIG: config,
@@ -220,9 +225,13 @@ async function main(): Promise<void> {
       PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
     };
     const errFile = `${work}/stderr.txt`;
-    await new Deno.Command(Deno.execPath(), { args: ["cache", "--quiet", cli], env }).output();
-    const repoApy = (...args: string[]) => () =>
-      timed([Deno.execPath(), "run", "--quiet", ...CLI_PERMISSIONS, cli, ...args], env, errFile);
+    await new Deno.Command(Deno.execPath(), {
+      args: ["cache", "--quiet", cli, cliExport],
+      env,
+    }).output();
+    const runFile = (file: string, ...args: string[]) => () =>
+      timed([Deno.execPath(), "run", "--quiet", ...CLI_PERMISSIONS, file, ...args], env, errFile);
+    const repoApy = (...args: string[]) => runFile(cli, ...args);
     const emptyRun = () => timed([Deno.execPath(), "run", "--quiet", empty], env, errFile);
     const fileArgs = [
       "records",
@@ -266,6 +275,16 @@ async function main(): Promise<void> {
           { name: "`records --help` vs empty `deno run`", target: "" },
           repoApy("records", "--help"),
           emptyRun,
+          pairs,
+        ),
+      );
+    }
+    if (only.includes("export")) {
+      rows.push(
+        await pairUp(
+          { name: "`--version`: the `./cli` export vs `cli.ts`", target: "1.0×" },
+          runFile(cliExport, "--version"),
+          repoApy("--version"),
           pairs,
         ),
       );

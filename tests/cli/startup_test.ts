@@ -54,6 +54,26 @@ Deno.test("cli.ts loads no npm or Node module before it runs (--version and cach
   ]);
 });
 
+Deno.test("the ./cli export (what `deno install jsr:@repo/apy/cli` runs) loads no more than cli.ts", async () => {
+  // An entry's static imports all load before its first line runs, so an export that also handed
+  // out the CLI's reusable parts (`./cli/kit`) would load commander and the manager on every call.
+  const config = JSON.parse(await Deno.readTextFile(new URL("deno.json", ROOT))) as {
+    exports: { [entry: string]: string };
+  };
+  const entry = (config.exports["./cli"] ?? "").replace(/^\.\//, "");
+  assertTrue(entry !== "", "deno.json has no ./cli export");
+  const graph = await staticGraph(entry);
+  const heavy = graph.filter((module) =>
+    /commander|lib\/manager\/|lib\/cli\/(?:program|run|cli_manager|apy_command)\.ts/.test(module)
+  );
+  assertEquals(heavy, [], `${entry} loads ${heavy.join(", ")}`);
+  const cliGraph = await staticGraph("cli.ts");
+  assertEquals(
+    graph.filter((module) => module !== entry),
+    cliGraph.filter((module) => module !== "cli.ts"),
+  );
+});
+
 Deno.test("command groups load no transport, manager, transfer, TOML or ZIP code to build their help", async () => {
   const heavy =
     /lib\/manager\/|lib\/transfer\/(?!errors\.ts)|lib\/http\/transport\.ts|zip\.js|node:https/;

@@ -1,6 +1,6 @@
 import { assertEquals } from "../_assert.ts";
 import { formatBytes } from "../../lib/http/format_bytes.ts";
-import { formatBytes as cliFormatBytes } from "../../lib/cli/mod.ts";
+import { formatBytes as cliFormatBytes } from "../../lib/cli/kit.ts";
 
 Deno.test("formatBytes() keeps one decimal, the CLI's sizes and rates", () => {
   assertEquals(formatBytes(0), "0 B");

@@ -1,13 +1,16 @@
 /**
- * The CLI's reusable parts (the `./cli` export): `main`, the command tree, the CLI manager, the
- * command wrapper, the shared option sets, the output module, completion scripts and `--xmlhelp`.
+ * The CLI's reusable parts (the `./cli/kit` export): the command tree, the CLI manager, the
+ * command wrapper, the shared option sets, the output module, completion scripts and `--xmlhelp`,
+ * for programs that build commands of their own on the CLI's.
  *
- * Run as the main module it is the `repo-apy` command itself, so
- * `deno install -g -n repo-apy <permissions> jsr:@repo/apy/cli` installs the CLI (README).
+ * The CLI itself is the `./cli` export (`cli.ts`: `main`, and run as the main module the
+ * `repo-apy` command). It is kept apart from these parts because a module's static imports all
+ * load before it runs: an entry that also handed out these values would load commander, the
+ * manager and the transport on every call, even for `--version`.
  *
  * @example Usage
  * ```ts
- * import { createProgram } from "./mod.ts";
+ * import { createProgram } from "./kit.ts";
  * const program = await createProgram({ version: "1.0.0" });
  * console.log(program.name()); // "repo-apy"
  * ```
@@ -27,7 +30,6 @@ export {
 } from "./apy_command.ts";
 export { CLIRepoManager, type CLIRepoManagerOptions } from "./cli_manager.ts";
 export { COMPLETION_SHELLS, completionScript, type CompletionShell } from "./completions.ts";
-export { main, type MainOptions } from "./main.ts";
 export {
   CLI_IDENTITY_TYPES,
   fileIdOptions,
@@ -60,7 +62,3 @@ export {
 export { createProgram, PROGRAM_NAME, type ProgramOptions } from "./program.ts";
 export { runCli, type RunCliOptions, withInterrupts } from "./run.ts";
 export { escapeXml, xmlHelp } from "./xml_help.ts";
-
-import { runProcess } from "./_entry.ts";
-
-if (import.meta.main) await runProcess();
