@@ -2,6 +2,7 @@
 // `systemd-analyze --user verify`, its ExecStart command runs the watcher, and the documented cron
 // line (with the test's folder and no settle wait) refuses while that watcher holds the lock,
 // naming it, then catches up once it stopped.
+import { fileURLToPath } from "node:url";
 import { assert, assertEquals, assertStringIncludes } from "../_assert.ts";
 import { POSIX_TOOLS } from "../_platform.ts";
 import { startServer } from "../../lib/testing/mod.ts";
@@ -9,7 +10,7 @@ import { managerFor } from "./_records.ts";
 import { cliPermissions, tempHome, writeLocalConfig } from "./_run.ts";
 
 const GUIDE = await Deno.readTextFile(new URL("../../docs/instrument-pc.md", import.meta.url));
-const CLI = new URL("../../cli.ts", import.meta.url).pathname;
+const CLI = fileURLToPath(new URL("../../cli.ts", import.meta.url));
 const FOLDER = "/data/instrument";
 
 /** The first fenced block of `lang` after `after` in the guide. */

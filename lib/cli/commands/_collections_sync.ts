@@ -221,7 +221,7 @@ folder) on stdout; with --json one JSON event per line. --settle without --watch
 for cron.
 
   repo-apy collections sync -C campaign-2026 --from /data/campaign --watch
-  repo-apy collections sync -C campaign-2026 --from /data/campaign --watch --settle 60 --json
+  repo-apy collections sync -C campaign-2026 --from /data/campaign --watch --json
 `;
 
 /** `collections sync --watch` (or `--settle` alone: one pass for cron). */

@@ -26,7 +26,7 @@ per line (ready, waiting, stored, skipped, error, stopped). --settle without --w
 pass for cron: files settled after one settle time are sent, the rest are left for the next run.
 
   repo-apy records sync -R sample-17 --from /data/instrument --watch
-  repo-apy records sync -R sample-17 --from /data/instrument --watch --settle 60 --json
+  repo-apy records sync -R sample-17 --from /data/instrument --watch --json
   repo-apy records sync -R sample-17 --from /data/instrument --settle 30   # from cron
 `;
 
