@@ -4,6 +4,7 @@
 // and is never sent, a second watcher refuses naming the first, a restart catches up without
 // sending anything twice.
 import { assert, assertEquals, assertRejects } from "../_assert.ts";
+import { Transport } from "../../lib/http/transport.ts";
 import { RepoManager } from "../../lib/manager/repo_manager.ts";
 import { startServer, type TestServer } from "../../lib/testing/mod.ts";
 import { type CollectionWatchOptions, watchCollection } from "../../lib/collection_sync/watch.ts";
@@ -42,6 +43,8 @@ class StepClock implements WatchClock {
 interface Env extends AsyncDisposable {
   server: TestServer;
   manager: RepoManager;
+  /** What the watchers talk through: short retries, so outages show at once. */
+  transport: Transport;
   /** The collection folder. */
   dir: string;
   locks: string;
@@ -50,16 +53,22 @@ interface Env extends AsyncDisposable {
 async function setup(): Promise<Env> {
   const server = await startServer();
   const manager = new RepoManager({ host: server.url, pat: server.pat });
+  const transport = new Transport({
+    settings: { host: server.url, pat: server.pat, timeout: 20 },
+    retry: { minDelayMs: 5, maxDelayMs: 50 },
+  });
   const temp = await tempDir();
   const dir = `${temp.path}/campaign`;
   await Deno.mkdir(dir);
   return {
     server,
     manager,
+    transport,
     dir,
     locks: `${temp.path}/locks`,
     async [Symbol.asyncDispose]() {
       await manager.close();
+      await transport.close();
       await server.close();
       await temp[Symbol.asyncDispose]();
     },
@@ -78,7 +87,7 @@ class Watcher implements AsyncDisposable {
   constructor(env: Env, options: CollectionWatchOptions = {}) {
     this.done = (async () => {
       for await (
-        const event of watchCollection(env.manager, { identifier: "campaign" }, env.dir, {
+        const event of watchCollection(env, { identifier: "campaign" }, env.dir, {
           settleMs: 5_000,
           rescanMs: 1_000,
           fileEvents: false,
@@ -196,6 +205,26 @@ Deno.test("watchCollection: a new record folder becomes a record of the collecti
   await Deno.writeTextFile(`${env.dir}/run-3/c.txt`, "cc");
   await watcher.next(is("stored", "run-3/c.txt"), 1_000);
   assertEquals((await collectionFiles(env)).get("run-3"), new Map([["c.txt", 2]]));
+});
+
+Deno.test("watchCollection: a new record folder while the server is gone is retried with backoff, then made once", async () => {
+  await using env = await setup();
+  await using watcher = new Watcher(env);
+  await watcher.next(is("ready"));
+  env.server.addFault({ drop: true });
+  await Deno.mkdir(`${env.dir}/sample-2`);
+  await Deno.writeTextFile(`${env.dir}/sample-2/kept.txt`, "kept");
+  const error = await watcher.next(is("error", "sample-2"), 1_000);
+  assert(error.type === "error" && error.retryInMs !== undefined && error.retryInMs >= 500);
+  env.server.clearFaults();
+  const before = env.server.log.length;
+  await watcher.next(is("stored", "sample-2/kept.txt"), 1_000);
+  const made = env.server.log.slice(before).filter((entry) =>
+    entry.method === "POST" && entry.path === "/api/v1/records"
+  );
+  assertEquals(made.length, 1);
+  assertEquals(uploadsOf(env, before), 1);
+  assertEquals(await collectionFiles(env), new Map([["sample-2", new Map([["kept.txt", 4]])]]));
 });
 
 Deno.test("watchCollection: a changed .record.json changes the record once it settles, and is never sent", async () => {
