@@ -408,6 +408,7 @@ class CollectionWatch {
         if (this.#outage === undefined || now >= this.#outage.until) {
           try {
             yield* this.#firstPass();
+            this.#outage = undefined;
             started = true;
             lastRescan = this.#clock.now();
           } catch (error) {
@@ -421,6 +422,7 @@ class CollectionWatch {
           this.#dirty = false;
           try {
             await this.#look();
+            this.#outage = undefined;
           } catch (error) {
             // The folder cannot be read now (a network share gone): the watchers go on.
             if (signal.aborted) break;
@@ -462,7 +464,8 @@ class CollectionWatch {
     const deadlines: number[] = [];
     if (rescanAt !== undefined && !this.#once) deadlines.push(rescanAt);
     if (rescanAt === undefined && this.#outage !== undefined) deadlines.push(this.#outage.until);
-    for (const state of this.#folders.values()) {
+    // A once pass syncs no record folder after the start: their deadlines would only spin.
+    for (const state of this.#once || rescanAt === undefined ? [] : this.#folders.values()) {
       if (state.synced !== state.meta) {
         deadlines.push(Math.max(state.since + this.#settleMs, state.retryAt));
       }

@@ -331,3 +331,29 @@ Deno.test("watchCollection: once, a pass makes the records and sends what settle
   assertEquals(events.at(-1)?.type, "stopped");
   assertEquals(await collectionFiles(env), new Map([["sample-1", new Map([["a.txt", 1]])]]));
 });
+
+Deno.test("watchCollection: once, a record that cannot be made whole is an error event; its files are still sent", async () => {
+  await using env = await setup();
+  await Deno.mkdir(`${env.dir}/sample-1`);
+  await Deno.writeTextFile(
+    `${env.dir}/sample-1/.record.json`,
+    JSON.stringify({ links: [{ name: "self", record_to: { identifier: "sample-1" } }] }),
+  );
+  await Deno.writeTextFile(`${env.dir}/sample-1/a.txt`, "a");
+  const events = await Array.fromAsync(
+    watchCollection(env, { identifier: "campaign" }, env.dir, {
+      settleMs: 0,
+      once: true,
+      lockDir: env.locks,
+    }),
+  );
+  const error = events.find(is("error", "sample-1"));
+  assert(
+    error?.type === "error" && error.message.includes("link to itself"),
+    JSON.stringify(events),
+  );
+  assertEquals(events.filter(is("stored")).map((event) => "name" in event && event.name), [
+    "sample-1/a.txt",
+  ]);
+  assertEquals(events.at(-1)?.type, "stopped");
+});
