@@ -158,6 +158,7 @@ export type {
   SyncConnection,
 } from "./lib/collection_sync/types.ts";
 export { parseShard, type Shard } from "./lib/collection_sync/shard.ts";
+export { type CollectionWatchOptions, watchCollection } from "./lib/collection_sync/watch.ts";
 export {
   type WatchClock,
   type WatchEvent,

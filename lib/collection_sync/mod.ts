@@ -16,3 +16,4 @@ export type * from "./types.ts";
 export { parseShard, type Shard } from "./shard.ts";
 export { identifierFromFolder } from "./layout.ts";
 export { COLLECTION_FILE, RECORD_FILE } from "./metadata.ts";
+export { type CollectionWatchOptions, watchCollection } from "./watch.ts";

@@ -72,6 +72,8 @@ interface UpRun {
   allowed: AllowedDeletions | undefined;
   /** Records the first pass synced, for the deletion pass. */
   synced: SyncedRecord[];
+  /** No files are synced (see {@linkcode UpOptions}). */
+  metadataOnly: boolean;
 }
 
 /** Internal options of {@linkcode syncUp}. */
@@ -80,6 +82,11 @@ export interface UpOptions {
   only?: string;
   /** The deletions a confirmed planning pass listed. */
   allowed?: AllowedDeletions;
+  /**
+   * Records, metadata, membership and links only, no files (a watcher sends the files itself,
+   * each once it has settled); a record is complete without its files.
+   */
+  metadataOnly?: boolean;
 }
 
 function joinFolder(parent: string, name: string): string {
@@ -118,6 +125,7 @@ export async function syncUp(
     fileConcurrency: 1,
     allowed: internal.allowed,
     synced: [],
+    metadataOnly: internal.metadataOnly === true,
   };
   if (options.template !== undefined) {
     const problems = await templateProblems(run, layout);
@@ -323,23 +331,26 @@ async function syncRecordUp(
         outcome.added = true;
         if (!dry) await addToCollection(level.collection!, record.id);
       }
-      outcome.files = await syncFolder(record, folder.path, {
-        direction: "up",
-        ...folderOptions(options, run.fileConcurrency),
-      });
-      run.synced.push({
-        outcome,
-        record,
-        path: folder.path,
-        allowed: run.allowed?.get(folder.folder),
-      });
+      if (!run.metadataOnly) {
+        outcome.files = await syncFolder(record, folder.path, {
+          direction: "up",
+          ...folderOptions(options, run.fileConcurrency),
+        });
+        run.synced.push({
+          outcome,
+          record,
+          path: folder.path,
+          allowed: run.allowed?.get(folder.folder),
+        });
+      }
       outcome.linked = await makeLinks(run, record, folder, outcome);
     }
   } catch (error) {
     if (options.signal?.aborted) throw error;
     outcome.problems.push(messageOf(error));
   }
-  outcome.complete = outcome.problems.length === 0 && outcome.files?.complete === true;
+  outcome.complete = outcome.problems.length === 0 &&
+    (run.metadataOnly || outcome.files?.complete === true);
   return outcome;
 }
 

@@ -1,6 +1,6 @@
 /**
  * The lock of a folder watcher: one watcher (or one settled sync run from cron) per folder,
- * repository and record. The lock is the operating system's exclusive lock on a small file in the
+ * repository and record, or per folder, repository and collection. The lock is the operating system's exclusive lock on a small file in the
  * user's cache folder, keyed by the folder's real path, the repository's API address and the
  * record; the system releases it when its process ends, however it ends, so a lock is never left
  * behind by a crash. Beside it, an owner file names the process that holds it (PID, host, start),
@@ -23,8 +23,10 @@ export interface WatchLockOwner {
   since: string;
   /** The watched folder (real path). */
   folder: string;
-  /** Id of the record. */
-  record: number;
+  /** Id of the record (a record's watcher). */
+  record?: number;
+  /** Identifier of the collection (a collection's watcher). */
+  collection?: string;
 }
 
 /**
@@ -56,10 +58,13 @@ export class WatchLockedError extends RepoApyError {
     const who = owner === undefined
       ? "another process"
       : `PID ${owner.pid} on ${owner.host} (since ${owner.since})`;
+    const into = owner?.collection === undefined
+      ? "this record"
+      : `the collection '${owner.collection}'`;
     super(
       `Another watcher already syncs '${
         owner?.folder ?? "this folder"
-      }' into this record: ${who} holds the lock ${lockPath}; stop it first, or let it do the work`,
+      }' into ${into}: ${who} holds the lock ${lockPath}; stop it first, or let it do the work`,
     );
     this.owner = owner;
     this.lockPath = lockPath;
@@ -78,15 +83,23 @@ export interface WatchLock {
   release(): Promise<void>;
 }
 
-/** What identifies a watch: the folder, the repository and the record. */
-export interface WatchLockKey {
-  /** The folder's real path. */
-  folder: string;
-  /** The repository's API base URL. */
-  repository: string;
-  /** Id of the record. */
-  record: number;
-}
+/**
+ * What identifies a watch: the folder, the repository, and the record or (a collection's
+ * watcher) the collection.
+ */
+export type WatchLockKey =
+  & {
+    /** The folder's real path. */
+    folder: string;
+    /** The repository's API base URL. */
+    repository: string;
+  }
+  & (
+    /** Id of the record. */
+    | { record: number; collection?: undefined }
+    /** Identifier of the collection (known before the collection may exist). */
+    | { collection: string; record?: undefined }
+  );
 
 /**
  * The folder watch locks go in: `locks/` in the user's cache folder (see `userCacheDir`:
@@ -127,7 +140,9 @@ function hostName(): string {
 }
 
 async function keyName(key: WatchLockKey): Promise<string> {
-  const text = `${key.folder}\n${key.repository}\n${key.record}`;
+  const text = key.collection === undefined
+    ? `${key.folder}\n${key.repository}\n${key.record}`
+    : `${key.folder}\n${key.repository}\ncollection:${key.collection}`;
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
   return [...new Uint8Array(digest).slice(0, 16)]
     .map((byte) => byte.toString(16).padStart(2, "0")).join("");
@@ -168,7 +183,7 @@ export async function acquireWatchLock(key: WatchLockKey, dir: string): Promise<
       host: hostName(),
       since: new Date().toISOString(),
       folder: key.folder,
-      record: key.record,
+      ...(key.collection === undefined ? { record: key.record } : { collection: key.collection }),
     };
     await Deno.writeTextFile(ownerPath, JSON.stringify(owner));
     let released = false;

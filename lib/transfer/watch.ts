@@ -31,13 +31,13 @@
 
 import { join, relative, sep } from "node:path";
 import { InputError } from "../errors.ts";
-import { RequestError } from "../http/errors.ts";
 import { retryDelay, sleep } from "../http/retry.ts";
 import type { FileJson } from "../http/protocol.ts";
 import { globFilter } from "../utils/glob.ts";
 import { statLocalPath } from "../utils/local_path.ts";
 import { type FileState, SettleTracker } from "./_settle.ts";
 import { fileChecksums, kindOf } from "./_sync_hash.ts";
+import { isFatal, isPermanent, message } from "./_watch_errors.ts";
 import { type TreeFile, walkTree } from "./_tree.ts";
 import { acquireWatchLock, defaultLockDir, type WatchLock } from "./_watch_lock.ts";
 import { syncFolder, type SyncTarget } from "./sync.ts";
@@ -89,10 +89,21 @@ export interface WatchOptions {
   pattern?: string;
   /** Leave out names matching this glob. */
   excludePattern?: string;
+  /**
+   * Names (relative paths) never sent nor counted, as `syncFolder`'s `ignore` (e.g. a metadata
+   * file beside the record's files).
+   */
+  ignore?: (name: string) => boolean;
   /** Follow symbolic links in the folder. */
   followSymlinks?: boolean;
   /** Files sent at once. @default {4} */
   concurrency?: number;
+  /**
+   * Waits for a send slot shared with other watchers (several folders watched by one process
+   * send at most so many files at once) and resolves to its release; a due file holds a slot
+   * while it is looked at and sent.
+   */
+  sendSlot?: (signal: AbortSignal | undefined) => Promise<() => void>;
   /**
    * Folder of the lock that keeps a second watcher of the same folder and record from starting
    * ({@linkcode defaultLockDir} by default); `false`: no lock.
@@ -150,37 +161,6 @@ const MAX_DIRTY = 10_000;
 
 /** Backoff of sends while the server or network is gone. */
 const OUTAGE_BACKOFF = { minDelayMs: 1_000, maxDelayMs: 60_000 };
-
-/** The first {@linkcode RequestError} in an error's chain of causes. */
-function requestError(error: unknown): RequestError | undefined {
-  for (let e: unknown = error; e instanceof Error; e = e.cause) {
-    if (e instanceof RequestError) return e;
-  }
-  return undefined;
-}
-
-/**
- * A failure that sending the same file again will not cure until the file changes: the server
- * refuses it (bad name, too large, over the quota), or the file cannot be read.
- */
-function isPermanent(error: unknown): boolean {
-  const status = requestError(error)?.status;
-  if (status !== undefined) return [400, 413, 415, 422].includes(status);
-  return error instanceof InputError;
-}
-
-/**
- * A failure that ends the watcher: the token is refused or lacks the permission, or (`listing`:
- * for the first sync's listing) the record is gone.
- */
-function isFatal(error: unknown, listing = false): boolean {
-  const status = requestError(error)?.status;
-  return status === 401 || status === 403 || (listing && status === 404);
-}
-
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 /**
  * Keeps a folder flowing into a record while it is written, as an async iterator of events.
@@ -330,7 +310,8 @@ class Watch {
     const lockNames = new Set(
       lockFiles.map((path) => relative(root, path).split(sep).join("/")),
     );
-    this.#wanted = (name) => wanted(name) && !lockNames.has(name);
+    const ignore = options.ignore ?? (() => false);
+    this.#wanted = (name) => wanted(name) && !lockNames.has(name) && !ignore(name);
   }
 
   #event<T extends { type: string }>(body: T): T & WatchEventBase {
@@ -419,7 +400,7 @@ class Watch {
         const due = this.#tracker.due(this.#clock.now());
         for (let start = 0; start < due.length && !signal?.aborted; start += concurrency) {
           const batch = due.slice(start, start + concurrency);
-          const events = await Promise.all(batch.map((name) => this.#store(name, signal)));
+          const events = await Promise.all(batch.map((name) => this.#inSlot(name, signal)));
           for (const list of events) yield* list;
           if (this.#outage !== undefined) break;
           // Changes that arrived meanwhile are looked at before the next batch.
@@ -500,6 +481,7 @@ class Watch {
         ? {}
         : { excludePattern: this.#options.excludePattern }),
       ...(this.#options.followSymlinks ? { followSymlinks: true } : {}),
+      ...(this.#options.ignore === undefined ? {} : { ignore: this.#options.ignore }),
       ...(signal === undefined ? {} : { signal }),
     });
     let equal = 0;
@@ -583,6 +565,24 @@ class Watch {
           yield this.#event({ type: "waiting", name, size: state.size });
         }
       }
+    }
+  }
+
+  /** {@linkcode Watch.#store} within a shared send slot, when the options give slots. */
+  async #inSlot(name: string, signal: AbortSignal | undefined): Promise<WatchEvent[]> {
+    const slot = this.#options.sendSlot;
+    if (slot === undefined) return await this.#store(name, signal);
+    let release: () => void;
+    try {
+      release = await slot(signal);
+    } catch (error) {
+      if (signal?.aborted) return [];
+      throw error;
+    }
+    try {
+      return await this.#store(name, signal);
+    } finally {
+      release();
     }
   }
 

@@ -17,6 +17,14 @@ import type { CLIRepoManager } from "../cli_manager.ts";
 import { parseInteger } from "../options.ts";
 import { formatBytes } from "../output.ts";
 import { pathOption } from "./_records_common.ts";
+import {
+  checkWatchOptions,
+  isWatch,
+  parseSeconds,
+  printWatch,
+  type WatchCliOptions,
+  watchOptions,
+} from "./_records_watch.ts";
 import { resourceOptions, selectedResource } from "./_resources_common.ts";
 
 const HELP = `
@@ -100,11 +108,25 @@ export function collectionsSyncCommand(): CommandUnknownOpts {
       )
       .option("--template <identifier>", "Check every record's extras against this template first")
       .option("--shard <K/N>", "Only the records of shard K of N (for N processes at once)")
-      .addOption(new Option("--json", "Print the plan or the result as JSON on stdout")),
+      .addOption(new Option("--json", "Print the plan or the result as JSON on stdout"))
+      .option(
+        "--watch",
+        "Keep running: new record folders become records, files are sent once they settle (with --from; never deletes)",
+      )
+      .option(
+        "--settle <seconds>",
+        "A file is sent once unchanged this long (default 30); without --watch: one pass",
+        parseSeconds,
+      )
+      .option(
+        "--rescan <seconds>",
+        "Full rescan of the folder every so often (default 300)",
+        parseSeconds,
+      ),
     "collection",
   );
   dryRunOption(command);
-  command.addHelpText("after", HELP);
+  command.addHelpText("after", HELP + WATCH_HELP);
   apyCommand(command, async (manager, options) => {
     const from = options.from;
     const to = options.to;
@@ -113,6 +135,7 @@ export function collectionsSyncCommand(): CommandUnknownOpts {
         "Give exactly one of --from <folder> (upload) and --to <folder> (download)",
       );
     }
+    if (isWatch(options)) return await runCollectionWatch(manager, options, isDryRun(manager));
     if (options.template !== undefined && to !== undefined) {
       throw new UsageError("--template checks records going up: use it with --from");
     }
@@ -180,6 +203,69 @@ export function collectionsSyncCommand(): CommandUnknownOpts {
     }
   });
   return command;
+}
+
+const WATCH_HELP = `
+Watching (the instrument PC's uploader): with --from, --watch makes the collection and its records
+as above (their files not yet), then keeps running: each file of a record folder is sent once it
+has settled (size and modification time unchanged for --settle seconds, default 30), and a new
+record folder becomes a record of the collection (its .record.json, if any, read once it has
+settled); a changed .record.json changes the record's metadata. Changes are found by the system's
+file events and a full rescan every --rescan seconds (default 300; new record folders of child
+collections are found by rescans). When the server or the network is gone, sends pause and resume
+by themselves; nothing is sent twice. --watch never deletes (--delete is refused, as are --to,
+--dry-run, --shard, --template and --backup-dir). Ctrl-C or SIGTERM stops within seconds (exit
+130); the same command run again catches up. A second watcher of the same folder and collection
+refuses to start. Output as 'records sync --watch': one line per stored file (its path in the
+folder) on stdout; with --json one JSON event per line. --settle without --watch makes one pass
+for cron.
+
+  repo-apy collections sync -C campaign-2026 --from /data/campaign --watch
+  repo-apy collections sync -C campaign-2026 --from /data/campaign --watch --json
+`;
+
+/** `collections sync --watch` (or `--settle` alone: one pass for cron). */
+async function runCollectionWatch(
+  manager: CLIRepoManager,
+  options: WatchCliOptions & {
+    shard?: string | undefined;
+    template?: string | undefined;
+    backupDir?: string | undefined;
+    collection?: string | undefined;
+    id?: number | undefined;
+  },
+  dryRun: boolean,
+): Promise<void> {
+  const once = checkWatchOptions(options, dryRun);
+  const flag = once ? "--settle" : "--watch";
+  for (
+    const [given, name, why] of [
+      [options.shard, "--shard", "one watcher does the whole collection folder"],
+      [options.template, "--template", "check the records with a run without it first"],
+      [options.backupDir, "--backup-dir", "a watcher replaces or deletes no local file"],
+    ] as const
+  ) {
+    if (given !== undefined) throw new UsageError(`${flag} does not take ${name}: ${why}`);
+  }
+  const dir = options.from!;
+  const selector = selectedResource(options, "collection");
+  const { watchCollection } = await import("../../collection_sync/watch.ts");
+  await printWatch(
+    manager,
+    dir,
+    options.json === true,
+    "collection",
+    watchCollection(manager, selector, dir, {
+      ...watchOptions(manager, options, once),
+      ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+      ...(options.json === true ? {} : {
+        onRecord: (outcome: RecordSyncOutcome) => {
+          const line = recordLine(outcome, "up", false);
+          if (!line.endsWith(": up to date")) manager.printInfo(line);
+        },
+      }),
+    }),
+  );
 }
 
 const VERBS: Record<SyncActionKind, string> = {

@@ -5,7 +5,7 @@
 
 import { InvalidArgumentError } from "@commander-js/extra-typings";
 import { RepoApyError } from "../../errors.ts";
-import type { WatchEvent } from "../../transfer/watch.ts";
+import type { WatchEvent, WatchOptions } from "../../transfer/watch.ts";
 import type { RepoRecord } from "../../model/record.ts";
 import { UsageError } from "../_errors.ts";
 import type { CLIRepoManager } from "../cli_manager.ts";
@@ -65,19 +65,13 @@ export function isWatch(options: WatchCliOptions): boolean {
 }
 
 /**
- * Runs `records sync --watch` (or the settled pass of `--settle` alone).
+ * Checks the options of a watch (or settled pass) of `records sync` and `collections sync`.
  *
- * @param manager The CLI's manager.
  * @param options The command's options.
  * @param dryRun Whether `--dry-run` was given (refused).
- * @param openRecord Opens the record.
+ * @returns Whether it is one settled pass (`--settle` without `--watch`).
  */
-export async function runWatch(
-  manager: CLIRepoManager,
-  options: WatchCliOptions,
-  dryRun: boolean,
-  openRecord: () => Promise<RepoRecord>,
-): Promise<void> {
+export function checkWatchOptions(options: WatchCliOptions, dryRun: boolean): boolean {
   const once = options.watch !== true;
   const flag = once ? "--settle" : "--watch";
   if (options.from === undefined) {
@@ -95,33 +89,85 @@ export async function runWatch(
   if (options.rescan !== undefined && options.rescan <= 0) {
     throw new UsageError("--rescan must be more than 0 seconds");
   }
-  const dir = options.from;
+  return once;
+}
+
+/** The watch options of the library call, from the command's. */
+export function watchOptions(
+  manager: CLIRepoManager,
+  options: WatchCliOptions,
+  once: boolean,
+): WatchOptions {
+  const signal = manager.signal;
+  return {
+    once,
+    ...(options.settle === undefined ? {} : { settleMs: options.settle * 1000 }),
+    ...(options.rescan === undefined ? {} : { rescanMs: options.rescan * 1000 }),
+    ...(options.pattern === undefined ? {} : { pattern: options.pattern }),
+    ...(options.exclude_pattern === undefined ? {} : { excludePattern: options.exclude_pattern }),
+    ...(options.followSymlinks === true ? { followSymlinks: true } : {}),
+    ...(signal === undefined ? {} : { signal }),
+    onWarning: (message) => manager.printWarning(message),
+  };
+}
+
+/**
+ * Runs `records sync --watch` (or the settled pass of `--settle` alone).
+ *
+ * @param manager The CLI's manager.
+ * @param options The command's options.
+ * @param dryRun Whether `--dry-run` was given (refused).
+ * @param openRecord Opens the record.
+ */
+export async function runWatch(
+  manager: CLIRepoManager,
+  options: WatchCliOptions,
+  dryRun: boolean,
+  openRecord: () => Promise<RepoRecord>,
+): Promise<void> {
+  const once = checkWatchOptions(options, dryRun);
+  const dir = options.from!;
   const record = await openRecord();
   await record.meta();
   const { watchFolder } = await import("../../transfer/watch.ts");
-  const json = options.json === true;
+  await printWatch(
+    manager,
+    dir,
+    options.json === true,
+    "record",
+    watchFolder(record, dir, watchOptions(manager, options, once)),
+  );
+}
+
+/**
+ * Prints a watcher's events (one line per stored file, or JSON), keeps the status line, and turns
+ * the end into an exit code: the signal's (130), an error when files could not be stored.
+ *
+ * @param manager The CLI's manager.
+ * @param dir The watched folder, as given.
+ * @param json One JSON event per line.
+ * @param into What the folder flows into (`record`, `collection`), for the messages.
+ * @param events The watcher's events.
+ */
+export async function printWatch(
+  manager: CLIRepoManager,
+  dir: string,
+  json: boolean,
+  into: string,
+  events: AsyncIterable<WatchEvent>,
+): Promise<void> {
   const status = statusLine(manager, dir);
   const signal = manager.signal;
   let stored = 0;
   let errors = 0;
   let last: WatchEvent | undefined;
   try {
-    const events = watchFolder(record, dir, {
-      once,
-      ...(options.settle === undefined ? {} : { settleMs: options.settle * 1000 }),
-      ...(options.rescan === undefined ? {} : { rescanMs: options.rescan * 1000 }),
-      ...(options.pattern === undefined ? {} : { pattern: options.pattern }),
-      ...(options.exclude_pattern === undefined ? {} : { excludePattern: options.exclude_pattern }),
-      ...(options.followSymlinks === true ? { followSymlinks: true } : {}),
-      ...(signal === undefined ? {} : { signal }),
-      onWarning: (message) => manager.printWarning(message),
-    });
     for await (const event of events) {
       last = event;
       if (event.type === "stored") stored++;
       if (event.type === "error") errors++;
       if (json) manager.output.data(JSON.stringify(event));
-      else printEvent(manager, event, dir);
+      else printEvent(manager, event, dir, into);
       status.update(event, errors);
     }
   } finally {
@@ -149,11 +195,16 @@ export async function runWatch(
 }
 
 /** One line per stored file on stdout; what else people need on stderr. */
-function printEvent(manager: CLIRepoManager, event: WatchEvent, dir: string): void {
+function printEvent(
+  manager: CLIRepoManager,
+  event: WatchEvent,
+  dir: string,
+  into: string,
+): void {
   switch (event.type) {
     case "ready":
       manager.printInfo(
-        `Watching '${dir}': ${event.files} file(s), ${event.equal} already in the record, ${event.waiting} to send once settled`,
+        `Watching '${dir}': ${event.files} file(s), ${event.equal} already in the ${into}, ${event.waiting} to send once settled`,
       );
       break;
     case "stored":
