@@ -8,6 +8,7 @@ import { POSIX_TOOLS } from "../_platform.ts";
 import { startServer } from "../../lib/testing/mod.ts";
 import { managerFor } from "./_records.ts";
 import { cliPermissions, tempHome, writeLocalConfig } from "./_run.ts";
+import { shellQuote, shellWords } from "../_shell.ts";
 
 const GUIDE = await Deno.readTextFile(new URL("../../docs/instrument-pc.md", import.meta.url));
 const CLI = fileURLToPath(new URL("../../cli.ts", import.meta.url));
@@ -45,9 +46,9 @@ async function installWrapper(home: string): Promise<string> {
   const denoDir = Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME")}/.cache/deno`;
   await Deno.writeTextFile(
     `${bin}/repo-apy`,
-    `#!/bin/sh\nexport DENO_DIR='${denoDir}' NO_COLOR=1\nexec deno run --quiet ${
-      cliPermissions(home).join(" ")
-    } ${CLI} "$@"\n`,
+    `#!/bin/sh\nexport DENO_DIR=${shellQuote(denoDir)} NO_COLOR=1\nexec ${
+      shellWords(["deno", "run", "--quiet", ...cliPermissions(home), CLI])
+    } "$@"\n`,
     { mode: 0o755 },
   );
   return bin;
@@ -59,12 +60,13 @@ Deno.test({
 }, async () => {
   await using home = await tempHome();
   await installWrapper(home.dir);
-  await Deno.mkdir(`${home.dir}/run`, { mode: 0o700 });
   await Deno.writeTextFile(`${home.dir}/repo-apy-watch.service`, UNIT);
-  const result = await bash(`systemd-analyze --user verify "$HOME/repo-apy-watch.service"`, {
-    HOME: home.dir,
-    XDG_RUNTIME_DIR: `${home.dir}/run`,
-  });
+  // A runtime folder of its own with a short path: the user's socket units put their sockets there,
+  // and a socket path longer than 107 bytes (a checkout deep in a folder tree) fails them.
+  const result = await bash(
+    `run=$(mktemp -d /tmp/rt.XXXXXX) && XDG_RUNTIME_DIR="$run" systemd-analyze --user verify "$HOME/repo-apy-watch.service"; code=$?; rm -rf "$run"; exit $code`,
+    { HOME: home.dir },
+  );
   assertEquals([result.code, result.stderr], [0, ""]);
 });
 
@@ -87,7 +89,9 @@ Deno.test({
   // The unit's ExecStart (%h is the home folder), on the test's folder.
   const exec = UNIT.match(/^ExecStart=(.*)$/m)?.[1];
   assert(exec !== undefined && exec.includes(FOLDER), "no ExecStart with the folder in the unit");
-  const [program, ...args] = exec.replace("%h", home.dir).replace(FOLDER, data).split(" ");
+  const [program, ...args] = exec.split(" ").map((word) =>
+    word.replace("%h", home.dir).replace(FOLDER, data)
+  );
   // Through bash, which the tests may run; `exec` keeps one process id down to deno.
   const watcher = new Deno.Command("bash", {
     args: ["-c", 'exec "$0" "$@"', program!, ...args, "--json"],
@@ -108,7 +112,7 @@ Deno.test({
     line.startsWith("*/5 ")
   );
   assert(cron !== undefined && cron.includes("--settle 60"), "no crontab line in the guide");
-  const command = cron.split(" ").slice(5).join(" ").replace(FOLDER, data).replace(
+  const command = cron.split(" ").slice(5).join(" ").replace(FOLDER, shellQuote(data)).replace(
     "--settle 60",
     "--settle 0",
   );

@@ -8,6 +8,7 @@ import { startServer } from "../../lib/testing/mod.ts";
 import { UploadError } from "../../lib/transfer/errors.ts";
 import type { UploadJson } from "../../lib/http/protocol.ts";
 import { spawnCli, tempHome, writeLocalConfig } from "./_run.ts";
+import { shellQuote } from "../_shell.ts";
 
 const SIZE = 1_000_000;
 
@@ -21,6 +22,15 @@ async function waitForPart(dir: string): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   throw new Error("no partial file appeared");
+}
+
+/** A word as the CLI quotes it for the shell in the rerun command (only when it must). */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : shellQuote(word);
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 async function interruptAndResume(size: number): Promise<void> {
@@ -47,7 +57,7 @@ async function interruptAndResume(size: number): Promise<void> {
     new RegExp(
       String
         .raw`^Interrupted: the partial file '.*\/out\/\.big\.bin\.[0-9a-f]{8}\.part' \(\d+ of ${size} bytes\) was kept; run the same command again to resume the download: repo-apy ${
-        args.join(" ")
+        escapeRegExp(args.map(shellWord).join(" "))
       }\n$`,
     ),
   );
