@@ -159,15 +159,15 @@ export function collectionsSyncCommand(): CommandUnknownOpts {
       dryRun: dry,
       delete: options.delete === true,
       pattern: options.pattern,
-      ...(options.exclude_pattern === undefined ? {} : { excludePattern: options.exclude_pattern }),
-      ...(options.followSymlinks === true ? { followSymlinks: true } : {}),
-      ...(options.maxDelete === undefined ? {} : { maxDelete: options.maxDelete }),
-      ...(options.allowEmptySource === true ? { allowEmptySource: true } : {}),
-      ...(options.backupDir === undefined ? {} : { backupDir: options.backupDir }),
+      excludePattern: options.exclude_pattern,
+      followSymlinks: options.followSymlinks,
+      maxDelete: options.maxDelete,
+      allowEmptySource: options.allowEmptySource,
+      backupDir: options.backupDir,
       concurrency: options.concurrency,
-      ...(options.template === undefined ? {} : { template: options.template }),
-      ...(shard === undefined ? {} : { shard }),
-      ...(manager.signal === undefined ? {} : { signal: manager.signal }),
+      template: options.template,
+      shard,
+      signal: manager.signal,
       onWarning: (message) => manager.printWarning(message),
       onRecord: (outcome) => {
         done++;
@@ -257,7 +257,7 @@ async function runCollectionWatch(
     "collection",
     watchCollection(manager, selector, dir, {
       ...watchOptions(manager, options, once),
-      ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+      concurrency: options.concurrency,
       ...(options.json === true ? {} : {
         onRecord: (outcome: RecordSyncOutcome) => {
           const line = recordLine(outcome, "up", false);

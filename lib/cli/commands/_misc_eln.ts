@@ -58,7 +58,7 @@ export function importElnCommand(): CommandUnknownOpts {
       const result = await importEln(importer ?? manager, options.path, {
         dryRun,
         onProgress,
-        ...(signal === undefined ? {} : { signal }),
+        signal,
       }).catch((error) => {
         if (signal?.aborted === true && error instanceof ElnImportError) {
           throw interrupted(manager.output, error);

@@ -68,11 +68,11 @@ function exportOptions<
 
 /** The library options of an export to a file (see {@linkcode saveExportFile}). */
 export interface ExportFileValues {
-  name?: string;
-  force?: boolean;
+  name?: string | undefined;
+  force?: boolean | undefined;
   existing: "refuse";
-  useFolder?: boolean;
-  signal?: AbortSignal;
+  useFolder?: boolean | undefined;
+  signal?: AbortSignal | undefined;
   onProgress: ProgressCallback;
 }
 
@@ -93,11 +93,11 @@ export async function saveExportFile(
   const progress = transferProgress(manager.output, `Exporting ${id}`);
   try {
     return await write({
-      ...(values.name === undefined ? {} : { name: values.name }),
-      ...(values.force === true ? { force: true } : {}),
+      name: values.name,
+      force: values.force,
       existing: "refuse",
-      ...(values.useFolder === true ? { useFolder: true } : {}),
-      ...(manager.signal === undefined ? {} : { signal: manager.signal }),
+      useFolder: values.useFolder,
+      signal: manager.signal,
       onProgress: progress.onProgress,
     });
   } catch (error) {

@@ -198,11 +198,11 @@ export function addFilesCommand(): CommandUnknownOpts {
     }
     const choice: UploadFilesOptions = {
       pattern: options.pattern,
-      ...(options.exclude_pattern === undefined ? {} : { excludePattern: options.exclude_pattern }),
-      ...(options.force === true ? { force: true } : {}),
-      ...(options.skipExisting === true ? { skipExisting: true } : {}),
-      ...(options.recursive === true ? { recursive: true } : {}),
-      ...(options.followSymlinks === true ? { followSymlinks: true } : {}),
+      excludePattern: options.exclude_pattern,
+      force: options.force,
+      skipExisting: options.skipExisting,
+      recursive: options.recursive,
+      followSymlinks: options.followSymlinks,
       onWarning: (message: string) => manager.printWarning(message),
     };
     if (options.followSymlinks === true && options.recursive !== true) {
@@ -241,9 +241,7 @@ export function addFilesCommand(): CommandUnknownOpts {
             );
           }
         },
-        ...(options.fileDescription === undefined
-          ? {}
-          : { fileDescription: options.fileDescription }),
+        fileDescription: options.fileDescription,
       });
     } catch (error) {
       throw addFilesError(record, error, { ...choice, folder });
@@ -310,7 +308,7 @@ export function addStringAsFileCommand(): CommandUnknownOpts {
       file = await record.uploadString(
         options.string,
         options.fileName,
-        options.force === true ? { force: true } : {},
+        { force: options.force },
       );
     } catch (error) {
       if (isStatus(error, 409)) throw existsAlready(record, [options.fileName], false);
@@ -423,10 +421,10 @@ export function getFileCommand(): CommandUnknownOpts {
       // A path written for one record is never written again for another, not even with -f.
       claimed: new Set<string>(),
       onWarning: (message: string) => manager.printWarning(message),
-      ...(options.useFolder === true ? { useFolder: true } : {}),
-      ...(options.force === true ? { force: true } : {}),
-      ...(options.flat === true ? { flat: true } : {}),
-      ...(manager.signal === undefined ? {} : { signal: manager.signal }),
+      useFolder: options.useFolder,
+      force: options.force,
+      flat: options.flat,
+      signal: manager.signal,
     };
     const everything = command.getOptionValueSource("pattern") === "default" &&
       options.yes !== true;
@@ -445,7 +443,7 @@ export function getFileCommand(): CommandUnknownOpts {
           paths = await record.downloadFiles(dir, {
             ...common,
             files: [file],
-            ...(options.flat === true ? { flat: true } : {}),
+            flat: options.flat,
             onProgress: (update) => {
               resuming(file, update);
               progress.onProgress(update);
@@ -670,8 +668,8 @@ export function editFileCommand(): CommandUnknownOpts {
     const record = await openRecord(manager, options);
     const file = await fileOf(record, options);
     const edited = await record.editFile(file.id, {
-      ...(options.name === undefined ? {} : { name: options.name }),
-      ...(options.mimetype === undefined ? {} : { mimetype: options.mimetype }),
+      name: options.name,
+      mimetype: options.mimetype,
     });
     manager.printInfo(
       `Edited the file '${edited.name}' (mimetype: ${edited.mimetype ?? "unknown"}) of the ${

@@ -102,7 +102,7 @@ export function addMetadatumCommand(): CommandUnknownOpts {
           "(add -f/--force to replace it)",
       );
     }
-    await record.addMetadatum(metadatum, options.force === true ? { force: true } : {});
+    await record.addMetadatum(metadatum, { force: options.force });
     manager.printInfo(`Added the metadatum '${metadatum.key}' to the ${describe(record)}`);
   });
   return command;
@@ -242,7 +242,7 @@ export function addMetadataCommand(): CommandUnknownOpts {
     }
     const record = await openRecord(manager, options);
     const before = JSON.stringify((await record.refresh()).extras ?? []);
-    const after = await record.addMetadata(metadata, options.force === true ? { force: true } : {});
+    const after = await record.addMetadata(metadata, { force: options.force });
     if (JSON.stringify(after.extras ?? []) === before) {
       manager.printWarning(
         `Nothing changed: the ${describe(record)} has these keys already (add -f/--force to ` +

@@ -163,15 +163,13 @@ export function syncCommand(): CommandUnknownOpts {
         dryRun: dry,
         delete: options.delete === true,
         pattern: options.pattern,
-        ...(options.exclude_pattern === undefined
-          ? {}
-          : { excludePattern: options.exclude_pattern }),
-        ...(options.followSymlinks === true ? { followSymlinks: true } : {}),
-        ...(options.maxDelete === undefined ? {} : { maxDelete: options.maxDelete }),
-        ...(options.allowEmptySource === true ? { allowEmptySource: true } : {}),
-        ...(options.backupDir === undefined ? {} : { backupDir: options.backupDir }),
+        excludePattern: options.exclude_pattern,
+        followSymlinks: options.followSymlinks,
+        maxDelete: options.maxDelete,
+        allowEmptySource: options.allowEmptySource,
+        backupDir: options.backupDir,
         concurrency: options.concurrency,
-        ...(manager.signal === undefined ? {} : { signal: manager.signal }),
+        signal: manager.signal,
         onWarning: (message) => manager.printWarning(message),
         onProgress: progress.onProgress,
         onAction: (action, error) => {

@@ -103,10 +103,10 @@ export function watchOptions(
     once,
     ...(options.settle === undefined ? {} : { settleMs: options.settle * 1000 }),
     ...(options.rescan === undefined ? {} : { rescanMs: options.rescan * 1000 }),
-    ...(options.pattern === undefined ? {} : { pattern: options.pattern }),
-    ...(options.exclude_pattern === undefined ? {} : { excludePattern: options.exclude_pattern }),
-    ...(options.followSymlinks === true ? { followSymlinks: true } : {}),
-    ...(signal === undefined ? {} : { signal }),
+    pattern: options.pattern,
+    excludePattern: options.exclude_pattern,
+    followSymlinks: options.followSymlinks,
+    signal,
     onWarning: (message) => manager.printWarning(message),
   };
 }
