@@ -168,10 +168,10 @@ export function collectionsSyncCommand(): CommandUnknownOpts {
       template: options.template,
       shard,
       signal: manager.signal,
-      onWarning: (message) => manager.printWarning(message),
+      onWarning: (message) => manager.output.warning(message),
       onRecord: (outcome) => {
         done++;
-        if (!dry) manager.printInfo(`[${done}] ${recordLine(outcome, direction, false)}`);
+        if (!dry) manager.output.info(`[${done}] ${recordLine(outcome, direction, false)}`);
       },
       ...(options.yes === true ? {} : {
         confirmDelete: async (summary: CollectionDeleteSummary) => {
@@ -261,7 +261,7 @@ async function runCollectionWatch(
       ...(options.json === true ? {} : {
         onRecord: (outcome: RecordSyncOutcome) => {
           const line = recordLine(outcome, "up", false);
-          if (!line.endsWith(": up to date")) manager.printInfo(line);
+          if (!line.endsWith(": up to date")) manager.output.info(line);
         },
       }),
     }),
@@ -369,11 +369,13 @@ function printResult(manager: CLIRepoManager, result: CollectionSyncResult, json
         collection.wrote ? "write .collection.json" : "",
       ].filter((part) => part !== "");
       if (parts.length > 0) {
-        manager.echo(`Dry run: collection ${collection.identifier}: would ${parts.join("; ")}`);
+        manager.output.data(
+          `Dry run: collection ${collection.identifier}: would ${parts.join("; ")}`,
+        );
       }
     }
     for (const record of result.records) {
-      manager.echo(`Dry run: would sync ${recordLine(record, result.direction, true)}`);
+      manager.output.data(`Dry run: would sync ${recordLine(record, result.direction, true)}`);
     }
   }
   for (const problem of result.problems) {
@@ -389,11 +391,11 @@ function printResult(manager: CLIRepoManager, result: CollectionSyncResult, json
       );
     }
     for (const problem of record.files?.plan.problems ?? []) {
-      manager.printWarning(`Cannot sync '${record.folder}/${problem.name}': ${problem.reason}`);
+      manager.output.warning(`Cannot sync '${record.folder}/${problem.name}': ${problem.reason}`);
     }
   }
   const root = result.collections[0]?.identifier ?? "";
-  manager.printInfo(
+  manager.output.info(
     `${dry ? "Dry run: would sync" : "Synced"} collection '${root}': ${summary(result)}`,
   );
 }

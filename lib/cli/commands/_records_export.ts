@@ -156,7 +156,7 @@ export function exportRecordCommand(): CommandUnknownOpts {
         values,
         (options) => record.export(values.path, type, options),
       );
-      manager.printInfo(`Exported the ${describe(record)} as ${type} to '${path}'`);
+      manager.output.info(`Exported the ${describe(record)} as ${type} to '${path}'`);
     }
   });
   return command;
@@ -182,7 +182,7 @@ export function exportMetadataCommand(): CommandUnknownOpts {
         values,
         (options) => record.exportMetadata(values.path, options),
       );
-      manager.printInfo(`Exported the metadata of the ${describe(record)} to '${path}'`);
+      manager.output.info(`Exported the metadata of the ${describe(record)} to '${path}'`);
     }
   });
   return command;

@@ -170,7 +170,7 @@ export function syncCommand(): CommandUnknownOpts {
         backupDir: options.backupDir,
         concurrency: options.concurrency,
         signal: manager.signal,
-        onWarning: (message) => manager.printWarning(message),
+        onWarning: (message) => manager.output.warning(message),
         onProgress: progress.onProgress,
         onAction: (action, error) => {
           // One short line per file done, above the bar; failures are listed at the end.
@@ -287,23 +287,23 @@ function printPlan(manager: CLIRepoManager, plan: SyncPlan, json: boolean): void
   for (const action of plan.actions) {
     if (action.action === "skip") continue;
     const where = action.local === action.name ? "" : ` (as '${action.local}')`;
-    manager.echo(
+    manager.output.data(
       `Dry run: would ${VERBS[action.action]} '${action.name}'${where} (${
         formatBytes(action.size)
       })`,
     );
   }
   printProblems(manager, plan);
-  manager.echo(summary(plan.counts, "Dry run: would "));
+  manager.output.data(summary(plan.counts, "Dry run: would "));
 }
 
 /** Each problem of the plan, and why its deletions are held back. */
 function printProblems(manager: CLIRepoManager, plan: SyncPlan): void {
   for (const problem of plan.problems) {
-    manager.printWarning(`Cannot sync '${problem.name}': ${problem.reason}`);
+    manager.output.warning(`Cannot sync '${problem.name}': ${problem.reason}`);
   }
   if (plan.deletionsHeld !== undefined) {
-    manager.printWarning(
+    manager.output.warning(
       `${plan.counts.delete.files} file(s) ${
         plan.deletionsHeld.replace(/^not deleted/, "are not deleted")
       }`,
@@ -320,7 +320,7 @@ function printResult(manager: CLIRepoManager, result: SyncResult, json: boolean)
       failed: result.failed.map(({ action, message }) => ({ ...action, message })),
     });
   } else {
-    manager.printInfo(summary(doneCounts(result), "Synced: ", result.failed.length));
+    manager.output.info(summary(doneCounts(result), "Synced: ", result.failed.length));
   }
   printProblems(manager, result.plan);
   const held = new Set(result.plan.actions.filter(({ action }) => action === "delete"));

@@ -69,7 +69,7 @@ export function exportResourceCommand(type: "collection" | "template"): CommandU
       values,
       (fileOptions) => exportResource(resource, values.path, { ...fileOptions, exportType }),
     );
-    manager.printInfo(`Exported the ${resource} as ${exportType} to '${path}'`);
+    manager.output.info(`Exported the ${resource} as ${exportType} to '${path}'`);
   });
   return command;
 }
