@@ -26,7 +26,7 @@ export function helpWidth(): number {
  * writer of the caller's (tests, embedding) rather than to the process's stdout, 80 whatever the
  * terminal; else {@linkcode helpWidth}.
  */
-export function helpWidthOf(options: { helpWidth?: number; stdout?: unknown }): number {
+export function helpWidthOf(options: { helpWidth?: number | undefined; stdout?: unknown }): number {
   return options.helpWidth ?? (options.stdout === undefined ? helpWidth() : DEFAULT_HELP_WIDTH);
 }
 

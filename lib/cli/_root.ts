@@ -25,16 +25,16 @@ export interface ProgramOptions {
   /** Version printed by `--version`. */
   version: string;
   /** Where everything is printed; default: the process's stdout and stderr. */
-  output?: Output;
+  output?: Output | undefined;
   /** Answers to prompts, one per line; default: read from stdin. */
-  input?: readonly string[];
+  input?: readonly string[] | undefined;
   /** Extra options for every manager the commands create (tests). */
-  managerOptions?: Partial<RepoManagerOptions>;
+  managerOptions?: Partial<RepoManagerOptions> | undefined;
   /**
    * Columns `--help` is wrapped to; default: `COLUMNS` (when readable), else the terminal's
    * width, else 80; 80 when `output` is given. `Infinity` prints it unwrapped.
    */
-  helpWidth?: number;
+  helpWidth?: number | undefined;
 }
 
 /** Name of the program. */

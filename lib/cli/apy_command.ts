@@ -99,7 +99,7 @@ export function dryRunOption<C extends CommandUnknownOpts>(command: C): C {
 export function dryRun(manager: CLIRepoManager, what: string): boolean {
   if (!isDryRun(manager)) return false;
   // Printed whatever the verbosity (like data), but it is a message: one safe line.
-  manager.echo(terminalLine(`Dry run: would ${what}`));
+  manager.output.data(terminalLine(`Dry run: would ${what}`));
   return true;
 }
 
@@ -229,7 +229,7 @@ export interface ApyCommandOptions<Opts> {
  * const managerOptions = { host: server.url, pat: server.pat };
  * const program = await createProgram({ version: "1.0.0", output, managerOptions });
  * apyCommand(program.command("server-version"), async (manager) => {
- *   manager.echo((await manager.info()).version);
+ *   manager.output.data((await manager.info()).version);
  * });
  * await program.parseAsync(["server-version"], { from: "user" });
  * assert.deepStrictEqual(lines, ["1.13.0\n"]);

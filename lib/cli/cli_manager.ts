@@ -43,7 +43,11 @@ export interface CLIRepoManagerOptions extends RepoManagerOptions {
  * ```
  */
 export class CLIRepoManager extends RepoManager {
-  /** Where this manager's messages go. */
+  /**
+   * Where commands print, hiding this manager's token: `text` for lines meant for people (made
+   * safe for the terminal), `data` for byte-exact data, `info`, `warning`, `error` and `debug` for
+   * messages on stderr at their verbosity.
+   */
   readonly output: Output;
   /** Cancels the command (Ctrl-C): pass it to transfers so they can leave resumable data. */
   readonly signal: AbortSignal | undefined;
@@ -89,7 +93,7 @@ export class CLIRepoManager extends RepoManager {
    * const output = new Output({ stdout: (text) => out.push(text), stderr: (text) => err.push(text) });
    * await using manager = new CLIRepoManager({ host: "https://repo.example", pat: "pat_0123456789", output });
    * const settings = await manager.settings();
-   * manager.echo(`token ${settings.pat}`);
+   * manager.output.data(`token ${settings.pat}`);
    * assert.deepStrictEqual(out, ["token ***\n"]);
    * ```
    */
@@ -252,137 +256,5 @@ export class CLIRepoManager extends RepoManager {
    */
   isVerbose(level: Verbosity): boolean {
     return this.output.isVerbose(level);
-  }
-
-  /**
-   * Prints a line of data for people on stdout, whatever the verbosity (`-q/--quiet` never hides
-   * data); the line is made safe like a message.
-   *
-   * @param line The line.
-   *
-   * @example Usage
-   * ```ts
-   * import { CLIRepoManager, Output } from "@repo/apy/cli/kit";
-   * import assert from "node:assert";
-   *
-   * const out: string[] = [];
-   * const output = new Output({ stdout: (text) => out.push(text), stderr: () => {} });
-   * await using manager = new CLIRepoManager({ host: "https://repo.example", pat: "pat_x", output, verbose: "error" });
-   * manager.printData("Visibility: private");
-   * assert.deepStrictEqual(out, ["Visibility: private\n"]);
-   * ```
-   */
-  printData(line: string): void {
-    this.output.text(line);
-  }
-
-  /**
-   * Prints a status message on stderr (silenced by `-q`, `-V warning` and `-V error`).
-   *
-   * @param message The message.
-   *
-   * @example Usage
-   * ```ts
-   * import { CLIRepoManager, Output } from "@repo/apy/cli/kit";
-   * import assert from "node:assert";
-   *
-   * const out: string[] = [];
-   * const err: string[] = [];
-   * const output = new Output({ stdout: (text) => out.push(text), stderr: (text) => err.push(text) });
-   * await using manager = new CLIRepoManager({ host: "https://repo.example", pat: "pat_x", output });
-   * manager.printInfo("Created record 7");
-   * assert.deepStrictEqual([out, err], [[], ["Created record 7\n"]]);
-   * ```
-   */
-  printInfo(message: string): void {
-    this.output.info(message);
-  }
-
-  /**
-   * Prints a warning on stderr (silenced by `-V error`).
-   *
-   * @param message The message.
-   *
-   * @example Usage
-   * ```ts
-   * import { CLIRepoManager, Output } from "@repo/apy/cli/kit";
-   * import assert from "node:assert";
-   *
-   * const out: string[] = [];
-   * const err: string[] = [];
-   * const output = new Output({ stdout: (text) => out.push(text), stderr: (text) => err.push(text) });
-   * await using manager = new CLIRepoManager({ host: "https://repo.example", pat: "pat_x", output });
-   * manager.printWarning("slow server");
-   * assert.deepStrictEqual(err, ["Warning: slow server\n"]);
-   * ```
-   */
-  printWarning(message: string): void {
-    this.output.warning(message);
-  }
-
-  /**
-   * Prints an error on stderr.
-   *
-   * @param message The message.
-   *
-   * @example Usage
-   * ```ts
-   * import { CLIRepoManager, Output } from "@repo/apy/cli/kit";
-   * import assert from "node:assert";
-   *
-   * const out: string[] = [];
-   * const err: string[] = [];
-   * const output = new Output({ stdout: (text) => out.push(text), stderr: (text) => err.push(text) });
-   * await using manager = new CLIRepoManager({ host: "https://repo.example", pat: "pat_x", output });
-   * manager.printError("The record 7 does not exist");
-   * assert.deepStrictEqual(err, ["The record 7 does not exist\n"]);
-   * ```
-   */
-  printError(message: string): void {
-    this.output.error(message);
-  }
-
-  /**
-   * Prints a debug message on stderr (only with `-V debug`).
-   *
-   * @param message The message.
-   *
-   * @example Usage
-   * ```ts
-   * import { CLIRepoManager, Output } from "@repo/apy/cli/kit";
-   * import assert from "node:assert";
-   *
-   * const out: string[] = [];
-   * const err: string[] = [];
-   * const output = new Output({ stdout: (text) => out.push(text), stderr: (text) => err.push(text) });
-   * await using manager = new CLIRepoManager({ host: "https://repo.example", pat: "pat_x", output, verbose: "debug" });
-   * manager.printDebug("details");
-   * assert.deepStrictEqual(err, ["details\n"]);
-   * ```
-   */
-  printDebug(message: string): void {
-    this.output.debug(message);
-  }
-
-  /**
-   * Prints a data line on stdout whatever the verbosity.
-   *
-   * @param line The line.
-   *
-   * @example Usage
-   * ```ts
-   * import { CLIRepoManager, Output } from "@repo/apy/cli/kit";
-   * import assert from "node:assert";
-   *
-   * const out: string[] = [];
-   * const err: string[] = [];
-   * const output = new Output({ stdout: (text) => out.push(text), stderr: (text) => err.push(text) });
-   * await using manager = new CLIRepoManager({ host: "https://repo.example", pat: "pat_x", output });
-   * manager.echo("7");
-   * assert.deepStrictEqual(out, ["7\n"]);
-   * ```
-   */
-  echo(line: string): void {
-    this.output.data(line);
   }
 }

@@ -33,11 +33,11 @@ export type Verbosity = LogLevel;
 /** Where an {@linkcode Output} writes; defaults to the process's stdout and stderr. */
 export interface OutputStreams {
   /** Receives text for stdout. */
-  stdout?: (text: string) => void;
+  stdout?: ((text: string) => void) | undefined;
   /** Receives text for stderr. */
-  stderr?: (text: string) => void;
+  stderr?: ((text: string) => void) | undefined;
   /** Whether stderr is a terminal (enables the progress bar). Default: asks Deno. */
-  stderrIsTerminal?: boolean;
+  stderrIsTerminal?: boolean | undefined;
 }
 
 /**
@@ -536,18 +536,18 @@ export interface Progress {
 /** Options of {@linkcode createProgress}. */
 export interface ProgressOptions {
   /** Clock in milliseconds. @default {performance.now} */
-  now?: () => number;
+  now?: (() => number) | undefined;
   /** Milliseconds between two plain progress lines. @default {5000} */
-  interval?: number;
+  interval?: number | undefined;
   /** Milliseconds between two redraws of the bar on a terminal. @default {100} */
-  redraw?: number;
+  redraw?: number | undefined;
   /** Number of files of the transfer: the line shows `n/N files`. */
-  files?: number;
+  files?: number | undefined;
   /**
    * The terminal's width, asked at every redraw (the bar follows a resize). Default: the width
    * of stderr's terminal, 80 when unknown.
    */
-  columns?: () => number;
+  columns?: (() => number) | undefined;
 }
 
 /**

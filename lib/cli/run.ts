@@ -23,24 +23,24 @@ export interface RunCliOptions {
   /** Version printed by `--version`. */
   version: string;
   /** Receives stdout text; default: the process's stdout. */
-  stdout?: (text: string) => void;
+  stdout?: ((text: string) => void) | undefined;
   /** Receives stderr text; default: the process's stderr. */
-  stderr?: (text: string) => void;
+  stderr?: ((text: string) => void) | undefined;
   /** Answers to prompts, one per line; default: read from stdin. */
-  input?: readonly string[];
+  input?: readonly string[] | undefined;
   /** Extra options for every manager the commands create. */
-  managerOptions?: Partial<RepoManagerOptions>;
+  managerOptions?: Partial<RepoManagerOptions> | undefined;
   /**
    * Interrupts the command (Ctrl-C): its requests are cancelled, transfers keep what they can
    * resume, and the run ends with one line about what was left and exit code 130.
    */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /**
    * Columns `--help` is wrapped to; default: `COLUMNS` (when readable), else the terminal's
    * width, else 80; 80 when `stdout` is given (the help goes to the caller, not a terminal).
    * `Infinity` prints it unwrapped.
    */
-  helpWidth?: number;
+  helpWidth?: number | undefined;
 }
 
 /**
@@ -62,15 +62,15 @@ export interface RunCliOptions {
  */
 export async function runCli(args: readonly string[], options: RunCliOptions): Promise<number> {
   const output = new Output({
-    ...(options.stdout === undefined ? {} : { stdout: options.stdout }),
-    ...(options.stderr === undefined ? {} : { stderr: options.stderr }),
+    stdout: options.stdout,
+    stderr: options.stderr,
   });
   // `help records create` is `records create --help`: the tree is loaded for the named group.
   const helpPath = args[0] === "help" ? args.slice(1) : undefined;
   const program = await loadProgram(helpPath ?? args, {
     version: options.version,
     output,
-    ...(options.input === undefined ? {} : { input: options.input }),
+    input: options.input,
     helpWidth: helpWidthOf(options),
     managerOptions: {
       ...options.managerOptions,

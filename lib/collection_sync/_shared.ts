@@ -185,19 +185,19 @@ export function folderOptions(
   const { backupDir } = options;
   return {
     ignore: isRecordFile,
-    ...(options.allowEmptySource === true ? { allowEmptySource: true } : {}),
+    allowEmptySource: options.allowEmptySource,
     ...(backupDir === undefined || folder === undefined
       ? {}
       : { backupDir: join(backupDir, ...folder.split("/")) }),
     dryRun: options.dryRun === true,
     delete: deleting,
     concurrency,
-    ...(options.pattern === undefined ? {} : { pattern: options.pattern }),
-    ...(options.excludePattern === undefined ? {} : { excludePattern: options.excludePattern }),
-    ...(options.followSymlinks === true ? { followSymlinks: true } : {}),
-    ...(options.hashCache === false ? { hashCache: false } : {}),
-    ...(options.signal === undefined ? {} : { signal: options.signal }),
-    ...(options.onWarning === undefined ? {} : { onWarning: options.onWarning }),
+    pattern: options.pattern,
+    excludePattern: options.excludePattern,
+    followSymlinks: options.followSymlinks,
+    hashCache: options.hashCache,
+    signal: options.signal,
+    onWarning: options.onWarning,
   };
 }
 

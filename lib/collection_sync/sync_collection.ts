@@ -92,7 +92,7 @@ function runOnce(
   allowed?: AllowedDeletions,
 ): Promise<CollectionSyncResult> {
   return options.direction === "up"
-    ? syncUp(transport, collection, dir, options, allowed === undefined ? {} : { allowed })
+    ? syncUp(transport, collection, dir, options, { allowed })
     : syncDown(transport, collection, dir, options, allowed);
 }
 

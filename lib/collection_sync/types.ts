@@ -22,53 +22,53 @@ export interface CollectionSyncOptions {
   /** `up`: folder → collection (`--from`); `down`: collection → folder (`--to`). */
   direction: SyncDirection;
   /** Only plan: nothing is created, changed, transferred, written or deleted. */
-  dryRun?: boolean;
+  dryRun?: boolean | undefined;
   /**
    * Inside each record, remove what the source lacks from the target side (as `records sync
    * --delete`); upward, records whose folder is gone leave the collection (never deleted).
    */
-  delete?: boolean;
+  delete?: boolean | undefined;
   /**
    * With `delete`: delete even when a record's source has no files, and take records out of a
    * collection whose folder holds no record folders (an unmounted share looks empty, so by default
    * an empty source deletes and removes nothing).
    */
-  allowEmptySource?: boolean;
+  allowEmptySource?: boolean | undefined;
   /** With `delete`: when more files than this would be deleted over the run, delete none. */
-  maxDelete?: number;
+  maxDelete?: number | undefined;
   /**
    * Downward only: replaced and deleted local files are moved into this folder, under each
    * record's folder path, instead of being removed. It must not overlap the synced folder.
    */
-  backupDir?: string;
+  backupDir?: string | undefined;
   /** Only file names (relative paths in each record) matching this glob. @default {"*"} */
-  pattern?: string;
+  pattern?: string | undefined;
   /** Leave out file names matching this glob. */
-  excludePattern?: string;
+  excludePattern?: string | undefined;
   /** Follow symbolic links (upward). */
-  followSymlinks?: boolean;
+  followSymlinks?: boolean | undefined;
   /** Requests in flight at once, over records and their files. @default {16} */
-  concurrency?: number;
+  concurrency?: number | undefined;
   /**
    * Identifier of a template whose extras every record's extras must fit (upward); checked for
    * all records before anything is sent: when any record fails, nothing is created or sent.
    */
-  template?: string;
+  template?: string | undefined;
   /** Only the records of this shard (by a stable hash of their folder's path). */
-  shard?: Shard;
+  shard?: Shard | undefined;
   /** Keep local checksums in each record folder's sync cache. @default {true} */
-  hashCache?: boolean;
+  hashCache?: boolean | undefined;
   /** Cancels the run; a rerun continues it. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Called when a record is done (or failed), in the order they finish. */
-  onRecord?: (outcome: RecordSyncOutcome) => void;
+  onRecord?: ((outcome: RecordSyncOutcome) => void) | undefined;
   /** Receives warnings (entries left out, links not made). */
-  onWarning?: (message: string) => void;
+  onWarning?: ((message: string) => void) | undefined;
   /**
    * Asked once, after a planning pass and before anything changes, when the run deletes files;
    * false stops the sync with nothing changed.
    */
-  confirmDelete?: (deletions: CollectionDeleteSummary) => boolean | Promise<boolean>;
+  confirmDelete?: ((deletions: CollectionDeleteSummary) => boolean | Promise<boolean>) | undefined;
 }
 
 /** The file deletions a run would make, over all its records. */

@@ -79,14 +79,14 @@ interface UpRun {
 /** Internal options of {@linkcode syncUp}. */
 export interface UpOptions {
   /** Sync only the record of this folder (a watcher's event); nothing leaves the collection. */
-  only?: string;
+  only?: string | undefined;
   /** The deletions a confirmed planning pass listed. */
-  allowed?: AllowedDeletions;
+  allowed?: AllowedDeletions | undefined;
   /**
    * Records, metadata, membership and links only, no files (a watcher sends the files itself,
    * each once it has settled); a record is complete without its files.
    */
-  metadataOnly?: boolean;
+  metadataOnly?: boolean | undefined;
 }
 
 function joinFolder(parent: string, name: string): string {

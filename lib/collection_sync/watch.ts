@@ -66,9 +66,9 @@ import type {
 export interface CollectionWatchOptions
   extends Omit<WatchOptions, "ignore" | "sendSlot" | "concurrency"> {
   /** Files sent at once, over all record folders. @default {4} */
-  concurrency?: number;
+  concurrency?: number | undefined;
   /** Called when a record was looked up or created and its metadata made like its folder's. */
-  onRecord?: (outcome: RecordSyncOutcome) => void;
+  onRecord?: ((outcome: RecordSyncOutcome) => void) | undefined;
 }
 
 const REAL_CLOCK: WatchClock = { now: () => performance.now(), sleep };
@@ -344,9 +344,9 @@ class CollectionWatch {
     return {
       direction: "up",
       concurrency: this.#concurrency,
-      ...(options.pattern === undefined ? {} : { pattern: options.pattern }),
-      ...(options.excludePattern === undefined ? {} : { excludePattern: options.excludePattern }),
-      ...(options.followSymlinks === true ? { followSymlinks: true } : {}),
+      pattern: options.pattern,
+      excludePattern: options.excludePattern,
+      followSymlinks: options.followSymlinks,
       signal: this.#stop.signal,
       onWarning: this.#warn,
     };
@@ -640,13 +640,13 @@ class CollectionWatch {
     const signal = AbortSignal.any([stop.signal, this.#stop.signal]);
     const options = this.#options;
     const events = watchFolder(new RepoRecord(this.#transport, id), state.path, {
-      ...(options.settleMs === undefined ? {} : { settleMs: options.settleMs }),
-      ...(options.rescanMs === undefined ? {} : { rescanMs: options.rescanMs }),
-      ...(options.pattern === undefined ? {} : { pattern: options.pattern }),
-      ...(options.excludePattern === undefined ? {} : { excludePattern: options.excludePattern }),
-      ...(options.followSymlinks === true ? { followSymlinks: true } : {}),
-      ...(options.fileEvents === false ? { fileEvents: false } : {}),
-      ...(options.clock === undefined ? {} : { clock: options.clock }),
+      settleMs: options.settleMs,
+      rescanMs: options.rescanMs,
+      pattern: options.pattern,
+      excludePattern: options.excludePattern,
+      followSymlinks: options.followSymlinks,
+      fileEvents: options.fileEvents,
+      clock: options.clock,
       once: this.#once,
       concurrency: this.#concurrency,
       lockDir: false,

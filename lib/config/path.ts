@@ -34,12 +34,12 @@ export interface PathOptions {
    * `\`; elsewhere `HOME` and `/`.
    * @default {Deno.build.os}
    */
-  os?: typeof Deno.build.os;
+  os?: typeof Deno.build.os | undefined;
   /**
    * Reads an environment variable.
    * @default {(name) => Deno.env.get(name)}
    */
-  env?: (name: string) => string | undefined;
+  env?: ((name: string) => string | undefined) | undefined;
 }
 
 /**

@@ -169,7 +169,7 @@ export async function resolveSettings(options: SettingsOptions): Promise<Connect
   ];
   if (options.configPath === undefined && options.env === undefined) checkConfigAccess(missing);
   const path = options.configPath ??
-    defaultConfigPath({ missing, ...(options.env === undefined ? {} : { env: options.env }) });
+    defaultConfigPath({ missing, env: options.env });
   const config = await readConfig(path, { warn: options.warn, missing });
   const { name, section } = selectInstance(config, path, instance);
   checkConnectionText(section, `in [${name}] of ${path}`);

@@ -83,13 +83,13 @@ export type RecordExportOptions = ResourceExportOptions;
 /** Options of {@linkcode RepoRecord.uploadString}. */
 export interface UploadStringOptions {
   /** Description of the file; when replacing, a missing description keeps the existing one. */
-  fileDescription?: string;
+  fileDescription?: string | undefined;
   /** Replace a file with the same name. */
-  force?: boolean;
+  force?: boolean | undefined;
   /** MIME type. */
-  mimetype?: string;
+  mimetype?: string | undefined;
   /** Cancels the upload. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /**

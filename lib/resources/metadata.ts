@@ -281,7 +281,7 @@ export function flattenExtras(extras: readonly Extra[], separator = "."): Extra[
 /** Options of {@linkcode mergeExtras}. */
 export interface MergeExtrasOptions {
   /** Whether new entries replace old flat entries with the same key. @default {false} */
-  force?: boolean;
+  force?: boolean | undefined;
 }
 
 /**

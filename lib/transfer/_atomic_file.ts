@@ -180,7 +180,7 @@ export interface WriteAtomicOptions {
    */
   replace?: boolean;
   /** Paths claimed by this operation, never chosen as a new name (see `freePath`). */
-  taken?: Set<string>;
+  claimed?: Set<string>;
   /**
    * Runs right before the finished file is renamed onto the target (checks that the target's
    * folders are still what they were); throwing cancels the write.
@@ -259,7 +259,7 @@ async function place(temp: string, target: string, options: WriteAtomicOptions):
     await Deno.rename(temp, target);
     return target;
   }
-  const taken = options.taken ?? new Set([target]);
+  const taken = options.claimed ?? new Set([target]);
   let candidate = target;
   for (let attempt = 0; attempt < 100; attempt++) {
     try {

@@ -24,7 +24,7 @@ export interface SaveFileOptions {
   onWarning?: ((message: string) => void) | undefined;
   signal?: AbortSignal | undefined;
   /** Paths claimed by other files of the same operation. */
-  taken?: Set<string> | undefined;
+  claimed?: Set<string> | undefined;
   partListings?: PartListings | undefined;
   /**
    * Runs right before the temporary file is opened (`open`) and again right before it is renamed
@@ -55,14 +55,14 @@ export async function saveFile(
   options: SaveFileOptions,
 ): Promise<string> {
   checkFile(file, `the files of record ${record.id}`);
-  const taken = options.taken ?? new Set<string>();
+  const claimed = options.claimed ?? new Set<string>();
   const plain = await plainTarget(options.path, file.name, {
     folder: options.folder,
     onWarning: options.onWarning,
   });
   const present = await presentPath(
     plain,
-    taken,
+    claimed,
     (path) => localFileHolds(path, file, options.signal),
     options.force === true,
   );
@@ -71,7 +71,7 @@ export async function saveFile(
     return present;
   }
   // With force an existing file is overwritten, but never one this operation claimed already.
-  const target = await freePath(plain, taken, options.force === true);
+  const target = await freePath(plain, claimed, options.force === true);
   const link = file._links?.download ?? fileDownloadPath(record.id, file.id);
   const guard = options.guard;
   await guard?.("open");
@@ -83,7 +83,7 @@ export async function saveFile(
       resumeKey: `${file.id}\n${file.size}\n${file.checksum ?? ""}`,
       keepPartial: options.keepPartial,
       force: options.force,
-      taken,
+      claimed,
       partListings: options.partListings,
       onProgress: options.onProgress,
       signal: options.signal,

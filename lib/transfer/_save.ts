@@ -41,7 +41,7 @@ export interface SaveOptions {
    */
   force?: boolean | undefined;
   /** Paths claimed by this operation (never chosen as a new name). */
-  taken?: Set<string> | undefined;
+  claimed?: Set<string> | undefined;
   /** Runs right before the finished file is renamed onto the target; throwing cancels it. */
   beforePlace?: (() => void | Promise<void>) | undefined;
   /** Claims the temporary file (tests replace it with a file system that fills up). */
@@ -183,7 +183,7 @@ async function download(
       }
       : {}),
     ...(options.force ? { replace: true } : {}),
-    ...(options.taken ? { taken: options.taken } : {}),
+    ...(options.claimed ? { claimed: options.claimed } : {}),
     ...(options.beforePlace ? { beforePlace: options.beforePlace } : {}),
     verify: async () => {
       const info = await part.file.stat();

@@ -265,7 +265,7 @@ export function compareNames(a: string, b: string): number {
  * @returns The relative path.
  */
 export function localName(name: string, flat = false, maxBytes?: number): string {
-  const options = maxBytes === undefined ? {} : { maxBytes };
+  const options = { maxBytes };
   return flat
     ? safeFileName(name, options)
     : name.split("/").map((part) => safeFileName(part, options)).join("/");

@@ -41,18 +41,18 @@ export interface DownloadFileOptions {
    * file that already holds the file (same size and checksum) is kept either way and nothing is
    * downloaded (see `onPresent`).
    */
-  force?: boolean;
+  force?: boolean | undefined;
   /**
    * Called, instead of downloading, with the local file that already holds the file: the
    * target (or, without `force`, a numbered name an earlier run gave it) of the same size and
    * checksum. Its path is returned.
    */
-  onPresent?: (path: string) => void;
+  onPresent?: ((path: string) => void) | undefined;
   /**
    * Write into `<path>/<record identifier>/` (the identifier sanitised like every server name);
    * needs a record with `meta()`.
    */
-  useFolder?: boolean;
+  useFolder?: boolean | undefined;
   /**
    * Keep the data received so far when the download stops early (aborted, connection broken), in
    * the hidden `.part` file beside the target, and throw {@linkcode IncompleteDownloadError}; the
@@ -60,28 +60,28 @@ export interface DownloadFileOptions {
    * resumed when found.
    * @default {false: nothing is left behind}
    */
-  keepPartial?: boolean;
+  keepPartial?: boolean | undefined;
   /** Receives the bytes received so far. */
-  onProgress?: ProgressCallback;
+  onProgress?: ProgressCallback | undefined;
   /** Receives warnings, e.g. that a name too long for the file system was shortened. */
-  onWarning?: (message: string) => void;
+  onWarning?: ((message: string) => void) | undefined;
   /** Cancels the download; nothing is left behind unless `keepPartial`. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** The file's metadata when already at hand (saves one request). */
-  file?: FileJson;
+  file?: FileJson | undefined;
   /**
    * Paths written by earlier downloads of the same operation (e.g. other records of one command):
    * never written again, not even with `force`; the path written is added.
    */
-  claimed?: Set<string>;
+  claimed?: Set<string> | undefined;
 }
 
 /** Options of {@linkcode downloadFileStream}. */
 export interface DownloadStreamOptions {
   /** Receives the bytes received so far. */
-  onProgress?: ProgressCallback;
+  onProgress?: ProgressCallback | undefined;
   /** Cancels the download. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /**
@@ -133,7 +133,7 @@ export async function downloadFile(
     if (record.meta === undefined) throw new InputError("useFolder needs a record with meta()");
     folder = (await record.meta()).identifier;
   }
-  return await saveFile(record, file, { ...options, folder, taken: options.claimed });
+  return await saveFile(record, file, { ...options, folder });
 }
 
 /**

@@ -52,11 +52,11 @@ export interface RecordTarget extends TransferTarget {
 /** Options of {@linkcode downloadFiles}. */
 export interface DownloadFilesOptions {
   /** Only files whose name matches this glob (`*`, `?`, `[...]`). @default {"*"} */
-  pattern?: string;
+  pattern?: string | undefined;
   /** Leave out files whose name matches this glob. */
-  excludePattern?: string;
+  excludePattern?: string | undefined;
   /** Write into `<dir>/<record identifier>/` (the identifier sanitised like every server name). */
-  useFolder?: boolean;
+  useFolder?: boolean | undefined;
   /**
    * Write every file directly into the folder, `/` in names replaced by `_`, as before trees.
    * Otherwise a name with `/` becomes subfolders (each component sanitised; never outside the
@@ -64,29 +64,29 @@ export interface DownloadFilesOptions {
    * through `onWarning` and kept apart.
    * @default {false}
    */
-  flat?: boolean;
+  flat?: boolean | undefined;
   /**
    * Overwrite existing files; otherwise new ones are written as `<stem>_<n><ext>`. A local file
    * that already holds a file (same size and checksum) is kept either way (see `onPresent`).
    */
-  force?: boolean;
+  force?: boolean | undefined;
   /** Files downloaded at the same time. @default {4} */
-  concurrency?: number;
+  concurrency?: number | undefined;
   /**
    * Keep the data of files stopped early (see {@linkcode DownloadFileOptions.keepPartial}); the
    * error is then an {@linkcode IncompleteDownloadError} listing every partial file.
    * @default {false}
    */
-  keepPartial?: boolean;
+  keepPartial?: boolean | undefined;
   /** Called after each file is written. */
-  onFile?: (path: string, file: FileJson) => void;
+  onFile?: ((path: string, file: FileJson) => void) | undefined;
   /**
    * Called instead of `onFile` for a file already here: a local file of the same size and
    * checksum at its target (or, without `force`, at a numbered name an earlier run gave it);
    * nothing is downloaded and its path is among those returned. Running the same download again
    * thus fetches nothing twice and duplicates nothing.
    */
-  onPresent?: (path: string, file: FileJson) => void;
+  onPresent?: ((path: string, file: FileJson) => void) | undefined;
   /**
    * Receives the bytes of a file received so far (several files may be in flight); `resumed`:
    * the bytes a resumed download found on disk (included in `bytes`).
@@ -98,16 +98,16 @@ export interface DownloadFilesOptions {
    * The record's files as the caller listed them (to show a total before the first byte); the
    * globs still apply. Default: listed here, page by page as the downloads go.
    */
-  files?: Iterable<FileJson> | AsyncIterable<FileJson>;
+  files?: Iterable<FileJson> | AsyncIterable<FileJson> | undefined;
   /** Receives warnings, e.g. that a name too long for the file system was shortened. */
-  onWarning?: (message: string) => void;
+  onWarning?: ((message: string) => void) | undefined;
   /** Cancels the downloads; the files in progress leave nothing behind unless `keepPartial`. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /**
    * Paths written by earlier downloads of the same operation (e.g. other records of one command):
    * never written again, not even with `force`; the paths written here are added.
    */
-  claimed?: Set<string>;
+  claimed?: Set<string> | undefined;
 }
 
 /** Options of {@linkcode downloadAllFiles}. */
@@ -173,7 +173,7 @@ export async function downloadFiles(
   );
   const written: (string | undefined)[] = [];
   const partials: PartialFile[] = [];
-  const taken = options.claimed ?? new Set<string>();
+  const claimed = options.claimed ?? new Set<string>();
   const partListings: PartListings = new Map();
   // Folders of the tree found or made by this download: each is looked at once.
   const folders = new Set<string>();
@@ -238,7 +238,7 @@ export async function downloadFiles(
           folder: nested ? undefined : folder,
           force: options.force,
           keepPartial: options.keepPartial,
-          taken,
+          claimed,
           partListings,
           onWarning: options.onWarning,
           signal,

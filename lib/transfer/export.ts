@@ -50,13 +50,13 @@ export interface ExportTarget extends TransferTarget {
 /** Options of {@linkcode exportStream}. */
 export interface ExportStreamOptions {
   /** Export type. @default {"json"} */
-  exportType?: string;
+  exportType?: string | undefined;
   /** Export filter (JSON object, e.g. `{ user: true, links: "in" }`). */
-  filter?: QueryObject;
+  filter?: QueryObject | undefined;
   /** Receives the bytes received so far. */
-  onProgress?: ProgressCallback;
+  onProgress?: ProgressCallback | undefined;
   /** Cancels the export. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** Options of {@linkcode exportResource}. */
@@ -65,17 +65,17 @@ export interface ExportOptions extends ExportStreamOptions {
    * Write into `<path>/<identifier>/` (path is then a directory; the identifier is sanitised like
    * every name from the server).
    */
-  useFolder?: boolean;
+  useFolder?: boolean | undefined;
   /** File name inside the directory instead of the identifier (the extension is added). */
-  name?: string;
+  name?: string | undefined;
   /** Overwrite an existing file; otherwise see `existing`. */
-  force?: boolean;
+  force?: boolean | undefined;
   /**
    * What happens to an existing file when `force` is off: `rename` writes `<stem>_<n><ext>`,
    * `refuse` throws a {@linkcode LocalFileError} (cause `Deno.errors.AlreadyExists`) before the
    * export is requested. @default {"rename"}
    */
-  existing?: "rename" | "refuse";
+  existing?: "rename" | "refuse" | undefined;
 }
 
 /** Options of the `export` method of records, collections and templates. */

@@ -31,29 +31,29 @@ import type { ProgressCallback } from "./progress.ts";
 /** Options of {@linkcode exportMetadata}. */
 export interface ExportMetadataOptions {
   /** Export filter, e.g. `{ extras: { "key": {}, "list": { "0": {} } } }` (exclusion mask). */
-  filter?: QueryObject;
+  filter?: QueryObject | undefined;
   /** `standard` (full extras) or `plain` (key → value). @default {"standard"} */
-  format?: "standard" | "plain";
+  format?: "standard" | "plain" | undefined;
   /**
    * Write into `<path>/<identifier>/` (path is then a directory; the identifier is sanitised like
    * every name from the server).
    */
-  useFolder?: boolean;
+  useFolder?: boolean | undefined;
   /** File name inside the directory instead of `<identifier>-extras` (`.json` is added). */
-  name?: string;
+  name?: string | undefined;
   /** Overwrite an existing file; otherwise see `existing`. */
-  force?: boolean;
+  force?: boolean | undefined;
   /**
    * What happens to an existing file when `force` is off: `rename` writes `<stem>_<n><ext>`,
    * `refuse` throws a {@linkcode LocalFileError} (cause `Deno.errors.AlreadyExists`) before the
    * export is requested. @default {"rename"}
    */
-  existing?: "rename" | "refuse";
+  existing?: "rename" | "refuse" | undefined;
 
   /** Receives the bytes received so far. */
-  onProgress?: ProgressCallback;
+  onProgress?: ProgressCallback | undefined;
   /** Cancels the export. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /**

@@ -185,59 +185,59 @@ export interface SyncOptions {
    * Only when the run saw both sides whole and nothing went wrong: any problem or failure holds
    * back every deletion.
    */
-  delete?: boolean;
+  delete?: boolean | undefined;
   /**
    * With `delete`: delete even when the source has no files at all (an unmounted drive or share
    * looks like an empty folder, so by default an empty source deletes nothing).
    */
-  allowEmptySource?: boolean;
+  allowEmptySource?: boolean | undefined;
   /** With `delete`: when more files than this would be deleted, delete none (the run fails). */
-  maxDelete?: number;
+  maxDelete?: number | undefined;
   /**
    * Downward only: local files that are replaced or deleted are moved into this folder (same
    * relative path; a free numbered name when one is there already) instead of being removed. It
    * must not overlap the synced folder.
    */
-  backupDir?: string;
+  backupDir?: string | undefined;
   /** Only plan: nothing is transferred or deleted. */
-  dryRun?: boolean;
+  dryRun?: boolean | undefined;
   /** Only names (relative paths) matching this glob, on both sides. @default {"*"} */
-  pattern?: string;
+  pattern?: string | undefined;
   /** Leave out names matching this glob, on both sides. */
-  excludePattern?: string;
+  excludePattern?: string | undefined;
   /** Follow symbolic links in the folder (upward). */
-  followSymlinks?: boolean;
+  followSymlinks?: boolean | undefined;
   /** Files up to 10 MB transferred at once; larger ones go one at a time. @default {16} */
-  concurrency?: number;
+  concurrency?: number | undefined;
   /**
    * Keep local checksums between runs, keyed by relative path, size and modification time, in a
    * file of `cacheDir` (never in the synced folder). @default {true}
    */
-  hashCache?: boolean;
+  hashCache?: boolean | undefined;
   /**
    * Folder of the sync state (the hash cache): one file per host, record and synced folder, under
    * `sync/`. Default: the user's cache folder (`$XDG_CACHE_HOME/repo-apy`, `~/.cache/repo-apy`,
    * `~/Library/Caches/repo-apy`, `%LOCALAPPDATA%\repo-apy`); without one, nothing is cached.
    */
-  cacheDir?: string;
+  cacheDir?: string | undefined;
   /** Cancels the run; transfers in flight stop and a rerun continues them. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Receives the aggregate progress. */
-  onProgress?: (progress: SyncProgress) => void;
+  onProgress?: ((progress: SyncProgress) => void) | undefined;
   /** Called after each action carried out, or failed (with its error). */
-  onAction?: (action: SyncAction, error?: unknown) => void;
+  onAction?: ((action: SyncAction, error?: unknown) => void) | undefined;
   /** Receives warnings (symbolic links left out, a sync cache that cannot be used). */
-  onWarning?: (message: string) => void;
+  onWarning?: ((message: string) => void) | undefined;
   /**
    * Names (relative paths) the sync leaves alone on both sides, as it does its own cache: never
    * transferred, replaced or deleted (e.g. a metadata file beside the record's files).
    */
-  ignore?: (name: string) => boolean;
+  ignore?: ((name: string) => boolean) | undefined;
   /**
    * Asked once, after planning and before anything changes, when the plan deletes files; false
    * stops the sync with an {@linkcode InputError} and nothing changed.
    */
-  confirmDelete?: (plan: SyncPlan) => boolean | Promise<boolean>;
+  confirmDelete?: ((plan: SyncPlan) => boolean | Promise<boolean>) | undefined;
 }
 
 const KINDS: SyncActionKind[] = ["upload", "download", "replace", "delete", "skip", "extra"];

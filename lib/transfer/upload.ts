@@ -63,28 +63,28 @@ export interface UploadTarget extends TransferTarget {
 /** Options of {@linkcode uploadFile}. */
 export interface UploadFileOptions {
   /** Name of the file in the record. @default {the path's base name} (required for streams and bytes) */
-  fileName?: string;
+  fileName?: string | undefined;
   /** Description of the file; when replacing, a missing description keeps the existing one. */
-  fileDescription?: string;
+  fileDescription?: string | undefined;
   /** Replace a file with the same name instead of failing with a 409 {@linkcode RequestError}. */
-  force?: boolean;
+  force?: boolean | undefined;
   /** MIME type; the server's default is `application/octet-stream`. */
-  mimetype?: string;
+  mimetype?: string | undefined;
   /** Size in bytes; required for a stream source. */
-  size?: number;
+  size?: number | undefined;
   /** Chunk requests in flight at most. @default {4} */
-  concurrency?: number;
+  concurrency?: number | undefined;
   /** Continue an earlier, interrupted chunked upload of the same name and size. @default {true} */
-  resume?: boolean;
+  resume?: boolean | undefined;
   /**
    * Receives the bytes on the server so far; for a resumed upload, `resumed` tells how many of
    * them were there before this run.
    */
-  onProgress?: ProgressCallback;
+  onProgress?: ProgressCallback | undefined;
   /** Cancels the upload; a chunked upload stays on the server for resuming. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Longest wait for the server to assemble a chunked upload, in ms. @default {1800000} */
-  pollDeadlineMs?: number;
+  pollDeadlineMs?: number | undefined;
 }
 
 /**

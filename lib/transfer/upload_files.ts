@@ -65,52 +65,54 @@ export interface UploadFilesProgress extends Progress {
 /** Options of {@linkcode uploadFiles}. */
 export interface UploadFilesOptions {
   /** For a folder: only files whose name matches this glob (`*`, `?`, `[...]`). @default {"*"} */
-  pattern?: string;
+  pattern?: string | undefined;
   /** For a folder: leave out files whose name matches this glob. */
-  excludePattern?: string;
+  excludePattern?: string | undefined;
   /**
    * For a folder: upload its subfolders too. Each file is named by its path relative to the
    * folder with `/` separators (`raw/run1.h5`), and the globs match that relative path.
    * Symbolic links are left out unless `followSymlinks`. Names longer than the server's 256
    * characters are refused before anything is sent.
    */
-  recursive?: boolean;
+  recursive?: boolean | undefined;
   /** With `recursive`: follow symbolic links (a link back to a folder above it is left out). */
-  followSymlinks?: boolean;
+  followSymlinks?: boolean | undefined;
   /** Receives warnings, e.g. that symbolic links were left out. */
-  onWarning?: (message: string) => void;
+  onWarning?: ((message: string) => void) | undefined;
   /**
    * Replace files of the same name, also those with the same content (only those with other
    * content, when `skipExisting` is set too).
    */
-  force?: boolean;
+  force?: boolean | undefined;
   /**
    * With `force`: still leave out files the record already has with the same content. Without
    * `force` they are always left out (see {@linkcode uploadFiles}).
    */
-  skipExisting?: boolean;
+  skipExisting?: boolean | undefined;
   /**
    * Files up to 10 MB in flight at once; larger ones go one at a time. Small files spend their
    * time in round trips, not bytes, so more in flight pay, on both sides: the client and the
    * server handle several answers per wake-up (see docs/perf/transfers.md, issue 6, third round).
    * @default {16}
    */
-  concurrency?: number;
+  concurrency?: number | undefined;
   /** Chunk requests in flight per chunked file. @default {4} */
-  chunkConcurrency?: number;
+  chunkConcurrency?: number | undefined;
   /** Description of every file uploaded. */
-  fileDescription?: string;
+  fileDescription?: string | undefined;
   /** Called for each file uploaded or skipped. */
-  onFile?: (event: { file: LocalUploadFile; uploaded: FileJson; skipped: boolean }) => void;
+  onFile?:
+    | ((event: { file: LocalUploadFile; uploaded: FileJson; skipped: boolean }) => void)
+    | undefined;
   /** Receives the progress of each file being uploaded. */
-  onProgress?: (progress: UploadFilesProgress) => void;
+  onProgress?: ((progress: UploadFilesProgress) => void) | undefined;
   /**
    * Called once with the plan (see {@linkcode planUploadFiles}) before the first byte is sent:
    * the number and size of the files to upload, for a progress total.
    */
-  onPlan?: (plan: UploadFilesPlan) => void;
+  onPlan?: ((plan: UploadFilesPlan) => void) | undefined;
   /** Cancels the upload: no new file starts, the ones in flight stop (and can be resumed). */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /**

@@ -72,32 +72,32 @@ export interface WatchOptions {
    * Longer than the longest pause of the instrument while it writes one file.
    * @default {30000}
    */
-  settleMs?: number;
+  settleMs?: number | undefined;
   /**
    * Time between two full rescans of the folder, in ms (network shares and some instruments
    * give no file events). @default {300000}
    */
-  rescanMs?: number;
+  rescanMs?: number | undefined;
   /**
    * One pass only (a cron job): the first sync, one settle time, the files settled by then are
    * sent, the others are left for the next run. @default {false}
    */
-  once?: boolean;
+  once?: boolean | undefined;
   /** Use the operating system's file events besides the rescans. @default {true} */
-  fileEvents?: boolean;
+  fileEvents?: boolean | undefined;
   /** Only names (relative paths) matching this glob. @default {"*"} */
-  pattern?: string;
+  pattern?: string | undefined;
   /** Leave out names matching this glob. */
-  excludePattern?: string;
+  excludePattern?: string | undefined;
   /**
    * Names (relative paths) never sent nor counted, as `syncFolder`'s `ignore` (e.g. a metadata
    * file beside the record's files).
    */
-  ignore?: (name: string) => boolean;
+  ignore?: ((name: string) => boolean) | undefined;
   /** Follow symbolic links in the folder. */
-  followSymlinks?: boolean;
+  followSymlinks?: boolean | undefined;
   /** Files sent at once. @default {4} */
-  concurrency?: number;
+  concurrency?: number | undefined;
   /**
    * Waits for a send slot shared with other watchers (several folders watched by one process
    * send at most so many files at once) and resolves to its release; a due file holds a slot
@@ -108,13 +108,13 @@ export interface WatchOptions {
    * Folder of the lock that keeps a second watcher of the same folder and record from starting
    * ({@linkcode defaultLockDir} by default); `false`: no lock.
    */
-  lockDir?: string | false;
+  lockDir?: string | false | undefined;
   /** Stops the watcher: the file being sent is abandoned (a rerun continues it). */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** The clock (tests). */
-  clock?: WatchClock;
+  clock?: WatchClock | undefined;
   /** Receives warnings (symbolic links left out, file events unavailable, a lock taken over). */
-  onWarning?: (message: string) => void;
+  onWarning?: ((message: string) => void) | undefined;
 }
 
 /** What every event of a watcher tells. */
@@ -476,13 +476,11 @@ class Watch {
     const { plan } = await syncFolder(this.#record, this.#root, {
       direction: "up",
       dryRun: true,
-      ...(this.#options.pattern === undefined ? {} : { pattern: this.#options.pattern }),
-      ...(this.#options.excludePattern === undefined
-        ? {}
-        : { excludePattern: this.#options.excludePattern }),
+      pattern: this.#options.pattern,
+      excludePattern: this.#options.excludePattern,
       ...(this.#options.followSymlinks ? { followSymlinks: true } : {}),
-      ...(this.#options.ignore === undefined ? {} : { ignore: this.#options.ignore }),
-      ...(signal === undefined ? {} : { signal }),
+      ignore: this.#options.ignore,
+      signal,
     });
     let equal = 0;
     const waiting: WatchEvent[] = [];
@@ -612,7 +610,7 @@ class Watch {
       await uploadFile(this.#record, path, {
         fileName: name,
         force: true,
-        ...(signal === undefined ? {} : { signal }),
+        signal,
       });
     } catch (error) {
       if (signal?.aborted) return [];

@@ -13,14 +13,14 @@ export interface SafeFileNameOptions {
    * prefixes reserved device names (`CON`, `NUL`, `COM1`, ...) with `_`.
    * @default {the current operating system}
    */
-  platform?: "windows" | "posix";
+  platform?: "windows" | "posix" | undefined;
   /**
    * Longest name in UTF-8 bytes; longer names are shortened, keeping the extension.
    * @default {255}
    */
-  maxBytes?: number;
+  maxBytes?: number | undefined;
   /** Text kept in front of the extension, after shortening (e.g. `_2` for a second copy). */
-  suffix?: string;
+  suffix?: string | undefined;
 }
 
 /** Longest file name of common local file systems (ext4, APFS, NTFS), in UTF-8 bytes. */

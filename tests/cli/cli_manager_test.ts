@@ -17,8 +17,8 @@ Deno.test("CLIRepoManager hides its token in everything it prints", async () => 
     verbose: "debug",
   });
   assertEquals(typeof (await manager.info()).version, "string");
-  manager.echo(`token is ${server.pat}`);
-  manager.printDebug(server.pat);
+  manager.output.data(`token is ${server.pat}`);
+  manager.output.debug(server.pat);
   assertNotIncludes(text.join(""), server.pat);
   assertEquals(text.includes("token is ***\n"), true);
 });
@@ -34,4 +34,52 @@ Deno.test("CLIRepoManager factories open users, collections, templates and group
   assertEquals((await group.meta()).title, "G");
   const again = await manager.collection({ id: collection.id });
   assertEquals(again.created, false);
+});
+
+Deno.test("CLIRepoManager's output prints at the manager's verbosity: data always, messages by level", async () => {
+  // The assertions of the examples of the print methods the manager had before it left printing
+  // to its output: the verbosity given to the manager applies to the output.
+  const out: string[] = [];
+  const err: string[] = [];
+  const output = new Output({ stdout: (text) => out.push(text), stderr: (text) => err.push(text) });
+  {
+    await using manager = new CLIRepoManager({
+      host: "https://repo.example",
+      pat: "pat_x",
+      output,
+      verbose: "error",
+    });
+    manager.output.text("Visibility: private");
+    assertEquals(out, ["Visibility: private\n"]);
+  }
+  out.length = 0;
+  {
+    await using manager = new CLIRepoManager({
+      host: "https://repo.example",
+      pat: "pat_x",
+      output,
+      verbose: "info",
+    });
+    manager.output.info("Created record 7");
+    assertEquals([out, err], [[], ["Created record 7\n"]]);
+    err.length = 0;
+    manager.output.warning("slow server");
+    assertEquals(err, ["Warning: slow server\n"]);
+    err.length = 0;
+    manager.output.error("The record 7 does not exist");
+    assertEquals(err, ["The record 7 does not exist\n"]);
+    manager.output.data("7");
+    assertEquals(out, ["7\n"]);
+  }
+  err.length = 0;
+  {
+    await using manager = new CLIRepoManager({
+      host: "https://repo.example",
+      pat: "pat_x",
+      output,
+      verbose: "debug",
+    });
+    manager.output.debug("details");
+    assertEquals(err, ["details\n"]);
+  }
 });

@@ -28,13 +28,13 @@ export function recordLinkCommand(action: "add" | "remove"): CommandUnknownOpts 
         () => collection.removeRecordLink(record.id),
         () => `The ${record} is not in the ${collection}: nothing to remove`,
       );
-      manager.printInfo(`Removed the ${record} from the ${collection}`);
+      manager.output.info(`Removed the ${record} from the ${collection}`);
       return;
     }
     await onConflict(async () => {
       await collection.addRecordLink(record.id);
-      manager.printInfo(`Added the ${record} to the ${collection}`);
-    }, () => manager.printInfo(`The ${record} is in the ${collection} already`));
+      manager.output.info(`Added the ${record} to the ${collection}`);
+    }, () => manager.output.info(`The ${record} is in the ${collection} already`));
   });
   return command;
 }
@@ -68,16 +68,18 @@ export function collectionLinkCommand(action: "add" | "remove"): CommandUnknownO
         () => parent.removeCollectionLink(child.id),
         () => `The ${child} is not a child of the ${parent}: nothing to remove`,
       );
-      manager.printInfo(`Removed the child ${child} from the ${parent}`);
+      manager.output.info(`Removed the child ${child} from the ${parent}`);
       return;
     }
     await onConflict(async () => {
       await parent.addCollectionLink(child.id);
-      manager.printInfo(`Made the ${child} a child of the ${parent}`);
+      manager.output.info(`Made the ${child} a child of the ${parent}`);
     }, async () => {
       // The server answers 409 for three reasons; the collections say which one it was.
       if (await isChild(parent, child.id)) {
-        manager.printInfo(`Link from the ${parent} to the ${child} already exists. Nothing to do.`);
+        manager.output.info(
+          `Link from the ${parent} to the ${child} already exists. Nothing to do.`,
+        );
         return;
       }
       if (child.id === parent.id || await isBelow(manager, parent.id, child.id)) {

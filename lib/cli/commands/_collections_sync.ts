@@ -159,19 +159,19 @@ export function collectionsSyncCommand(): CommandUnknownOpts {
       dryRun: dry,
       delete: options.delete === true,
       pattern: options.pattern,
-      ...(options.exclude_pattern === undefined ? {} : { excludePattern: options.exclude_pattern }),
-      ...(options.followSymlinks === true ? { followSymlinks: true } : {}),
-      ...(options.maxDelete === undefined ? {} : { maxDelete: options.maxDelete }),
-      ...(options.allowEmptySource === true ? { allowEmptySource: true } : {}),
-      ...(options.backupDir === undefined ? {} : { backupDir: options.backupDir }),
+      excludePattern: options.exclude_pattern,
+      followSymlinks: options.followSymlinks,
+      maxDelete: options.maxDelete,
+      allowEmptySource: options.allowEmptySource,
+      backupDir: options.backupDir,
       concurrency: options.concurrency,
-      ...(options.template === undefined ? {} : { template: options.template }),
-      ...(shard === undefined ? {} : { shard }),
-      ...(manager.signal === undefined ? {} : { signal: manager.signal }),
-      onWarning: (message) => manager.printWarning(message),
+      template: options.template,
+      shard,
+      signal: manager.signal,
+      onWarning: (message) => manager.output.warning(message),
       onRecord: (outcome) => {
         done++;
-        if (!dry) manager.printInfo(`[${done}] ${recordLine(outcome, direction, false)}`);
+        if (!dry) manager.output.info(`[${done}] ${recordLine(outcome, direction, false)}`);
       },
       ...(options.yes === true ? {} : {
         confirmDelete: async (summary: CollectionDeleteSummary) => {
@@ -257,11 +257,11 @@ async function runCollectionWatch(
     "collection",
     watchCollection(manager, selector, dir, {
       ...watchOptions(manager, options, once),
-      ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+      concurrency: options.concurrency,
       ...(options.json === true ? {} : {
         onRecord: (outcome: RecordSyncOutcome) => {
           const line = recordLine(outcome, "up", false);
-          if (!line.endsWith(": up to date")) manager.printInfo(line);
+          if (!line.endsWith(": up to date")) manager.output.info(line);
         },
       }),
     }),
@@ -369,11 +369,13 @@ function printResult(manager: CLIRepoManager, result: CollectionSyncResult, json
         collection.wrote ? "write .collection.json" : "",
       ].filter((part) => part !== "");
       if (parts.length > 0) {
-        manager.echo(`Dry run: collection ${collection.identifier}: would ${parts.join("; ")}`);
+        manager.output.data(
+          `Dry run: collection ${collection.identifier}: would ${parts.join("; ")}`,
+        );
       }
     }
     for (const record of result.records) {
-      manager.echo(`Dry run: would sync ${recordLine(record, result.direction, true)}`);
+      manager.output.data(`Dry run: would sync ${recordLine(record, result.direction, true)}`);
     }
   }
   for (const problem of result.problems) {
@@ -389,11 +391,11 @@ function printResult(manager: CLIRepoManager, result: CollectionSyncResult, json
       );
     }
     for (const problem of record.files?.plan.problems ?? []) {
-      manager.printWarning(`Cannot sync '${record.folder}/${problem.name}': ${problem.reason}`);
+      manager.output.warning(`Cannot sync '${record.folder}/${problem.name}': ${problem.reason}`);
     }
   }
   const root = result.collections[0]?.identifier ?? "";
-  manager.printInfo(
+  manager.output.info(
     `${dry ? "Dry run: would sync" : "Synced"} collection '${root}': ${summary(result)}`,
   );
 }

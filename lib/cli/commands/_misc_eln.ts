@@ -58,7 +58,7 @@ export function importElnCommand(): CommandUnknownOpts {
       const result = await importEln(importer ?? manager, options.path, {
         dryRun,
         onProgress,
-        ...(signal === undefined ? {} : { signal }),
+        signal,
       }).catch((error) => {
         if (signal?.aborted === true && error instanceof ElnImportError) {
           throw interrupted(manager.output, error);
@@ -68,15 +68,15 @@ export function importElnCommand(): CommandUnknownOpts {
       if (dryRun) {
         // importEln() hashed every file with a declared SHA-256 before it returned.
         for (const line of formatElnPlan(result.plan, { checksumsVerified: true })) {
-          manager.printData(line);
+          manager.output.text(line);
         }
         return;
       }
-      for (const warning of result.plan.warnings) manager.printWarning(warning);
+      for (const warning of result.plan.warnings) manager.output.warning(warning);
       const where = result.collection
         ? ` into the collection '${result.collection.identifier}' (id: ${result.collection.id})`
         : "";
-      manager.printInfo(`${formatElnSummary(result.totals, false)}${where}`);
+      manager.output.info(`${formatElnSummary(result.totals, false)}${where}`);
     } finally {
       progress?.done();
     }

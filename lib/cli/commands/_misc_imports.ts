@@ -47,7 +47,7 @@ function templateImportCommand(
       templateType: options.type,
     });
     const meta = await template.meta();
-    manager.printInfo(
+    manager.output.info(
       `Created the template '${meta.title}' (id: ${meta.id}, identifier: '${meta.identifier}') ` +
         `from '${options.path}'`,
     );
@@ -128,7 +128,7 @@ async function confirm(
     if (answer === "") return yes;
     if (answer === "y" || answer === "yes") return true;
     if (answer === "n" || answer === "no") return false;
-    manager.printError("Error: invalid input");
+    manager.output.error("Error: invalid input");
   }
 }
 
@@ -196,7 +196,7 @@ async function interactiveSelection(
   }
   const names = (ids: number[]) =>
     ids.map((id) => `'${records.find((record) => record.id === id)?.identifier}'`).join(", ");
-  manager.printInfo(`Selected records for modification: [${names(modified)}]`);
+  manager.output.info(`Selected records for modification: [${names(modified)}]`);
   const remaining = records.filter((record) => !modified.includes(record.id));
   let linked = given.linked;
   if (
@@ -217,7 +217,7 @@ async function interactiveSelection(
     );
     linked = parseRanges(answer, remaining.length).map((n) => remaining[n - 1]!.id);
   }
-  manager.printInfo(`Selected records for linkage: [${names(linked)}]`);
+  manager.output.info(`Selected records for linkage: [${names(linked)}]`);
   return { modified, linked };
 }
 
@@ -289,7 +289,7 @@ export function reuseCollectionCommand(): CommandUnknownOpts {
     const reused = await reuseCollection(manager, id, choices);
     const meta = await reused.collection.meta();
     const copied = [...reused.records].filter(([from, to]) => from !== to).length;
-    manager.printInfo(
+    manager.output.info(
       `Created the collection '${meta.identifier}' (id: ${meta.id}) with ${copied} copied and ` +
         `${reused.records.size - copied} reused record(s) and ${reused.links} link(s)`,
     );

@@ -45,10 +45,10 @@ export function getRolesCommand(): CommandUnknownOpts {
       return;
     }
     for (const type of types) {
-      manager.printData(`Roles of a ${terminalLine(type)}:`);
+      manager.output.text(`Roles of a ${terminalLine(type)}:`);
       for (const role of roles[type] ?? []) {
         const actions = role.permissions.map((permission) => terminalLine(permission.action));
-        manager.printData(`  ${terminalLine(role.name)}: ${actions.join(", ")}`);
+        manager.output.text(`  ${terminalLine(role.name)}: ${actions.join(", ")}`);
       }
     }
   });

@@ -54,7 +54,7 @@ export function restoreResourceCommand(): CommandUnknownOpts {
       () => manager.misc.restore(values.itemType, values.itemId),
     );
     // Named as other messages name a resource (the resource classes' `toString`).
-    manager.printInfo(
+    manager.output.info(
       `Restored the ${values.itemType} '${restored.title}' (id: ${restored.id}, identifier: '${restored.identifier}')`,
     );
   });
@@ -82,7 +82,7 @@ export function purgeResourceCommand(): CommandUnknownOpts {
       return;
     }
     await inTrashOnly(type, id, () => manager.misc.purge(type, id));
-    manager.printInfo(`Purged the ${values.itemType} with id ${values.itemId}`);
+    manager.output.info(`Purged the ${values.itemType} with id ${values.itemId}`);
   });
   return command;
 }

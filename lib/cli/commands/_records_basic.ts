@@ -30,7 +30,7 @@ export function createRecordCommand(): CommandUnknownOpts {
     const typed = options.identifier.trim();
     const normalized = generateIdentifier(typed);
     if (normalized !== typed && normalized !== "") {
-      manager.printInfo(
+      manager.output.info(
         `The identifier '${typed}' is stored as '${normalized}' (identifiers keep only a-z, 0-9, ` +
           "- and _)",
       );
@@ -43,16 +43,16 @@ export function createRecordCommand(): CommandUnknownOpts {
       title: options.title ?? typed,
     });
     if (record.created) {
-      manager.printInfo(`Created ${describe(record)}`);
+      manager.output.info(`Created ${describe(record)}`);
     } else {
       const meta = await record.meta();
       if (options.title !== undefined && options.title !== meta.title) {
         await record.edit({ title: options.title });
-        manager.printInfo(`Changed the title of the ${describe(record)}`);
+        manager.output.info(`Changed the title of the ${describe(record)}`);
       }
-      manager.printInfo(`The ${describe(record)} exists already`);
+      manager.output.info(`The ${describe(record)} exists already`);
     }
-    if (options.pipe === true) manager.echo(String(record.id));
+    if (options.pipe === true) manager.output.data(String(record.id));
     if (options.exitNotCreated === true && !record.created) {
       throw new RepoApyError(
         `Nothing was created: the ${describe(record)} existed already (-e/--exit-not-created)`,
@@ -90,7 +90,7 @@ export function editRecordCommand(): CommandUnknownOpts {
       entry[1] !== undefined
     );
     if (given.length === 0) {
-      manager.printWarning("Nothing to change: give -v, -t, -d, -y or -l");
+      manager.output.warning("Nothing to change: give -v, -t, -d, -y or -l");
       return;
     }
     const meta = await record.refresh();
@@ -98,11 +98,11 @@ export function editRecordCommand(): CommandUnknownOpts {
     const label = describe(record);
     for (const [field, value] of given) {
       if ((meta[field] ?? "") === value) {
-        manager.printInfo(`The ${field} of the ${label} is already '${value}'`);
+        manager.output.info(`The ${field} of the ${label} is already '${value}'`);
         continue;
       }
       await record.edit({ [field]: value } as Partial<RecordJson>);
-      manager.printInfo(`Changed the ${field} of the ${label} to '${value}'`);
+      manager.output.info(`Changed the ${field} of the ${label} to '${value}'`);
     }
   });
   return command;
@@ -135,23 +135,25 @@ export function showInfoCommand(): CommandUnknownOpts {
       printJson(manager.output, files === undefined ? meta : { ...meta, files }, mode);
       return;
     }
-    manager.printData(`Record '${meta.title}' (id: ${meta.id}, identifier: '${meta.identifier}')`);
+    manager.output.text(
+      `Record '${meta.title}' (id: ${meta.id}, identifier: '${meta.identifier}')`,
+    );
     if (options.description === true) {
       printDescription(manager, meta.plain_description ?? meta.description);
     }
-    if (options.visibility === true) manager.printData(`Visibility: ${meta.visibility}`);
+    if (options.visibility === true) manager.output.text(`Visibility: ${meta.visibility}`);
     if (options.filelist === true) {
       const page = await record.getFiles(query);
       const { total_items: items, total_pages: pages } = page._pagination;
-      manager.printData(
+      manager.output.text(
         `Found ${items} file(s) on ${pages} page(s). Showing results of page ${query.page}:`,
       );
       for (const file of page.items) {
-        manager.printData(`  ${file.name} (id: ${file.id}, ${file.size} bytes)`);
+        manager.output.text(`  ${file.name} (id: ${file.id}, ${file.size} bytes)`);
       }
     }
     if (options.metadata === true) {
-      manager.printData("Metadata:");
+      manager.output.text("Metadata:");
       printJsonLines(manager, sortKeys(meta.extras ?? []));
     }
   });
@@ -172,7 +174,7 @@ export function deleteRecordCommand(): CommandUnknownOpts {
     if (dryRun(manager, `delete the ${label} (it would go to the trash)`)) return;
     requireSure(options.iAmSure, "delete the record");
     await record.delete();
-    manager.printInfo(`Deleted the ${label}`);
+    manager.output.info(`Deleted the ${label}`);
   });
   return command;
 }

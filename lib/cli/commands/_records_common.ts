@@ -219,7 +219,7 @@ export function filesProgress(
   const { now = () => performance.now() } = options;
   const bar = createProgress(options.bytes, label, output, {
     now,
-    ...(options.files === undefined ? {} : { files: options.files }),
+    files: options.files,
   });
   const started = now();
   const seen = new Map<string, { bytes: number; resumed: number }>();

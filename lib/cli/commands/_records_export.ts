@@ -68,11 +68,11 @@ function exportOptions<
 
 /** The library options of an export to a file (see {@linkcode saveExportFile}). */
 export interface ExportFileValues {
-  name?: string;
-  force?: boolean;
+  name?: string | undefined;
+  force?: boolean | undefined;
   existing: "refuse";
-  useFolder?: boolean;
-  signal?: AbortSignal;
+  useFolder?: boolean | undefined;
+  signal?: AbortSignal | undefined;
   onProgress: ProgressCallback;
 }
 
@@ -93,11 +93,11 @@ export async function saveExportFile(
   const progress = transferProgress(manager.output, `Exporting ${id}`);
   try {
     return await write({
-      ...(values.name === undefined ? {} : { name: values.name }),
-      ...(values.force === true ? { force: true } : {}),
+      name: values.name,
+      force: values.force,
       existing: "refuse",
-      ...(values.useFolder === true ? { useFolder: true } : {}),
-      ...(manager.signal === undefined ? {} : { signal: manager.signal }),
+      useFolder: values.useFolder,
+      signal: manager.signal,
       onProgress: progress.onProgress,
     });
   } catch (error) {
@@ -156,7 +156,7 @@ export function exportRecordCommand(): CommandUnknownOpts {
         values,
         (options) => record.export(values.path, type, options),
       );
-      manager.printInfo(`Exported the ${describe(record)} as ${type} to '${path}'`);
+      manager.output.info(`Exported the ${describe(record)} as ${type} to '${path}'`);
     }
   });
   return command;
@@ -182,7 +182,7 @@ export function exportMetadataCommand(): CommandUnknownOpts {
         values,
         (options) => record.exportMetadata(values.path, options),
       );
-      manager.printInfo(`Exported the metadata of the ${describe(record)} to '${path}'`);
+      manager.output.info(`Exported the metadata of the ${describe(record)} to '${path}'`);
     }
   });
   return command;

@@ -72,7 +72,7 @@ function uploadProgress(manager: CLIRepoManager, label: string, folder: boolean)
       const { path, name, size } = update.file;
       if (!resuming.has(path) && (update.resumed ?? 0) > 0) {
         resuming.add(path);
-        manager.printInfo(
+        manager.output.info(
           `Resuming the upload of '${name}': ${formatBytes(update.resumed!)} of ${
             formatBytes(size)
           } already on the server`,
@@ -93,7 +93,7 @@ function uploadProgress(manager: CLIRepoManager, label: string, folder: boolean)
  */
 function warnFoldersLeftOut(manager: CLIRepoManager, path: string, folders: string[]): void {
   if (folders.length === 0) return;
-  manager.printWarning(
+  manager.output.warning(
     `Left out ${folders.length} subfolder(s) of '${path}': ${
       nameList(folders.map((name) => `${name}/`))
     }: add --recursive to ` +
@@ -125,13 +125,13 @@ async function planUpload(
     );
   }
   for (const { file } of plan.skip) {
-    manager.printInfo(
+    manager.output.info(
       `Would skip '${file.name}': the ${describe(record)} has it with the same content`,
     );
   }
   if (options.folder) warnFoldersLeftOut(manager, path, plan.folders);
   if (plan.upload.length + plan.skip.length === 0) {
-    manager.printWarning(`No file in the folder '${path}' matches`);
+    manager.output.warning(`No file in the folder '${path}' matches`);
   }
   const bytes = plan.upload.reduce((sum, file) => sum + file.size, 0);
   const skipped = plan.skip.length > 0 ? `, skip ${plan.skip.length} already there` : "";
@@ -198,12 +198,12 @@ export function addFilesCommand(): CommandUnknownOpts {
     }
     const choice: UploadFilesOptions = {
       pattern: options.pattern,
-      ...(options.exclude_pattern === undefined ? {} : { excludePattern: options.exclude_pattern }),
-      ...(options.force === true ? { force: true } : {}),
-      ...(options.skipExisting === true ? { skipExisting: true } : {}),
-      ...(options.recursive === true ? { recursive: true } : {}),
-      ...(options.followSymlinks === true ? { followSymlinks: true } : {}),
-      onWarning: (message: string) => manager.printWarning(message),
+      excludePattern: options.exclude_pattern,
+      force: options.force,
+      skipExisting: options.skipExisting,
+      recursive: options.recursive,
+      followSymlinks: options.followSymlinks,
+      onWarning: (message: string) => manager.output.warning(message),
     };
     if (options.followSymlinks === true && options.recursive !== true) {
       throw new UsageError("--follow-symlinks only works with --recursive");
@@ -234,16 +234,14 @@ export function addFilesCommand(): CommandUnknownOpts {
                 : `Uploaded '${uploaded.name}' (${formatBytes(uploaded.size)})`,
             );
           } else {
-            manager.printInfo(
+            manager.output.info(
               skipped
                 ? `Skipped '${uploaded.name}': the ${label} has it with the same content`
                 : `Uploaded '${uploaded.name}' (id: ${uploaded.id}) to the ${label}: ${progress.transferred()}`,
             );
           }
         },
-        ...(options.fileDescription === undefined
-          ? {}
-          : { fileDescription: options.fileDescription }),
+        fileDescription: options.fileDescription,
       });
     } catch (error) {
       throw addFilesError(record, error, { ...choice, folder });
@@ -253,10 +251,10 @@ export function addFilesCommand(): CommandUnknownOpts {
     const { uploaded, skipped } = result;
     if (folder) warnFoldersLeftOut(manager, path, folders);
     if (uploaded.length + skipped.length === 0) {
-      manager.printWarning(`No file in the folder '${path}' matches: nothing was uploaded`);
+      manager.output.warning(`No file in the folder '${path}' matches: nothing was uploaded`);
     } else if (folder) {
       const leftOut = folders.length > 0 ? `; left out ${folders.length} subfolder(s)` : "";
-      manager.printInfo(
+      manager.output.info(
         uploaded.length === 0
           ? `All ${skipped.length} files are already in the ${label} with the same content: ` +
             `nothing was uploaded${leftOut}`
@@ -310,13 +308,13 @@ export function addStringAsFileCommand(): CommandUnknownOpts {
       file = await record.uploadString(
         options.string,
         options.fileName,
-        options.force === true ? { force: true } : {},
+        { force: options.force },
       );
     } catch (error) {
       if (isStatus(error, 409)) throw existsAlready(record, [options.fileName], false);
       throw error;
     }
-    manager.printInfo(`Uploaded '${file.name}' (id: ${file.id}) to the ${label}`);
+    manager.output.info(`Uploaded '${file.name}' (id: ${file.id}) to the ${label}`);
   });
   return command;
 }
@@ -422,11 +420,11 @@ export function getFileCommand(): CommandUnknownOpts {
       keepPartial: true,
       // A path written for one record is never written again for another, not even with -f.
       claimed: new Set<string>(),
-      onWarning: (message: string) => manager.printWarning(message),
-      ...(options.useFolder === true ? { useFolder: true } : {}),
-      ...(options.force === true ? { force: true } : {}),
-      ...(options.flat === true ? { flat: true } : {}),
-      ...(manager.signal === undefined ? {} : { signal: manager.signal }),
+      onWarning: (message: string) => manager.output.warning(message),
+      useFolder: options.useFolder,
+      force: options.force,
+      flat: options.flat,
+      signal: manager.signal,
     };
     const everything = command.getOptionValueSource("pattern") === "default" &&
       options.yes !== true;
@@ -445,7 +443,7 @@ export function getFileCommand(): CommandUnknownOpts {
           paths = await record.downloadFiles(dir, {
             ...common,
             files: [file],
-            ...(options.flat === true ? { flat: true } : {}),
+            flat: options.flat,
             onProgress: (update) => {
               resuming(file, update);
               progress.onProgress(update);
@@ -455,7 +453,7 @@ export function getFileCommand(): CommandUnknownOpts {
         } finally {
           progress.done();
         }
-        manager.printInfo(
+        manager.output.info(
           present
             ? `Already here: '${paths[0]}' has the size and checksum of the file of the ${
               describe(record)
@@ -469,14 +467,14 @@ export function getFileCommand(): CommandUnknownOpts {
           describe(record)
         }`;
         if (files.length === 0) {
-          manager.printWarning(`No file of the ${describe(record)} matches: nothing downloaded`);
+          manager.output.warning(`No file of the ${describe(record)} matches: nothing downloaded`);
           continue;
         }
-        manager.printInfo(`Downloading ${what} into '${dir}'`);
+        manager.output.info(`Downloading ${what} into '${dir}'`);
         const short = `${countFiles(files.length)} (${formatBytes(bytes)})`;
         if (everything && !await confirmAll(manager, command, short, files)) {
           // The person said no: not an error, and nothing was created.
-          manager.printInfo(
+          manager.output.info(
             `Nothing was downloaded from the ${describe(record)}: narrow it with -n or -P, or ` +
               "add -y/--yes to download every file without the question",
           );
@@ -523,7 +521,7 @@ export function getFileCommand(): CommandUnknownOpts {
         } finally {
           progress.done();
         }
-        manager.printInfo(
+        manager.output.info(
           `Downloaded ${progress.summary(paths.length - present)} from the ${describe(record)}${
             present > 0 ? `; ${present} already here` : ""
           }`,
@@ -532,7 +530,7 @@ export function getFileCommand(): CommandUnknownOpts {
       written.push(...paths);
     }
     if (options.json === true) manager.output.json(written);
-    else if (options.pipe === true) manager.echo(written.join(","));
+    else if (options.pipe === true) manager.output.data(written.join(","));
   });
   return command;
 }
@@ -543,7 +541,7 @@ function resumeNotice(manager: CLIRepoManager) {
   return (file: FileJson, update: { resumed?: number | undefined }) => {
     if (said.has(file.id) || (update.resumed ?? 0) <= 0) return;
     said.add(file.id);
-    manager.printInfo(
+    manager.output.info(
       `Resuming the download of '${file.name}': ${formatBytes(update.resumed!)} of ${
         formatBytes(file.size)
       } already here`,
@@ -602,7 +600,7 @@ async function planDownload(
       } into '${target}'`,
     );
   }
-  if (count === 0) manager.printWarning(`No file of the ${describe(record)} matches`);
+  if (count === 0) manager.output.warning(`No file of the ${describe(record)} matches`);
   return { files: count, bytes };
 }
 
@@ -630,7 +628,7 @@ export function deleteFileCommand(): CommandUnknownOpts {
     const file = await fileOf(record, options);
     if (dryRun(manager, `delete the file '${file.name}' of the ${describe(record)}`)) return;
     await record.deleteFile(file.id);
-    manager.printInfo(`Deleted the file '${file.name}' of the ${describe(record)}`);
+    manager.output.info(`Deleted the file '${file.name}' of the ${describe(record)}`);
   });
   return command;
 }
@@ -653,7 +651,7 @@ export function deleteFilesCommand(): CommandUnknownOpts {
     }
     requireSure(options.iAmSure, "delete all files of the record");
     const count = await record.deleteAllFiles();
-    manager.printInfo(`Deleted ${count} file(s) of the ${describe(record)}`);
+    manager.output.info(`Deleted ${count} file(s) of the ${describe(record)}`);
   });
   return command;
 }
@@ -670,10 +668,10 @@ export function editFileCommand(): CommandUnknownOpts {
     const record = await openRecord(manager, options);
     const file = await fileOf(record, options);
     const edited = await record.editFile(file.id, {
-      ...(options.name === undefined ? {} : { name: options.name }),
-      ...(options.mimetype === undefined ? {} : { mimetype: options.mimetype }),
+      name: options.name,
+      mimetype: options.mimetype,
     });
-    manager.printInfo(
+    manager.output.info(
       `Edited the file '${edited.name}' (mimetype: ${edited.mimetype ?? "unknown"}) of the ${
         describe(record)
       }`,

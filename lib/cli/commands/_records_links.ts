@@ -64,7 +64,7 @@ export function addRecordLinkCommand(): CommandUnknownOpts {
           options.name,
           options.term === undefined ? {} : { termIri: options.term },
         );
-        manager.printInfo(
+        manager.output.info(
           `Linked the ${describe(record)} to record ${id} as '${link.name}' (link id: ${link.id})`,
         );
       }, () => {
@@ -74,7 +74,7 @@ export function addRecordLinkCommand(): CommandUnknownOpts {
             `Cannot link the ${describe(record)} to itself: the server refused it (409)`,
           );
         }
-        manager.printInfo(`The link '${options.name}' to record ${id} exists already`);
+        manager.output.info(`The link '${options.name}' to record ${id} exists already`);
       });
     }
   });
@@ -96,7 +96,7 @@ export function deleteRecordLinkCommand(): CommandUnknownOpts {
       () => record.deleteRecordLink(Number(options.recordLinkId)),
       () => staleLink(record, options.recordLinkId),
     );
-    manager.printInfo(`Deleted the link ${options.recordLinkId} of the ${describe(record)}`);
+    manager.output.info(`Deleted the link ${options.recordLinkId} of the ${describe(record)}`);
   });
   return command;
 }
@@ -115,7 +115,7 @@ export function updateRecordLinkCommand(): CommandUnknownOpts {
       () => record.updateRecordLink(Number(options.recordLinkId), { name: options.name }),
       () => staleLink(record, options.recordLinkId),
     );
-    manager.printInfo(`Renamed the link ${link.id} of the ${describe(record)} to '${link.name}'`);
+    manager.output.info(`Renamed the link ${link.id} of the ${describe(record)} to '${link.name}'`);
   });
   return command;
 }
@@ -167,12 +167,12 @@ export function showRecordLinksCommand(): CommandUnknownOpts {
       perPage: Number(perPage),
     });
     const { total_items: items, total_pages: pages, page: current } = page._pagination;
-    manager.printData(
+    manager.output.text(
       `Found ${items} link(s) ${options.direction === "out" ? "from" : "to"} the ${
         describe(record)
       } on ${pages} page(s). Showing results of page ${current}:`,
     );
-    for (const link of page.items) manager.printData(linkLine(link, options.direction));
+    for (const link of page.items) manager.output.text(linkLine(link, options.direction));
   });
   return command;
 }
@@ -188,8 +188,8 @@ export function addCollectionLinkCommand(): CommandUnknownOpts {
     const collection = await resolveResourceId(manager, "collection", options);
     await onConflict(async () => {
       await record.addCollectionLink(collection.id);
-      manager.printInfo(`Added the ${describe(record)} to the ${collection.label}`);
-    }, () => manager.printInfo(`The ${describe(record)} is in the ${collection.label} already`));
+      manager.output.info(`Added the ${describe(record)} to the ${collection.label}`);
+    }, () => manager.output.info(`The ${describe(record)} is in the ${collection.label} already`));
   });
   return command;
 }
@@ -210,7 +210,7 @@ export function removeCollectionLinkCommand(): CommandUnknownOpts {
       () => record.removeCollectionLink(collection.id),
       () => `The ${describe(record)} is not in the ${collection.label}: nothing to remove`,
     );
-    manager.printInfo(`Removed the ${describe(record)} from the ${collection.label}`);
+    manager.output.info(`Removed the ${describe(record)} from the ${collection.label}`);
   });
   return command;
 }

@@ -102,8 +102,8 @@ export function addMetadatumCommand(): CommandUnknownOpts {
           "(add -f/--force to replace it)",
       );
     }
-    await record.addMetadatum(metadatum, options.force === true ? { force: true } : {});
-    manager.printInfo(`Added the metadatum '${metadatum.key}' to the ${describe(record)}`);
+    await record.addMetadatum(metadatum, { force: options.force });
+    manager.output.info(`Added the metadatum '${metadatum.key}' to the ${describe(record)}`);
   });
   return command;
 }
@@ -234,7 +234,7 @@ export function addMetadataCommand(): CommandUnknownOpts {
       : await readBoundedText(options.file, MAX_METADATA_FILE_BYTES);
     const metadata = parseMetadata(text ?? "", options);
     if (metadata.length === 0) {
-      manager.printWarning(
+      manager.output.warning(
         "Nothing changed: the metadata given are empty (give a JSON object or a list of " +
           "metadata entries)",
       );
@@ -242,15 +242,15 @@ export function addMetadataCommand(): CommandUnknownOpts {
     }
     const record = await openRecord(manager, options);
     const before = JSON.stringify((await record.refresh()).extras ?? []);
-    const after = await record.addMetadata(metadata, options.force === true ? { force: true } : {});
+    const after = await record.addMetadata(metadata, { force: options.force });
     if (JSON.stringify(after.extras ?? []) === before) {
-      manager.printWarning(
+      manager.output.warning(
         `Nothing changed: the ${describe(record)} has these keys already (add -f/--force to ` +
           "replace flat entries)",
       );
       return;
     }
-    manager.printInfo(`Added the metadata to the ${describe(record)}`);
+    manager.output.info(`Added the metadata to the ${describe(record)}`);
   });
   return command;
 }
@@ -313,12 +313,12 @@ export function getMetadatumCommand(): CommandUnknownOpts {
             "print a value instead)",
         );
       }
-      manager.printInfo(
+      manager.output.info(
         `The ${describe(record)} has no metadatum '${options.name}': printing the default`,
       );
       const mode = jsonMode(options);
       if (mode !== undefined) printJson(manager.output, options.default, mode);
-      else manager.echo(options.default);
+      else manager.output.data(options.default);
       return;
     }
     const mode = jsonMode(options);
@@ -335,7 +335,7 @@ export function getMetadatumCommand(): CommandUnknownOpts {
     }
     const value = show(metadatum, what);
     // The whole output is the value: bare, so `$(repo-apy records get-metadatum …)` is the value.
-    manager.echo(value);
+    manager.output.data(value);
   });
   return command;
 }
@@ -351,7 +351,7 @@ export function deleteMetadatumCommand(): CommandUnknownOpts {
   apyCommand(command, async (manager, options) => {
     const record = await openRecord(manager, options);
     if (!await record.checkMetadatum(options.metadatum)) {
-      manager.printWarning(
+      manager.output.warning(
         `The ${describe(record)} has no metadatum '${options.metadatum}': nothing changed`,
       );
       return;
@@ -359,7 +359,7 @@ export function deleteMetadatumCommand(): CommandUnknownOpts {
     const what = `delete the metadatum '${options.metadatum}' of the ${describe(record)}`;
     if (dryRun(manager, what)) return;
     await record.removeMetadatum(options.metadatum);
-    manager.printInfo(`Deleted the metadatum '${options.metadatum}' of the ${describe(record)}`);
+    manager.output.info(`Deleted the metadatum '${options.metadatum}' of the ${describe(record)}`);
   });
   return command;
 }
@@ -382,7 +382,7 @@ export function deleteAllMetadataCommand(): CommandUnknownOpts {
     }
     requireSure(options.iAmSure, "delete all metadata of the record");
     await record.removeAllMetadata();
-    manager.printInfo(`Deleted all metadata of the ${describe(record)}`);
+    manager.output.info(`Deleted all metadata of the ${describe(record)}`);
   });
   return command;
 }

@@ -163,16 +163,14 @@ export function syncCommand(): CommandUnknownOpts {
         dryRun: dry,
         delete: options.delete === true,
         pattern: options.pattern,
-        ...(options.exclude_pattern === undefined
-          ? {}
-          : { excludePattern: options.exclude_pattern }),
-        ...(options.followSymlinks === true ? { followSymlinks: true } : {}),
-        ...(options.maxDelete === undefined ? {} : { maxDelete: options.maxDelete }),
-        ...(options.allowEmptySource === true ? { allowEmptySource: true } : {}),
-        ...(options.backupDir === undefined ? {} : { backupDir: options.backupDir }),
+        excludePattern: options.exclude_pattern,
+        followSymlinks: options.followSymlinks,
+        maxDelete: options.maxDelete,
+        allowEmptySource: options.allowEmptySource,
+        backupDir: options.backupDir,
         concurrency: options.concurrency,
-        ...(manager.signal === undefined ? {} : { signal: manager.signal }),
-        onWarning: (message) => manager.printWarning(message),
+        signal: manager.signal,
+        onWarning: (message) => manager.output.warning(message),
         onProgress: progress.onProgress,
         onAction: (action, error) => {
           // One short line per file done, above the bar; failures are listed at the end.
@@ -289,23 +287,23 @@ function printPlan(manager: CLIRepoManager, plan: SyncPlan, json: boolean): void
   for (const action of plan.actions) {
     if (action.action === "skip") continue;
     const where = action.local === action.name ? "" : ` (as '${action.local}')`;
-    manager.echo(
+    manager.output.data(
       `Dry run: would ${VERBS[action.action]} '${action.name}'${where} (${
         formatBytes(action.size)
       })`,
     );
   }
   printProblems(manager, plan);
-  manager.echo(summary(plan.counts, "Dry run: would "));
+  manager.output.data(summary(plan.counts, "Dry run: would "));
 }
 
 /** Each problem of the plan, and why its deletions are held back. */
 function printProblems(manager: CLIRepoManager, plan: SyncPlan): void {
   for (const problem of plan.problems) {
-    manager.printWarning(`Cannot sync '${problem.name}': ${problem.reason}`);
+    manager.output.warning(`Cannot sync '${problem.name}': ${problem.reason}`);
   }
   if (plan.deletionsHeld !== undefined) {
-    manager.printWarning(
+    manager.output.warning(
       `${plan.counts.delete.files} file(s) ${
         plan.deletionsHeld.replace(/^not deleted/, "are not deleted")
       }`,
@@ -322,7 +320,7 @@ function printResult(manager: CLIRepoManager, result: SyncResult, json: boolean)
       failed: result.failed.map(({ action, message }) => ({ ...action, message })),
     });
   } else {
-    manager.printInfo(summary(doneCounts(result), "Synced: ", result.failed.length));
+    manager.output.info(summary(doneCounts(result), "Synced: ", result.failed.length));
   }
   printProblems(manager, result.plan);
   const held = new Set(result.plan.actions.filter(({ action }) => action === "delete"));

@@ -103,11 +103,11 @@ export function watchOptions(
     once,
     ...(options.settle === undefined ? {} : { settleMs: options.settle * 1000 }),
     ...(options.rescan === undefined ? {} : { rescanMs: options.rescan * 1000 }),
-    ...(options.pattern === undefined ? {} : { pattern: options.pattern }),
-    ...(options.exclude_pattern === undefined ? {} : { excludePattern: options.exclude_pattern }),
-    ...(options.followSymlinks === true ? { followSymlinks: true } : {}),
-    ...(signal === undefined ? {} : { signal }),
-    onWarning: (message) => manager.printWarning(message),
+    pattern: options.pattern,
+    excludePattern: options.exclude_pattern,
+    followSymlinks: options.followSymlinks,
+    signal,
+    onWarning: (message) => manager.output.warning(message),
   };
 }
 
@@ -175,7 +175,7 @@ export async function printWatch(
   }
   const waiting = last?.waiting ?? 0;
   if (signal?.aborted) {
-    manager.printInfo(
+    manager.output.info(
       `Stopped watching '${dir}': ${stored} file(s) stored in this run${
         waiting > 0 ? `, ${waiting} not yet` : ""
       }; run the same command again to continue`,
@@ -183,7 +183,7 @@ export async function printWatch(
     throw signal.reason;
   }
   if (waiting > 0) {
-    manager.printInfo(
+    manager.output.info(
       `${waiting} file(s) were still being written or could not be stored: the next run sends them`,
     );
   }
@@ -203,19 +203,19 @@ function printEvent(
 ): void {
   switch (event.type) {
     case "ready":
-      manager.printInfo(
+      manager.output.info(
         `Watching '${dir}': ${event.files} file(s), ${event.equal} already in the ${into}, ${event.waiting} to send once settled`,
       );
       break;
     case "stored":
-      manager.echo(
+      manager.output.data(
         `${event.time}  ${event.action === "replace" ? "replaced" : "stored"}  ${event.name}  (${
           formatBytes(event.size)
         })${event.already ? " (it had arrived before)" : ""}`,
       );
       break;
     case "skipped":
-      manager.printWarning(`Skipped '${event.name}': ${event.reason}`);
+      manager.output.warning(`Skipped '${event.name}': ${event.reason}`);
       break;
     case "error": {
       const what = event.name === undefined ? "" : ` '${event.name}'`;

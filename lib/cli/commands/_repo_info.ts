@@ -33,11 +33,11 @@ export function getRepoInfoCommand(): Command {
       );
       return;
     }
-    manager.printData(`Instance: ${settings.instance ?? "(none: host and pat given directly)"}`);
-    manager.printData(`Host: ${maskHost(settings.host)}`);
-    manager.printData(`Server version: ${info.version}`);
-    manager.printData(`Personal access token: ${maskPat(settings.pat, 10, "***")}`);
-    manager.printData(`Token user: ${user.displayname} (id ${user.id})`);
+    manager.output.text(`Instance: ${settings.instance ?? "(none: host and pat given directly)"}`);
+    manager.output.text(`Host: ${maskHost(settings.host)}`);
+    manager.output.text(`Server version: ${info.version}`);
+    manager.output.text(`Personal access token: ${maskPat(settings.pat, 10, "***")}`);
+    manager.output.text(`Token user: ${user.displayname} (id ${user.id})`);
   });
   return command;
 }

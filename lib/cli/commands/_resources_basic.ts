@@ -61,16 +61,16 @@ export function createResourceCommand(type: ManagedType): CommandUnknownOpts {
     }
     const resource = await openCreated(manager, type, options.identifier, metadata);
     if (resource.created) {
-      manager.printInfo(`Created the ${resource}`);
+      manager.output.info(`Created the ${resource}`);
     } else {
       const meta = await resource.meta();
       if (options.title !== undefined && options.title !== meta.title) {
         await resource.edit({ title: options.title });
-        manager.printInfo(`Changed the title of the ${resource}`);
+        manager.output.info(`Changed the title of the ${resource}`);
       }
-      manager.printInfo(`The ${resource} exists already`);
+      manager.output.info(`The ${resource} exists already`);
     }
-    if (values.pipe === true) manager.echo(String(resource.id));
+    if (values.pipe === true) manager.output.data(String(resource.id));
     if (values.exitNotCreated === true && !resource.created) {
       throw new RepoApyError(
         `Nothing was created: the ${resource} existed already (-e/--exit-not-created)`,
@@ -124,7 +124,7 @@ export function editResourceCommand(type: ManagedType): CommandUnknownOpts {
       .filter((entry): entry is readonly [typeof entry[0], string] => entry[1] !== undefined);
     if (given.length === 0) {
       const title = type === "template" ? "-i" : "-t";
-      manager.printWarning(`Nothing to change: give -v, ${title} or -d`);
+      manager.output.warning(`Nothing to change: give -v, ${title} or -d`);
       return;
     }
     const resource = await openResource(manager, type, options);
@@ -133,11 +133,11 @@ export function editResourceCommand(type: ManagedType): CommandUnknownOpts {
     const label = String(resource);
     for (const [field, value] of given) {
       if ((meta[field] ?? "") === value) {
-        manager.printInfo(`The ${field} of the ${label} is already '${terminalLine(value)}'`);
+        manager.output.info(`The ${field} of the ${label} is already '${terminalLine(value)}'`);
         continue;
       }
       await resource.edit({ [field]: value });
-      manager.printInfo(`Changed the ${field} of the ${label} to '${terminalLine(value)}'`);
+      manager.output.info(`Changed the ${field} of the ${label} to '${terminalLine(value)}'`);
     }
   });
   return command;
@@ -161,7 +161,7 @@ export function deleteResourceCommand(type: ManagedType): CommandUnknownOpts {
     if (dryRun(manager, `delete the ${label} (it would go to the trash)`)) return;
     requireSure(options.iAmSure, `delete the ${type}`);
     await resource.delete();
-    manager.printInfo(`Deleted the ${label}`);
+    manager.output.info(`Deleted the ${label}`);
   });
   return command;
 }

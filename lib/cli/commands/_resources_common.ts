@@ -77,7 +77,7 @@ function printPageHeader(
   what: string,
 ): void {
   const { total_items: items, total_pages: pages, page: current } = page._pagination;
-  manager.printData(
+  manager.output.text(
     `Found ${items} ${what} on ${pages} page(s). Showing results of page ${current}:`,
   );
 }
@@ -99,5 +99,5 @@ export function printPage<T>(
   options: { what: string; line: (item: T) => string },
 ): void {
   printPageHeader(manager, page, options.what);
-  for (const item of page.items) manager.printData(`  ${options.line(item)}`);
+  for (const item of page.items) manager.output.text(`  ${options.line(item)}`);
 }

@@ -59,8 +59,8 @@ export function exportResourceCommand(type: "collection" | "template"): CommandU
     const { exportResource, exportStream } = await import("../../transfer/export.ts");
     const resource = await openResource(manager, type, options);
     if (values.pipe === true) {
-      const signal = manager.signal === undefined ? {} : { signal: manager.signal };
-      await pipeStream(manager, await exportStream(resource, { ...signal, exportType }));
+      const signal = manager.signal;
+      await pipeStream(manager, await exportStream(resource, { signal, exportType }));
       return;
     }
     const path = await saveExportFile(
@@ -69,7 +69,7 @@ export function exportResourceCommand(type: "collection" | "template"): CommandU
       values,
       (fileOptions) => exportResource(resource, values.path, { ...fileOptions, exportType }),
     );
-    manager.printInfo(`Exported the ${resource} as ${exportType} to '${path}'`);
+    manager.output.info(`Exported the ${resource} as ${exportType} to '${path}'`);
   });
   return command;
 }

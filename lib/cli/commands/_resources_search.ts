@@ -84,7 +84,7 @@ function warnIgnoredFilters(
   if (command.getOptionValueSource("visibility") === "cli") ignored.push("-v/--visibility");
   if (values.query !== undefined) ignored.push("-q/--query");
   if (ignored.length === 0) return;
-  manager.printWarning(
+  manager.output.warning(
     `${ignored.join(" and ")} ${
       ignored.length === 1 ? "does" : "do"
     } not apply to the list of a user's groups: ignored.`,
@@ -232,8 +232,8 @@ export async function printIds(
   else if (mode === "jsonl") await streamJson(manager.output, ids, mode);
   else {
     // The whole output is the ids: bare on stdout (with or without -p), the count on stderr.
-    if (options.pipe !== true) manager.printInfo(`Found ${ids.length} ${type}(s)`);
-    manager.echo(ids.join(options.separator));
+    if (options.pipe !== true) manager.output.info(`Found ${ids.length} ${type}(s)`);
+    manager.output.data(ids.join(options.separator));
   }
 }
 

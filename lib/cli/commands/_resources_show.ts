@@ -59,23 +59,23 @@ export function showResourceCommand(type: ManagedType): CommandUnknownOpts {
       printJson(manager.output, { ...meta, ...lists }, mode);
       return;
     }
-    manager.printData(terminalLine(capitalized(String(resource))));
+    manager.output.text(terminalLine(capitalized(String(resource))));
     if (values.description === true) {
       printDescription(manager, meta.plain_description ?? meta.description);
     }
     if (values.visibility === true) {
-      manager.printData(`Visibility: ${terminalLine(meta.visibility)}`);
+      manager.output.text(`Visibility: ${terminalLine(meta.visibility)}`);
     }
     if (values.data === true) {
-      manager.printData(`Type: ${terminalLine(meta.type)}`);
-      manager.printData("Data:");
+      manager.output.text(`Type: ${terminalLine(meta.type)}`);
+      manager.output.text("Data:");
       printJsonLines(manager, meta.data);
     }
     if (lists.subcollections !== undefined) {
       // The tree holds the records (with -r) of every collection, this one's included.
       const root = { ...lists.subcollections, title: String(meta.title), id: Number(meta.id) };
       const ascii = !canDrawUnicode();
-      for (const line of treeLines(treeNode(root, true), { ascii })) manager.printData(line);
+      for (const line of treeLines(treeNode(root, true), { ascii })) manager.output.text(line);
     } else if (lists.records !== undefined) {
       printPage(manager, lists.records, {
         what: "record(s) in the collection",

@@ -75,10 +75,10 @@ export function addUserCommand(type: RoleType): CommandUnknownOpts {
     const role = options.permissionNew;
     await onConflict(async () => {
       await target.addUser(user.id, role);
-      manager.printInfo(`Gave ${user} the role '${role}' in the ${target}`);
+      manager.output.info(`Gave ${user} the role '${role}' in the ${target}`);
     }, async () => {
       await target.changeUserRole(user.id, role);
-      manager.printInfo(`Changed the role of ${user} in the ${target} to '${role}'`);
+      manager.output.info(`Changed the role of ${user} in the ${target} to '${role}'`);
     });
   });
   return command;
@@ -95,7 +95,7 @@ export function removeUserCommand(type: RoleType): CommandUnknownOpts {
     const user = await resolveUser(manager, options);
     if (dryRun(manager, `remove ${user} from the ${target}`)) return;
     await target.removeUser(user.id);
-    manager.printInfo(`Removed ${user} from the ${target}`);
+    manager.output.info(`Removed ${user} from the ${target}`);
   });
   return command;
 }
@@ -116,10 +116,10 @@ export function addGroupRoleCommand(type: GroupRoleType): CommandUnknownOpts {
     const role = options.permissionNew;
     await onConflict(async () => {
       await target.addGroupRole(group.id, role);
-      manager.printInfo(`Gave the ${group.label} the role '${role}' in the ${target}`);
+      manager.output.info(`Gave the ${group.label} the role '${role}' in the ${target}`);
     }, async () => {
       await target.changeGroupRole(group.id, role);
-      manager.printInfo(`Changed the role of the ${group.label} in the ${target} to '${role}'`);
+      manager.output.info(`Changed the role of the ${group.label} in the ${target} to '${role}'`);
     });
   });
   return command;
@@ -139,7 +139,7 @@ export function removeGroupRoleCommand(type: GroupRoleType): CommandUnknownOpts 
     const group = await resolveResourceId(manager, "group", options);
     if (dryRun(manager, `remove the ${group.label} from the ${target}`)) return;
     await target.removeGroupRole(group.id);
-    manager.printInfo(`Removed the ${group.label} from the ${target}`);
+    manager.output.info(`Removed the ${group.label} from the ${target}`);
   });
   return command;
 }
@@ -159,11 +159,11 @@ export function addTagCommand(type: TagType): CommandUnknownOpts {
     for (const tag of options.tag) {
       const name = terminalLine(tag.toLowerCase());
       if (await target.checkTag(tag.toLowerCase())) {
-        manager.printInfo(`The ${target} has the tag '${name}' already`);
+        manager.output.info(`The ${target} has the tag '${name}' already`);
         continue;
       }
       await target.addTag(tag);
-      manager.printInfo(`Added the tag '${name}' to the ${target}`);
+      manager.output.info(`Added the tag '${name}' to the ${target}`);
     }
   });
   return command;
@@ -181,12 +181,12 @@ export function removeTagCommand(type: TagType): CommandUnknownOpts {
     const target = await openTarget(manager, type, options);
     const tag = terminalLine(options.tag);
     if (!await target.checkTag(options.tag)) {
-      manager.printWarning(`The ${target} has no tag '${tag}': nothing changed`);
+      manager.output.warning(`The ${target} has no tag '${tag}': nothing changed`);
       return;
     }
     if (dryRun(manager, `remove the tag '${tag}' from the ${target}`)) return;
     await target.removeTag(options.tag);
-    manager.printInfo(`Removed the tag '${tag}' from the ${target}`);
+    manager.output.info(`Removed the tag '${tag}' from the ${target}`);
   });
   return command;
 }

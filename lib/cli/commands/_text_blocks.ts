@@ -10,8 +10,8 @@ import type { CLIRepoManager } from "../cli_manager.ts";
  */
 export function printDescription(manager: CLIRepoManager, description: unknown): void {
   const [first, ...rest] = String(description ?? "").split(/\r?\n/);
-  manager.printData(`Description: ${first}`);
-  for (const line of rest) manager.printData(`  ${line}`);
+  manager.output.text(`Description: ${first}`);
+  for (const line of rest) manager.output.text(`  ${line}`);
 }
 
 /**
@@ -20,5 +20,5 @@ export function printDescription(manager: CLIRepoManager, description: unknown):
  * (`1.0`), as the server sent them.
  */
 export function printJsonLines(manager: CLIRepoManager, value: unknown): void {
-  for (const line of stringifyJson(value ?? null, 2).split("\n")) manager.printData(line);
+  for (const line of stringifyJson(value ?? null, 2).split("\n")) manager.output.text(line);
 }

@@ -33,10 +33,10 @@ export function showUserCommand(): CommandUnknownOpts {
       printJson(manager.output, user, mode);
       return;
     }
-    manager.printData(`Display name: ${terminalLine(user.displayname)}`);
-    manager.printData(`ID: ${user.id}`);
-    manager.printData(`Username: ${terminalLine(user.identity?.username ?? "?")}`);
-    manager.printData(`Identity type: ${terminalLine(user.identity?.type ?? "?")}`);
+    manager.output.text(`Display name: ${terminalLine(user.displayname)}`);
+    manager.output.text(`ID: ${user.id}`);
+    manager.output.text(`Username: ${terminalLine(user.identity?.username ?? "?")}`);
+    manager.output.text(`Identity type: ${terminalLine(user.identity?.type ?? "?")}`);
   });
   return command;
 }

@@ -38,22 +38,22 @@ export type { ElnCreated } from "./_execute.ts";
 /** Options of {@linkcode importEln}. */
 export interface ElnImportOptions {
   /** Only plan: read and check the archive, return the plan, send nothing. @default {false} */
-  dryRun?: boolean;
+  dryRun?: boolean | undefined;
   /**
    * Cancels the import; what it created so far is deleted again and purged from the trash. The
    * rollback's requests go through the manager's transport: a signal that also cancels the
    * manager (its own `signal` option) cancels them too.
    */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Receives progress after each created entity and while files are sent. */
-  onProgress?: (progress: ElnProgress) => void;
+  onProgress?: ((progress: ElnProgress) => void) | undefined;
   /**
    * Chunks of a large file sent at once. The archive is read sequentially, so more chunks in
    * flight mostly cost memory (10 MB each, plus the copy `fetch` makes). @default {2}
    */
-  concurrency?: number;
+  concurrency?: number | undefined;
   /** Limits the archive must keep (see {@linkcode DEFAULT_ELN_LIMITS}). */
-  limits?: Partial<ElnLimits>;
+  limits?: Partial<ElnLimits> | undefined;
 }
 
 /** What {@linkcode importEln} did (or, with `dryRun`, would do). */

@@ -12,7 +12,7 @@ import type { MetaContext } from "./context.ts";
 /** Whether new metadata replace entries with the same key. */
 export interface MetadataOptions {
   /** Replace existing entries (see `mergeExtras` for `addMetadata`). @default {false} */
-  force?: boolean;
+  force?: boolean | undefined;
 }
 
 type Ctx = MetaContext<RecordJson>;

@@ -16,11 +16,11 @@ import { allItems, getPage, type ResourceContext, send } from "./context.ts";
 /** Changes {@linkcode editFile} can make. */
 export interface FileChanges {
   /** New name; must not be taken by another file of the record. */
-  name?: string;
+  name?: string | undefined;
   /** New description. */
-  description?: string;
+  description?: string | undefined;
   /** New MIME type, e.g. `text/plain`. */
-  mimetype?: string;
+  mimetype?: string | undefined;
 }
 
 /**
