@@ -45,57 +45,17 @@ export interface WalkTreeOptions {
   onFolder?: ((name: string) => void) | undefined;
   /** Receives the relative name of each symbolic link left out (not followed, or a loop). */
   onLink?: ((name: string) => void) | undefined;
-  /**
-   * Time of a stat (ms) above which it is slow; once most are, the rest of the walk stats
-   * concurrently (tests force either way). @default {0.2}
-   */
-  slowStatMs?: number;
 }
 
 /** Longest file name the server accepts, in characters. */
 export const MAX_SERVER_NAME_LENGTH = 256;
 
-/** File system calls in flight while listing a folder. */
-export const STAT_CONCURRENCY = 16;
-
 /**
- * Stats of one walk: one synchronous call per entry while they are fast (a local disk answers in
- * microseconds, less than handing each call to a thread costs), and concurrent asynchronous calls
- * for the rest of the walk once most are slow (a network file system). A few slow ones (the first
- * call loads the file system code; a busy machine pauses the process) change nothing.
+ * File system calls in flight while listing a folder. Every entry is statted asynchronously, this
+ * many at a time: one way for a local disk and a network file system alike (where a stat waits
+ * for a round trip, so one at a time would cost the entries times that round trip).
  */
-class StatPace {
-  /** Synchronous stats made, and how many of them were slow. */
-  #count = 0;
-  #slow = 0;
-
-  /** The walk's stats are slow: the rest go concurrently. */
-  get slow(): boolean {
-    return this.#count >= SLOW_STAT_SAMPLE && this.#slow * 2 > this.#count;
-  }
-
-  /** @param slowMs The time (ms) above which a stat is slow. */
-  constructor(readonly slowMs: number) {}
-
-  /** The entry's info, or the error of the stat (gone, a dangling link, no permission). */
-  sync = (path: string, follow: boolean): Deno.FileInfo | Error => {
-    const started = performance.now();
-    try {
-      return follow ? Deno.statSync(path) : Deno.lstatSync(path);
-    } catch (error) {
-      return asError(error);
-    } finally {
-      if (performance.now() - started > this.slowMs) this.#slow++;
-      this.#count++;
-    }
-  };
-}
-
-/** A stat of an entry, through the link when `follow`; its error when it cannot be made. */
-type Stat = (
-  path: string,
-  follow: boolean,
-) => Deno.FileInfo | Error | Promise<Deno.FileInfo | Error>;
+export const STAT_CONCURRENCY = 16;
 
 function asError(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));
@@ -116,9 +76,6 @@ function unreadableReason(error: Error, link: boolean): string {
   return `it cannot be read (${error.message})`;
 }
 
-/** Stats timed before a walk may go concurrent. */
-const SLOW_STAT_SAMPLE = 16;
-
 /**
  * Lists every file under `root`, subfolders included, sorted by relative name. Symbolic links
  * are left out (one warning with their count) unless `followSymlinks`; then a link that leads
@@ -132,7 +89,6 @@ export async function walkTree(root: string, options: WalkTreeOptions = {}): Pro
   const files: TreeFile[] = [];
   const unreadable = options.onUnreadable;
   let links = 0;
-  const stats = new StatPace(options.slowStatMs ?? 0.2);
   const walk = async (dir: string, prefix: string, ancestors: Set<string>) => {
     const entries: Deno.DirEntry[] = [];
     try {
@@ -143,13 +99,13 @@ export async function walkTree(root: string, options: WalkTreeOptions = {}): Pro
       return;
     }
     const folders: { path: string; name: string; real: string }[] = [];
-    const visit = async (entry: Deno.DirEntry, stat: Stat) => {
+    const visit = async (entry: Deno.DirEntry) => {
       const name = `${prefix}${entry.name}`;
       if (options.skip?.(name)) return;
       const wanted = options.wanted?.(name) ?? true;
       const path = join(dir, entry.name);
       const follow = entry.isSymlink && options.followSymlinks === true;
-      const info = await stat(path, follow);
+      const info = await (follow ? Deno.stat(path) : Deno.lstat(path)).catch(asError);
       if (info instanceof Error) {
         // A file left out by the globs is not needed; anything else may hold wanted files.
         if (unreadable !== undefined && !(entry.isFile && !wanted)) {
@@ -185,17 +141,7 @@ export async function walkTree(root: string, options: WalkTreeOptions = {}): Pro
         );
       }
     };
-    let next = 0;
-    for (; next < entries.length && !stats.slow; next++) await visit(entries[next]!, stats.sync);
-    await runPool(
-      STAT_CONCURRENCY,
-      entries.slice(next),
-      (entry) =>
-        visit(
-          entry,
-          (path, follow) => (follow ? Deno.stat(path) : Deno.lstat(path)).catch(asError),
-        ),
-    );
+    await runPool(STAT_CONCURRENCY, entries, visit);
     for (const folder of folders.sort((a, b) => compareNames(a.name, b.name))) {
       if (options.followSymlinks) {
         if (ancestors.has(folder.real)) {
