@@ -3,7 +3,7 @@
 // this file turns options into its call, asks once before deleting, and prints what happened.
 
 import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
-import { InputError, RepoApyError } from "../../errors.ts";
+import { RepoApyError } from "../../errors.ts";
 import type {
   CollectionDeleteSummary,
   CollectionSyncResult,
@@ -13,6 +13,7 @@ import type { SyncActionKind, SyncResult } from "../../transfer/sync.ts";
 import { apyCommand, dryRunOption, isDryRun } from "../apy_command.ts";
 import { contextOf } from "../_context.ts";
 import { UsageError } from "../_errors.ts";
+import { confirmDeletion } from "./_confirm.ts";
 import type { CLIRepoManager } from "../cli_manager.ts";
 import { parseInteger } from "../options.ts";
 import { formatBytes } from "../output.ts";
@@ -180,15 +181,7 @@ export function collectionsSyncCommand(): CommandUnknownOpts {
           }) in ${summary.records} record ${
             summary.direction === "up" ? "(s) on the server" : "folder(s)"
           }`;
-          if (!input.isTerminal()) {
-            throw new InputError(
-              `--delete would delete ${what}, and no one can be asked: add -y/--yes to confirm, or run --dry-run to see the list; nothing was changed`,
-            );
-          }
-          const final = summary.direction === "up" ? " This cannot be undone." : "";
-          manager.output.prompt(`Delete ${what}?${final} [y/N] `);
-          const answer = (await input.readLine())?.trim().toLowerCase();
-          return answer === "y" || answer === "yes";
+          return await confirmDeletion(manager, input, what, summary.direction === "up");
         },
       }),
     });

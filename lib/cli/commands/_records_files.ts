@@ -18,6 +18,7 @@ import { apyCommand, dryRun, dryRunOption, isDryRun } from "../apy_command.ts";
 import { globFilter } from "../../utils/glob.ts";
 import { nameList } from "../../utils/_name_list.ts";
 import { CompletedBeforeInterrupt, UsageError } from "../_errors.ts";
+import { askYesNo } from "./_confirm.ts";
 import type { CLIRepoManager } from "../cli_manager.ts";
 import { fileIdOptions, type FileIdValue, fileIdValue, parseInteger } from "../options.ts";
 import {
@@ -351,9 +352,7 @@ async function confirmAll(
   if (!input.isTerminal() || (bytes <= CONFIRM_BYTES && files.length <= CONFIRM_FILES)) {
     return true;
   }
-  manager.output.prompt(`Download ${what}? [y/N] `);
-  const answer = (await input.readLine())?.trim().toLowerCase();
-  return answer === "y" || answer === "yes";
+  return await askYesNo(manager, input, `Download ${what}?`);
 }
 
 /** `records get-file`: downloads one file, or all (matching) files, of one or more records. */

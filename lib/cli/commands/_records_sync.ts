@@ -3,7 +3,7 @@
 // deleting, and prints the plan or the result.
 
 import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
-import { InputError, RepoApyError } from "../../errors.ts";
+import { RepoApyError } from "../../errors.ts";
 import type {
   SyncAction,
   SyncActionKind,
@@ -14,6 +14,7 @@ import type {
 import { apyCommand, dryRunOption, isDryRun } from "../apy_command.ts";
 import { contextOf } from "../_context.ts";
 import { UsageError } from "../_errors.ts";
+import { confirmDeletion } from "./_confirm.ts";
 import type { CLIRepoManager } from "../cli_manager.ts";
 import { parseInteger } from "../options.ts";
 import { formatBytes } from "../output.ts";
@@ -182,15 +183,7 @@ export function syncCommand(): CommandUnknownOpts {
           const what = `${files} file(s) (${formatBytes(bytes)}) ${
             direction === "up" ? `of the ${describe(record)}` : `in '${dir}'`
           }`;
-          const final = direction === "up" ? " This cannot be undone." : "";
-          if (!input.isTerminal()) {
-            throw new InputError(
-              `--delete would delete ${what}, and no one can be asked: add -y/--yes to confirm, or run --dry-run to see the list; nothing was changed`,
-            );
-          }
-          manager.output.prompt(`Delete ${what}?${final} [y/N] `);
-          const answer = (await input.readLine())?.trim().toLowerCase();
-          return answer === "y" || answer === "yes";
+          return await confirmDeletion(manager, input, what, direction === "up");
         },
       });
     } finally {
