@@ -27,6 +27,7 @@
  */
 
 import { InputError } from "../errors.ts";
+import { checkSyncOptions } from "../transfer/sync.ts";
 import { syncDown } from "./down.ts";
 import { type AllowedDeletions, syncUp } from "./up.ts";
 import type {
@@ -38,24 +39,9 @@ import type {
 } from "./types.ts";
 
 function checkOptions(options: CollectionSyncOptions): void {
-  const { direction, concurrency = 16 } = options;
-  if (direction !== "up" && direction !== "down") {
-    throw new InputError(`direction must be "up" or "down", got ${direction}`);
-  }
-  if (!Number.isInteger(concurrency) || concurrency < 1) {
-    throw new InputError(`concurrency must be a positive integer, got ${concurrency}`);
-  }
-  if (options.template !== undefined && direction !== "up") {
+  checkSyncOptions(options);
+  if (options.template !== undefined && options.direction !== "up") {
     throw new InputError("A template checks records going up: give it with --from (direction up)");
-  }
-  const { maxDelete } = options;
-  if (maxDelete !== undefined && (!Number.isInteger(maxDelete) || maxDelete < 0)) {
-    throw new InputError(`maxDelete must be a whole number of 0 or more, got ${maxDelete}`);
-  }
-  if (options.backupDir !== undefined && direction !== "down") {
-    throw new InputError(
-      "A backup folder (--backup-dir) is for downloads (--to): deleted record files cannot be moved anywhere",
-    );
   }
 }
 

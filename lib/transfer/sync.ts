@@ -243,6 +243,33 @@ export interface SyncOptions {
 const KINDS: SyncActionKind[] = ["upload", "download", "replace", "delete", "skip", "extra"];
 
 /**
+ * Checks the options a folder sync and a collection sync share: direction, concurrency and the
+ * guard rails (`maxDelete`, `backupDir` only downward).
+ *
+ * @throws {InputError} For the first option that is wrong.
+ */
+export function checkSyncOptions(
+  options: Pick<SyncOptions, "direction" | "concurrency" | "maxDelete" | "backupDir">,
+): void {
+  const { direction, concurrency = 16 } = options;
+  if (direction !== "up" && direction !== "down") {
+    throw new InputError(`direction must be "up" or "down", got ${direction}`);
+  }
+  if (!Number.isInteger(concurrency) || concurrency < 1) {
+    throw new InputError(`concurrency must be a positive integer, got ${concurrency}`);
+  }
+  const { maxDelete } = options;
+  if (maxDelete !== undefined && (!Number.isInteger(maxDelete) || maxDelete < 0)) {
+    throw new InputError(`maxDelete must be a whole number of 0 or more, got ${maxDelete}`);
+  }
+  if (options.backupDir !== undefined && direction !== "down") {
+    throw new InputError(
+      "A backup folder (--backup-dir) is for downloads (--to): deleted record files cannot be moved anywhere",
+    );
+  }
+}
+
+/**
  * Makes a record's files like a folder's (`direction: "up"`) or a folder like a record's files
  * (`"down"`). Files are compared by relative name, size and checksum in the server's form (local
  * checksums come from a cache keyed by path, size and modification time when unchanged); equal
@@ -302,22 +329,8 @@ export async function syncFolder(
   dir: string,
   options: SyncOptions,
 ): Promise<SyncResult> {
-  const { direction, concurrency = 16, signal } = options;
-  if (direction !== "up" && direction !== "down") {
-    throw new InputError(`direction must be "up" or "down", got ${direction}`);
-  }
-  if (!Number.isInteger(concurrency) || concurrency < 1) {
-    throw new InputError(`concurrency must be a positive integer, got ${concurrency}`);
-  }
-  const { maxDelete } = options;
-  if (maxDelete !== undefined && (!Number.isInteger(maxDelete) || maxDelete < 0)) {
-    throw new InputError(`maxDelete must be a whole number of 0 or more, got ${maxDelete}`);
-  }
-  if (options.backupDir !== undefined && direction !== "down") {
-    throw new InputError(
-      "A backup folder (--backup-dir) is for downloads (--to): deleted record files cannot be moved anywhere",
-    );
-  }
+  const { direction, signal } = options;
+  checkSyncOptions(options);
   if (direction === "up") {
     if (!(await statLocalPath(dir, { what: "folder" })).isDirectory) {
       throw new InputError(`'${dir}' is not a folder: give the folder to sync`);
