@@ -41,8 +41,7 @@ import type { Transport } from "../http/transport.ts";
 import { RepoCollection } from "../model/collection.ts";
 import { RepoRecord } from "../model/record.ts";
 import { openResource } from "../resources/resource.ts";
-import { statLocalPath } from "../utils/local_path.ts";
-import { acquireWatchLock, defaultLockDir, type WatchLock } from "../transfer/_watch_lock.ts";
+import { takeWatchLock } from "../transfer/_watch_lock.ts";
 import { isFatal, message } from "../transfer/_watch_errors.ts";
 import {
   type WatchClock,
@@ -50,6 +49,7 @@ import {
   type WatchEventBase,
   watchFolder,
   type WatchOptions,
+  watchSetup,
 } from "../transfer/watch.ts";
 import { isRecordFile } from "./_shared.ts";
 import { allRecords, readLayout } from "./layout.ts";
@@ -220,40 +220,23 @@ export async function* watchCollection(
   dir: string,
   options: CollectionWatchOptions = {},
 ): AsyncGenerator<WatchEvent, void, undefined> {
-  const { settleMs = 30_000, rescanMs = 300_000, concurrency = 4 } = options;
-  if (!Number.isFinite(settleMs) || settleMs < 0) {
-    throw new InputError(`settleMs must be a number of milliseconds ≥ 0, got ${settleMs}`);
-  }
-  if (!Number.isFinite(rescanMs) || rescanMs <= 0) {
-    throw new InputError(`rescanMs must be a number of milliseconds > 0, got ${rescanMs}`);
-  }
-  if (!Number.isInteger(concurrency) || concurrency < 1) {
-    throw new InputError(`concurrency must be a positive integer, got ${concurrency}`);
-  }
-  if (!(await statLocalPath(dir, { what: "folder" })).isDirectory) {
-    throw new InputError(`'${dir}' is not a folder: give the collection folder to watch`);
-  }
-  const root = await Deno.realPath(dir);
-  const lockDir = options.lockDir === undefined ? defaultLockDir() : options.lockDir;
-  if (lockDir === undefined) {
-    throw new InputError(
-      "No folder for the watch lock: set HOME (LOCALAPPDATA on Windows) or pass lockDir",
-    );
-  }
+  const { settleMs, rescanMs, concurrency, root } = await watchSetup(
+    dir,
+    options,
+    "collection folder",
+  );
   const { transport } = connection;
-  const lock: WatchLock | undefined = lockDir === false ? undefined : await acquireWatchLock({
-    folder: root,
-    repository: (await transport.baseUrl()).href,
-    collection: await collectionIdentifier(transport, collection),
-  }, lockDir);
+  const lock = await takeWatchLock(
+    async () => ({
+      folder: root,
+      repository: (await transport.baseUrl()).href,
+      collection: await collectionIdentifier(transport, collection),
+    }),
+    options.lockDir,
+    options.onWarning,
+  );
   const watch = new CollectionWatch(transport, collection, root, options, settleMs, rescanMs);
   try {
-    if (lock?.tookOver !== undefined) {
-      const { pid, host } = lock.tookOver;
-      options.onWarning?.(
-        `Took over the lock of an earlier watcher (PID ${pid} on ${host}) that ended without releasing it`,
-      );
-    }
     yield* watch.run(sendSlots(concurrency), concurrency);
   } finally {
     await watch.close();

@@ -10,7 +10,7 @@
  */
 
 import { join } from "node:path";
-import { RepoApyError } from "../errors.ts";
+import { InputError, RepoApyError } from "../errors.ts";
 import { userCacheDir } from "./_sync_hash.ts";
 
 /** Who holds a watch lock, as its owner file says. */
@@ -204,4 +204,33 @@ export async function acquireWatchLock(key: WatchLockKey, dir: string): Promise<
     file.close();
     throw error;
   }
+}
+
+/**
+ * Takes the lock of a watch in `lockDir` (`undefined`: {@linkcode defaultLockDir}; `false`: no
+ * lock), and warns when it took over the lock of a watcher that ended without releasing it. The key
+ * is asked for only once a lock folder is known (it may cost a request).
+ *
+ * @throws {InputError} When no lock folder is known.
+ */
+export async function takeWatchLock(
+  key: () => Promise<WatchLockKey>,
+  lockDir: string | false | undefined,
+  onWarning: ((message: string) => void) | undefined,
+): Promise<WatchLock | undefined> {
+  const dir = lockDir === undefined ? defaultLockDir() : lockDir;
+  if (dir === undefined) {
+    throw new InputError(
+      "No folder for the watch lock: set HOME (LOCALAPPDATA on Windows) or pass lockDir",
+    );
+  }
+  if (dir === false) return undefined;
+  const lock = await acquireWatchLock(await key(), dir);
+  if (lock.tookOver !== undefined) {
+    const { pid, host } = lock.tookOver;
+    onWarning?.(
+      `Took over the lock of an earlier watcher (PID ${pid} on ${host}) that ended without releasing it`,
+    );
+  }
+  return lock;
 }

@@ -39,7 +39,7 @@ import { type FileState, SettleTracker } from "./_settle.ts";
 import { fileChecksums, kindOf } from "./_sync_hash.ts";
 import { isFatal, isPermanent, message } from "./_watch_errors.ts";
 import { type TreeFile, walkTree } from "./_tree.ts";
-import { acquireWatchLock, defaultLockDir, type WatchLock } from "./_watch_lock.ts";
+import { takeWatchLock } from "./_watch_lock.ts";
 import { syncFolder, type SyncTarget } from "./sync.ts";
 import { uploadFile } from "./upload.ts";
 
@@ -163,6 +163,37 @@ const MAX_DIRTY = 10_000;
 const OUTAGE_BACKOFF = { minDelayMs: 1_000, maxDelayMs: 60_000 };
 
 /**
+ * The checked timing and limits of a watch (settle and rescan times, sends at once) and the real
+ * path of its folder, shared by the record and the collection watcher.
+ *
+ * @throws {InputError} For a wrong option or a folder that is not one.
+ */
+export async function watchSetup(
+  dir: string,
+  options: Pick<WatchOptions, "settleMs" | "rescanMs" | "concurrency">,
+  what: string,
+): Promise<{ settleMs: number; rescanMs: number; concurrency: number; root: string }> {
+  const {
+    settleMs = DEFAULT_SETTLE_MS,
+    rescanMs = DEFAULT_RESCAN_MS,
+    concurrency = 4,
+  } = options;
+  if (!Number.isFinite(settleMs) || settleMs < 0) {
+    throw new InputError(`settleMs must be a number of milliseconds ≥ 0, got ${settleMs}`);
+  }
+  if (!Number.isFinite(rescanMs) || rescanMs <= 0) {
+    throw new InputError(`rescanMs must be a number of milliseconds > 0, got ${rescanMs}`);
+  }
+  if (!Number.isInteger(concurrency) || concurrency < 1) {
+    throw new InputError(`concurrency must be a positive integer, got ${concurrency}`);
+  }
+  if (!(await statLocalPath(dir, { what: "folder" })).isDirectory) {
+    throw new InputError(`'${dir}' is not a folder: give the ${what} to watch`);
+  }
+  return { settleMs, rescanMs, concurrency, root: await Deno.realPath(dir) };
+}
+
+/**
  * Keeps a folder flowing into a record while it is written, as an async iterator of events.
  *
  * First it syncs: the folder and the record's file list are compared (as
@@ -227,45 +258,20 @@ export async function* watchFolder(
   dir: string,
   options: WatchOptions = {},
 ): AsyncGenerator<WatchEvent, void, undefined> {
-  const {
-    settleMs = DEFAULT_SETTLE_MS,
-    rescanMs = DEFAULT_RESCAN_MS,
-    concurrency = 4,
-    once = false,
-    signal,
-  } = options;
-  if (!Number.isFinite(settleMs) || settleMs < 0) {
-    throw new InputError(`settleMs must be a number of milliseconds ≥ 0, got ${settleMs}`);
-  }
-  if (!Number.isFinite(rescanMs) || rescanMs <= 0) {
-    throw new InputError(`rescanMs must be a number of milliseconds > 0, got ${rescanMs}`);
-  }
-  if (!Number.isInteger(concurrency) || concurrency < 1) {
-    throw new InputError(`concurrency must be a positive integer, got ${concurrency}`);
-  }
-  if (!(await statLocalPath(dir, { what: "folder" })).isDirectory) {
-    throw new InputError(`'${dir}' is not a folder: give the folder to watch`);
-  }
-  const root = await Deno.realPath(dir);
+  const { once = false, signal } = options;
+  const { settleMs, rescanMs, concurrency, root } = await watchSetup(dir, options, "folder");
   const clock = options.clock ?? REAL_CLOCK;
-  const lockDir = options.lockDir === undefined ? defaultLockDir() : options.lockDir;
-  if (lockDir === undefined) {
-    throw new InputError(
-      "No folder for the watch lock: set HOME (LOCALAPPDATA on Windows) or pass lockDir",
-    );
-  }
-  const lock: WatchLock | undefined = lockDir === false ? undefined : await acquireWatchLock(
-    { folder: root, repository: (await record.transport.baseUrl()).href, record: record.id },
-    lockDir,
+  const lock = await takeWatchLock(
+    async () => ({
+      folder: root,
+      repository: (await record.transport.baseUrl()).href,
+      record: record.id,
+    }),
+    options.lockDir,
+    options.onWarning,
   );
   const watch = new Watch(record, root, options, clock, settleMs, lock?.files ?? []);
   try {
-    if (lock?.tookOver !== undefined) {
-      const { pid, host } = lock.tookOver;
-      options.onWarning?.(
-        `Took over the lock of an earlier watcher (PID ${pid} on ${host}) that ended without releasing it`,
-      );
-    }
     if (!once && options.fileEvents !== false) watch.startEvents();
     yield* watch.run(once, rescanMs, concurrency, signal);
   } finally {
