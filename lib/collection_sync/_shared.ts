@@ -21,7 +21,7 @@ import { globFilter } from "../utils/glob.ts";
 import { walkTree } from "../transfer/_tree.ts";
 import type { SyncAction, SyncOptions, SyncResult } from "../transfer/sync.ts";
 import { RECORD_FILE } from "./metadata.ts";
-import type { CollectionSyncOptions } from "./types.ts";
+import type { CollectionSyncOptions, RecordSyncOutcome } from "./types.ts";
 
 /** Listing pages requested ahead. */
 const PAGES_AHEAD = 4;
@@ -248,4 +248,25 @@ export function perRecordConcurrency(concurrency: number, records: number): numb
 /** Records synced at once. */
 export function recordConcurrency(concurrency: number, records: number): number {
   return Math.max(1, Math.min(concurrency, records));
+}
+
+/** A record's outcome before anything was done for it. */
+export function newOutcome(
+  folder: string,
+  identifier: string,
+  id: number | undefined,
+): RecordSyncOutcome {
+  return {
+    folder,
+    identifier,
+    id,
+    created: false,
+    changed: [],
+    added: false,
+    linked: [],
+    wrote: false,
+    files: undefined,
+    problems: [],
+    complete: false,
+  };
 }

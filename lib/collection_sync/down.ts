@@ -32,6 +32,7 @@ import {
   listMembers,
   listOutLinks,
   messageOf,
+  newOutcome,
   perRecordConcurrency,
   recordConcurrency,
 } from "./_shared.ts";
@@ -239,19 +240,7 @@ async function syncRecordDown(
   allowed: Set<string> | undefined,
 ): Promise<RecordSyncOutcome> {
   const { transport, options } = run;
-  const outcome: RecordSyncOutcome = {
-    folder: task.folder,
-    identifier: task.json.identifier,
-    id: task.json.id,
-    created: false,
-    changed: [],
-    added: false,
-    linked: [],
-    wrote: false,
-    files: undefined,
-    problems: [],
-    complete: false,
-  };
+  const outcome = newOutcome(task.folder, task.json.identifier, task.json.id);
   try {
     // A listing without extras is not the whole record: it is read again.
     const record = new RepoRecord(

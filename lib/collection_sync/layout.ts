@@ -35,6 +35,7 @@ import {
   RECORD_FILE,
   type RecordMetadata,
 } from "./metadata.ts";
+import { pathExists } from "../transfer/_paths.ts";
 
 /** A record's folder. */
 export interface RecordFolder {
@@ -239,8 +240,8 @@ async function readCollectionFolder(
       continue;
     }
     try {
-      const isRecord = await exists(join(childPath, RECORD_FILE)) ||
-        !await exists(join(childPath, COLLECTION_FILE));
+      const isRecord = await pathExists(join(childPath, RECORD_FILE)) ||
+        !await pathExists(join(childPath, COLLECTION_FILE));
       if (isRecord) collection.records.push(await readRecordFolder(childPath, child));
       else collection.children.push(await readCollectionFolder(childPath, child, report, options));
     } catch (error) {
@@ -251,16 +252,6 @@ async function readCollectionFolder(
     }
   }
   return collection;
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return false;
-    throw error;
-  }
 }
 
 /** Every record folder of the tree, the root's first, depth first. */

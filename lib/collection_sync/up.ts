@@ -28,6 +28,7 @@ import {
   listMembers,
   listOutLinks,
   messageOf,
+  newOutcome,
   openOrCreate,
   perRecordConcurrency,
   recordConcurrency,
@@ -300,19 +301,7 @@ async function syncRecordUp(
   folder: RecordFolder,
 ): Promise<RecordSyncOutcome> {
   const { options, dry } = run;
-  const outcome: RecordSyncOutcome = {
-    folder: folder.folder,
-    identifier: folder.identifier,
-    id: undefined,
-    created: false,
-    changed: [],
-    added: false,
-    linked: [],
-    wrote: false,
-    files: undefined,
-    problems: [],
-    complete: false,
-  };
+  const outcome = newOutcome(folder.folder, folder.identifier, undefined);
   try {
     const record = await openRecord(run, folder.identifier);
     if (record === undefined) {
