@@ -8,37 +8,10 @@ import { Transport } from "../../lib/http/transport.ts";
 import { RepoManager } from "../../lib/manager/repo_manager.ts";
 import { startServer, type TestServer } from "../../lib/testing/mod.ts";
 import { type CollectionWatchOptions, watchCollection } from "../../lib/collection_sync/watch.ts";
-import type { WatchClock, WatchEvent } from "../../lib/transfer/watch.ts";
+import type { WatchEvent } from "../../lib/transfer/watch.ts";
+import { is, StepClock } from "../transfer/_watch.ts";
 import { WatchLockedError } from "../../lib/transfer/watch.ts";
 import { tempDir } from "../_temp.ts";
-
-/** A clock that moves only when the test says so. */
-class StepClock implements WatchClock {
-  #now = 0;
-  #timers: { at: number; resolve: () => void }[] = [];
-
-  now(): number {
-    return this.#now;
-  }
-
-  sleep(ms: number, signal: AbortSignal): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const timer = { at: this.#now + ms, resolve };
-      this.#timers.push(timer);
-      signal.addEventListener("abort", () => {
-        this.#timers = this.#timers.filter((t) => t !== timer);
-        reject(signal.reason);
-      }, { once: true });
-    });
-  }
-
-  advance(ms: number): void {
-    this.#now += ms;
-    const due = this.#timers.filter((timer) => timer.at <= this.#now);
-    this.#timers = this.#timers.filter((timer) => timer.at > this.#now);
-    for (const timer of due) timer.resolve();
-  }
-}
 
 interface Env extends AsyncDisposable {
   server: TestServer;
@@ -134,9 +107,6 @@ class Watcher implements AsyncDisposable {
     await this.done.catch(() => {});
   }
 }
-
-const is = (type: WatchEvent["type"], name?: string) => (event: WatchEvent) =>
-  event.type === type && (name === undefined || ("name" in event && event.name === name));
 
 /** The collection's records: identifier → their file names and sizes. */
 async function collectionFiles(env: Env): Promise<Map<string, Map<string, number>>> {

@@ -7,41 +7,13 @@ import type { FileJson } from "../../lib/http/protocol.ts";
 import { downloadFileStream } from "../../lib/transfer/download.ts";
 import { SettleTracker } from "../../lib/transfer/_settle.ts";
 import {
-  type WatchClock,
   type WatchEvent,
   watchFolder,
   WatchLockedError,
   type WatchOptions,
 } from "../../lib/transfer/watch.ts";
 import { type Env, setup } from "./_helpers.ts";
-
-/** A clock that moves only when the test says so. */
-class StepClock implements WatchClock {
-  #now = 0;
-  #timers: { at: number; resolve: () => void }[] = [];
-
-  now(): number {
-    return this.#now;
-  }
-
-  sleep(ms: number, signal: AbortSignal): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const timer = { at: this.#now + ms, resolve };
-      this.#timers.push(timer);
-      signal.addEventListener("abort", () => {
-        this.#timers = this.#timers.filter((t) => t !== timer);
-        reject(signal.reason);
-      }, { once: true });
-    });
-  }
-
-  advance(ms: number): void {
-    this.#now += ms;
-    const due = this.#timers.filter((timer) => timer.at <= this.#now);
-    this.#timers = this.#timers.filter((timer) => timer.at > this.#now);
-    for (const timer of due) timer.resolve();
-  }
-}
+import { is, StepClock } from "./_watch.ts";
 
 /** A running watcher whose events the test awaits one by one. */
 class Watcher implements AsyncDisposable {
@@ -92,9 +64,6 @@ class Watcher implements AsyncDisposable {
     await this.done.catch(() => {});
   }
 }
-
-const is = (type: WatchEvent["type"], name?: string) => (event: WatchEvent) =>
-  event.type === type && (name === undefined || ("name" in event && event.name === name));
 
 async function remote(env: Env): Promise<Map<string, FileJson>> {
   const files = await Array.fromAsync(env.record.files());
