@@ -9,9 +9,11 @@
  *    `apyCommand` wraps a commander command). Commander's own types are not ours to document, so
  *    "references private type" errors that name one of them are accepted; every other finding
  *    fails.
- * 2. Examples, walked from `deno doc --json`: every exported function and class, and every public
- *    method of an exported class, has an `@example` (types, interfaces and constants need only the
- *    summary that `deno doc --lint` asks for). An example fenced `ignore` (not run by the test
+ * 2. Examples, walked from `deno doc --json`: every exported function and class has an `@example`,
+ *    and so does every public method of an exported class unless its summary links
+ *    (`{@linkcode …}`) to where it is shown: a method that forwards one call, or an alias, gets one
+ *    line, and the class or the function it forwards to carries the example of its capability
+ *    (types, interfaces and constants need only the summary that `deno doc --lint` asks for). An example fenced `ignore` (not run by the test
  *    task's `tests/doc_examples_test.ts`) must say why in a comment naming the real host it needs,
  *    e.g. `// ignore: needs a real host (https://repo.example.org)`; anything else runs against the
  *    local server from `@repo/apy/testing`.
@@ -36,6 +38,8 @@ const ENTRY_POINTS = [
   "lib/testing/mod.ts",
 ];
 import BASELINE from "./doc_lint_baseline.json" with { type: "json" };
+/** A link in a method's summary: the method forwards, and the linked symbol shows how. */
+const LINK = /\{@link(?:code|plain)?\s+[^}]+\}/;
 /** A reason comment in an ignored example: it must name the real host that keeps it from running. */
 const IGNORE_REASON = /\/\/.*\breal host\b/i;
 
@@ -118,6 +122,7 @@ export function exampleFindings(entry: string, symbols: DocSymbol[]): Finding[] 
       }
     }
     for (const [name, overloads] of methods) {
+      if (overloads.some((method) => LINK.test(method.jsDoc?.doc ?? ""))) continue;
       findings.push(
         ...checkExamples(
           `${entry}:${symbol.name}.${name}`,

@@ -5,7 +5,7 @@ import { type DocSymbol, exampleFindings } from "../../scripts/doc_lint.ts";
 const example = (code: string) => ({ doc: "Summary.", tags: [{ kind: "example", doc: code }] });
 const RUNS = "Usage\n```ts\nassert(true);\n```\n";
 
-Deno.test("doc lint: functions, classes and public methods need an example; types do not", () => {
+Deno.test("doc lint: functions, classes and public methods need an example; forwarders that link and types do not", () => {
   const symbols: DocSymbol[] = [
     { name: "documented", declarations: [{ kind: "function", jsDoc: example(RUNS) }] },
     { name: "bare", declarations: [{ kind: "function", jsDoc: { doc: "Summary." } }] },
@@ -23,6 +23,7 @@ Deno.test("doc lint: functions, classes and public methods need an example; type
             { name: "hidden", kind: "method", accessibility: "private" },
             { name: "[Symbol.asyncDispose]", kind: "method" },
             { name: "missing", kind: "getter", jsDoc: { doc: "No example." } },
+            { name: "forwarder", kind: "method", jsDoc: { doc: "Does it ({@linkcode doIt})." } },
           ],
         },
       }],
