@@ -10,10 +10,11 @@
  *    "references private type" errors that name one of them are accepted; every other finding
  *    fails.
  * 2. Examples, walked from `deno doc --json`: every exported function and class has an `@example`,
- *    and so does every public method of an exported class unless its summary links
- *    (`{@linkcode …}`) to where it is shown: a method that forwards one call, or an alias, gets one
- *    line, and the class or the function it forwards to carries the example of its capability
- *    (types, interfaces and constants need only the summary that `deno doc --lint` asks for). An example fenced `ignore` (not run by the test
+ *    and every public method of an exported class is shown in one: its own, its class's (which
+ *    calls it), or the one of the symbol its summary links to (`{@linkcode …}`): a method that
+ *    forwards one call, or an alias, gets one line, and the class or the function it forwards to
+ *    carries one example per capability (types, interfaces and constants need only the summary
+ *    that `deno doc --lint` asks for). An example fenced `ignore` (not run by the test
  *    task's `tests/doc_examples_test.ts`) must say why in a comment naming the real host it needs,
  *    e.g. `// ignore: needs a real host (https://repo.example.org)`; anything else runs against the
  *    local server from `@repo/apy/testing`.
@@ -109,9 +110,8 @@ export function exampleFindings(entry: string, symbols: DocSymbol[]): Finding[] 
       d.kind === "function" || d.kind === "class"
     );
     if (declarations.length === 0) continue;
-    findings.push(
-      ...checkExamples(`${entry}:${symbol.name}`, examples(declarations.map((d) => d.jsDoc))),
-    );
+    const classExamples = examples(declarations.map((d) => d.jsDoc));
+    findings.push(...checkExamples(`${entry}:${symbol.name}`, classExamples));
     const methods = new Map<string, DocMethod[]>();
     for (const declaration of declarations) {
       for (const method of declaration.def?.methods ?? []) {
@@ -123,6 +123,8 @@ export function exampleFindings(entry: string, symbols: DocSymbol[]): Finding[] 
     }
     for (const [name, overloads] of methods) {
       if (overloads.some((method) => LINK.test(method.jsDoc?.doc ?? ""))) continue;
+      const call = new RegExp(`\\.${name.replace(/\$/g, "\\$")}\\b`);
+      if (classExamples.some((text) => call.test(text))) continue;
       findings.push(
         ...checkExamples(
           `${entry}:${symbol.name}.${name}`,

@@ -5,7 +5,7 @@ import { type DocSymbol, exampleFindings } from "../../scripts/doc_lint.ts";
 const example = (code: string) => ({ doc: "Summary.", tags: [{ kind: "example", doc: code }] });
 const RUNS = "Usage\n```ts\nassert(true);\n```\n";
 
-Deno.test("doc lint: functions, classes and public methods need an example; forwarders that link and types do not", () => {
+Deno.test("doc lint: functions, classes and public methods need an example (a method's may be its class's or a linked one's); types do not", () => {
   const symbols: DocSymbol[] = [
     { name: "documented", declarations: [{ kind: "function", jsDoc: example(RUNS) }] },
     { name: "bare", declarations: [{ kind: "function", jsDoc: { doc: "Summary." } }] },
@@ -14,7 +14,7 @@ Deno.test("doc lint: functions, classes and public methods need an example; forw
       name: "Thing",
       declarations: [{
         kind: "class",
-        jsDoc: example(RUNS),
+        jsDoc: example("Usage\n```ts\nnew Thing().onClass();\n```\n"),
         def: {
           methods: [
             { name: "shown", kind: "method", jsDoc: example(RUNS) },
@@ -24,6 +24,7 @@ Deno.test("doc lint: functions, classes and public methods need an example; forw
             { name: "[Symbol.asyncDispose]", kind: "method" },
             { name: "missing", kind: "getter", jsDoc: { doc: "No example." } },
             { name: "forwarder", kind: "method", jsDoc: { doc: "Does it ({@linkcode doIt})." } },
+            { name: "onClass", kind: "method", jsDoc: { doc: "Shown in the class's example." } },
           ],
         },
       }],
