@@ -5,11 +5,20 @@ import { type DocSymbol, exampleFindings } from "../../scripts/doc_lint.ts";
 const example = (code: string) => ({ doc: "Summary.", tags: [{ kind: "example", doc: code }] });
 const RUNS = "Usage\n```ts\nassert(true);\n```\n";
 
-Deno.test("doc lint: functions, classes and public methods need an example (a method's may be its class's or a linked one's); types do not", () => {
+Deno.test("doc lint: functions, classes and public methods need an example (a linked one that names them will do; a method's may be its class's); types do not", () => {
   const symbols: DocSymbol[] = [
     { name: "documented", declarations: [{ kind: "function", jsDoc: example(RUNS) }] },
     { name: "bare", declarations: [{ kind: "function", jsDoc: { doc: "Summary." } }] },
     { name: "Options", declarations: [{ kind: "interface", jsDoc: { doc: "Summary." } }] },
+    {
+      name: "Family",
+      declarations: [{ kind: "class", jsDoc: example("Usage\n```ts\nnew Member();\n```\n") }],
+    },
+    {
+      name: "Member",
+      declarations: [{ kind: "class", jsDoc: { doc: "See {@linkcode Family}." } }],
+    },
+    { name: "Stray", declarations: [{ kind: "class", jsDoc: { doc: "See {@linkcode Family}." } }] },
     {
       name: "Thing",
       declarations: [{
@@ -32,6 +41,7 @@ Deno.test("doc lint: functions, classes and public methods need an example (a me
   ];
   assertEquals(exampleFindings("mod.ts", symbols), [
     { key: "mod.ts:bare", problem: "no example" },
+    { key: "mod.ts:Stray", problem: "no example" },
     { key: "mod.ts:Thing.missing", problem: "no example" },
   ]);
 });
