@@ -2,16 +2,6 @@
  * The one transport every request of repo-apy goes through: base URL, authentication,
  * `User-Agent`, timeouts, TLS, redirects (never followed blindly), retries and error mapping.
  *
- * @example Usage
- * ```ts
- * import { Transport } from "./transport.ts";
- * import { startServer } from "../testing/mod.ts";
- * await using server = await startServer();
- * await using transport = new Transport({ settings: { host: server.url, pat: server.pat } });
- * const info = await transport.json<{ version: string }>("GET", "/info");
- * console.log(typeof info.version); // "string"
- * ```
- *
  * @module
  */
 
