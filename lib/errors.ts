@@ -4,27 +4,41 @@
  * input and configuration. The errors of the wire live in `lib/http/errors.ts`; each layer above
  * adds its own (`config/`, `resources/`, `transfer/`, `import/eln/`).
  *
- * @example Usage
- * ```ts
- * import { InputError, RepoApyError } from "./errors.ts";
- * console.log(new InputError("empty identifier") instanceof RepoApyError); // true
- * ```
- *
  * @module
  */
 
 /**
- * Base class of every error raised by repo-apy.
+ * Base class of every error raised by repo-apy: one `catch` handles them all, and the subclass
+ * says what happened.
  *
- * @example One catch for every library error
+ * @example The error family
  * ```ts
- * import { RepoApyError, RepoManager } from "@repo/apy";
+ * import {
+ *   ConnectionError,
+ *   MissingSchemaError,
+ *   RepoApyError,
+ *   RepoManager,
+ *   RequestError,
+ * } from "@repo/apy";
  * import { startServer } from "@repo/apy/testing";
  * import assert from "node:assert";
  *
- * await using server = await startServer();
- * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+ * const server = await startServer();
+ * const { url: host, pat } = server;
+ * await using manager = new RepoManager({ host, pat });
+ * // One catch for all: every error of the library is a RepoApyError.
  * await assert.rejects(manager.record({ id: 999999 }), RepoApyError);
+ * // The server answered with an error status: RequestError.
+ * const missing = manager.record({ id: 999999 });
+ * await assert.rejects(missing, (e) => e instanceof RequestError && e.status === 404);
+ * // Nothing answered: ConnectionError (TimeoutError: too late; TlsError: untrusted certificate).
+ * await server[Symbol.asyncDispose]();
+ * await using gone = new RepoManager({ host, pat, retry: { maxAttempts: 1 } });
+ * await assert.rejects(gone.info(), (e) => e instanceof ConnectionError && e.unreachable);
+ * // The caller's input (InputError) or configuration (ConfigurationError), refused before sending:
+ * await using typo = new RepoManager({ host: "repo.example", pat });
+ * await assert.rejects(typo.info(), (e) => e instanceof MissingSchemaError && e.host !== "");
+ * // Also RepoApyErrors: RedirectError (a refused redirect), ResponseTooLargeError (JSON too big).
  * ```
  */
 export class RepoApyError extends Error {
@@ -41,49 +55,19 @@ export class RepoApyError extends Error {
 }
 
 /**
- * The configuration (config file, instance or manager options) is missing or malformed.
- *
- * @example A host without a scheme
- * ```ts
- * import { ConfigurationError, RepoManager } from "@repo/apy";
- * import assert from "node:assert";
- *
- * await using manager = new RepoManager({ host: "repo.example.org", pat: "pat_x" });
- * await assert.rejects(manager.info(), ConfigurationError); // nothing was sent
- * ```
+ * The configuration (config file, instance or manager options) is missing or malformed
+ * ({@linkcode RepoApyError} shows the family).
  */
 export class ConfigurationError extends RepoApyError {}
 
 /**
- * Input given by the caller is invalid; nothing was sent to the server.
- *
- * @example Usage
- * ```ts
- * import { InputError, RepoApyError } from "@repo/apy";
- * import assert from "node:assert";
- *
- * const error = new InputError("The identifier is empty: give one with letters or digits");
- * assert.ok(error instanceof RepoApyError);
- * assert.strictEqual(error.name, "InputError");
- * ```
+ * Input given by the caller is invalid; nothing was sent to the server ({@linkcode RepoApyError}
+ * shows the family).
  */
 export class InputError extends RepoApyError {}
 
 /**
- * The host has no `http://` or `https://` scheme.
- *
- * @example Usage
- * ```ts
- * import { MissingSchemaError, RepoManager } from "@repo/apy";
- * import assert from "node:assert";
- *
- * await using manager = new RepoManager({ host: "repo.example.org", pat: "pat_x" });
- * await assert.rejects(manager.info(), (error) => {
- *   assert.ok(error instanceof MissingSchemaError);
- *   assert.strictEqual(error.host, "repo.example.org");
- *   return true;
- * });
- * ```
+ * The host has no `http://` or `https://` scheme ({@linkcode RepoApyError} shows the family).
  */
 export class MissingSchemaError extends ConfigurationError {
   /** The host as it was given. */

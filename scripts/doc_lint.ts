@@ -9,9 +9,13 @@
  *    `apyCommand` wraps a commander command). Commander's own types are not ours to document, so
  *    "references private type" errors that name one of them are accepted; every other finding
  *    fails.
- * 2. Examples, walked from `deno doc --json`: every exported function and class, and every public
- *    method of an exported class, has an `@example` (types, interfaces and constants need only the
- *    summary that `deno doc --lint` asks for). An example fenced `ignore` (not run by the test
+ * 2. Examples, walked from `deno doc --json`: every exported function and class is shown in an
+ *    `@example`: its own, or that of the symbol its summary links to (`{@linkcode …}`) when that
+ *    example names it (one example for a family of errors). Every public method of an exported
+ *    class is shown in its own, in its class's (which calls it), or its summary links to where it
+ *    is shown: a method that forwards one call, or an alias, gets one line, and the class or the
+ *    function it forwards to carries one example per capability (types, interfaces and constants
+ *    need only the summary that `deno doc --lint` asks for). An example fenced `ignore` (not run by the test
  *    task's `tests/doc_examples_test.ts`) must say why in a comment naming the real host it needs,
  *    e.g. `// ignore: needs a real host (https://repo.example.org)`; anything else runs against the
  *    local server from `@repo/apy/testing`.
@@ -36,6 +40,9 @@ const ENTRY_POINTS = [
   "lib/testing/mod.ts",
 ];
 import BASELINE from "./doc_lint_baseline.json" with { type: "json" };
+/** A link in a method's summary: the method forwards, and the linked symbol shows how. */
+const LINK = /\{@link(?:code|plain)?\s+[^}]+\}/;
+const LINKS = /\{@link(?:code|plain)?\s+([\w$]+)[^}]*\}/g;
 /** A reason comment in an ignored example: it must name the real host that keeps it from running. */
 const IGNORE_REASON = /\/\/.*\breal host\b/i;
 
@@ -100,14 +107,22 @@ function checkExamples(key: string, found: string[]): Finding[] {
 /** Walks one entry point's public functions, classes and class methods. */
 export function exampleFindings(entry: string, symbols: DocSymbol[]): Finding[] {
   const findings: Finding[] = [];
+  const shownIn = new Map(
+    symbols.map((symbol) => [symbol.name, examples(symbol.declarations.map((d) => d.jsDoc))]),
+  );
   for (const symbol of symbols) {
     const declarations = symbol.declarations.filter((d) =>
       d.kind === "function" || d.kind === "class"
     );
     if (declarations.length === 0) continue;
-    findings.push(
-      ...checkExamples(`${entry}:${symbol.name}`, examples(declarations.map((d) => d.jsDoc))),
+    const classExamples = examples(declarations.map((d) => d.jsDoc));
+    const named = new RegExp(`\\b${symbol.name.replace(/\$/g, "\\$")}\\b`);
+    const linked = declarations.flatMap((d) =>
+      [...(d.jsDoc?.doc ?? "").matchAll(LINKS)].map((match) => match[1] ?? "")
     );
+    const shownByLink = classExamples.length === 0 &&
+      linked.some((name) => (shownIn.get(name) ?? []).some((text) => named.test(text)));
+    if (!shownByLink) findings.push(...checkExamples(`${entry}:${symbol.name}`, classExamples));
     const methods = new Map<string, DocMethod[]>();
     for (const declaration of declarations) {
       for (const method of declaration.def?.methods ?? []) {
@@ -118,6 +133,9 @@ export function exampleFindings(entry: string, symbols: DocSymbol[]): Finding[] 
       }
     }
     for (const [name, overloads] of methods) {
+      if (overloads.some((method) => LINK.test(method.jsDoc?.doc ?? ""))) continue;
+      const call = new RegExp(`\\.${name.replace(/\$/g, "\\$")}\\b`);
+      if (classExamples.some((text) => call.test(text))) continue;
       findings.push(
         ...checkExamples(
           `${entry}:${symbol.name}.${name}`,

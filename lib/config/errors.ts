@@ -2,13 +2,6 @@
  * The config file could not be found or read. The fields say why, which file, and which
  * settings the caller could give directly instead, so a caller (the CLI) words its own advice.
  *
- * @example Usage
- * ```ts
- * import { ConfigFileError } from "./errors.ts";
- * const error = new ConfigFileError("No config file at /x", { problem: "notFound", path: "/x" });
- * console.log(error.problem, error.path, error.missing); // "notFound" "/x" ["host", "pat"]
- * ```
- *
  * @module
  */
 

@@ -2,13 +2,6 @@
  * Keeping secrets out of what the config code prints: credentials in a host URL, and values that
  * look like a personal access token (pasted into the wrong key).
  *
- * @example Usage
- * ```ts
- * import { looksLikeToken, maskHost } from "./mask.ts";
- * console.log(maskHost("https://me:secret@repo.example")); // "https://***@repo.example"
- * console.log(looksLikeToken("pat_0123456789abcdef")); // true
- * ```
- *
  * @module
  */
 
@@ -17,13 +10,7 @@ import type { RepoConfig } from "./types.ts";
 /**
  * Replaces `user:password@` (or `token@`) in a host URL with `***@`, and its query and fragment
  * (`?token=…`, `#…`) with `?***` and `#***`; the rest stays as written.
- *
- * @example Usage
- * ```ts
- * import { maskHost } from "./mask.ts";
- * console.log(maskHost("https://u:p@repo.example:8443/sub")); // "https://***@repo.example:8443/sub"
- * console.log(maskHost("https://repo.example/?token=pat_x#y")); // "https://repo.example/?***#***"
- * ```
+ * {@linkcode shownHost} shows the masking functions together.
  *
  * @param host The host as written in the config file.
  * @returns The host without credentials, query or fragment.
@@ -39,14 +26,7 @@ export function maskHost(host: string): string {
  * Tells whether a setting that is no token (a host, a path, an instance name) holds one: it
  * contains one of the known tokens or starts with `pat_`. Stricter than
  * {@linkcode looksLikeToken}, so that a long host or path is never mistaken for a token.
- *
- * @example Usage
- * ```ts
- * import { holdsToken } from "./mask.ts";
- * console.log(holdsToken("pat_0123456789abcdef")); // true
- * console.log(holdsToken("https://repo2.example.org/sub2024")); // false
- * console.log(holdsToken("https://repo.example/?t=secret123", ["secret123"])); // true
- * ```
+ * {@linkcode shownHost} shows the masking functions together.
  *
  * @param value The setting's value.
  * @param known Tokens of the config file (and the one in use).
@@ -64,11 +44,29 @@ export const TOKEN_NOT_SHOWN = "(looks like a token, not shown)";
  * A host as it may be shown: {@linkcode maskHost}, or {@linkcode TOKEN_NOT_SHOWN} when what is
  * left still holds a token (one pasted as the host, or in its path).
  *
- * @example Usage
+ * @example Masking what is shown
  * ```ts
- * import { shownHost } from "./mask.ts";
- * console.log(shownHost("pat_0123456789abcdef")); // "(looks like a token, not shown)"
- * console.log(shownHost("https://u:p@repo.example")); // "https://***@repo.example"
+ * import {
+ *   configTokens,
+ *   holdsToken,
+ *   looksLikeToken,
+ *   maskHost,
+ *   shownHost,
+ *   shownName,
+ *   TOKEN_NOT_SHOWN,
+ * } from "@repo/apy/config";
+ * import assert from "node:assert";
+ *
+ * const instances = new Map([["main", { pat: "pat_0123456789", extra: {} }]]);
+ * const known = configTokens({ global: { extra: {} }, instances }); // ["pat_0123456789"]
+ * const masked = maskHost("https://u:p@repo.example/?t=x#y");
+ * assert.strictEqual(masked, "https://***@repo.example/?***#***");
+ * assert.strictEqual(shownHost("https://u:p@repo.example"), "https://***@repo.example");
+ * assert.strictEqual(shownHost("https://repo.example/pat_0123456789", known), TOKEN_NOT_SHOWN);
+ * assert.strictEqual(shownName("main", known), "main");
+ * // holdsToken is strict (for a host, a path, a name); looksLikeToken also catches long runs.
+ * assert.strictEqual(holdsToken("https://repo2.example.org/sub2024"), false);
+ * assert.strictEqual(looksLikeToken("A0123456789abcdefghij"), true);
  * ```
  *
  * @param host The host as written.
@@ -83,12 +81,7 @@ export function shownHost(host: string, known: readonly string[] = []): string {
 /**
  * An instance name as it may be shown: the name, or {@linkcode TOKEN_NOT_SHOWN} when it holds a
  * token (`[pat_…]`).
- *
- * @example Usage
- * ```ts
- * import { shownName } from "./mask.ts";
- * console.log(shownName("main"), shownName("pat_0123456789")); // "main" "(looks like a token, not shown)"
- * ```
+ * {@linkcode shownHost} shows the masking functions together.
  *
  * @param name The instance name.
  * @param known Tokens of the config file.
@@ -100,13 +93,7 @@ export function shownName(name: string, known: readonly string[] = []): string {
 
 /**
  * The tokens written in a config file, for {@linkcode holdsToken} and friends.
- *
- * @example Usage
- * ```ts
- * import { configTokens } from "./mask.ts";
- * const instances = new Map([["a", { pat: "pat_x", extra: {} }]]);
- * console.log(configTokens({ global: { extra: {} }, instances })); // ["pat_x"]
- * ```
+ * {@linkcode shownHost} shows the masking functions together.
  *
  * @param config The parsed config.
  * @returns Its non-empty tokens.
@@ -120,13 +107,7 @@ export function configTokens(config: RepoConfig): string[] {
 /**
  * Tells whether a value looks like a personal access token: it contains one of the known tokens,
  * starts with `pat_`, or is a long run of letters and digits without spaces.
- *
- * @example Usage
- * ```ts
- * import { looksLikeToken } from "./mask.ts";
- * console.log(looksLikeToken("60"), looksLikeToken("my_instance")); // false false
- * console.log(looksLikeToken("x", ["pat_x"])); // false
- * ```
+ * {@linkcode shownHost} shows the masking functions together.
  *
  * @param value The value.
  * @param known Tokens of the config file.

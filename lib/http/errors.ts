@@ -4,14 +4,6 @@
  * handle them all; each carries the data a caller needs to act on it. No error ever holds the
  * personal access token: URLs are redacted and the Authorization header is never kept.
  *
- * @example Usage
- * ```ts
- * import { RepoApyError } from "../errors.ts";
- * import { RequestError } from "./errors.ts";
- * const error = new RequestError({ status: 404, method: "GET", url: "https://repo.example/api/v1/records/9", body: { description: "Not found." } });
- * console.log(error instanceof RepoApyError, error.status); // true 404
- * ```
- *
  * @module
  */
 
@@ -27,24 +19,8 @@ export interface ConnectionErrorOptions extends ErrorOptions {
 }
 
 /**
- * The server could not be reached, or the connection broke before a full answer arrived.
- *
- * @example A server that is gone
- * ```ts
- * import { ConnectionError, RepoManager } from "@repo/apy";
- * import { startServer } from "@repo/apy/testing";
- * import assert from "node:assert";
- *
- * const server = await startServer();
- * const host = server.url;
- * await server[Symbol.asyncDispose](); // nothing listens there any more
- * await using manager = new RepoManager({ host, pat: server.pat, retry: { maxAttempts: 1 } });
- * await assert.rejects(manager.info(), (error) => {
- *   assert.ok(error instanceof ConnectionError);
- *   assert.strictEqual(error.unreachable, true);
- *   return true;
- * });
- * ```
+ * The server could not be reached, or the connection broke before a full answer arrived
+ * ({@linkcode RepoApyError} shows the family).
  */
 export class ConnectionError extends RepoApyError {
   /** Host (scheme, name and port) that could not be reached. */
@@ -67,17 +43,7 @@ export class ConnectionError extends RepoApyError {
 }
 
 /**
- * No answer arrived within the configured timeout.
- *
- * @example Usage
- * ```ts
- * import { ConnectionError, TimeoutError } from "@repo/apy";
- * import assert from "node:assert";
- *
- * const error = new TimeoutError("https://repo.example.org", 30_000);
- * assert.ok(error instanceof ConnectionError);
- * assert.strictEqual(error.timeoutMs, 30_000);
- * ```
+ * No answer arrived within the configured timeout ({@linkcode RepoApyError} shows the family).
  */
 export class TimeoutError extends ConnectionError {
   /** The timeout that passed, in milliseconds. */
@@ -101,32 +67,14 @@ export class TimeoutError extends ConnectionError {
 }
 
 /**
- * TLS verification of the server's certificate failed.
- *
- * @example Usage
- * ```ts
- * import { ConnectionError, TlsError } from "@repo/apy";
- * import assert from "node:assert";
- *
- * const error = new TlsError("https://repo.example.org", "The certificate is not trusted: set 'verify'");
- * assert.ok(error instanceof ConnectionError);
- * assert.strictEqual(error.unreachable, false);
- * ```
+ * TLS verification of the server's certificate failed ({@linkcode RepoApyError} shows the
+ * family).
  */
 export class TlsError extends ConnectionError {}
 
 /**
- * The server answered with a redirect the client refuses to follow.
- *
- * @example Usage
- * ```ts
- * import { RedirectError, RepoApyError } from "@repo/apy";
- * import assert from "node:assert";
- *
- * const error = new RedirectError("https://other.example/api", "The server redirects to another host");
- * assert.ok(error instanceof RepoApyError);
- * assert.strictEqual(error.location, "https://other.example/api");
- * ```
+ * The server answered with a redirect the client refuses to follow ({@linkcode RepoApyError}
+ * shows the family).
  */
 export class RedirectError extends RepoApyError {
   /** Where the server wanted to send the request (token-free). */
@@ -146,17 +94,7 @@ export class RedirectError extends RepoApyError {
 
 /**
  * A JSON answer was larger than the transport's limit (`maxJsonBytes`); reading stopped there.
- * File downloads have no such limit.
- *
- * @example Usage
- * ```ts
- * import { ResponseTooLargeError } from "@repo/apy";
- * import assert from "node:assert";
- *
- * const error = new ResponseTooLargeError("GET", "https://repo.example.org/api/v1/records", 1_000_000);
- * assert.strictEqual(error.limit, 1_000_000);
- * assert.match(error.message, /larger than 1 MB/);
- * ```
+ * File downloads have no such limit ({@linkcode RepoApyError} shows the family).
  */
 export class ResponseTooLargeError extends RepoApyError {
   /** The limit in bytes. */
@@ -205,22 +143,8 @@ export interface RequestErrorInit {
 }
 
 /**
- * The server answered a request with an error status.
- *
- * @example A record that does not exist
- * ```ts
- * import { RepoManager, RequestError } from "@repo/apy";
- * import { startServer } from "@repo/apy/testing";
- * import assert from "node:assert";
- *
- * await using server = await startServer();
- * await using manager = new RepoManager({ host: server.url, pat: server.pat });
- * await assert.rejects(manager.record({ id: 999999 }), (error) => {
- *   assert.ok(error instanceof RequestError);
- *   assert.strictEqual(error.status, 404);
- *   return true;
- * });
- * ```
+ * The server answered a request with an error status ({@linkcode RepoApyError} shows the
+ * family).
  */
 export class RequestError extends RepoApyError {
   /** HTTP status code of the answer. */

@@ -2,12 +2,6 @@
  * The logger interface the library reports through. The library never prints; the CLI passes a
  * logger that honours its verbosity.
  *
- * @example Usage
- * ```ts
- * import { silentLogger } from "./log.ts";
- * silentLogger.debug("not printed");
- * ```
- *
  * @module
  */
 

@@ -3,14 +3,6 @@
  * `lib/pacer`. A 429 answer pauses every request that starts afterwards (not only the one that got
  * it), and spaces request starts apart until answers succeed again.
  *
- * @example Usage
- * ```ts
- * import { Pacer } from "./pacer.ts";
- * const pacer = new Pacer();
- * await pacer.wait(); // no pause yet
- * pacer.succeeded();
- * ```
- *
  * @module
  */
 
@@ -55,8 +47,9 @@ const FIRST_INTERVAL_MS = 50;
  *   sleep: (ms) => Promise.resolve(void (now += ms)),
  *   random: () => 0,
  * });
- * pacer.limited(1000);
+ * pacer.limited(pacer.jittered(1000)); // a 429 that asked for one second; no jitter here
  * assert.strictEqual(await pacer.wait(), 1000);
+ * pacer.succeeded(); // an answer that was not 429: starts are spaced less again
  * ```
  */
 export class Pacer {
@@ -71,15 +64,6 @@ export class Pacer {
 
   /**
    * Creates a pacer.
-   *
-   * @example Usage
-   * ```ts
-   * import { Pacer } from "./pacer.ts";
-   * let time = 0;
-   * const pacer = new Pacer({ now: () => time, sleep: async (ms) => void (time += ms), random: () => 0 });
-   * pacer.limited(1000);
-   * console.log(await pacer.wait()); // 1000
-   * ```
    *
    * @param options Spacing bound, jitter, clock.
    */
@@ -100,12 +84,6 @@ export class Pacer {
   /**
    * Waits until a request may start: after any pause, and spaced from the previous start.
    *
-   * @example Usage
-   * ```ts
-   * import { Pacer } from "./pacer.ts";
-   * console.log(await new Pacer().wait()); // 0
-   * ```
-   *
    * @param signal Aborts the wait.
    * @returns How long it waited, in milliseconds.
    */
@@ -125,12 +103,6 @@ export class Pacer {
   /**
    * Adds the random part to a pause the server asked for, without applying it.
    *
-   * @example Usage
-   * ```ts
-   * import { Pacer } from "./pacer.ts";
-   * console.log(new Pacer({ random: () => 0.5 }).jittered(1000)); // 1250
-   * ```
-   *
    * @param delayMs The server's `Retry-After`, or the computed backoff.
    * @returns The pause with jitter, in milliseconds.
    */
@@ -142,13 +114,6 @@ export class Pacer {
    * Records a 429 answer: every request waits `pauseMs` from now, and starts are spaced further
    * apart.
    *
-   * @example Usage
-   * ```ts
-   * import { Pacer } from "./pacer.ts";
-   * const pacer = new Pacer();
-   * pacer.limited(pacer.jittered(1000));
-   * ```
-   *
    * @param pauseMs The pause (with jitter, see {@linkcode Pacer.jittered}).
    */
   limited(pauseMs: number): void {
@@ -156,15 +121,7 @@ export class Pacer {
     this.#interval = Math.min(this.#maxInterval, Math.max(FIRST_INTERVAL_MS, this.#interval * 2));
   }
 
-  /**
-   * Records an answer that was not 429: the spacing of starts shrinks again.
-   *
-   * @example Usage
-   * ```ts
-   * import { Pacer } from "./pacer.ts";
-   * new Pacer().succeeded();
-   * ```
-   */
+  /** Records an answer that was not 429: the spacing of starts shrinks again. */
   succeeded(): void {
     this.#interval = this.#interval / 2 < FIRST_INTERVAL_MS / 4 ? 0 : this.#interval / 2;
   }

@@ -2,14 +2,6 @@
  * The one retry policy of repo-apy: which failures are worth another attempt, and how long to
  * wait before it. Requests and upload chunks share it.
  *
- * @example Usage
- * ```ts
- * import { isRetriable, retryDelay } from "./retry.ts";
- * import { RequestError } from "./errors.ts";
- * const error = new RequestError({ status: 503, method: "GET", url: "https://repo.example" });
- * console.log(isRetriable(error, { idempotent: true }), retryDelay(error, 1) > 0); // true true
- * ```
- *
  * @module
  */
 

@@ -3,17 +3,6 @@
  * a token or host would otherwise become part of the request head, and a NUL cuts a path short.
  * The check names the setting and where it came from, never the value.
  *
- * @example Usage
- * ```ts
- * import { checkSettingText } from "./setting_text.ts";
- * checkSettingText("pat_0123456789", "the personal access token", "from REPO_APY_PAT"); // fine
- * try {
- *   checkSettingText("pat_x\r\nX-Injected: yes", "the personal access token", "from REPO_APY_PAT");
- * } catch (error) {
- *   console.log((error as Error).message.includes("pat_x")); // false
- * }
- * ```
- *
  * @module
  */
 

@@ -2,16 +2,6 @@
  * The one transport every request of repo-apy goes through: base URL, authentication,
  * `User-Agent`, timeouts, TLS, redirects (never followed blindly), retries and error mapping.
  *
- * @example Usage
- * ```ts
- * import { Transport } from "./transport.ts";
- * import { startServer } from "../testing/mod.ts";
- * await using server = await startServer();
- * await using transport = new Transport({ settings: { host: server.url, pat: server.pat } });
- * const info = await transport.json<{ version: string }>("GET", "/info");
- * console.log(typeof info.version); // "string"
- * ```
- *
  * @module
  */
 
@@ -62,15 +52,24 @@ const MAX_REDIRECTS = 5;
 /**
  * Sends requests to one repository with one connection pool.
  *
- * @example Usage (permissions: `--allow-net` for the host)
+ * @example Requests: raw, JSON, one JSON object (permissions: `--allow-net` for the host)
  * ```ts
  * import { Transport } from "@repo/apy/http";
  * import { startServer } from "@repo/apy/testing";
  * import assert from "node:assert";
  *
  * await using server = await startServer();
- * await using transport = new Transport({ settings: { host: server.url, pat: server.pat } });
+ * const transport = new Transport({ settings: { host: server.url, pat: server.pat } });
  * assert.strictEqual((await transport.baseUrl()).href, `${server.url}/api/v1`);
+ * const created = await transport.jsonObject<{ id: number }>("POST", "/records", {
+ *   json: { identifier: "sample-1", title: "Sample 1" },
+ *   shape: { id: "number" }, // anything else throws before a path is built from it
+ * });
+ * const meta = await transport.json<{ title: string }>("GET", `/records/${created.id}`);
+ * assert.strictEqual(meta.title, "Sample 1");
+ * const response = await transport.request("GET", `/records/${created.id}`); // body: yours
+ * assert.strictEqual((await response.json()).id, created.id);
+ * await transport.close(); // what `await using` does at the end of the scope
  * ```
  */
 export class Transport implements AsyncDisposable {
@@ -101,20 +100,7 @@ export class Transport implements AsyncDisposable {
     }
   }
 
-  /**
-   * The API base URL (`{host}{basePath}/api/v1`).
-   *
-   * @returns The base URL.
-   *
-   * @example Usage
-   * ```ts
-   * import { Transport } from "@repo/apy/http";
-   * import assert from "node:assert";
-   *
-   * await using transport = new Transport({ settings: { host: "https://repo.example", pat: "pat_x" } });
-   * assert.strictEqual((await transport.baseUrl()).href, "https://repo.example/api/v1"); // nothing sent
-   * ```
-   */
+  /** The API base URL (`{host}{basePath}/api/v1`); nothing is sent. */
   async baseUrl(): Promise<URL> {
     return new URL((await this.#ready()).base);
   }
@@ -127,20 +113,6 @@ export class Transport implements AsyncDisposable {
    * @param endpoint Path below the API base (`/records/1`) or an absolute server link.
    * @param options Query, body, headers, signal.
    * @returns The response; its body is the caller's to read or cancel.
-   *
-   * @example Usage
-   * ```ts
-   * import { RepoManager } from "@repo/apy";
-   * import { startServer } from "@repo/apy/testing";
-   * import assert from "node:assert";
-   *
-   * await using server = await startServer();
-   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
-   * const record = await manager.record({ identifier: "sample-1", create: true });
-   * const transport = manager.transport; // or `new Transport({ settings: { host, pat } })`
-   * const response = await transport.request("GET", record.endpoint);
-   * assert.strictEqual((await response.json()).identifier, "sample-1");
-   * ```
    */
   async request(verb: string, endpoint: string, options: RequestOptions = {}): Promise<Response> {
     const { response, timer, host, signal } = await this.#exchange(verb, endpoint, options);
@@ -215,20 +187,6 @@ export class Transport implements AsyncDisposable {
    * @param endpoint Path below the API base or an absolute server link.
    * @param options Query, body, headers, signal.
    * @returns The parsed body.
-   *
-   * @example Usage
-   * ```ts
-   * import { RepoManager } from "@repo/apy";
-   * import { startServer } from "@repo/apy/testing";
-   * import assert from "node:assert";
-   *
-   * await using server = await startServer();
-   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
-   * const record = await manager.record({ identifier: "sample-1", create: true });
-   * const transport = manager.transport; // or `new Transport({ settings: { host, pat } })`
-   * const meta = await transport.json<{ identifier: string }>("GET", record.endpoint);
-   * assert.strictEqual(meta.identifier, "sample-1");
-   * ```
    */
   async json<T>(method: string, endpoint: string, options: RequestOptions = {}): Promise<T> {
     const { value } = await this.#json(method, endpoint, options, "a JSON object or list");
@@ -245,22 +203,6 @@ export class Transport implements AsyncDisposable {
    * @param endpoint Path below the API base or an absolute server link.
    * @param options Query, body, headers, signal, and the keys the object must have.
    * @returns The parsed object.
-   *
-   * @example Usage
-   * ```ts
-   * import { RepoManager } from "@repo/apy";
-   * import { startServer } from "@repo/apy/testing";
-   * import assert from "node:assert";
-   *
-   * await using server = await startServer();
-   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
-   * const record = await manager.record({ identifier: "sample-1", create: true });
-   * const transport = manager.transport; // or `new Transport({ settings: { host, pat } })`
-   * const meta = await transport.jsonObject<{ id: number }>("GET", record.endpoint, {
-   *   shape: { id: "number" },
-   * });
-   * assert.strictEqual(meta.id, record.id);
-   * ```
    */
   async jsonObject<T extends object>(
     method: string,
@@ -339,19 +281,7 @@ export class Transport implements AsyncDisposable {
     return { value, fail };
   }
 
-  /**
-   * Closes the connection pool.
-   *
-   * @example Usage
-   * ```ts
-   * import { Transport } from "@repo/apy/http";
-   * import assert from "node:assert";
-   *
-   * const transport = new Transport({ settings: { host: "https://repo.example", pat: "pat_x" } });
-   * assert.strictEqual((await transport.baseUrl()).host, "repo.example");
-   * await transport.close(); // what `await using` does at the end of the scope
-   * ```
-   */
+  /** Closes the connection pool. */
   async close(): Promise<void> {
     const state = this.#state;
     this.#state = undefined;

@@ -3,14 +3,6 @@
  * absolute server links rebased onto it, and query parameters encoded the way the server reads
  * them (lists repeat the key, JSON values are serialized).
  *
- * @example Usage
- * ```ts
- * import { apiBaseUrl, endpointUrl } from "./url.ts";
- * const base = apiBaseUrl("https://repo.example", "/kadi");
- * console.log(endpointUrl(base, "/records", { tag: ["a", "b"] }).href);
- * // https://repo.example/kadi/api/v1/records?tag=a&tag=b
- * ```
- *
  * @module
  */
 

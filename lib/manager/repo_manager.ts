@@ -2,16 +2,6 @@
  * {@linkcode RepoManager}: the entry point of the library. One manager holds one transport (one
  * connection pool) and hands it to every resource it opens.
  *
- * @example Usage
- * ```ts
- * import { RepoManager } from "./repo_manager.ts";
- * import { startServer } from "../testing/mod.ts";
- * await using server = await startServer();
- * await using manager = new RepoManager({ host: server.url, pat: server.pat });
- * const record = await manager.record({ identifier: "my-record", create: true, title: "My record" });
- * console.log(record.created, (await manager.patUser()).id > 0); // true true
- * ```
- *
  * @module
  */
 
@@ -55,9 +45,10 @@ export interface RepoManagerOptions extends SettingsOptions {
 }
 
 /**
- * Talks to one repository instance.
+ * Talks to one repository instance. Permissions: `--allow-net` for the host; reading the config
+ * file (`~/.repoconfig` or `$REPO_APY_CONFIG`) when `host` or `pat` is not given.
  *
- * @example Usage (permissions: `--allow-net` for the host)
+ * @example Opening resources
  * ```ts
  * import { RepoManager } from "@repo/apy";
  * import { startServer } from "@repo/apy/testing";
@@ -67,7 +58,24 @@ export interface RepoManagerOptions extends SettingsOptions {
  * await using manager = new RepoManager({ host: server.url, pat: server.pat });
  * const record = await manager.record({ identifier: "sample-1", create: true, title: "Sample 1" });
  * assert.strictEqual(record.created, true);
+ * assert.strictEqual((await manager.record({ id: record.id })).created, false);
+ * await manager.collection({ identifier: "batch-1", create: true });
+ * await manager.template({ identifier: "t", create: true, type: "extras", data: [] });
+ * await manager.group({ identifier: "team", create: true });
+ * const user = await manager.user({ username: "testuser", identityType: "local" });
+ * assert.strictEqual((await manager.patUser()).id, user.id);
  * assert.strictEqual((await manager.info()).version, "1.13.0");
+ * await manager.close(); // also what `await using` does at the end of the scope
+ * ```
+ *
+ * @example Settings without a config file
+ * ```ts
+ * import { RepoManager } from "@repo/apy";
+ * import assert from "node:assert";
+ *
+ * await using manager = new RepoManager({ host: "http://127.0.0.1:5000", pat: "pat_x" });
+ * const settings = await manager.settings(); // explicit host and PAT: no config file is read
+ * assert.strictEqual(settings.host, "http://127.0.0.1:5000");
  * ```
  */
 export class RepoManager implements AsyncDisposable {
@@ -104,18 +112,7 @@ export class RepoManager implements AsyncDisposable {
   /**
    * The resolved connection settings (explicit options, then config file, then defaults).
    *
-   * @returns The settings.
    * @throws {ConfigurationError} When the config file is needed but missing or wrong.
-   *
-   * @example Usage
-   * ```ts
-   * import { RepoManager } from "@repo/apy";
-   * import assert from "node:assert";
-   *
-   * await using manager = new RepoManager({ host: "http://127.0.0.1:5000", pat: "pat_x" });
-   * const settings = await manager.settings(); // explicit host and PAT: no config file is read
-   * assert.strictEqual(settings.host, "http://127.0.0.1:5000");
-   * ```
    */
   settings(): Promise<ConnectionSettings> {
     const log = this.#options.log;
@@ -130,64 +127,19 @@ export class RepoManager implements AsyncDisposable {
     return settings;
   }
 
-  /**
-   * Information about the repository instance (`GET /info`).
-   *
-   * @returns The server's answer, e.g. `{ version: "1.13.0" }`.
-   *
-   * @example Usage
-   * ```ts
-   * import { RepoManager } from "@repo/apy";
-   * import { startServer } from "@repo/apy/testing";
-   * import assert from "node:assert";
-   *
-   * await using server = await startServer();
-   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
-   * assert.strictEqual((await manager.info()).version, "1.13.0");
-   * ```
-   */
+  /** Alias of {@linkcode RepoMisc.getInfo}: information about the repository instance. */
   async info(): Promise<InfoJson> {
     return await this.misc.getInfo();
   }
 
-  /**
-   * The user owning the personal access token (`GET /users/me`).
-   *
-   * @returns The user.
-   *
-   * @example Usage
-   * ```ts
-   * import { RepoManager } from "@repo/apy";
-   * import { startServer } from "@repo/apy/testing";
-   * import assert from "node:assert";
-   *
-   * await using server = await startServer();
-   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
-   * assert.strictEqual((await manager.patUser()).identity?.username, "testuser");
-   * ```
-   */
+  /** The user owning the personal access token (`GET /users/me`). */
   async patUser(): Promise<UserJson> {
     return await this.transport.json<UserJson>("GET", userPath({ me: true }));
   }
 
   /**
-   * Opens a record by id or identifier; with `create: true` a missing record is created with the
-   * given metadata (title defaults to the identifier).
-   *
-   * @example Usage
-   * ```ts
-   * import { RepoManager } from "@repo/apy";
-   * import { startServer } from "@repo/apy/testing";
-   * import assert from "node:assert";
-   *
-   * await using server = await startServer();
-   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
-   * const record = await manager.record({ identifier: "sample-1", create: true, title: "Sample 1" });
-   * assert.strictEqual((await manager.record({ id: record.id })).id, record.id);
-   * ```
-   *
-   * @param selector `{ id }` or `{ identifier, create?, ...metadata }`.
-   * @returns The record.
+   * Opens a record by id or identifier; with `create: true` a missing one is created with the
+   * given metadata, its title the identifier by default ({@linkcode openResource}).
    */
   async record(selector: ResourceSelector): Promise<RepoRecord> {
     const { RepoRecord } = await import("../model/record.ts");
@@ -195,110 +147,31 @@ export class RepoManager implements AsyncDisposable {
   }
 
   /**
-   * Opens a user by id, by user name and identity type, or the token's owner with `{ me: true }`.
-   *
-   * @example Usage
-   * ```ts
-   * import { RepoManager } from "@repo/apy";
-   * import { startServer } from "@repo/apy/testing";
-   * import assert from "node:assert";
-   *
-   * await using server = await startServer();
-   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
-   * const user = await manager.user({ username: "testuser", identityType: "local" });
-   * assert.strictEqual(user.id, 1);
-   * ```
-   *
-   * @param selector Which user.
-   * @returns The user.
+   * Opens a user by id, by user name and identity type, or the token's owner with `{ me: true }`
+   * ({@linkcode RepoUser.load}).
    */
   async user(selector: UserSelector): Promise<RepoUser> {
     return await RepoUser.load(this.transport, selector);
   }
 
-  /**
-   * Opens a collection by id or identifier (created with `create: true`).
-   *
-   * @example Usage
-   * ```ts
-   * import { RepoManager } from "@repo/apy";
-   * import { startServer } from "@repo/apy/testing";
-   * import assert from "node:assert";
-   *
-   * await using server = await startServer();
-   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
-   * const collection = await manager.collection({ identifier: "batch-1", create: true });
-   * assert.strictEqual(collection.created, true);
-   * ```
-   *
-   * @param selector `{ id }` or `{ identifier, create?, ...metadata }`.
-   * @returns The collection.
-   */
+  /** Opens a collection by id or identifier, as {@linkcode RepoManager.record} does. */
   async collection(selector: ResourceSelector): Promise<RepoCollection> {
     const { RepoCollection } = await import("../model/collection.ts");
     return await openResource(this.transport, RepoCollection, selector);
   }
 
-  /**
-   * Opens a template by id or identifier (created with `create: true`, `type` and `data`).
-   *
-   * @example Usage
-   * ```ts
-   * import { RepoManager } from "@repo/apy";
-   * import { startServer } from "@repo/apy/testing";
-   * import assert from "node:assert";
-   *
-   * await using server = await startServer();
-   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
-   * const template = await manager.template({ identifier: "t", create: true, type: "extras", data: [] });
-   * assert.strictEqual(template.created, true);
-   * ```
-   *
-   * @param selector `{ id }` or `{ identifier, create?, type?, data?, ...metadata }`.
-   * @returns The template.
-   */
+  /** Opens a template by id or identifier; created with `create: true`, `type` and `data`. */
   async template(selector: ResourceSelector): Promise<RepoTemplate> {
     const { RepoTemplate } = await import("../model/template.ts");
     return await openResource(this.transport, RepoTemplate, selector);
   }
 
-  /**
-   * Opens a group by id or identifier (created with `create: true`).
-   *
-   * @example Usage
-   * ```ts
-   * import { RepoManager } from "@repo/apy";
-   * import { startServer } from "@repo/apy/testing";
-   * import assert from "node:assert";
-   *
-   * await using server = await startServer();
-   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
-   * const group = await manager.group({ identifier: "team", create: true });
-   * assert.strictEqual(group.created, true);
-   * ```
-   *
-   * @param selector `{ id }` or `{ identifier, create?, ...metadata }`.
-   * @returns The group.
-   */
+  /** Opens a group by id or identifier, as {@linkcode RepoManager.record} does. */
   async group(selector: ResourceSelector): Promise<RepoGroup> {
     return await openResource(this.transport, RepoGroup, selector);
   }
 
-  /**
-   * Closes the connection pool.
-   *
-   * @example Usage
-   * ```ts
-   * import { RepoManager } from "@repo/apy";
-   * import { startServer } from "@repo/apy/testing";
-   * import assert from "node:assert";
-   *
-   * await using server = await startServer();
-   * const manager = new RepoManager({ host: server.url, pat: server.pat });
-   * assert.strictEqual((await manager.info()).version, "1.13.0");
-   * await manager.close(); // what `await using` does at the end of the scope
-   * ```
-   */
+  /** Closes the connection pool; `await using` does it at the end of the scope. */
   async close(): Promise<void> {
     await this.transport.close();
   }

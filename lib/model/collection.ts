@@ -1,20 +1,7 @@
 /**
  * {@linkcode RepoCollection}: a collection — metadata, tags, user and group roles, its records
- * and child collections, revisions, trash state, and streamed exports.
- *
- * @example Usage
- * ```ts
- * import { openResource } from "../resources/resource.ts";
- * import { RepoCollection } from "./collection.ts";
- * import { Transport } from "../http/transport.ts";
- * import { startServer } from "../testing/mod.ts";
- * await using server = await startServer();
- * await using transport = new Transport({ settings: { host: server.url, pat: server.pat } });
- * const parent = await openResource(transport, RepoCollection, { identifier: "parent", create: true });
- * const child = await openResource(transport, RepoCollection, { identifier: "child", create: true });
- * await parent.addCollectionLink(child.id);
- * console.log((await parent.info()).childCount); // 1
- * ```
+ * and child collections, revisions, trash state, and streamed exports. Each method is one line
+ * over its capability module or transfer function, whose docs carry parameters and errors.
  *
  * @module
  */
@@ -48,7 +35,7 @@ export interface CollectionInfo {
 /**
  * A collection on the server.
  *
- * @example Usage
+ * @example Records and child collections
  * ```ts
  * import { RepoManager } from "@repo/apy";
  * import { startServer } from "@repo/apy/testing";
@@ -58,10 +45,25 @@ export interface CollectionInfo {
  * await using manager = new RepoManager({ host: server.url, pat: server.pat });
  * const record = await manager.record({ identifier: "sample-1", create: true });
  * const collection = await manager.collection({ identifier: "batch-1", create: true });
+ * const child = await manager.collection({ identifier: "batch-1a", create: true });
  * await collection.addRecordLink(record.id);
- * const ids: number[] = [];
- * for await (const item of collection.records()) ids.push(item.id);
- * assert.deepStrictEqual(ids, [record.id]);
+ * await collection.addCollectionLink(child.id);
+ * const records = await Array.fromAsync(collection.records());
+ * assert.deepStrictEqual(records.map((item) => item.id), [record.id]);
+ * assert.strictEqual((await collection.getCollections()).items[0]?.id, child.id);
+ * ```
+ *
+ * @example Export
+ * ```ts
+ * import { RepoManager } from "@repo/apy";
+ * import { startServer } from "@repo/apy/testing";
+ * import assert from "node:assert";
+ *
+ * await using server = await startServer();
+ * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+ * const collection = await manager.collection({ identifier: "batch-1", create: true });
+ * const stream = await collection.exportStream("json"); // or export(path, "json")
+ * assert.strictEqual((await new Response(stream).json()).identifier, "batch-1");
  * ```
  */
 export class RepoCollection extends TaggedResource<CollectionJson> {
@@ -102,232 +104,54 @@ export class RepoCollection extends TaggedResource<CollectionJson> {
 
   // Records
 
-  /**
-   * Adds a record to the collection.
-   *
-   * @param recordId Id of the record.
-   *
-   * @example Usage
-   * ```ts
-   * import { RepoManager } from "@repo/apy";
-   * import { startServer } from "@repo/apy/testing";
-   * import assert from "node:assert";
-   *
-   * await using server = await startServer();
-   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
-   * const collection = await manager.collection({ identifier: "batch-1", create: true });
-   * const record = await manager.record({ identifier: "sample-1", create: true });
-   * await collection.addRecordLink(record.id);
-   * assert.strictEqual((await collection.getRecords()).items[0]?.id, record.id);
-   * ```
-   */
+  /** Adds a record to the collection ({@linkcode addLink}). */
   addRecordLink(recordId: number): Promise<void> {
     return addLink(this, "collectionRecords", recordId);
   }
 
-  /**
-   * Removes a record from the collection.
-   *
-   * @param recordId Id of the record.
-   *
-   * @example Usage
-   * ```ts
-   * import { RepoManager } from "@repo/apy";
-   * import { startServer } from "@repo/apy/testing";
-   * import assert from "node:assert";
-   *
-   * await using server = await startServer();
-   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
-   * const collection = await manager.collection({ identifier: "batch-1", create: true });
-   * const record = await manager.record({ identifier: "sample-1", create: true });
-   * await collection.addRecordLink(record.id);
-   * await collection.removeRecordLink(record.id);
-   * assert.strictEqual((await collection.getRecords()).items.length, 0);
-   * ```
-   */
+  /** Removes a record from the collection ({@linkcode removeLink}). */
   removeRecordLink(recordId: number): Promise<void> {
     return removeLink(this, "collectionRecords", recordId);
   }
 
   /**
-   * One page of the collection's records.
-   *
-   * @param query `filter`, `sort`, `children` (include records of descendants), `page`, `perPage`.
-   * @returns The page.
-   *
-   * @example Usage
-   * ```ts
-   * import { RepoManager } from "@repo/apy";
-   * import { startServer } from "@repo/apy/testing";
-   * import assert from "node:assert";
-   *
-   * await using server = await startServer();
-   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
-   * const collection = await manager.collection({ identifier: "batch-1", create: true });
-   * const record = await manager.record({ identifier: "sample-1", create: true });
-   * await collection.addRecordLink(record.id);
-   * const page = await collection.getRecords({ per_page: 10 });
-   * assert.deepStrictEqual(page.items.map((item) => item.id), [record.id]);
-   * ```
+   * One page of the collection's records; `children: true` includes the descendants'
+   * ({@linkcode getLinked}).
    */
   getRecords(query: ListOptions = {}): Promise<PageJson<RecordJson>> {
     return getLinked(this, "collectionRecords", query);
   }
 
-  /**
-   * Every record of the collection.
-   *
-   * @param query `filter`, `sort`, `children`.
-   * @returns An async iterator over the records.
-   *
-   * @example Usage
-   * ```ts
-   * import { RepoManager } from "@repo/apy";
-   * import { startServer } from "@repo/apy/testing";
-   * import assert from "node:assert";
-   *
-   * await using server = await startServer();
-   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
-   * const collection = await manager.collection({ identifier: "batch-1", create: true });
-   * const record = await manager.record({ identifier: "sample-1", create: true });
-   * await collection.addRecordLink(record.id);
-   * const records = await Array.fromAsync(collection.records({ children: true }));
-   * assert.deepStrictEqual(records.map((item) => item.id), [record.id]);
-   * ```
-   */
+  /** Iterates over the collection's records ({@linkcode linked}). */
   records(query: ListOptions = {}): AsyncGenerator<RecordJson, void, undefined> {
     return linked(this, "collectionRecords", query);
   }
 
   // Child collections
 
-  /**
-   * Makes another collection a child of this one.
-   *
-   * @param childId Id of the child collection.
-   *
-   * @example Usage
-   * ```ts
-   * import { RepoManager } from "@repo/apy";
-   * import { startServer } from "@repo/apy/testing";
-   * import assert from "node:assert";
-   *
-   * await using server = await startServer();
-   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
-   * const collection = await manager.collection({ identifier: "batch-1", create: true });
-   * const child = await manager.collection({ identifier: "batch-1a", create: true });
-   * await collection.addCollectionLink(child.id);
-   * assert.strictEqual((await collection.info()).childCount, 1);
-   * ```
-   */
+  /** Makes another collection a child of this one ({@linkcode addLink}). */
   addCollectionLink(childId: number): Promise<void> {
     return addLink(this, "childCollections", childId);
   }
 
-  /**
-   * Detaches a child collection.
-   *
-   * @param childId Id of the child collection.
-   *
-   * @example Usage
-   * ```ts
-   * import { RepoManager } from "@repo/apy";
-   * import { startServer } from "@repo/apy/testing";
-   * import assert from "node:assert";
-   *
-   * await using server = await startServer();
-   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
-   * const collection = await manager.collection({ identifier: "batch-1", create: true });
-   * const child = await manager.collection({ identifier: "batch-1a", create: true });
-   * await collection.addCollectionLink(child.id);
-   * await collection.removeCollectionLink(child.id);
-   * assert.strictEqual((await collection.info()).childCount, 0);
-   * ```
-   */
+  /** Detaches a child collection ({@linkcode removeLink}). */
   removeCollectionLink(childId: number): Promise<void> {
     return removeLink(this, "childCollections", childId);
   }
 
-  /**
-   * One page of the child collections.
-   *
-   * @param query `filter`, `sort`, `page`, `perPage`.
-   * @returns The page.
-   *
-   * @example Usage
-   * ```ts
-   * import { RepoManager } from "@repo/apy";
-   * import { startServer } from "@repo/apy/testing";
-   * import assert from "node:assert";
-   *
-   * await using server = await startServer();
-   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
-   * const collection = await manager.collection({ identifier: "batch-1", create: true });
-   * const child = await manager.collection({ identifier: "batch-1a", create: true });
-   * await collection.addCollectionLink(child.id);
-   * const page = await collection.getCollections();
-   * assert.deepStrictEqual(page.items.map((item) => item.id), [child.id]);
-   * ```
-   */
+  /** One page of the child collections ({@linkcode getLinked}). */
   getCollections(query: ListOptions = {}): Promise<PageJson<CollectionJson>> {
     return getLinked(this, "childCollections", query);
   }
 
-  /**
-   * Every child collection.
-   *
-   * @param query `filter`, `sort`.
-   * @returns An async iterator over the children.
-   *
-   * @example Usage
-   * ```ts
-   * import { RepoManager } from "@repo/apy";
-   * import { startServer } from "@repo/apy/testing";
-   * import assert from "node:assert";
-   *
-   * await using server = await startServer();
-   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
-   * const collection = await manager.collection({ identifier: "batch-1", create: true });
-   * const child = await manager.collection({ identifier: "batch-1a", create: true });
-   * await collection.addCollectionLink(child.id);
-   * const children = await Array.fromAsync(collection.collections());
-   * assert.deepStrictEqual(children.map((item) => item.id), [child.id]);
-   * ```
-   */
+  /** Iterates over the child collections ({@linkcode linked}). */
   collections(query: ListOptions = {}): AsyncGenerator<CollectionJson, void, undefined> {
     return linked(this, "childCollections", query);
   }
 
   // Exports
 
-  /**
-   * Exports the resource to disk: a directory gets `<identifier>.<ext>` (`useFolder` writes into
-   * `<path>/<identifier>/`); streamed to a temporary file, renamed when complete.
-   *
-   * @param path Target file or directory.
-   * @param exportType One of the type's export types (`json` by default).
-   * @param options Filter, folder, force, progress, signal.
-   * @returns The path written.
-   * @throws {InputError} When the type cannot be exported as `exportType`.
-   *
-   * @example Usage
-   * ```ts
-   * import { RepoManager } from "@repo/apy";
-   * import { startServer } from "@repo/apy/testing";
-   * import assert from "node:assert";
-   *
-   * await using server = await startServer();
-   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
-   * const collection = await manager.collection({ identifier: "batch-1", create: true });
-   * const dir = await Deno.makeTempDir();
-   * try {
-   *   const path = await collection.export(`${dir}/`, "json");
-   *   assert.strictEqual(path, `${dir}/batch-1.json`);
-   * } finally {
-   *   await Deno.remove(dir, { recursive: true });
-   * }
-   * ```
-   */
+  /** Exports the collection to `path` as `exportType` ({@linkcode exportResource}). */
   export(
     path: string,
     exportType: CollectionExportType = "json",
@@ -336,26 +160,7 @@ export class RepoCollection extends TaggedResource<CollectionJson> {
     return exportResource(this, path, { ...options, exportType });
   }
 
-  /**
-   * Exports the resource as a byte stream (for piping); read or cancel it.
-   *
-   * @param exportType One of the type's export types (`json` by default).
-   * @param options Filter, progress, signal.
-   * @returns The exported data.
-   *
-   * @example Usage
-   * ```ts
-   * import { RepoManager } from "@repo/apy";
-   * import { startServer } from "@repo/apy/testing";
-   * import assert from "node:assert";
-   *
-   * await using server = await startServer();
-   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
-   * const collection = await manager.collection({ identifier: "batch-1", create: true });
-   * const stream = await collection.exportStream("json");
-   * assert.strictEqual((await new Response(stream).json()).identifier, "batch-1");
-   * ```
-   */
+  /** The collection exported as a byte stream ({@linkcode exportStream}). */
   exportStream(
     exportType: CollectionExportType = "json",
     options: Omit<ExportStreamOptions, "exportType"> = {},

@@ -2,13 +2,6 @@
  * Errors of resource lookups that callers (the CLI among them) tell apart by class, never by
  * message text.
  *
- * @example Usage
- * ```ts
- * import { ResourceNotFoundError } from "./errors.ts";
- * const error = new ResourceNotFoundError("collection", "nope");
- * console.log(error.type, error.identifier, error.status); // "collection" "nope" 404
- * ```
- *
  * @module
  */
 

@@ -3,16 +3,6 @@
  * nested path, flattening, and the merge rules of `addMetadata`. The record methods, the CLI and
  * the importers all go through these.
  *
- * @example Usage
- * ```ts
- * import { flattenExtras, getExtra, validateExtras } from "./metadata.ts";
- * const extras = validateExtras([
- *   { key: "a", type: "dict", value: [{ key: "b", type: "list", value: [{ type: "int", value: 5 }] }] },
- * ]);
- * console.log(getExtra(extras, ["a", "b", "1"])?.value); // 5
- * console.log(flattenExtras(extras)); // [{ key: "a.b.1", type: "int", value: 5 }]
- * ```
- *
  * @module
  */
 

@@ -3,12 +3,6 @@
  * groups, users, search, trash and misc, and the extra-metadata helpers. Collections and
  * templates (they export) are in `lib/transfer`.
  *
- * @example Usage
- * ```ts
- * import { flattenExtras } from "./mod.ts";
- * console.log(flattenExtras([{ key: "a", type: "int", value: 1 }])); // [{ key: "a", type: "int", value: 1 }]
- * ```
- *
  * @module
  */
 

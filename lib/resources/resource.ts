@@ -4,18 +4,6 @@
  * get-or-create lookup by id or identifier. Everything else a resource can do comes from the
  * capability modules in `./capabilities/`, which the typed classes delegate to.
  *
- * @example Usage
- * ```ts
- * import { openResource } from "./resource.ts";
- * import { RepoGroup } from "./group.ts";
- * import { Transport } from "../http/transport.ts";
- * import { startServer } from "../testing/mod.ts";
- * await using server = await startServer();
- * await using transport = new Transport({ settings: { host: server.url, pat: server.pat } });
- * const group = await openResource(transport, RepoGroup, { identifier: "demo", create: true });
- * console.log(group.created, (await group.meta()).identifier); // true "demo"
- * ```
- *
  * @module
  */
 
@@ -53,7 +41,7 @@ const HAS_ID = { shape: { id: "number" } } as const;
  * minutes: the core the typed classes ({@linkcode RepoGroup}, and the record, collection and
  * template classes) share. Get one from the manager: `manager.record()`, `manager.group()`, ...
  *
- * @example Usage
+ * @example Metadata: cached, edited, fetched anew
  * ```ts
  * import { RepoManager } from "@repo/apy";
  * import { startServer } from "@repo/apy/testing";
@@ -61,9 +49,33 @@ const HAS_ID = { shape: { id: "number" } } as const;
  *
  * await using server = await startServer();
  * await using manager = new RepoManager({ host: server.url, pat: server.pat });
- * const group = await manager.group({ identifier: "team", create: true });
- * await group.edit({ title: "New title" });
- * assert.strictEqual((await group.meta()).title, "New title");
+ * const record = await manager.record({ identifier: "sample-1", create: true, title: "Sample 1" });
+ * assert.strictEqual((await record.meta()).title, "Sample 1");
+ * assert.strictEqual((await record.edit({ title: "Renamed" })).title, "Renamed");
+ * await record.patch({ description: "Measured twice" }); // as it is, without the type's checks
+ * await manager.transport.request("PATCH", record.endpoint, { json: { title: "Changed" } });
+ * record.invalidate(); // the cached metadata is stale; or call record.refresh()
+ * assert.strictEqual((await record.meta()).title, "Changed");
+ * assert.strictEqual(record.toString(), `record 'Changed' (id: ${record.id}, identifier: 'sample-1')`);
+ * ```
+ *
+ * @example Trash and revisions
+ * ```ts
+ * import { RepoManager } from "@repo/apy";
+ * import { startServer } from "@repo/apy/testing";
+ * import assert from "node:assert";
+ *
+ * await using server = await startServer();
+ * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+ * const record = await manager.record({ identifier: "sample-1", create: true });
+ * await record.edit({ title: "Renamed" });
+ * const [newest] = (await record.getRevisions({ perPage: 10 })).items;
+ * assert.strictEqual((await record.getRevision(newest!.id)).id, newest!.id);
+ * await record.delete();
+ * assert.strictEqual((await record.restore()).id, record.id);
+ * await record.delete();
+ * await record.purge();
+ * assert.strictEqual((await manager.misc.getDeletedResources()).items.length, 0);
  * ```
  */
 export abstract class Resource<J extends ResourceJson = ResourceJson> {
@@ -94,88 +106,22 @@ export abstract class Resource<J extends ResourceJson = ResourceJson> {
     if (init.meta) this.#meta.set(init.meta);
   }
 
-  /**
-   * Endpoint of the resource, relative to the API base (`/records/1`).
-   *
-   * @example Usage
-   * ```ts
-   * import { RepoManager } from "@repo/apy";
-   * import { startServer } from "@repo/apy/testing";
-   * import assert from "node:assert";
-   *
-   * await using server = await startServer();
-   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
-   * const record = await manager.record({ identifier: "sample-1", create: true, title: "Sample 1" });
-   * assert.strictEqual(record.endpoint, `/records/${record.id}`);
-   * ```
-   */
+  /** Endpoint of the resource, relative to the API base (`/records/1`). */
   get endpoint(): string {
     return resourcePath(this.type, this.id);
   }
 
-  /**
-   * The resource's metadata, fetched when not cached or older than five minutes.
-   *
-   * @returns The metadata.
-   *
-   * @example Usage
-   * ```ts
-   * import { RepoManager } from "@repo/apy";
-   * import { startServer } from "@repo/apy/testing";
-   * import assert from "node:assert";
-   *
-   * await using server = await startServer();
-   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
-   * const record = await manager.record({ identifier: "sample-1", create: true, title: "Sample 1" });
-   * assert.strictEqual((await record.meta()).title, "Sample 1");
-   * ```
-   */
+  /** The resource's metadata, fetched when not cached or older than five minutes. */
   async meta(): Promise<J> {
     return this.#meta.fresh() ?? await this.refresh();
   }
 
-  /**
-   * Fetches the metadata anew.
-   *
-   * @returns The metadata.
-   *
-   * @example Usage
-   * ```ts
-   * import { RepoManager } from "@repo/apy";
-   * import { startServer } from "@repo/apy/testing";
-   * import assert from "node:assert";
-   *
-   * await using server = await startServer();
-   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
-   * const record = await manager.record({ identifier: "sample-1", create: true, title: "Sample 1" });
-   * const other = await manager.record({ id: record.id }); // a second handle
-   * await other.edit({ title: "Renamed" });
-   * assert.strictEqual((await record.refresh()).title, "Renamed");
-   * ```
-   */
+  /** Fetches the metadata anew (and caches it). */
   async refresh(): Promise<J> {
     return this.#meta.set(await this.transport.jsonObject<J>("GET", this.endpoint, HAS_ID));
   }
 
-  /**
-   * Changes fields of the resource with one PATCH.
-   *
-   * @param changes Fields to change.
-   * @returns The updated metadata.
-   *
-   * @example Usage
-   * ```ts
-   * import { RepoManager } from "@repo/apy";
-   * import { startServer } from "@repo/apy/testing";
-   * import assert from "node:assert";
-   *
-   * await using server = await startServer();
-   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
-   * const record = await manager.record({ identifier: "sample-1", create: true, title: "Sample 1" });
-   * const meta = await record.edit({ title: "Renamed" });
-   * assert.strictEqual(meta.title, "Renamed");
-   * ```
-   */
+  /** Changes fields of the resource with one PATCH; returns the updated metadata. */
   async edit(changes: ResourceChanges<J>): Promise<J> {
     return await this.patch(changes);
   }
@@ -183,22 +129,6 @@ export abstract class Resource<J extends ResourceJson = ResourceJson> {
   /**
    * Sends one PATCH as it is (no checks) and caches the answer; {@linkcode Resource.edit} checks
    * first where a type has rules.
-   *
-   * @param changes Fields to change.
-   * @returns The updated metadata.
-   *
-   * @example Usage
-   * ```ts
-   * import { RepoManager } from "@repo/apy";
-   * import { startServer } from "@repo/apy/testing";
-   * import assert from "node:assert";
-   *
-   * await using server = await startServer();
-   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
-   * const record = await manager.record({ identifier: "sample-1", create: true, title: "Sample 1" });
-   * const meta = await record.patch({ description: "Measured twice" });
-   * assert.strictEqual(meta.description, "Measured twice");
-   * ```
    */
   async patch(changes: ResourceChanges<J>): Promise<J> {
     return this.#meta.set(
@@ -209,158 +139,41 @@ export abstract class Resource<J extends ResourceJson = ResourceJson> {
     );
   }
 
-  /**
-   * Moves the resource to the trash.
-   *
-   * @example Usage
-   * ```ts
-   * import { RepoManager } from "@repo/apy";
-   * import { startServer } from "@repo/apy/testing";
-   * import assert from "node:assert";
-   *
-   * await using server = await startServer();
-   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
-   * const record = await manager.record({ identifier: "sample-1", create: true, title: "Sample 1" });
-   * await record.delete();
-   * const trash = await manager.misc.getDeletedResources();
-   * assert.deepStrictEqual(trash.items.map((item) => item.id), [record.id]);
-   * ```
-   */
+  /** Moves the resource to the trash. */
   async delete(): Promise<void> {
     await (await this.transport.request("DELETE", this.endpoint)).body?.cancel();
     this.#meta.clear();
   }
 
-  /**
-   * Restores the resource from the trash (only its creator may).
-   *
-   * @returns The restored metadata.
-   *
-   * @example Usage
-   * ```ts
-   * import { RepoManager } from "@repo/apy";
-   * import { startServer } from "@repo/apy/testing";
-   * import assert from "node:assert";
-   *
-   * await using server = await startServer();
-   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
-   * const record = await manager.record({ identifier: "sample-1", create: true, title: "Sample 1" });
-   * await record.delete();
-   * assert.strictEqual((await record.restore()).id, record.id);
-   * ```
-   */
+  /** Restores the resource from the trash (only its creator may); returns its metadata. */
   async restore(): Promise<J> {
     return this.#meta.set(await restoreResource(this.transport, this) as J);
   }
 
-  /**
-   * Deletes the resource in the trash for good.
-   *
-   * @example Usage
-   * ```ts
-   * import { RepoManager } from "@repo/apy";
-   * import { startServer } from "@repo/apy/testing";
-   * import assert from "node:assert";
-   *
-   * await using server = await startServer();
-   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
-   * const record = await manager.record({ identifier: "sample-1", create: true, title: "Sample 1" });
-   * await record.delete();
-   * await record.purge();
-   * assert.strictEqual((await manager.misc.getDeletedResources()).items.length, 0);
-   * ```
-   */
+  /** Deletes the resource in the trash for good. */
   async purge(): Promise<void> {
     await purgeResource(this.transport, this);
     this.#meta.clear();
   }
 
-  /**
-   * One page of the resource's revisions, newest first.
-   *
-   * @param query `page`, `perPage`.
-   * @returns The page.
-   *
-   * @example Usage
-   * ```ts
-   * import { RepoManager } from "@repo/apy";
-   * import { startServer } from "@repo/apy/testing";
-   * import assert from "node:assert";
-   *
-   * await using server = await startServer();
-   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
-   * const record = await manager.record({ identifier: "sample-1", create: true, title: "Sample 1" });
-   * await record.edit({ title: "Renamed" });
-   * const page = await record.getRevisions({ per_page: 10 });
-   * assert.ok(page.items.length >= 2);
-   * ```
-   */
+  /** One page of the resource's revisions, newest first ({@linkcode getRevisions}). */
   async getRevisions(query: ListOptions = {}): Promise<PageJson<RevisionJson>> {
     return await getRevisions(this, query);
   }
 
   /**
-   * One revision of the resource.
-   *
-   * @param revisionId Id of the revision.
-   * @param query `revision`: compare against this revision instead of the parent.
-   * @returns The revision.
-   *
-   * @example Usage
-   * ```ts
-   * import { RepoManager } from "@repo/apy";
-   * import { startServer } from "@repo/apy/testing";
-   * import assert from "node:assert";
-   *
-   * await using server = await startServer();
-   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
-   * const record = await manager.record({ identifier: "sample-1", create: true, title: "Sample 1" });
-   * const [newest] = (await record.getRevisions()).items;
-   * assert.strictEqual((await record.getRevision(newest!.id)).id, newest!.id);
-   * ```
+   * One revision of the resource; `query.revision` compares against another ({@linkcode getRevision}).
    */
   async getRevision(revisionId: number, query: QueryParams = {}): Promise<RevisionJson> {
     return await getRevision(this, revisionId, query);
   }
 
-  /**
-   * Drops the cached metadata so the next {@linkcode Resource.meta} fetches it.
-   *
-   * @example Usage
-   * ```ts
-   * import { RepoManager } from "@repo/apy";
-   * import { startServer } from "@repo/apy/testing";
-   * import assert from "node:assert";
-   *
-   * await using server = await startServer();
-   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
-   * const record = await manager.record({ identifier: "sample-1", create: true, title: "Sample 1" });
-   * await manager.transport.request("PATCH", record.endpoint, { json: { title: "Changed" } });
-   * record.invalidate(); // the cached metadata is stale
-   * assert.strictEqual((await record.meta()).title, "Changed");
-   * ```
-   */
+  /** Drops the cached metadata so the next {@linkcode Resource.meta} fetches it. */
   invalidate(): void {
     this.#meta.clear();
   }
 
-  /**
-   * Describes the resource like `record 'Title' (id: 1, identifier: 'x')`.
-   *
-   * @returns The description.
-   *
-   * @example Usage
-   * ```ts
-   * import { RepoManager } from "@repo/apy";
-   * import { startServer } from "@repo/apy/testing";
-   * import assert from "node:assert";
-   *
-   * await using server = await startServer();
-   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
-   * const record = await manager.record({ identifier: "sample-1", create: true, title: "Sample 1" });
-   * assert.match(String(record), /record/);
-   * ```
-   */
+  /** Describes the resource like `record 'Title' (id: 1, identifier: 'x')`. */
   toString(): string {
     const meta = this.#meta.peek();
     return meta
@@ -414,22 +227,8 @@ export async function openResource<J extends ResourceJson, R extends Resource<J>
 }
 
 /**
- * Finds a resource by id or identifier, creating it when `create` is set (client-reference §2.3).
- *
- * @example Usage
- * ```ts
- * import { RepoManager } from "@repo/apy";
- * import { lookup } from "./resource.ts";
- * import { startServer } from "@repo/apy/testing";
- * import assert from "node:assert";
- *
- * await using server = await startServer();
- * await using manager = new RepoManager({ host: server.url, pat: server.pat });
- * const { transport } = manager;
- * const { meta, created } = await lookup(transport, "record", { identifier: "x", create: true });
- * assert.strictEqual(meta.identifier, "x");
- * assert.strictEqual(created, true);
- * ```
+ * Finds a resource by id or identifier, creating it when `create` is set (client-reference §2.3);
+ * {@linkcode openResource} wraps the answer in its class.
  *
  * @typeParam J Metadata type.
  * @param transport The transport.

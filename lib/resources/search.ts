@@ -2,21 +2,6 @@
  * {@linkcode RepoSearch}: searching records, collections, templates, groups and users — every
  * page as an async iterator, one page, a user's resources, and all matching ids.
  *
- * @example Usage
- * ```ts
- * import { openResource } from "./resource.ts";
- * import { RepoSearch } from "./search.ts";
- * import { RepoRecord } from "../model/record.ts";
- * import { Transport } from "../http/transport.ts";
- * import { startServer } from "../testing/mod.ts";
- * await using server = await startServer();
- * await using transport = new Transport({ settings: { host: server.url, pat: server.pat } });
- * await openResource(transport, RepoRecord, { identifier: "a", create: true, tags: ["x"] });
- * await openResource(transport, RepoRecord, { identifier: "b", create: true });
- * const search = new RepoSearch(transport);
- * console.log(await search.searchResourceIds("record", { tags: ["x"] })); // "1"
- * ```
- *
  * @module
  */
 
@@ -151,7 +136,25 @@ export function searchQuery(params: SearchParams | UserSearchParams): QueryParam
 /**
  * Every search method, sharing the manager's transport (`manager.search`).
  *
- * @example Usage
+ * @example Resources and their ids
+ * ```ts
+ * import { RepoManager } from "@repo/apy";
+ * import { startServer } from "@repo/apy/testing";
+ * import assert from "node:assert";
+ *
+ * await using server = await startServer();
+ * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+ * const record = await manager.record({ identifier: "sample-1", create: true, tags: ["raw"] });
+ * const found = await Array.fromAsync(manager.search.searchResources("record", { tags: ["raw"] }));
+ * assert.deepStrictEqual(found.map((item) => item.id), [record.id]);
+ * const page = await manager.search.searchResourcesPage("record", { page: 1, perPage: 10 });
+ * assert.strictEqual(page.items[0]?.id, record.id);
+ * const ids = await manager.search.resourceIds("record", {}, { limit: 1000 });
+ * assert.deepStrictEqual(ids, [record.id]);
+ * assert.strictEqual(await manager.search.searchResourceIds("record"), `${record.id}`);
+ * ```
+ *
+ * @example Users and what they created
  * ```ts
  * import { RepoManager } from "@repo/apy";
  * import { startServer } from "@repo/apy/testing";
@@ -160,9 +163,13 @@ export function searchQuery(params: SearchParams | UserSearchParams): QueryParam
  * await using server = await startServer();
  * await using manager = new RepoManager({ host: server.url, pat: server.pat });
  * const record = await manager.record({ identifier: "sample-1", create: true });
- * const found: number[] = [];
- * for await (const item of manager.search.searchResources("record", {})) found.push(item.id);
- * assert.deepStrictEqual(found, [record.id]);
+ * const page = await manager.search.searchUsers({ filter: "testuser" });
+ * assert.deepStrictEqual(page.items.map((user) => user.identity?.username), ["testuser"]);
+ * const [user] = await Array.fromAsync(manager.search.users({ filter: "testuser" }));
+ * const created = await manager.search.searchUserResources("record", user!.id, { perPage: 10 });
+ * assert.strictEqual(created.items[0]?.id, record.id);
+ * const all = await Array.fromAsync(manager.search.userResources("record", user!.id));
+ * assert.deepStrictEqual(all.map((item) => item.id), [record.id]);
  * ```
  */
 export class RepoSearch {
@@ -178,26 +185,7 @@ export class RepoSearch {
     this.transport = transport;
   }
 
-  /**
-   * Every resource of a type matching the parameters, page after page (up to four pages read ahead).
-   *
-   * @example Usage
-   * ```ts
-   * import { RepoManager } from "@repo/apy";
-   * import { startServer } from "@repo/apy/testing";
-   * import assert from "node:assert";
-   *
-   * await using server = await startServer();
-   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
-   * await manager.collection({ identifier: "batch-1", create: true });
-   * const all = await Array.fromAsync(manager.search.searchResources("collection", {}));
-   * assert.strictEqual(all.length, 1);
-   * ```
-   *
-   * @param type `record`, `collection`, `template` or `group`.
-   * @param params Search parameters (`perPage` sets the page size, default 100).
-   * @returns An async iterator over the resources.
-   */
+  /** Iterates over the resources of a type matching `params`, up to four pages read ahead. */
   searchResources<T extends SearchType>(
     type: T,
     params: SearchParams = {},
@@ -205,26 +193,7 @@ export class RepoSearch {
     return allItems(this.transport, listPath(type), searchQuery(params));
   }
 
-  /**
-   * One page of the resources of a type matching the parameters.
-   *
-   * @example Usage
-   * ```ts
-   * import { RepoManager } from "@repo/apy";
-   * import { startServer } from "@repo/apy/testing";
-   * import assert from "node:assert";
-   *
-   * await using server = await startServer();
-   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
-   * const record = await manager.record({ identifier: "sample-1", create: true });
-   * const page = await manager.search.searchResourcesPage("record", { page: 1, perPage: 10 });
-   * assert.strictEqual(page.items[0]?.id, record.id);
-   * ```
-   *
-   * @param type `record`, `collection`, `template` or `group`.
-   * @param params Search parameters, `page` and `perPage`.
-   * @returns The page.
-   */
+  /** One page of the resources of a type matching `params`. */
   searchResourcesPage<T extends SearchType>(
     type: T,
     params: SearchParams = {},
@@ -233,26 +202,8 @@ export class RepoSearch {
   }
 
   /**
-   * One page of the resources a user created (that you can read); with `shared: true`, the
+   * One page of the resources a user created that you can read; with `shared: true`, the
    * resources you created that are shared with that user.
-   *
-   * @example Usage
-   * ```ts
-   * import { RepoManager } from "@repo/apy";
-   * import { startServer } from "@repo/apy/testing";
-   * import assert from "node:assert";
-   *
-   * await using server = await startServer();
-   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
-   * const record = await manager.record({ identifier: "sample-1", create: true });
-   * const page = await manager.search.searchUserResources("record", 1, { perPage: 10 });
-   * assert.strictEqual(page.items[0]?.id, record.id);
-   * ```
-   *
-   * @param type `record`, `collection`, `template` or `group`.
-   * @param user Id of the user.
-   * @param params `filter`, `sort`, `shared`, `page`, `perPage`.
-   * @returns The page.
    */
   searchUserResources<T extends SearchType>(
     type: T,
@@ -263,28 +214,7 @@ export class RepoSearch {
     return getPage(this.transport, userResourcesPath(user, type), searchQuery(params));
   }
 
-  /**
-   * Every resource a user created (that you can read), page after page (up to four pages read ahead);
-   * with `shared: true`, the resources you created that are shared with that user.
-   *
-   * @example Usage
-   * ```ts
-   * import { RepoManager } from "@repo/apy";
-   * import { startServer } from "@repo/apy/testing";
-   * import assert from "node:assert";
-   *
-   * await using server = await startServer();
-   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
-   * const record = await manager.record({ identifier: "sample-1", create: true });
-   * const mine = await Array.fromAsync(manager.search.userResources("record", 1));
-   * assert.deepStrictEqual(mine.map((item) => item.id), [record.id]);
-   * ```
-   *
-   * @param type `record`, `collection`, `template` or `group`.
-   * @param user Id of the user.
-   * @param params `filter`, `sort`, `shared`; `perPage` sets the page size (default 100).
-   * @returns An async iterator over the resources.
-   */
+  /** Iterates over what {@linkcode RepoSearch.searchUserResources} pages through. */
   userResources<T extends SearchType>(
     type: T,
     user: number,
@@ -294,25 +224,8 @@ export class RepoSearch {
   }
 
   /**
-   * The ids of every resource matching the parameters (`page` and `perPage` are ignored).
+   * The ids of every resource matching `params` (`page` and `perPage` are ignored).
    *
-   * @example Usage
-   * ```ts
-   * import { RepoManager } from "@repo/apy";
-   * import { startServer } from "@repo/apy/testing";
-   * import assert from "node:assert";
-   *
-   * await using server = await startServer();
-   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
-   * const record = await manager.record({ identifier: "sample-1", create: true });
-   * const ids = await manager.search.resourceIds("record", {}, { limit: 1000 });
-   * assert.deepStrictEqual(ids, [record.id]);
-   * ```
-   *
-   * @param type `record`, `collection`, `template` or `group`.
-   * @param params Search parameters.
-   * @param options `limit`.
-   * @returns The ids.
    * @throws {TooManyResultsError} When more than `limit` resources match (checked on the first
    * page).
    */
@@ -338,26 +251,8 @@ export class RepoSearch {
   }
 
   /**
-   * The ids of every resource matching the parameters, joined by `separator`.
+   * The ids of {@linkcode RepoSearch.resourceIds}, joined by `separator` (`,` by default).
    *
-   * @example Usage
-   * ```ts
-   * import { RepoManager } from "@repo/apy";
-   * import { startServer } from "@repo/apy/testing";
-   * import assert from "node:assert";
-   *
-   * await using server = await startServer();
-   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
-   * const a = await manager.collection({ identifier: "a", create: true });
-   * const b = await manager.collection({ identifier: "b", create: true });
-   * const ids = await manager.search.searchResourceIds("collection", {}, { separator: " " });
-   * assert.deepStrictEqual(ids.split(" ").map(Number).sort(), [a.id, b.id].sort());
-   * ```
-   *
-   * @param type `record`, `collection`, `template` or `group`.
-   * @param params Search parameters.
-   * @param options `separator` (default `,`) and `limit`.
-   * @returns The joined ids.
    * @throws {TooManyResultsError} When more than `limit` resources match.
    */
   async searchResourceIds(
@@ -369,46 +264,12 @@ export class RepoSearch {
     return (await this.resourceIds(type, params, rest)).join(separator);
   }
 
-  /**
-   * One page of users (`GET /users`), newest first.
-   *
-   * @example Usage
-   * ```ts
-   * import { RepoManager } from "@repo/apy";
-   * import { startServer } from "@repo/apy/testing";
-   * import assert from "node:assert";
-   *
-   * await using server = await startServer();
-   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
-   * const page = await manager.search.searchUsers({ filter: "testuser" });
-   * assert.deepStrictEqual(page.items.map((user) => user.identity?.username), ["testuser"]);
-   * ```
-   *
-   * @param params `filter` (display name or username), `inactive`, `page`, `perPage`.
-   * @returns The page.
-   */
+  /** One page of users, newest first; `filter` matches display name or username (`GET /users`). */
   searchUsers(params: UserSearchParams = {}): Promise<PageJson<UserJson>> {
     return getPage(this.transport, listPath("user"), searchQuery(params));
   }
 
-  /**
-   * Every user matching the parameters.
-   *
-   * @example Usage
-   * ```ts
-   * import { RepoManager } from "@repo/apy";
-   * import { startServer } from "@repo/apy/testing";
-   * import assert from "node:assert";
-   *
-   * await using server = await startServer();
-   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
-   * const users = await Array.fromAsync(manager.search.users({ filter: "testuser" }));
-   * assert.strictEqual(users[0]?.id, 1);
-   * ```
-   *
-   * @param params `filter`, `inactive`.
-   * @returns An async iterator over the users.
-   */
+  /** Iterates over the users matching `params`. */
   users(params: UserSearchParams = {}): AsyncGenerator<UserJson, void, undefined> {
     return allItems(this.transport, listPath("user"), searchQuery(params));
   }

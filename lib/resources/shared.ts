@@ -4,19 +4,6 @@
  * collections). Each method is one line over its capability module (`./capabilities/roles.ts`,
  * `./capabilities/tags.ts`), so the compiler sees every method a class has.
  *
- * @example Usage
- * ```ts
- * import { RepoManager } from "@repo/apy";
- * import { startServer } from "@repo/apy/testing";
- * import assert from "node:assert";
- *
- * await using server = await startServer();
- * await using manager = new RepoManager({ host: server.url, pat: server.pat });
- * const collection = await manager.collection({ identifier: "batch-1", create: true });
- * await collection.addTag("raw");
- * assert.deepStrictEqual(await collection.getTags(), ["raw"]);
- * ```
- *
  * @module
  */
 
@@ -52,199 +39,42 @@ export type { Tagged };
  * ```
  */
 export abstract class SharedResource<J extends ResourceJson = ResourceJson> extends Resource<J> {
-  /**
-   * Gives a user a role (POST `roles/users`).
-   *
-   * @param userId Id of the user.
-   * @param roleName A role of the type (`member`, `collaborator`, `editor`, `admin`; templates
-   * have no `collaborator`).
-   * @throws {InputError} When the type has no such role; nothing is sent.
-   *
-   * @example Usage
-   * ```ts
-   * import { RepoManager } from "@repo/apy";
-   * import { startServer } from "@repo/apy/testing";
-   * import assert from "node:assert";
-   *
-   * await using server = await startServer({ users: [{ username: "alice" }] });
-   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
-   * const record = await manager.record({ identifier: "sample-1", create: true });
-   * const alice = server.users.find((user) => user.username === "alice")!;
-   * await record.addUser(alice.id, "member");
-   * const page = await record.getUsers({ exclude: [1] }); // all but the creator
-   * assert.deepStrictEqual(page.items.map((r) => [r.user.id, r.role.name]), [[alice.id, "member"]]);
-   * ```
-   */
+  /** Gives a user a role ({@linkcode addRole}). */
   addUser(userId: number, roleName: string): Promise<void> {
     return addRole(this, "users", { subjectId: userId, role: roleName });
   }
 
-  /**
-   * Changes the role of a user (PATCH `roles/users/<id>`).
-   *
-   * @param userId Id of the user.
-   * @param roleName The new role.
-   *
-   * @example Usage
-   * ```ts
-   * import { RepoManager } from "@repo/apy";
-   * import { startServer } from "@repo/apy/testing";
-   * import assert from "node:assert";
-   *
-   * await using server = await startServer({ users: [{ username: "alice" }] });
-   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
-   * const record = await manager.record({ identifier: "sample-1", create: true });
-   * const alice = server.users.find((user) => user.username === "alice")!;
-   * const roleNames = async () => (await record.getUsers({ exclude: [1] })).items.map((r) => r.role.name);
-   * await record.addUser(alice.id, "member");
-   * await record.changeUserRole(alice.id, "editor");
-   * assert.deepStrictEqual(await roleNames(), ["editor"]);
-   * ```
-   */
+  /** Changes the role of a user ({@linkcode changeRole}). */
   changeUserRole(userId: number, roleName: string): Promise<void> {
     return changeRole(this, "users", { subjectId: userId, role: roleName });
   }
 
-  /**
-   * Removes the role of a user (DELETE `roles/users/<id>`).
-   *
-   * @param userId Id of the user.
-   *
-   * @example Usage
-   * ```ts
-   * import { RepoManager } from "@repo/apy";
-   * import { startServer } from "@repo/apy/testing";
-   * import assert from "node:assert";
-   *
-   * await using server = await startServer({ users: [{ username: "alice" }] });
-   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
-   * const record = await manager.record({ identifier: "sample-1", create: true });
-   * const alice = server.users.find((user) => user.username === "alice")!;
-   * await record.addUser(alice.id, "member");
-   * await record.removeUser(alice.id);
-   * assert.strictEqual((await record.getUsers({ exclude: [1] })).items.length, 0);
-   * ```
-   */
+  /** Removes the role of a user ({@linkcode removeRole}). */
   removeUser(userId: number): Promise<void> {
     return removeRole(this, "users", userId);
   }
 
-  /**
-   * Gives a group a role (POST `roles/groups`): shares the resource with the group.
-   *
-   * @param groupId Id of the group.
-   * @param roleName The role.
-   *
-   * @example Usage
-   * ```ts
-   * import { RepoManager } from "@repo/apy";
-   * import { startServer } from "@repo/apy/testing";
-   * import assert from "node:assert";
-   *
-   * await using server = await startServer({ users: [{ username: "alice" }] });
-   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
-   * const record = await manager.record({ identifier: "sample-1", create: true });
-   * const group = await manager.group({ identifier: "team", create: true });
-   * const groupRoles = async () => (await record.getGroups()).items.map((r) => [r.group.id, r.role.name]);
-   * await record.addGroupRole(group.id, "member");
-   * assert.deepStrictEqual(await groupRoles(), [[group.id, "member"]]);
-   * ```
-   */
+  /** Gives a group a role, sharing the resource with it ({@linkcode addRole}). */
   addGroupRole(groupId: number, roleName: string): Promise<void> {
     return addRole(this, "groups", { subjectId: groupId, role: roleName });
   }
 
-  /**
-   * Changes the role of a group (PATCH `roles/groups/<id>`).
-   *
-   * @param groupId Id of the group.
-   * @param roleName The new role.
-   *
-   * @example Usage
-   * ```ts
-   * import { RepoManager } from "@repo/apy";
-   * import { startServer } from "@repo/apy/testing";
-   * import assert from "node:assert";
-   *
-   * await using server = await startServer({ users: [{ username: "alice" }] });
-   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
-   * const record = await manager.record({ identifier: "sample-1", create: true });
-   * const group = await manager.group({ identifier: "team", create: true });
-   * const groupRoles = async () => (await record.getGroups()).items.map((r) => [r.group.id, r.role.name]);
-   * await record.addGroupRole(group.id, "member");
-   * await record.changeGroupRole(group.id, "editor");
-   * assert.deepStrictEqual(await groupRoles(), [[group.id, "editor"]]);
-   * ```
-   */
+  /** Changes the role of a group ({@linkcode changeRole}). */
   changeGroupRole(groupId: number, roleName: string): Promise<void> {
     return changeRole(this, "groups", { subjectId: groupId, role: roleName });
   }
 
-  /**
-   * Removes the role of a group (DELETE `roles/groups/<id>`).
-   *
-   * @param groupId Id of the group.
-   *
-   * @example Usage
-   * ```ts
-   * import { RepoManager } from "@repo/apy";
-   * import { startServer } from "@repo/apy/testing";
-   * import assert from "node:assert";
-   *
-   * await using server = await startServer({ users: [{ username: "alice" }] });
-   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
-   * const record = await manager.record({ identifier: "sample-1", create: true });
-   * const group = await manager.group({ identifier: "team", create: true });
-   * await record.addGroupRole(group.id, "member");
-   * await record.removeGroupRole(group.id);
-   * assert.deepStrictEqual((await record.getGroups()).items, []);
-   * ```
-   */
+  /** Removes the role of a group ({@linkcode removeRole}). */
   removeGroupRole(groupId: number): Promise<void> {
     return removeRole(this, "groups", groupId);
   }
 
-  /**
-   * One page of the users with a role in the resource.
-   *
-   * @param query `page`, `perPage`, `filter`, `exclude`.
-   * @returns The page.
-   *
-   * @example Usage
-   * ```ts
-   * import { RepoManager } from "@repo/apy";
-   * import { startServer } from "@repo/apy/testing";
-   * import assert from "node:assert";
-   *
-   * await using server = await startServer({ users: [{ username: "alice" }] });
-   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
-   * const record = await manager.record({ identifier: "sample-1", create: true });
-   * const page = await record.getUsers();
-   * assert.deepStrictEqual(page.items.map((r) => r.role.name), ["admin"]); // the creator
-   * ```
-   */
+  /** One page of the users with a role in the resource ({@linkcode getUserRoles}). */
   getUsers(query: ListOptions = {}): Promise<PageJson<UserRoleJson>> {
     return getUserRoles(this, query);
   }
 
-  /**
-   * One page of the groups with a role in the resource.
-   *
-   * @param query `page`, `perPage`, `filter`.
-   * @returns The page.
-   *
-   * @example Usage
-   * ```ts
-   * import { RepoManager } from "@repo/apy";
-   * import { startServer } from "@repo/apy/testing";
-   * import assert from "node:assert";
-   *
-   * await using server = await startServer({ users: [{ username: "alice" }] });
-   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
-   * const record = await manager.record({ identifier: "sample-1", create: true });
-   * assert.deepStrictEqual((await record.getGroups()).items, []); // shared with no group yet
-   * ```
-   */
+  /** One page of the groups with a role in the resource ({@linkcode getGroupRoles}). */
   getGroups(query: ListOptions = {}): Promise<PageJson<GroupRoleJson>> {
     return getGroupRoles(this, query);
   }
@@ -267,94 +97,24 @@ export abstract class SharedResource<J extends ResourceJson = ResourceJson> exte
  * ```
  */
 export abstract class TaggedResource<J extends Tagged = Tagged> extends SharedResource<J> {
-  /**
-   * The tags (from the cached metadata).
-   *
-   * @returns The tags, sorted.
-   *
-   * @example Usage
-   * ```ts
-   * import { RepoManager } from "@repo/apy";
-   * import { startServer } from "@repo/apy/testing";
-   * import assert from "node:assert";
-   *
-   * await using server = await startServer();
-   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
-   * const record = await manager.record({ identifier: "sample-1", create: true });
-   * await record.addTag("Raw data");
-   * assert.deepStrictEqual(await record.getTags(), ["raw data"]);
-   * ```
-   */
+  /** The tags, from the cached metadata (`capabilities/tags.ts`, {@linkcode getTags}). */
   getTags(): Promise<string[]> {
     return getTags(this);
   }
 
   /**
-   * Whether the resource has a tag (compared in lower case).
-   *
-   * @param tag The tag.
-   * @returns True when present.
-   *
-   * @example Usage
-   * ```ts
-   * import { RepoManager } from "@repo/apy";
-   * import { startServer } from "@repo/apy/testing";
-   * import assert from "node:assert";
-   *
-   * await using server = await startServer();
-   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
-   * const record = await manager.record({ identifier: "sample-1", create: true });
-   * await record.addTag("raw");
-   * assert.strictEqual(await record.checkTag("RAW"), true);
-   * ```
+   * Whether the resource has a tag, in lower case (`capabilities/tags.ts`, {@linkcode checkTag}).
    */
   checkTag(tag: string): Promise<boolean> {
     return checkTag(this, tag);
   }
 
-  /**
-   * Adds a tag (lower-cased); the full tag list is sent, even when the tag is already present.
-   *
-   * @param tag The tag.
-   * @returns The updated metadata.
-   *
-   * @example Usage
-   * ```ts
-   * import { RepoManager } from "@repo/apy";
-   * import { startServer } from "@repo/apy/testing";
-   * import assert from "node:assert";
-   *
-   * await using server = await startServer();
-   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
-   * const record = await manager.record({ identifier: "sample-1", create: true });
-   * const meta = await record.addTag("Raw");
-   * assert.deepStrictEqual(meta.tags, ["raw"]);
-   * ```
-   */
+  /** Adds a tag, lower-cased (`capabilities/tags.ts`, {@linkcode addTag}). */
   addTag(tag: string): Promise<J> {
     return addTag(this, tag);
   }
 
-  /**
-   * Removes a tag.
-   *
-   * @param tag The tag.
-   * @returns The updated metadata.
-   *
-   * @example Usage
-   * ```ts
-   * import { RepoManager } from "@repo/apy";
-   * import { startServer } from "@repo/apy/testing";
-   * import assert from "node:assert";
-   *
-   * await using server = await startServer();
-   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
-   * const record = await manager.record({ identifier: "sample-1", create: true });
-   * await record.addTag("raw");
-   * await record.removeTag("raw");
-   * assert.deepStrictEqual(await record.getTags(), []);
-   * ```
-   */
+  /** Removes a tag (`capabilities/tags.ts`, {@linkcode removeTag}). */
   removeTag(tag: string): Promise<J> {
     return removeTag(this, tag);
   }

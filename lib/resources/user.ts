@@ -2,17 +2,6 @@
  * {@linkcode RepoUser}: a user of the repository, looked up by id, by username and identity type,
  * or as the owner of the personal access token.
  *
- * @example Usage
- * ```ts
- * import { RepoUser } from "./user.ts";
- * import { Transport } from "../http/transport.ts";
- * import { startServer } from "../testing/mod.ts";
- * await using server = await startServer();
- * await using transport = new Transport({ settings: { host: server.url, pat: server.pat } });
- * const me = await RepoUser.load(transport, { me: true });
- * console.log(String(me).includes(`id: ${me.id}`)); // true
- * ```
- *
  * @module
  */
 
@@ -54,9 +43,14 @@ export type UserSelector =
  *
  * await using server = await startServer();
  * await using manager = new RepoManager({ host: server.url, pat: server.pat });
- * await manager.record({ identifier: "sample-1", create: true });
- * const user = await RepoUser.load(manager.transport, { id: 1 });
- * assert.strictEqual((await user.getRecords({ per_page: 10 })).items.length, 1);
+ * const record = await manager.record({ identifier: "sample-1", create: true });
+ * const selector = { username: "testuser", identityType: "local" } as const;
+ * const user = await RepoUser.load(manager.transport, selector);
+ * assert.strictEqual(user.endpoint, "/users/1"); // manager.user({ id: 1 }) finds the same
+ * assert.strictEqual((await user.meta()).identity?.username, "testuser");
+ * assert.strictEqual((await user.getRecords({ per_page: 10 })).items[0]?.id, record.id);
+ * assert.strictEqual((await user.identities())[0]?.username, "testuser");
+ * assert.match(user.toString(), /username: testuser/);
  * ```
  */
 export class RepoUser {
@@ -81,21 +75,6 @@ export class RepoUser {
   /**
    * Looks a user up: GET `/users/<id>`, `/users/<identity type>/<username>` or `/users/me`.
    *
-   * @example Usage
-   * ```ts
-   * import { RepoManager, RepoUser } from "@repo/apy";
-   * import { startServer } from "@repo/apy/testing";
-   * import assert from "node:assert";
-   *
-   * await using server = await startServer();
-   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
-   * const user = await RepoUser.load(manager.transport, { username: "testuser", identityType: "local" });
-   * assert.strictEqual(user.id, 1);
-   * ```
-   *
-   * @param transport The transport.
-   * @param selector `{ id }`, `{ username, identityType }` or `{ me: true }`.
-   * @returns The user.
    * @throws {InputError} When the selector is incomplete or the identity type unknown.
    */
   static async load(transport: Transport, selector: UserSelector): Promise<RepoUser> {
@@ -106,178 +85,46 @@ export class RepoUser {
     );
   }
 
-  /**
-   * Endpoint of the user, relative to the API base (`/users/1`).
-   *
-   * @example Usage
-   * ```ts
-   * import { RepoManager } from "@repo/apy";
-   * import { startServer } from "@repo/apy/testing";
-   * import assert from "node:assert";
-   *
-   * await using server = await startServer();
-   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
-   * const user = await manager.user({ id: 1 }); // testuser, the token's owner
-   * assert.strictEqual(user.endpoint, "/users/1");
-   * ```
-   */
+  /** Endpoint of the user, relative to the API base (`/users/1`). */
   get endpoint(): string {
     return userPath({ id: this.id });
   }
 
-  /**
-   * The user's metadata, fetched anew when older than five minutes.
-   *
-   * @returns The user.
-   *
-   * @example Usage
-   * ```ts
-   * import { RepoManager } from "@repo/apy";
-   * import { startServer } from "@repo/apy/testing";
-   * import assert from "node:assert";
-   *
-   * await using server = await startServer();
-   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
-   * const user = await manager.user({ id: 1 }); // testuser, the token's owner
-   * assert.strictEqual((await user.meta()).identity?.username, "testuser");
-   * ```
-   */
+  /** The user's metadata, fetched anew when older than five minutes. */
   async meta(): Promise<UserJson> {
     return this.#meta.fresh() ??
       this.#meta.set(await this.transport.json<UserJson>("GET", this.endpoint));
   }
 
-  /**
-   * One page of the records the user created (that you can read).
-   *
-   * @param query `page`, `per_page`, `filter`, `sort`, `shared`.
-   * @returns The page.
-   *
-   * @example Usage
-   * ```ts
-   * import { RepoManager } from "@repo/apy";
-   * import { startServer } from "@repo/apy/testing";
-   * import assert from "node:assert";
-   *
-   * await using server = await startServer();
-   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
-   * const user = await manager.user({ id: 1 }); // testuser, the token's owner
-   * const record = await manager.record({ identifier: "sample-1", create: true });
-   * assert.strictEqual((await user.getRecords()).items[0]?.id, record.id);
-   * ```
-   */
+  /** One page of the records the user created that you can read (`shared`, `filter`, ...). */
   async getRecords(query: QueryParams = {}): Promise<PageJson<RecordJson>> {
     return await getPage(this.transport, userResourcesPath(this.id, "record"), query);
   }
 
-  /**
-   * One page of the collections the user created (that you can read).
-   *
-   * @param query `page`, `per_page`, `filter`, `sort`, `shared`.
-   * @returns The page.
-   *
-   * @example Usage
-   * ```ts
-   * import { RepoManager } from "@repo/apy";
-   * import { startServer } from "@repo/apy/testing";
-   * import assert from "node:assert";
-   *
-   * await using server = await startServer();
-   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
-   * const user = await manager.user({ id: 1 }); // testuser, the token's owner
-   * const collection = await manager.collection({ identifier: "batch-1", create: true });
-   * assert.strictEqual((await user.getCollections()).items[0]?.id, collection.id);
-   * ```
-   */
+  /** One page of the collections the user created, as {@linkcode RepoUser.getRecords}. */
   async getCollections(query: QueryParams = {}): Promise<PageJson<CollectionJson>> {
     return await getPage(this.transport, userResourcesPath(this.id, "collection"), query);
   }
 
-  /**
-   * One page of the templates the user created (that you can read).
-   *
-   * @param query `page`, `per_page`, `filter`, `sort`, `shared`.
-   * @returns The page.
-   *
-   * @example Usage
-   * ```ts
-   * import { RepoManager } from "@repo/apy";
-   * import { startServer } from "@repo/apy/testing";
-   * import assert from "node:assert";
-   *
-   * await using server = await startServer();
-   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
-   * const user = await manager.user({ id: 1 }); // testuser, the token's owner
-   * const template = await manager.template({ identifier: "t", create: true, type: "extras" });
-   * assert.strictEqual((await user.getTemplates()).items[0]?.id, template.id);
-   * ```
-   */
+  /** One page of the templates the user created, as {@linkcode RepoUser.getRecords}. */
   async getTemplates(query: QueryParams = {}): Promise<PageJson<TemplateJson>> {
     return await getPage(this.transport, userResourcesPath(this.id, "template"), query);
   }
 
   /**
-   * One page of the groups the user created, or (`common: true`) the groups you share.
-   *
-   * @param query `page`, `per_page`, `filter`, `common`.
-   * @returns The page.
-   *
-   * @example Usage
-   * ```ts
-   * import { RepoManager } from "@repo/apy";
-   * import { startServer } from "@repo/apy/testing";
-   * import assert from "node:assert";
-   *
-   * await using server = await startServer();
-   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
-   * const user = await manager.user({ id: 1 }); // testuser, the token's owner
-   * const group = await manager.group({ identifier: "team", create: true });
-   * assert.strictEqual((await user.getGroups()).items[0]?.id, group.id);
-   * ```
+   * One page of the groups the user created, or (`common: true`) the groups you share, as
+   * {@linkcode RepoUser.getRecords}.
    */
   async getGroups(query: QueryParams = {}): Promise<PageJson<GroupJson>> {
     return await getPage(this.transport, userResourcesPath(this.id, "group"), query);
   }
 
-  /**
-   * The user's identities, oldest first.
-   *
-   * @returns The identities.
-   *
-   * @example Usage
-   * ```ts
-   * import { RepoManager } from "@repo/apy";
-   * import { startServer } from "@repo/apy/testing";
-   * import assert from "node:assert";
-   *
-   * await using server = await startServer();
-   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
-   * const user = await manager.user({ id: 1 }); // testuser, the token's owner
-   * const identities = await user.identities();
-   * assert.strictEqual(identities[0]?.username, "testuser");
-   * ```
-   */
+  /** The user's identities, oldest first. */
   async identities(): Promise<IdentityJson[]> {
     return await this.transport.json("GET", identitiesPath(this.id));
   }
 
-  /**
-   * Describes the user like `Jane Doe (id: 1, account type: local, username: jdoe)`.
-   *
-   * @returns The description.
-   *
-   * @example Usage
-   * ```ts
-   * import { RepoManager } from "@repo/apy";
-   * import { startServer } from "@repo/apy/testing";
-   * import assert from "node:assert";
-   *
-   * await using server = await startServer();
-   * await using manager = new RepoManager({ host: server.url, pat: server.pat });
-   * const user = await manager.user({ id: 1 }); // testuser, the token's owner
-   * assert.match(String(user), /testuser/);
-   * ```
-   */
+  /** Describes the user like `Jane Doe (id: 1, account type: local, username: jdoe)`. */
   toString(): string {
     const { displayname, identity } = this.#meta.peek() ?? { displayname: "unknown" };
     return `${displayname} (id: ${this.id}, account type: ${

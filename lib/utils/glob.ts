@@ -2,13 +2,6 @@
  * fnmatch-style globs for file names: `*` any run of characters, `?` one character, `[abc]`,
  * `[a-z]` and `[!abc]` character classes; everything else matches itself.
  *
- * @example Usage
- * ```ts
- * import { globFilter, globToRegExp } from "./glob.ts";
- * console.log(globToRegExp("*.csv").test("data.csv")); // true
- * console.log(["a.csv", "b.txt"].filter(globFilter("*", "*.txt"))); // ["a.csv"]
- * ```
- *
  * @module
  */
 

@@ -1,13 +1,6 @@
 /**
  * Identifier helpers: turning any text into a valid resource identifier.
  *
- * @example Usage
- * ```ts
- * import { appendIdentifierSuffix, generateIdentifier } from "./identifier.ts";
- * console.log(generateIdentifier("My Record 1")); // "my-record-1"
- * console.log(appendIdentifierSuffix("rec", " -Copy 2_ ")); // "rec_copy-2"
- * ```
- *
  * @module
  */
 

@@ -2,13 +2,6 @@
  * Utilities: identifiers from arbitrary text, file-name globs, safe local names for server names,
  * resource types.
  *
- * @example Usage
- * ```ts
- * import { generateIdentifier, globToRegExp } from "./mod.ts";
- * console.log(generateIdentifier("My Record 1")); // "my-record-1"
- * console.log(globToRegExp("*.csv").test("data.csv")); // true
- * ```
- *
  * @module
  */
 

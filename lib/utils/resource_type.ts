@@ -2,13 +2,6 @@
  * The resource types of the repository and a checked lookup by name (the spec's
  * `utils.RESOURCE_TYPES` and `utils.get_resource_type`).
  *
- * @example Usage
- * ```ts
- * import { getResourceType, RESOURCE_TYPES } from "./resource_type.ts";
- * console.log(RESOURCE_TYPES); // ["record", "collection", "group", "template"]
- * console.log(getResourceType(" Record ")); // "record"
- * ```
- *
  * @module
  */
 

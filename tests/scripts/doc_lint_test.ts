@@ -5,16 +5,25 @@ import { type DocSymbol, exampleFindings } from "../../scripts/doc_lint.ts";
 const example = (code: string) => ({ doc: "Summary.", tags: [{ kind: "example", doc: code }] });
 const RUNS = "Usage\n```ts\nassert(true);\n```\n";
 
-Deno.test("doc lint: functions, classes and public methods need an example; types do not", () => {
+Deno.test("doc lint: functions, classes and public methods need an example (a linked one that names them will do; a method's may be its class's); types do not", () => {
   const symbols: DocSymbol[] = [
     { name: "documented", declarations: [{ kind: "function", jsDoc: example(RUNS) }] },
     { name: "bare", declarations: [{ kind: "function", jsDoc: { doc: "Summary." } }] },
     { name: "Options", declarations: [{ kind: "interface", jsDoc: { doc: "Summary." } }] },
     {
+      name: "Family",
+      declarations: [{ kind: "class", jsDoc: example("Usage\n```ts\nnew Member();\n```\n") }],
+    },
+    {
+      name: "Member",
+      declarations: [{ kind: "class", jsDoc: { doc: "See {@linkcode Family}." } }],
+    },
+    { name: "Stray", declarations: [{ kind: "class", jsDoc: { doc: "See {@linkcode Family}." } }] },
+    {
       name: "Thing",
       declarations: [{
         kind: "class",
-        jsDoc: example(RUNS),
+        jsDoc: example("Usage\n```ts\nnew Thing().onClass();\n```\n"),
         def: {
           methods: [
             { name: "shown", kind: "method", jsDoc: example(RUNS) },
@@ -23,6 +32,8 @@ Deno.test("doc lint: functions, classes and public methods need an example; type
             { name: "hidden", kind: "method", accessibility: "private" },
             { name: "[Symbol.asyncDispose]", kind: "method" },
             { name: "missing", kind: "getter", jsDoc: { doc: "No example." } },
+            { name: "forwarder", kind: "method", jsDoc: { doc: "Does it ({@linkcode doIt})." } },
+            { name: "onClass", kind: "method", jsDoc: { doc: "Shown in the class's example." } },
           ],
         },
       }],
@@ -30,6 +41,7 @@ Deno.test("doc lint: functions, classes and public methods need an example; type
   ];
   assertEquals(exampleFindings("mod.ts", symbols), [
     { key: "mod.ts:bare", problem: "no example" },
+    { key: "mod.ts:Stray", problem: "no example" },
     { key: "mod.ts:Thing.missing", problem: "no example" },
   ]);
 });
