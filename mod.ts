@@ -20,9 +20,10 @@
  * ```
  *
  * This entry point is the client: {@linkcode RepoManager} and the resource classes it hands out,
- * the errors, the option and JSON types, conversion and a few utilities. The machinery behind it
- * has its own entry points: `@repo/apy/http` (the transport, pagination, retries, the pacer and
- * the protocol vocabulary, for writing your own endpoints), `@repo/apy/config` (the config
+ * the errors, the option types, conversion and a few utilities. The machinery behind it has its
+ * own entry points: `@repo/apy/http` (the transport, pagination, retries, the pacer and the
+ * protocol vocabulary: the server's JSON types such as `RecordJson`, for writing your own
+ * endpoints), `@repo/apy/config` (the config
  * file), `@repo/apy/import` (ELN, JSON Schema and SHACL imports), `@repo/apy/cli` (the CLI),
  * `@repo/apy/cli/kit` (its reusable parts) and
  * `@repo/apy/testing` (a local repository server).
@@ -106,16 +107,6 @@ export { ChecksumMismatchError, ElnImportError } from "./lib/import/eln/errors.t
 // Options.
 export type { ConnectionSettings, SettingsOptions, SettingSource } from "./lib/config/settings.ts";
 export type { DirectSetting } from "./lib/config/errors.ts";
-// Types the client's signatures name (their home is `@repo/apy/http`): documented with the client.
-export type {
-  JsonKeyType,
-  JsonObjectOptions,
-  RequestBody,
-  RequestOptions,
-  Transport,
-} from "./lib/http/transport.ts";
-export type { QueryObject, QueryParams, QueryValue } from "./lib/http/url.ts";
-export type { ExtraValidation } from "./lib/http/protocol.ts";
 export type { Logger, LogLevel } from "./lib/http/log.ts";
 export type { RetryOptions } from "./lib/http/retry.ts";
 export type { ListOptions } from "./lib/http/list_options.ts";
@@ -175,41 +166,6 @@ export type {
   ResourceExportOptions,
 } from "./lib/transfer/export.ts";
 export type { Progress, ProgressCallback } from "./lib/transfer/progress.ts";
-
-// The server's JSON.
-export type {
-  ChunkJson,
-  CollectionJson,
-  ErrorBodyJson,
-  Extra,
-  ExtraType,
-  FileJson,
-  GroupJson,
-  GroupRoleJson,
-  IdentityJson,
-  InfoJson,
-  LicenseJson,
-  Links,
-  PageJson,
-  PaginationJson,
-  RecordJson,
-  RecordLinkJson,
-  ResourceChanges,
-  ResourceJson,
-  ResourceType,
-  RevisionJson,
-  RoleInfoJson,
-  RolesJson,
-  TagJson,
-  TemplateJson,
-  TemplateType,
-  TrashableType,
-  TrashItemJson,
-  UploadJson,
-  UploadTaskJson,
-  UserJson,
-  UserRoleJson,
-} from "./lib/http/protocol.ts";
 
 // Constants the spec names.
 export { EXTRAS_MAX_INTEGER, EXTRAS_MIN_INTEGER, RESOURCE_ROLES } from "./lib/http/protocol.ts";

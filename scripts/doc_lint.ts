@@ -149,11 +149,12 @@ export function exampleFindings(entry: string, symbols: DocSymbol[]): Finding[] 
 
 /**
  * Entry points that `deno doc --lint` must pass on alone, as a user runs it (`deno doc --lint
- * mod.ts`): each exports the types its own signatures name. `@repo/apy/import` and
- * `@repo/apy/cli/kit` hand out the client's classes and commander's, documented with the package.
+ * cli.ts`): each exports the types its own signatures name. The main entry's signatures name the
+ * server's JSON types, whose home is `@repo/apy/http`; `@repo/apy/import` and `@repo/apy/cli/kit`
+ * hand out the client's classes and commander's: those are linted with the package, as JSR
+ * documents it.
  */
 const LINTED_ALONE = [
-  "mod.ts",
   "cli.ts",
   "lib/http/mod.ts",
   "lib/config/mod.ts",
