@@ -162,14 +162,99 @@ export async function* paginate<T>(
   query: QueryParams = {},
   options: PaginateOptions = {},
 ): AsyncGenerator<PageJson<T>, void, undefined> {
+  const listing = listingCheck(endpoint, Boolean(options.whole));
+  const left = yield* readPages<T>(transport, endpoint, query, options, listing.page);
+  listing.end(left, options.maxPages ?? MAX_PAGES);
+}
+
+/**
+ * The page source of {@linkcode paginate}: the pages of a listing in order, following the
+ * server's `next` links and guarding them against loops; with `ahead`, that many following pages
+ * are requested in advance (never past `total_pages` or `maxPages`). `check` sees each page
+ * before the pages after it are requested.
+ *
+ * @returns Whether pages were left when `maxPages` stopped the reading.
+ */
+async function* readPages<T>(
+  transport: Transport,
+  endpoint: string,
+  query: QueryParams,
+  options: PaginateOptions,
+  check: (page: PageJson<T>, count: number) => void,
+): AsyncGenerator<PageJson<T>, boolean, undefined> {
   const maxPages = options.maxPages ?? MAX_PAGES;
   const pagesAhead = Math.max(0, Math.floor(options.ahead ?? 0));
+  const read = (target: string, first: boolean) =>
+    transport.jsonObject<PageJson<T>>("GET", target, {
+      ...(first ? { query } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+      shape: { items: "array" },
+    });
+  const ahead = readAhead((url) => read(url, false));
   const visited = new Set<string>();
-  const seen = new Set<unknown>();
   let next: string | undefined = endpoint;
   let lastPage = 0;
-  const loop = (count: number, what: string) =>
-    new RepoApyError(`The server's page links loop: page ${count + 1} ${what}`);
+  for (let count = 0; next !== undefined && count < maxPages; count++) {
+    visited.add(next);
+    const page: PageJson<T> = await (ahead.take(lastPage + 1, next) ?? read(next, count === 0));
+    const info = page._pagination;
+    const number = typeof info?.page === "number" ? info.page : undefined;
+    if (number !== undefined && number <= lastPage) {
+      throw loopError(count, "links back to an earlier page");
+    }
+    lastPage = number ?? lastPage + 1;
+    check(page, count);
+    const total = info?.total_pages;
+    next = typeof info?._links?.next === "string" ? info._links.next : undefined;
+    if (typeof total === "number" && next !== undefined) {
+      const last = Math.min(total, lastPage + pagesAhead, maxPages - count + lastPage - 1);
+      ahead.request(next, lastPage + 1, last);
+    }
+    yield page;
+    if (typeof total === "number" && lastPage >= total) next = undefined;
+    else if (next !== undefined && (visited.has(next) || next === info?._links?.self)) {
+      throw loopError(count, "links back to an earlier page");
+    }
+  }
+  return next !== undefined;
+}
+
+/**
+ * Pages requested ahead, by number. A page is used only when, at its turn, the `next` link names
+ * the link it was requested at; a failure is thrown only then.
+ */
+function readAhead<T>(read: (url: string) => Promise<PageJson<T>>) {
+  const pages = new Map<number, { url: string; page: Promise<PageJson<T>> }>();
+  return {
+    /** The page `number` requested ahead at `url`, if it was (it is given out once). */
+    take(number: number, url: string): Promise<PageJson<T>> | undefined {
+      const early = pages.get(number);
+      pages.delete(number);
+      return early?.url === url ? early.page : undefined;
+    },
+    /** Requests the pages `following` (the page `next` links to) to `last`. */
+    request(next: string, following: number, last: number): void {
+      for (let number = following; number <= last; number++) {
+        const url = pageLink(next, following, number);
+        if (url === undefined || pages.has(number)) continue;
+        const page = read(url);
+        page.catch(() => {}); // awaited (and its failure thrown) only when its turn comes
+        pages.set(number, { url, page });
+      }
+    },
+  };
+}
+
+function loopError(count: number, what: string): RepoApyError {
+  return new RepoApyError(`The server's page links loop: page ${count + 1} ${what}`);
+}
+
+/**
+ * The checks of a listing's items: no item twice and, with `whole`, exactly the items the first
+ * page counts.
+ */
+function listingCheck(endpoint: string, whole: boolean) {
+  const seen = new Set<unknown>();
   // With `whole`: the first page's count, and the items received.
   let counted: number | undefined;
   let received = 0;
@@ -178,92 +263,63 @@ export async function* paginate<T>(
       `The listing of ${endpoint} is incomplete: ${what}; its items were not taken as the whole list: read it again`,
       { endpoint, received, total: counted },
     );
-  const read = (target: string, first: boolean) =>
-    transport.jsonObject<PageJson<T>>("GET", target, {
-      ...(first ? { query } : {}),
-      ...(options.signal ? { signal: options.signal } : {}),
-      shape: { items: "array" },
-    });
-  // Pages requested ahead, by number; each is yielded only when its page's `next` link names it.
-  const ahead = new Map<number, { url: string; page: Promise<PageJson<T>> }>();
-  for (let count = 0; next !== undefined && count < maxPages; count++) {
-    visited.add(next);
-    const early = ahead.get(lastPage + 1);
-    ahead.delete(lastPage + 1);
-    const page: PageJson<T> = await (early?.url === next ? early.page : read(next, count === 0));
+  const countPage = (page: PageJson<unknown>, count: number) => {
+    received += page.items.length;
     const info = page._pagination;
-    const number = typeof info?.page === "number" ? info.page : undefined;
-    if (number !== undefined && number <= lastPage) {
-      throw loop(count, "links back to an earlier page");
+    const items = typeof info?.total_items === "number" ? info.total_items : undefined;
+    if (count === 0) {
+      // Without a count, a page that is all there is cannot be told from a listing cut short.
+      if (items === undefined) {
+        throw incomplete(
+          "the server's first page does not say how many items there are (no `total_items`)",
+        );
+      }
+      counted = items;
     }
-    lastPage = number ?? lastPage + 1;
-    if (options.whole) {
-      received += page.items.length;
-      const items = typeof info?.total_items === "number" ? info.total_items : undefined;
-      if (count === 0) {
-        // Without a count, a page that is all there is cannot be told from a listing cut short.
-        if (items === undefined) {
-          throw incomplete(
-            "the server's first page does not say how many items there are (no `total_items`)",
-          );
+    if (items !== counted) {
+      throw incomplete(
+        `it changed while it was read (page ${count + 1} counts ${
+          items ?? "no"
+        } items, page 1 counted ${counted ?? "none"})`,
+      );
+    }
+    if (counted !== undefined && received > counted) {
+      throw incomplete(
+        `${received} items arrived where the server counted ${counted} (it changed while it was read)`,
+      );
+    }
+  };
+  return {
+    /** Checks a page as it arrives. */
+    page(page: PageJson<unknown>, count: number): void {
+      if (whole) countPage(page, count);
+      for (const item of page.items) {
+        const { id, type } = (item ?? {}) as { id?: unknown; type?: unknown };
+        if (typeof id !== "number" && typeof id !== "string") continue;
+        // Trash items of different types share ids (record 14 and template 14): key by both.
+        const key = typeof type === "string" ? `${type}/${id}` : id;
+        if (seen.has(key)) {
+          // A listing that shifted while it was read repeats items too: with `whole`, say so.
+          throw whole
+            ? incomplete(
+              `it changed while it was read (page ${count + 1} repeats items of an earlier page)`,
+            )
+            : loopError(count, "repeats items of an earlier page");
         }
-        counted = items;
+        seen.add(key);
       }
-      if (items !== counted) {
+    },
+    /** Checks the listing once its pages ended, `left` when `maxPages` stopped the reading. */
+    end(left: boolean, maxPages: number): void {
+      if (!whole) return;
+      if (left) throw incomplete(`it has more than ${maxPages} pages (${received} items arrived)`);
+      if (counted !== undefined && received !== counted) {
         throw incomplete(
-          `it changed while it was read (page ${count + 1} counts ${
-            items ?? "no"
-          } items, page 1 counted ${counted ?? "none"})`,
+          `${received} of the ${counted} items the server counted arrived (the list changed while it was read, or the server cut it short)`,
         );
       }
-      if (counted !== undefined && received > counted) {
-        throw incomplete(
-          `${received} items arrived where the server counted ${counted} (it changed while it was read)`,
-        );
-      }
-    }
-    for (const item of page.items) {
-      const { id, type } = (item ?? {}) as { id?: unknown; type?: unknown };
-      if (typeof id !== "number" && typeof id !== "string") continue;
-      // Trash items of different types share ids (record 14 and template 14): key by both.
-      const key = typeof type === "string" ? `${type}/${id}` : id;
-      if (seen.has(key)) {
-        // A listing that shifted while it was read repeats items too: with `whole`, say so.
-        throw options.whole
-          ? incomplete(
-            `it changed while it was read (page ${count + 1} repeats items of an earlier page)`,
-          )
-          : loop(count, "repeats items of an earlier page");
-      }
-      seen.add(key);
-    }
-    const total = info?.total_pages;
-    next = typeof info?._links?.next === "string" ? info._links.next : undefined;
-    if (typeof total === "number" && next !== undefined) {
-      const last = Math.min(total, lastPage + pagesAhead, maxPages - count + lastPage - 1);
-      for (let number = lastPage + 1; number <= last; number++) {
-        const url = pageLink(next, lastPage + 1, number);
-        if (url === undefined || ahead.has(number)) continue;
-        const early = read(url, false);
-        early.catch(() => {}); // awaited (and its failure thrown) only when its turn comes
-        ahead.set(number, { url, page: early });
-      }
-    }
-    yield page;
-    if (typeof total === "number" && lastPage >= total) next = undefined;
-    else if (next !== undefined && (visited.has(next) || next === info?._links?.self)) {
-      throw loop(count, "links back to an earlier page");
-    }
-  }
-  if (!options.whole) return;
-  if (next !== undefined) {
-    throw incomplete(`it has more than ${maxPages} pages (${received} items arrived)`);
-  }
-  if (counted !== undefined && received !== counted) {
-    throw incomplete(
-      `${received} of the ${counted} items the server counted arrived (the list changed while it was read, or the server cut it short)`,
-    );
-  }
+    },
+  };
 }
 
 /** The link of page `number`, made from `next` (the link of page `following`) when it says so. */
