@@ -2,20 +2,6 @@
  * Pagination as async iterators: pages are yielded in order, following the server's `next` link
  * until there is none; they are fetched one at a time, or a few at once with `ahead`.
  *
- * @example Usage
- * ```ts
- * import { paginate, paginateItems } from "./paginate.ts";
- * import { Transport } from "./transport.ts";
- * import { startServer } from "../testing/mod.ts";
- * await using server = await startServer();
- * await using transport = new Transport({ settings: { host: server.url, pat: server.pat } });
- * for await (const page of paginate(transport, "/licenses", { per_page: 2 })) {
- *   console.log(page.items.length <= 2); // true
- * }
- * const licenses = await Array.fromAsync(paginateItems(transport, "/licenses"));
- * console.log(licenses.length > 0); // true
- * ```
- *
  * @module
  */
 

@@ -2,22 +2,6 @@
  * `reuseCollection`: a copy of a collection for a new run of the same work (client-reference
  * §5.4): a child collection with copies of the records, linked as the originals are.
  *
- * @example Usage
- * ```ts
- * import { RepoManager } from "@repo/apy";
- * import { reuseCollection } from "@repo/apy/import";
- * import { startServer } from "../testing/mod.ts";
- *
- * await using server = await startServer();
- * await using manager = new RepoManager({ host: server.url, pat: server.pat });
- * const run = await manager.collection({ identifier: "run", create: true, title: "Run" });
- * const sample = await manager.record({ identifier: "sample", create: true, title: "Sample" });
- * await run.addRecordLink(sample.id);
- * const reused = await reuseCollection(manager, run.id, { suffix: "run 2" });
- * console.log((await reused.collection.meta()).identifier); // "run_run-2"
- * console.log(reused.records.get(sample.id) !== sample.id); // true
- * ```
- *
  * @module
  */
 

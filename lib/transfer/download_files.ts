@@ -2,25 +2,6 @@
  * Downloading many files of a record: every file matching a glob (one request per file, each
  * verified and written atomically), or the server's ZIP archive of all files.
  *
- * @example Usage
- * ```ts
- * import { openResource } from "../resources/resource.ts";
- * import { downloadFiles } from "./download_files.ts";
- * import { uploadFile } from "./upload.ts";
- * import { RepoRecord } from "../model/record.ts";
- * import { Transport } from "../http/transport.ts";
- * import { startServer } from "../testing/mod.ts";
- * await using server = await startServer();
- * await using transport = new Transport({ settings: { host: server.url, pat: server.pat } });
- * const record = await openResource(transport, RepoRecord, { identifier: "demo", create: true });
- * await uploadFile(record, new TextEncoder().encode("a"), { fileName: "a.txt" });
- * await uploadFile(record, new TextEncoder().encode("b"), { fileName: "b.csv" });
- * const dir = await Deno.makeTempDir();
- * const paths = await downloadFiles(record, dir, { pattern: "*.txt" });
- * console.log(paths.length); // 1
- * await Deno.remove(dir, { recursive: true });
- * ```
- *
  * @module
  */
 

@@ -5,24 +5,6 @@
  * replace-data endpoint, so a file keeps its id), equal ones left alone, and with `delete` what
  * the other side lacks is removed.
  *
- * @example Usage
- * ```ts
- * import { syncFolder } from "./sync.ts";
- * import { RepoRecord } from "../model/record.ts";
- * import { openResource } from "../resources/resource.ts";
- * import { Transport } from "../http/transport.ts";
- * import { startServer } from "../testing/mod.ts";
- * await using server = await startServer();
- * await using transport = new Transport({ settings: { host: server.url, pat: server.pat } });
- * const record = await openResource(transport, RepoRecord, { identifier: "demo", create: true });
- * const dir = await Deno.makeTempDir();
- * await Deno.mkdir(`${dir}/raw`);
- * await Deno.writeTextFile(`${dir}/raw/a.csv`, "a");
- * const { plan } = await syncFolder(record, dir, { direction: "up" });
- * console.log(plan.actions.map((action) => action.name)); // ["raw/a.csv"]
- * await Deno.remove(dir, { recursive: true });
- * ```
- *
  * @module
  */
 

@@ -3,20 +3,6 @@
  * clash when forced, then either one direct PUT or chunked PUTs (bounded concurrency, retried,
  * resumable), finish and wait for the merge.
  *
- * @example Usage
- * ```ts
- * import { openResource } from "../resources/resource.ts";
- * import { uploadFile } from "./upload.ts";
- * import { RepoRecord } from "../model/record.ts";
- * import { Transport } from "../http/transport.ts";
- * import { startServer } from "../testing/mod.ts";
- * await using server = await startServer();
- * await using transport = new Transport({ settings: { host: server.url, pat: server.pat } });
- * const record = await openResource(transport, RepoRecord, { identifier: "demo", create: true });
- * const file = await uploadFile(record, new TextEncoder().encode("hello"), { fileName: "hello.txt" });
- * console.log(file.name, file.size); // "hello.txt" 5
- * ```
- *
  * @module
  */
 
