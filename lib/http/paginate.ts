@@ -148,9 +148,16 @@ export async function* paginate<T>(
   query: QueryParams = {},
   options: PaginateOptions = {},
 ): AsyncGenerator<PageJson<T>, void, undefined> {
-  const listing = listingCheck(endpoint, Boolean(options.whole));
-  const left = yield* readPages<T>(transport, endpoint, query, options, listing.page);
-  listing.end(left, options.maxPages ?? MAX_PAGES);
+  const listing: Listing = {
+    endpoint,
+    whole: Boolean(options.whole),
+    seen: new Set(),
+    counted: undefined,
+    received: 0,
+  };
+  const check = (page: PageJson<T>, count: number) => checkPage(listing, page, count);
+  const left = yield* readPages<T>(transport, endpoint, query, options, check);
+  checkEnd(listing, left, options.maxPages ?? MAX_PAGES);
 }
 
 /**
@@ -235,77 +242,92 @@ function loopError(count: number, what: string): RepoApyError {
   return new RepoApyError(`The server's page links loop: page ${count + 1} ${what}`);
 }
 
-/**
- * The checks of a listing's items: no item twice and, with `whole`, exactly the items the first
- * page counts.
- */
-function listingCheck(endpoint: string, whole: boolean) {
-  const seen = new Set<unknown>();
-  // With `whole`: the first page's count, and the items received.
-  let counted: number | undefined;
-  let received = 0;
-  const incomplete = (what: string) =>
-    new IncompleteListingError(
-      `The listing of ${endpoint} is incomplete: ${what}; its items were not taken as the whole list: read it again`,
-      { endpoint, received, total: counted },
+/** What {@linkcode paginate} checks a listing against: the items seen and, with `whole`, counted. */
+interface Listing {
+  readonly endpoint: string;
+  readonly whole: boolean;
+  /** Keys of the items seen. */
+  readonly seen: Set<unknown>;
+  /** With `whole`: the first page's count. */
+  counted: number | undefined;
+  /** With `whole`: the items received. */
+  received: number;
+}
+
+function incomplete(listing: Listing, what: string): IncompleteListingError {
+  const { endpoint, received, counted } = listing;
+  return new IncompleteListingError(
+    `The listing of ${endpoint} is incomplete: ${what}; its items were not taken as the whole list: read it again`,
+    { endpoint, received, total: counted },
+  );
+}
+
+/** Checks a page as it arrives: no item seen before and, with `whole`, the server's count. */
+function checkPage(listing: Listing, page: PageJson<unknown>, count: number): void {
+  if (listing.whole) countPage(listing, page, count);
+  for (const item of page.items) {
+    const { id, type } = (item ?? {}) as { id?: unknown; type?: unknown };
+    if (typeof id !== "number" && typeof id !== "string") continue;
+    // Trash items of different types share ids (record 14 and template 14): key by both.
+    const key = typeof type === "string" ? `${type}/${id}` : id;
+    if (listing.seen.has(key)) {
+      // A listing that shifted while it was read repeats items too: with `whole`, say so.
+      throw listing.whole
+        ? incomplete(
+          listing,
+          `it changed while it was read (page ${count + 1} repeats items of an earlier page)`,
+        )
+        : loopError(count, "repeats items of an earlier page");
+    }
+    listing.seen.add(key);
+  }
+}
+
+/** Counts a page's items against the count of the first page, which must give one. */
+function countPage(listing: Listing, page: PageJson<unknown>, count: number): void {
+  listing.received += page.items.length;
+  const info = page._pagination;
+  const items = typeof info?.total_items === "number" ? info.total_items : undefined;
+  if (count === 0) {
+    // Without a count, a page that is all there is cannot be told from a listing cut short.
+    if (items === undefined) {
+      throw incomplete(
+        listing,
+        "the server's first page does not say how many items there are (no `total_items`)",
+      );
+    }
+    listing.counted = items;
+  }
+  const { counted, received } = listing;
+  if (items !== counted) {
+    throw incomplete(
+      listing,
+      `it changed while it was read (page ${count + 1} counts ${
+        items ?? "no"
+      } items, page 1 counted ${counted ?? "none"})`,
     );
-  const countPage = (page: PageJson<unknown>, count: number) => {
-    received += page.items.length;
-    const info = page._pagination;
-    const items = typeof info?.total_items === "number" ? info.total_items : undefined;
-    if (count === 0) {
-      // Without a count, a page that is all there is cannot be told from a listing cut short.
-      if (items === undefined) {
-        throw incomplete(
-          "the server's first page does not say how many items there are (no `total_items`)",
-        );
-      }
-      counted = items;
-    }
-    if (items !== counted) {
-      throw incomplete(
-        `it changed while it was read (page ${count + 1} counts ${
-          items ?? "no"
-        } items, page 1 counted ${counted ?? "none"})`,
-      );
-    }
-    if (counted !== undefined && received > counted) {
-      throw incomplete(
-        `${received} items arrived where the server counted ${counted} (it changed while it was read)`,
-      );
-    }
-  };
-  return {
-    /** Checks a page as it arrives. */
-    page(page: PageJson<unknown>, count: number): void {
-      if (whole) countPage(page, count);
-      for (const item of page.items) {
-        const { id, type } = (item ?? {}) as { id?: unknown; type?: unknown };
-        if (typeof id !== "number" && typeof id !== "string") continue;
-        // Trash items of different types share ids (record 14 and template 14): key by both.
-        const key = typeof type === "string" ? `${type}/${id}` : id;
-        if (seen.has(key)) {
-          // A listing that shifted while it was read repeats items too: with `whole`, say so.
-          throw whole
-            ? incomplete(
-              `it changed while it was read (page ${count + 1} repeats items of an earlier page)`,
-            )
-            : loopError(count, "repeats items of an earlier page");
-        }
-        seen.add(key);
-      }
-    },
-    /** Checks the listing once its pages ended, `left` when `maxPages` stopped the reading. */
-    end(left: boolean, maxPages: number): void {
-      if (!whole) return;
-      if (left) throw incomplete(`it has more than ${maxPages} pages (${received} items arrived)`);
-      if (counted !== undefined && received !== counted) {
-        throw incomplete(
-          `${received} of the ${counted} items the server counted arrived (the list changed while it was read, or the server cut it short)`,
-        );
-      }
-    },
-  };
+  }
+  if (counted !== undefined && received > counted) {
+    throw incomplete(
+      listing,
+      `${received} items arrived where the server counted ${counted} (it changed while it was read)`,
+    );
+  }
+}
+
+/** With `whole`, checks the listing once its pages ended (`left`: `maxPages` stopped it). */
+function checkEnd(listing: Listing, left: boolean, maxPages: number): void {
+  const { whole, counted, received } = listing;
+  if (!whole) return;
+  if (left) {
+    throw incomplete(listing, `it has more than ${maxPages} pages (${received} items arrived)`);
+  }
+  if (counted !== undefined && received !== counted) {
+    throw incomplete(
+      listing,
+      `${received} of the ${counted} items the server counted arrived (the list changed while it was read, or the server cut it short)`,
+    );
+  }
 }
 
 /** The link of page `number`, made from `next` (the link of page `following`) when it says so. */
