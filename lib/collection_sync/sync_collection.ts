@@ -8,21 +8,6 @@
  * with nothing changed sends no change and writes nothing. Going down from one instance and up
  * into another moves a project between instances.
  *
- * @example Usage
- * ```ts
- * import { syncCollection } from "./sync_collection.ts";
- * import { Transport } from "../http/transport.ts";
- * import { startServer } from "../testing/mod.ts";
- * await using server = await startServer();
- * await using transport = new Transport({ settings: { host: server.url, pat: server.pat } });
- * const dir = await Deno.makeTempDir();
- * await Deno.mkdir(`${dir}/sample-1`);
- * await Deno.writeTextFile(`${dir}/sample-1/run1.csv`, "1,2\n");
- * const result = await syncCollection({ transport }, { identifier: "campaign" }, dir, { direction: "up" });
- * console.log(result.records.map((record) => record.identifier)); // ["sample-1"]
- * await Deno.remove(dir, { recursive: true });
- * ```
- *
  * @module
  */
 

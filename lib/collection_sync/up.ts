@@ -220,26 +220,7 @@ async function openLevel(
     if (outcome.changed.length > 0 && !dry) await collection.edit(changes);
   }
   if (parent !== undefined && !parent.children.has(outcome.identifier)) {
-    outcome.attached = true;
-    if (!dry && parent.collection !== undefined && collection !== undefined) {
-      try {
-        await parent.collection.addCollectionLink(collection.id);
-      } catch (error) {
-        if (!(error instanceof RequestError) || error.status !== 409) throw error;
-        outcome.attached = false;
-        // Attached meanwhile (another shard did it): the goal holds.
-        const now = await listChildren(transport, parent.collection.id, run.options.signal);
-        if (now.has(outcome.identifier)) {
-          parent.children.add(outcome.identifier);
-        } else {
-          run.result.problems.push({
-            folder: folder.folder,
-            reason:
-              `the collection '${outcome.identifier}' cannot become a child of '${parent.outcome.identifier}': it already has another parent collection (a collection has one); remove it there first`,
-          });
-        }
-      }
-    }
+    await attach(run, folder, parent, collection, outcome);
   }
   const signal = run.options.signal;
   const members = collection === undefined
@@ -257,6 +238,38 @@ async function openLevel(
     } catch (error) {
       if (signal?.aborted) throw error;
       run.result.problems.push({ folder: child.folder, reason: messageOf(error) });
+    }
+  }
+}
+
+/**
+ * Makes the collection a child of its parent level's (only counted in a dry run). One that
+ * another shard attached meanwhile counts as attached; one with another parent is a problem.
+ */
+async function attach(
+  run: UpRun,
+  folder: CollectionFolder,
+  parent: Level,
+  collection: RepoCollection | undefined,
+  outcome: CollectionSyncOutcome,
+): Promise<void> {
+  outcome.attached = true;
+  if (run.dry || parent.collection === undefined || collection === undefined) return;
+  try {
+    await parent.collection.addCollectionLink(collection.id);
+  } catch (error) {
+    if (!(error instanceof RequestError) || error.status !== 409) throw error;
+    outcome.attached = false;
+    // Attached meanwhile (another shard did it): the goal holds.
+    const now = await listChildren(run.transport, parent.collection.id, run.options.signal);
+    if (now.has(outcome.identifier)) {
+      parent.children.add(outcome.identifier);
+    } else {
+      run.result.problems.push({
+        folder: folder.folder,
+        reason:
+          `the collection '${outcome.identifier}' cannot become a child of '${parent.outcome.identifier}': it already has another parent collection (a collection has one); remove it there first`,
+      });
     }
   }
 }

@@ -7,30 +7,6 @@
  * collection folder: a new record folder becomes a record of the collection, a changed
  * `.record.json` changes the record's metadata. It never deletes anything.
  *
- * @example Usage
- * ```ts
- * import { watchCollection } from "./watch.ts";
- * import { Transport } from "../http/transport.ts";
- * import { startServer } from "../testing/mod.ts";
- * await using server = await startServer();
- * await using transport = new Transport({ settings: { host: server.url, pat: server.pat } });
- * const dir = await Deno.makeTempDir();
- * await Deno.mkdir(`${dir}/sample-1`);
- * await Deno.writeTextFile(`${dir}/sample-1/a.csv`, "1,2\n");
- * const locks = await Deno.makeTempDir(); // by default the user's cache folder
- * // One pass (as from cron): records made, files sent once settled, then it stops.
- * const events = watchCollection({ transport }, { identifier: "campaign" }, dir, {
- *   settleMs: 10,
- *   once: true,
- *   lockDir: locks,
- * });
- * for await (const event of events) {
- *   if (event.type === "stored") console.log(event.name); // "sample-1/a.csv"
- * }
- * await Deno.remove(dir, { recursive: true });
- * await Deno.remove(locks, { recursive: true });
- * ```
- *
  * @module
  */
 

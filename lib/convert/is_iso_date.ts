@@ -2,13 +2,6 @@
  * Whether a string is a date by the reference client's rule: python-dateutil's `isoparse`
  * accepts it (client-reference §4.2), reproduced step by step, including its tolerances.
  *
- * @example Usage
- * ```ts
- * import { isIsoDate } from "./is_iso_date.ts";
- * console.log(["2020", "2020-W01", "2020-001", "2020-13", "12345"].map(isIsoDate));
- * // [true, true, true, false, false]
- * ```
- *
  * @module
  */
 

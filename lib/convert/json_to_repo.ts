@@ -1,14 +1,6 @@
 /**
  * Plain JSON to the repository's extra metadata (client-reference §4.1).
  *
- * @example Usage
- * ```ts
- * import { jsonToRepo } from "./json_to_repo.ts";
- * import { parseJson } from "./parse_json.ts";
- * console.log(jsonToRepo(parseJson('{"mass": 3.0, "when": "2020-01-01"}')));
- * // [{ key: "mass", type: "float", value: 3 }, { key: "when", type: "date", value: "2020-01-01" }]
- * ```
- *
  * @module
  */
 

@@ -4,14 +4,6 @@
  * included. It accepts what Python's `json.loads` accepts, `NaN`, `Infinity` and `-Infinity`
  * included, so plain JSON converts exactly as in the reference client.
  *
- * @example Usage
- * ```ts
- * import { JsonNumber, parseJson } from "./parse_json.ts";
- * const data = parseJson('{"b": 1.0, "1": 2}');
- * console.log(data instanceof Map && [...data.keys()]); // ["b", "1"]
- * console.log(data instanceof Map && (data.get("b") as JsonNumber).isInteger); // false
- * ```
- *
  * @module
  */
 

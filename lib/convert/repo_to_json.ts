@@ -1,13 +1,6 @@
 /**
  * The repository's extra metadata back to plain JSON (client-reference §4.3).
  *
- * @example Usage
- * ```ts
- * import { repoToJson } from "./repo_to_json.ts";
- * console.log(repoToJson([{ key: "a", type: "list", value: [{ type: "int", value: 1 }] }]));
- * // { a: [1] }
- * ```
- *
  * @module
  */
 

@@ -2,20 +2,6 @@
  * Pagination as async iterators: pages are yielded in order, following the server's `next` link
  * until there is none; they are fetched one at a time, or a few at once with `ahead`.
  *
- * @example Usage
- * ```ts
- * import { paginate, paginateItems } from "./paginate.ts";
- * import { Transport } from "./transport.ts";
- * import { startServer } from "../testing/mod.ts";
- * await using server = await startServer();
- * await using transport = new Transport({ settings: { host: server.url, pat: server.pat } });
- * for await (const page of paginate(transport, "/licenses", { per_page: 2 })) {
- *   console.log(page.items.length <= 2); // true
- * }
- * const licenses = await Array.fromAsync(paginateItems(transport, "/licenses"));
- * console.log(licenses.length > 0); // true
- * ```
- *
  * @module
  */
 
@@ -162,105 +148,183 @@ export async function* paginate<T>(
   query: QueryParams = {},
   options: PaginateOptions = {},
 ): AsyncGenerator<PageJson<T>, void, undefined> {
+  const listing: Listing = {
+    endpoint,
+    whole: Boolean(options.whole),
+    seen: new Set(),
+    counted: undefined,
+    received: 0,
+  };
+  const check = (page: PageJson<T>, count: number) => checkPage(listing, page, count);
+  const left = yield* readPages<T>(transport, endpoint, query, options, check);
+  checkEnd(listing, left, options.maxPages ?? MAX_PAGES);
+}
+
+/**
+ * The page source of {@linkcode paginate}: the pages of a listing in order, following the
+ * server's `next` links and guarding them against loops; with `ahead`, that many following pages
+ * are requested in advance (never past `total_pages` or `maxPages`). `check` sees each page
+ * before the pages after it are requested.
+ *
+ * @returns Whether pages were left when `maxPages` stopped the reading.
+ */
+async function* readPages<T>(
+  transport: Transport,
+  endpoint: string,
+  query: QueryParams,
+  options: PaginateOptions,
+  check: (page: PageJson<T>, count: number) => void,
+): AsyncGenerator<PageJson<T>, boolean, undefined> {
   const maxPages = options.maxPages ?? MAX_PAGES;
   const pagesAhead = Math.max(0, Math.floor(options.ahead ?? 0));
-  const visited = new Set<string>();
-  const seen = new Set<unknown>();
-  let next: string | undefined = endpoint;
-  let lastPage = 0;
-  const loop = (count: number, what: string) =>
-    new RepoApyError(`The server's page links loop: page ${count + 1} ${what}`);
-  // With `whole`: the first page's count, and the items received.
-  let counted: number | undefined;
-  let received = 0;
-  const incomplete = (what: string) =>
-    new IncompleteListingError(
-      `The listing of ${endpoint} is incomplete: ${what}; its items were not taken as the whole list: read it again`,
-      { endpoint, received, total: counted },
-    );
   const read = (target: string, first: boolean) =>
     transport.jsonObject<PageJson<T>>("GET", target, {
       ...(first ? { query } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       shape: { items: "array" },
     });
-  // Pages requested ahead, by number; each is yielded only when its page's `next` link names it.
-  const ahead = new Map<number, { url: string; page: Promise<PageJson<T>> }>();
+  const ahead = readAhead((url) => read(url, false));
+  const visited = new Set<string>();
+  let next: string | undefined = endpoint;
+  let lastPage = 0;
   for (let count = 0; next !== undefined && count < maxPages; count++) {
     visited.add(next);
-    const early = ahead.get(lastPage + 1);
-    ahead.delete(lastPage + 1);
-    const page: PageJson<T> = await (early?.url === next ? early.page : read(next, count === 0));
+    const page: PageJson<T> = await (ahead.take(lastPage + 1, next) ?? read(next, count === 0));
     const info = page._pagination;
     const number = typeof info?.page === "number" ? info.page : undefined;
     if (number !== undefined && number <= lastPage) {
-      throw loop(count, "links back to an earlier page");
+      throw loopError(count, "links back to an earlier page");
     }
     lastPage = number ?? lastPage + 1;
-    if (options.whole) {
-      received += page.items.length;
-      const items = typeof info?.total_items === "number" ? info.total_items : undefined;
-      if (count === 0) {
-        // Without a count, a page that is all there is cannot be told from a listing cut short.
-        if (items === undefined) {
-          throw incomplete(
-            "the server's first page does not say how many items there are (no `total_items`)",
-          );
-        }
-        counted = items;
-      }
-      if (items !== counted) {
-        throw incomplete(
-          `it changed while it was read (page ${count + 1} counts ${
-            items ?? "no"
-          } items, page 1 counted ${counted ?? "none"})`,
-        );
-      }
-      if (counted !== undefined && received > counted) {
-        throw incomplete(
-          `${received} items arrived where the server counted ${counted} (it changed while it was read)`,
-        );
-      }
-    }
-    for (const item of page.items) {
-      const { id, type } = (item ?? {}) as { id?: unknown; type?: unknown };
-      if (typeof id !== "number" && typeof id !== "string") continue;
-      // Trash items of different types share ids (record 14 and template 14): key by both.
-      const key = typeof type === "string" ? `${type}/${id}` : id;
-      if (seen.has(key)) {
-        // A listing that shifted while it was read repeats items too: with `whole`, say so.
-        throw options.whole
-          ? incomplete(
-            `it changed while it was read (page ${count + 1} repeats items of an earlier page)`,
-          )
-          : loop(count, "repeats items of an earlier page");
-      }
-      seen.add(key);
-    }
+    check(page, count);
     const total = info?.total_pages;
     next = typeof info?._links?.next === "string" ? info._links.next : undefined;
     if (typeof total === "number" && next !== undefined) {
       const last = Math.min(total, lastPage + pagesAhead, maxPages - count + lastPage - 1);
-      for (let number = lastPage + 1; number <= last; number++) {
-        const url = pageLink(next, lastPage + 1, number);
-        if (url === undefined || ahead.has(number)) continue;
-        const early = read(url, false);
-        early.catch(() => {}); // awaited (and its failure thrown) only when its turn comes
-        ahead.set(number, { url, page: early });
-      }
+      ahead.request(next, lastPage + 1, last);
     }
     yield page;
     if (typeof total === "number" && lastPage >= total) next = undefined;
     else if (next !== undefined && (visited.has(next) || next === info?._links?.self)) {
-      throw loop(count, "links back to an earlier page");
+      throw loopError(count, "links back to an earlier page");
     }
   }
-  if (!options.whole) return;
-  if (next !== undefined) {
-    throw incomplete(`it has more than ${maxPages} pages (${received} items arrived)`);
+  return next !== undefined;
+}
+
+/**
+ * Pages requested ahead, by number. A page is used only when, at its turn, the `next` link names
+ * the link it was requested at; a failure is thrown only then.
+ */
+function readAhead<T>(read: (url: string) => Promise<PageJson<T>>) {
+  const pages = new Map<number, { url: string; page: Promise<PageJson<T>> }>();
+  return {
+    /** The page `number` requested ahead at `url`, if it was (it is given out once). */
+    take(number: number, url: string): Promise<PageJson<T>> | undefined {
+      const early = pages.get(number);
+      pages.delete(number);
+      return early?.url === url ? early.page : undefined;
+    },
+    /** Requests the pages `following` (the page `next` links to) to `last`. */
+    request(next: string, following: number, last: number): void {
+      for (let number = following; number <= last; number++) {
+        const url = pageLink(next, following, number);
+        if (url === undefined || pages.has(number)) continue;
+        const page = read(url);
+        page.catch(() => {}); // awaited (and its failure thrown) only when its turn comes
+        pages.set(number, { url, page });
+      }
+    },
+  };
+}
+
+function loopError(count: number, what: string): RepoApyError {
+  return new RepoApyError(`The server's page links loop: page ${count + 1} ${what}`);
+}
+
+/** What {@linkcode paginate} checks a listing against: the items seen and, with `whole`, counted. */
+interface Listing {
+  readonly endpoint: string;
+  readonly whole: boolean;
+  /** Keys of the items seen. */
+  readonly seen: Set<unknown>;
+  /** With `whole`: the first page's count. */
+  counted: number | undefined;
+  /** With `whole`: the items received. */
+  received: number;
+}
+
+function incomplete(listing: Listing, what: string): IncompleteListingError {
+  const { endpoint, received, counted } = listing;
+  return new IncompleteListingError(
+    `The listing of ${endpoint} is incomplete: ${what}; its items were not taken as the whole list: read it again`,
+    { endpoint, received, total: counted },
+  );
+}
+
+/** Checks a page as it arrives: no item seen before and, with `whole`, the server's count. */
+function checkPage(listing: Listing, page: PageJson<unknown>, count: number): void {
+  if (listing.whole) countPage(listing, page, count);
+  for (const item of page.items) {
+    const { id, type } = (item ?? {}) as { id?: unknown; type?: unknown };
+    if (typeof id !== "number" && typeof id !== "string") continue;
+    // Trash items of different types share ids (record 14 and template 14): key by both.
+    const key = typeof type === "string" ? `${type}/${id}` : id;
+    if (listing.seen.has(key)) {
+      // A listing that shifted while it was read repeats items too: with `whole`, say so.
+      throw listing.whole
+        ? incomplete(
+          listing,
+          `it changed while it was read (page ${count + 1} repeats items of an earlier page)`,
+        )
+        : loopError(count, "repeats items of an earlier page");
+    }
+    listing.seen.add(key);
+  }
+}
+
+/** Counts a page's items against the count of the first page, which must give one. */
+function countPage(listing: Listing, page: PageJson<unknown>, count: number): void {
+  listing.received += page.items.length;
+  const info = page._pagination;
+  const items = typeof info?.total_items === "number" ? info.total_items : undefined;
+  if (count === 0) {
+    // Without a count, a page that is all there is cannot be told from a listing cut short.
+    if (items === undefined) {
+      throw incomplete(
+        listing,
+        "the server's first page does not say how many items there are (no `total_items`)",
+      );
+    }
+    listing.counted = items;
+  }
+  const { counted, received } = listing;
+  if (items !== counted) {
+    throw incomplete(
+      listing,
+      `it changed while it was read (page ${count + 1} counts ${
+        items ?? "no"
+      } items, page 1 counted ${counted ?? "none"})`,
+    );
+  }
+  if (counted !== undefined && received > counted) {
+    throw incomplete(
+      listing,
+      `${received} items arrived where the server counted ${counted} (it changed while it was read)`,
+    );
+  }
+}
+
+/** With `whole`, checks the listing once its pages ended (`left`: `maxPages` stopped it). */
+function checkEnd(listing: Listing, left: boolean, maxPages: number): void {
+  const { whole, counted, received } = listing;
+  if (!whole) return;
+  if (left) {
+    throw incomplete(listing, `it has more than ${maxPages} pages (${received} items arrived)`);
   }
   if (counted !== undefined && received !== counted) {
     throw incomplete(
+      listing,
       `${received} of the ${counted} items the server counted arrived (the list changed while it was read, or the server cut it short)`,
     );
   }

@@ -1,21 +1,6 @@
 /**
  * `importJsonSchema`: a JSON Schema file becomes a new template.
  *
- * @example Usage
- * ```ts
- * import { RepoManager } from "@repo/apy";
- * import { importJsonSchema } from "@repo/apy/import";
- * import { startServer } from "../testing/mod.ts";
- *
- * await using server = await startServer();
- * await using manager = new RepoManager({ host: server.url, pat: server.pat });
- * const path = await Deno.makeTempFile({ suffix: ".json" });
- * await Deno.writeTextFile(path, '{"title": "Sample", "type": "object", "properties": {"mass": {"type": "number"}}}');
- * const template = await importJsonSchema(manager, path);
- * console.log((await template.meta()).identifier); // "sample"
- * await Deno.remove(path);
- * ```
- *
  * @module
  */
 

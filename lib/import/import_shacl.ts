@@ -1,22 +1,6 @@
 /**
  * `importShacl`: a SHACL shapes file becomes a new template.
  *
- * @example Usage
- * ```ts
- * import { RepoManager } from "@repo/apy";
- * import { importShacl } from "@repo/apy/import";
- * import { startServer } from "../testing/mod.ts";
- *
- * await using server = await startServer();
- * await using manager = new RepoManager({ host: server.url, pat: server.pat });
- * const path = await Deno.makeTempFile({ suffix: ".ttl" });
- * await Deno.writeTextFile(path, `@prefix sh: <http://www.w3.org/ns/shacl#> .
- * <https://example.org/s> a sh:NodeShape ; sh:property [ sh:name "mass" ] .`);
- * const template = await importShacl(manager, path, { templateType: "record" });
- * console.log((await template.meta()).type); // "record"
- * await Deno.remove(path);
- * ```
- *
  * @module
  */
 

@@ -1,19 +1,6 @@
 /**
  * JSON Schema → template, as a pure function (client-reference §5.2, spec rule 8).
  *
- * @example Usage
- * ```ts
- * import { jsonSchemaToTemplate } from "./json_schema_template.ts";
- * const draft = jsonSchemaToTemplate(JSON.stringify({
- *   title: "Sample",
- *   type: "object",
- *   properties: { mass: { type: "number", minimum: 0 }, name: { type: "string" } },
- *   propertiesOrder: ["name", "mass"],
- *   required: ["name"],
- * }));
- * console.log(draft.extras.map((extra) => [extra.key, extra.type])); // [["name", "str"], ["mass", "float"]]
- * ```
- *
  * @module
  */
 

@@ -2,15 +2,6 @@
  * `readBoundedText`: reads a text file given on the command line or to an importer, refusing a
  * missing path, a folder or a file larger than a cap before reading it.
  *
- * @example Usage
- * ```ts
- * import { readBoundedText } from "./read_bounded_text.ts";
- * const path = await Deno.makeTempFile();
- * await Deno.writeTextFile(path, '{"a": 1}');
- * console.log(await readBoundedText(path, 1024)); // '{"a": 1}'
- * await Deno.remove(path);
- * ```
- *
  * @module
  */
 

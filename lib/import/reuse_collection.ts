@@ -2,22 +2,6 @@
  * `reuseCollection`: a copy of a collection for a new run of the same work (client-reference
  * §5.4): a child collection with copies of the records, linked as the originals are.
  *
- * @example Usage
- * ```ts
- * import { RepoManager } from "@repo/apy";
- * import { reuseCollection } from "@repo/apy/import";
- * import { startServer } from "../testing/mod.ts";
- *
- * await using server = await startServer();
- * await using manager = new RepoManager({ host: server.url, pat: server.pat });
- * const run = await manager.collection({ identifier: "run", create: true, title: "Run" });
- * const sample = await manager.record({ identifier: "sample", create: true, title: "Sample" });
- * await run.addRecordLink(sample.id);
- * const reused = await reuseCollection(manager, run.id, { suffix: "run 2" });
- * console.log((await reused.collection.meta()).identifier); // "run_run-2"
- * console.log(reused.records.get(sample.id) !== sample.id); // true
- * ```
- *
  * @module
  */
 
@@ -102,20 +86,8 @@ export async function reuseCollection(
   }
   const source = await openResource(transport, RepoCollection, { id: collectionId });
   const sourceMeta = await source.meta();
-  const members = await Array.fromAsync(source.records({ perPage: MAX_PER_PAGE }));
-  const byId = new Map(members.map((record) => [record.id, record]));
-  for (const id of [...linkedRecordIds, ...(records === "all" ? [] : records)]) {
-    if (!byId.has(id)) {
-      throw new InputError(
-        `The record with id ${id} is not in the collection ${collectionId}: choose among ` +
-          `${[...byId.keys()].join(", ") || "none"}`,
-      );
-    }
-  }
   const reused = new Set(linkedRecordIds);
-  const selected = members.filter((record) =>
-    records === "all" || records.includes(record.id) || reused.has(record.id)
-  );
+  const selected = await selectRecords(source, collectionId, reused, records);
   const copies = selected.filter((record) => !reused.has(record.id));
   const collectionIdentifier = appendIdentifierSuffix(sourceMeta.identifier, suffix);
   await ensureFree(transport, "collection", collectionIdentifier);
@@ -148,20 +120,7 @@ export async function reuseCollection(
       mapping.set(record.id, newId);
       await collection.addRecordLink(newId);
     }
-    let links = 0;
-    for (const record of selected) {
-      const from = new RepoRecord(transport, record.id);
-      for await (const link of from.recordLinks({ direction: "out", perPage: MAX_PER_PAGE })) {
-        const to = link.record_to?.id;
-        const newFrom = mapping.get(record.id);
-        const newTo = to === undefined ? undefined : mapping.get(to);
-        if (newFrom === undefined || newTo === undefined) continue;
-        if (newFrom === record.id && newTo === to) continue; // both reused: the link exists
-        const start = await openResource(transport, RepoRecord, { id: newFrom });
-        await start.linkRecord(newTo, link.name, { termIri: link.term ?? null });
-        links++;
-      }
-    }
+    const links = await copyLinks(transport, selected, mapping);
     return { collection, records: mapping, links };
   } catch (error) {
     for (const resource of created.reverse()) {
@@ -175,6 +134,55 @@ export async function reuseCollection(
       { cause: error },
     );
   }
+}
+
+/**
+ * The members to reuse: every one, or those chosen plus the reused ones.
+ *
+ * @throws {InputError} For a chosen or reused id that is not a member.
+ */
+async function selectRecords(
+  source: RepoCollection,
+  collectionId: number,
+  reused: ReadonlySet<number>,
+  records: "all" | readonly number[],
+) {
+  const members = await Array.fromAsync(source.records({ perPage: MAX_PER_PAGE }));
+  const byId = new Map(members.map((record) => [record.id, record]));
+  for (const id of [...reused, ...(records === "all" ? [] : records)]) {
+    if (!byId.has(id)) {
+      throw new InputError(
+        `The record with id ${id} is not in the collection ${collectionId}: choose among ` +
+          `${[...byId.keys()].join(", ") || "none"}`,
+      );
+    }
+  }
+  return members.filter((record) =>
+    records === "all" || records.includes(record.id) || reused.has(record.id)
+  );
+}
+
+/** Copies the links between the selected records onto their copies; the number made. */
+async function copyLinks(
+  transport: Transport,
+  selected: readonly { id: number }[],
+  mapping: ReadonlyMap<number, number>,
+): Promise<number> {
+  let links = 0;
+  for (const record of selected) {
+    const from = new RepoRecord(transport, record.id);
+    for await (const link of from.recordLinks({ direction: "out", perPage: MAX_PER_PAGE })) {
+      const to = link.record_to?.id;
+      const newFrom = mapping.get(record.id);
+      const newTo = to === undefined ? undefined : mapping.get(to);
+      if (newFrom === undefined || newTo === undefined) continue;
+      if (newFrom === record.id && newTo === to) continue; // both reused: the link exists
+      const start = await openResource(transport, RepoRecord, { id: newFrom });
+      await start.linkRecord(newTo, link.name, { termIri: link.term ?? null });
+      links++;
+    }
+  }
+  return links;
 }
 
 async function ensureFree(transport: Transport, type: "record" | "collection", identifier: string) {

@@ -1,18 +1,6 @@
 /**
  * SHACL shapes → template, as a pure function (client-reference §5.3, spec rule 9).
  *
- * @example Usage
- * ```ts
- * import { shaclToTemplate } from "./shacl_template.ts";
- * const draft = shaclToTemplate(`
- *   @prefix sh: <http://www.w3.org/ns/shacl#> . @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
- *   <https://example.org/sample> a sh:NodeShape ;
- *     sh:property [ sh:name "mass" ; sh:order 1 ; sh:datatype xsd:float ] ,
- *                 [ sh:name "name" ; sh:order 0 ; sh:datatype xsd:string ; sh:minCount 1 ] .
- * `, { fileName: "sample.ttl" });
- * console.log(draft.title, draft.extras.map((extra) => extra.key)); // "sample" ["name", "mass"]
- * ```
- *
  * @module
  */
 

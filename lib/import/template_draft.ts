@@ -1,17 +1,6 @@
 /**
  * What the pure template converters produce: the fields of a new template, ready to send.
  *
- * @example Usage
- * ```ts
- * import { templateData, type TemplateDraft } from "./template_draft.ts";
- * const draft: TemplateDraft = {
- *   title: "Sample",
- *   description: "",
- *   extras: [{ key: "mass", type: "float", value: null, unit: "g" }],
- * };
- * console.log(templateData(draft, "record")); // { extras: [{ key: "mass", type: "float", value: null, unit: "g" }] }
- * ```
- *
  * @module
  */
 

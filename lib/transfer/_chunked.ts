@@ -87,6 +87,44 @@ export async function deleteUpload(transport: Transport, upload: UploadJson): Pr
 }
 
 /**
+ * One run of {@linkcode sendChunked}: the upload, what the server has of it, and what this
+ * process read of the source.
+ */
+interface Session {
+  readonly transport: Transport;
+  readonly upload: UploadJson;
+  readonly source: ResolvedSource;
+  readonly options: ChunkedOptions;
+  /** The upload's own link (read back to see what the server holds). */
+  readonly self: string;
+  /** Where chunks are sent. */
+  readonly target: string;
+  readonly chunkSize: number;
+  readonly count: number;
+  /** The signal for every request. */
+  readonly request: { signal?: AbortSignal };
+  /**
+   * Chunks the server holds, by index → MD5, from its lists. They are still read locally and
+   * compared, so a resumed upload never keeps chunks of a different file that happens to have
+   * the same name and size; a chunk whose MD5 differs is sent again (overwriting it).
+   */
+  readonly stored: Map<number, string>;
+  /** Chunks counted as on the server, for progress and for what a failure leaves there. */
+  readonly onServer: Set<number>;
+  /** Bytes on the server when this run started. */
+  resumed: number;
+  /** MD5s of the source's chunks, by index, as read. */
+  readonly digests: string[];
+  /**
+   * Set when the server stopped taking chunks (404): another process finished the upload, or it
+   * is gone. The remaining chunks are still hashed, so the result can be verified.
+   */
+  stopped: RequestError | undefined;
+  /** False once the server's list says the upload is no longer active. */
+  active: boolean;
+}
+
+/**
  * Sends every chunk the upload lacks, finishes it, waits for the merged file and verifies it.
  *
  * @param transport The transport.
@@ -102,135 +140,226 @@ export async function sendChunked(
   source: ResolvedSource,
   options: ChunkedOptions,
 ): Promise<FileJson> {
-  const chunkSize = upload._meta.chunk_size;
-  const count = upload.chunk_count;
-  const sizeOf = (index: number) =>
-    Math.max(0, Math.min(chunkSize, source.size - index * chunkSize));
-  const request = options.signal ? { signal: options.signal } : {};
-  // Chunks the server already has (from an earlier attempt), by index → MD5. They are still read
-  // locally and compared, so a resumed upload never keeps chunks of a different file that happens
-  // to have the same name and size; a chunk whose MD5 differs is sent again (overwriting it).
-  const stored = new Map<number, string>();
-  const learn = (current: UploadJson) => {
-    for (const chunk of current.chunks ?? []) {
-      if (chunk.size === sizeOf(chunk.index) && typeof chunk.checksum === "string") {
-        stored.set(chunk.index, chunk.checksum.toLowerCase());
-      }
-    }
-  };
-  learn(upload);
-  const onServer = new Set(stored.keys());
-  const bytesOnServer = () => [...onServer].reduce((sum, index) => sum + sizeOf(index), 0);
-  const resumed = bytesOnServer();
-  const report = () =>
-    options.onProgress?.({ bytes: bytesOnServer(), total: source.size, resumed });
-  report();
-  const self = upload._links.self;
-  const target = upload._actions.upload_data ?? self;
-  if (target === undefined || self === undefined) throw protocolError(upload, "upload_data");
-  const digests: string[] = new Array(count);
-  // Set when the server stopped taking chunks (404): another process finished the upload, or it
-  // is gone. The remaining chunks are still hashed, so the result can be verified.
-  let stopped: RequestError | undefined;
-  let active = upload.state === "active";
+  const session = openSession(transport, upload, source, options);
+  await sendMissing(session);
+  const sent: SentData = { size: source.size, checksums: compositeCandidates(session.digests) };
+  if (session.stopped !== undefined || !session.active) return await followOther(session, sent);
+  return await finishUpload(session, sent);
+}
 
+/** The session of an upload, with what the server holds learned; reports the starting progress. */
+function openSession(
+  transport: Transport,
+  upload: UploadJson,
+  source: ResolvedSource,
+  options: ChunkedOptions,
+): Session {
+  const self = upload._links.self;
+  const session: Session = {
+    transport,
+    upload,
+    source,
+    options,
+    self: self ?? "",
+    target: upload._actions.upload_data ?? self ?? "",
+    chunkSize: upload._meta.chunk_size,
+    count: upload.chunk_count,
+    request: options.signal ? { signal: options.signal } : {},
+    stored: new Map(),
+    onServer: new Set(),
+    resumed: 0,
+    digests: new Array(upload.chunk_count),
+    stopped: undefined,
+    active: upload.state === "active",
+  };
+  learn(session, upload);
+  for (const index of session.stored.keys()) session.onServer.add(index);
+  session.resumed = bytesOnServer(session);
+  report(session);
+  if (self === undefined) throw protocolError(upload, "upload_data");
+  return session;
+}
+
+/** Bytes of chunk `index` of the source. */
+function sizeOf(session: Session, index: number): number {
+  const { chunkSize, source } = session;
+  return Math.max(0, Math.min(chunkSize, source.size - index * chunkSize));
+}
+
+/** Takes the chunks of the server's list that have their full size and a checksum. */
+function learn(session: Session, current: UploadJson): void {
+  for (const chunk of current.chunks ?? []) {
+    if (chunk.size === sizeOf(session, chunk.index) && typeof chunk.checksum === "string") {
+      session.stored.set(chunk.index, chunk.checksum.toLowerCase());
+    }
+  }
+}
+
+function bytesOnServer(session: Session): number {
+  return [...session.onServer].reduce((sum, index) => sum + sizeOf(session, index), 0);
+}
+
+function report(session: Session): void {
+  const { source, resumed } = session;
+  session.options.onProgress?.({ bytes: bytesOnServer(session), total: source.size, resumed });
+}
+
+/** What a failed or cancelled run leaves on the server, for resuming. */
+function left(session: Session): Left {
+  return {
+    uploadId: session.upload.id,
+    chunks: session.onServer.size,
+    chunkCount: session.count,
+    bytes: bytesOnServer(session),
+  };
+}
+
+/**
+ * Reads every chunk not yet verified and sends those the server lacks, through a bounded pool.
+ * A failure deletes the upload unless it can be resumed.
+ */
+async function sendMissing(session: Session): Promise<void> {
+  const { transport, upload, source, options, stored, digests, count } = session;
   try {
     const limit = Math.max(1, Math.min(options.concurrency, count));
-    const send = async (chunk: SourceChunk) => {
-      using _release = { [Symbol.dispose]: () => chunk.release() };
-      const checksum = options.known?.get(chunk.index) ?? md5Hex(chunk.bytes);
-      digests[chunk.index] = checksum;
-      if (!active || stopped || stored.get(chunk.index) === checksum) return;
-      if (options.recheck) {
-        const current = await transport.jsonObject<UploadJson>("GET", self, {
-          ...UPLOAD_ANSWER,
-          ...request,
-        });
-        learn(current);
-        if (current.state !== "active") {
-          active = false;
-          return;
-        }
-        if (stored.get(chunk.index) === checksum) {
-          onServer.add(chunk.index);
-          return report();
-        }
-      }
-      let answer: UploadJson;
-      try {
-        answer = await transport.jsonObject<UploadJson>("PUT", target, {
-          ...UPLOAD_ANSWER,
-          body: chunk.bytes,
-          headers: {
-            [HEADER.contentType]: "application/octet-stream",
-            [HEADER.chunkIndex]: String(chunk.index),
-            [HEADER.chunkSize]: String(chunk.bytes.byteLength),
-            [HEADER.md5Checksum]: checksum,
-          },
-          idempotent: true,
-          ...request,
-        });
-      } catch (error) {
-        if (!(error instanceof RequestError) || error.status !== 404) throw error;
-        stopped ??= error;
-        return;
-      }
-      // The server's list right after storing the chunk: other bytes than were sent are never
-      // finished into a file.
-      const kept = answer.chunks?.find((stored) => stored.index === chunk.index)?.checksum;
-      if (typeof kept === "string" && kept.toLowerCase() !== checksum) {
-        throw new UploadError(
-          `The server stored other data than was sent for chunk ${chunk.index} of '${upload.name}' (checksum ${kept} instead of ${checksum}): the upload was deleted and nothing was changed; upload the file again`,
-          { upload },
-        );
-      }
-      stored.set(chunk.index, checksum);
-      onServer.add(chunk.index);
-      report();
-    };
     // Chunks already verified against the server's (when resuming) are not read again.
     for (const [index, checksum] of options.known ?? []) {
       if (stored.get(index) === checksum) digests[index] = checksum;
     }
     const unread = (index: number) => digests[index] === undefined;
+    const send = (chunk: SourceChunk) => sendChunk(session, chunk);
     for (const wanted of passes(count, stored, options.recheck === true)) {
-      const chunks = source.chunks(chunkSize, (index) => wanted(index) && unread(index));
+      const chunks = source.chunks(session.chunkSize, (index) => wanted(index) && unread(index));
       await runPool(limit, chunks, send, { signal: options.signal });
     }
   } catch (error) {
-    if (options.signal?.aborted) throw aborted(upload, options.signal.reason, left());
-    const failed = failure(upload, "Sending a chunk of", error, left());
+    if (options.signal?.aborted) throw aborted(upload, options.signal.reason, left(session));
+    const failed = failure(upload, "Sending a chunk of", error, left(session));
     // Kept only for resuming: an upload that cannot be resumed is not left on the server.
     if (!(failed instanceof UploadError && failed.resumable)) await deleteUpload(transport, upload);
     throw failed;
   }
-  const sent: SentData = { size: source.size, checksums: compositeCandidates(digests) };
-  if (stopped !== undefined || !active) {
-    // Following an upload someone else finished makes sense only if it holds this data.
-    if ([...stored].some(([index, checksum]) => digests[index] !== checksum)) {
-      throw new UploadError(
-        `Another upload of '${upload.name}' with other content is being finished on the server: run the upload again once it is done`,
-        { upload, ...(stopped ? { cause: stopped } : {}) },
-      );
-    }
-    return await settle(transport, upload, sent, stopped, "Sending a chunk of", options);
-  }
+}
 
+/** Hashes one chunk and sends it unless the server holds it already or stopped taking chunks. */
+async function sendChunk(session: Session, chunk: SourceChunk): Promise<void> {
+  using _release = { [Symbol.dispose]: () => chunk.release() };
+  const checksum = session.options.known?.get(chunk.index) ?? md5Hex(chunk.bytes);
+  session.digests[chunk.index] = checksum;
+  if (!session.active || session.stopped || session.stored.get(chunk.index) === checksum) return;
+  if (session.options.recheck && await sentMeanwhile(session, chunk.index, checksum)) return;
+  const answer = await putChunk(session, chunk, checksum);
+  if (answer === undefined) return;
+  // The server's list right after storing the chunk: other bytes than were sent are never
+  // finished into a file.
+  const kept = answer.chunks?.find((stored) => stored.index === chunk.index)?.checksum;
+  if (typeof kept === "string" && kept.toLowerCase() !== checksum) {
+    throw new UploadError(
+      `The server stored other data than was sent for chunk ${chunk.index} of '${session.upload.name}' (checksum ${kept} instead of ${checksum}): the upload was deleted and nothing was changed; upload the file again`,
+      { upload: session.upload },
+    );
+  }
+  session.stored.set(chunk.index, checksum);
+  session.onServer.add(chunk.index);
+  report(session);
+}
+
+/**
+ * Re-reads the server's list before a chunk is sent: true when the chunk need not be sent,
+ * because another process sent it meanwhile or the upload is no longer active.
+ */
+async function sentMeanwhile(session: Session, index: number, checksum: string) {
+  const current = await session.transport.jsonObject<UploadJson>("GET", session.self, {
+    ...UPLOAD_ANSWER,
+    ...session.request,
+  });
+  learn(session, current);
+  if (current.state !== "active") {
+    session.active = false;
+    return true;
+  }
+  if (session.stored.get(index) !== checksum) return false;
+  session.onServer.add(index);
+  report(session);
+  return true;
+}
+
+/**
+ * Sends one chunk; the server's answer, or `undefined` when it stopped taking chunks (404,
+ * remembered in `stopped`). The request is idempotent: the same bytes at the same index.
+ */
+async function putChunk(
+  session: Session,
+  chunk: SourceChunk,
+  checksum: string,
+): Promise<UploadJson | undefined> {
+  try {
+    return await session.transport.jsonObject<UploadJson>("PUT", session.target, {
+      ...UPLOAD_ANSWER,
+      body: chunk.bytes,
+      headers: {
+        [HEADER.contentType]: "application/octet-stream",
+        [HEADER.chunkIndex]: String(chunk.index),
+        [HEADER.chunkSize]: String(chunk.bytes.byteLength),
+        [HEADER.md5Checksum]: checksum,
+      },
+      idempotent: true,
+      ...session.request,
+    });
+  } catch (error) {
+    if (!(error instanceof RequestError) || error.status !== 404) throw error;
+    session.stopped ??= error;
+    return undefined;
+  }
+}
+
+/**
+ * Follows an upload the server stopped taking chunks for, or that is no longer active, to its
+ * file; only when every chunk it holds is one of this data.
+ */
+async function followOther(session: Session, sent: SentData): Promise<FileJson> {
+  const { upload, stopped, stored, digests } = session;
+  if ([...stored].some(([index, checksum]) => digests[index] !== checksum)) {
+    throw new UploadError(
+      `Another upload of '${upload.name}' with other content is being finished on the server: run the upload again once it is done`,
+      { upload, ...(stopped ? { cause: stopped } : {}) },
+    );
+  }
+  return await settle(
+    session.transport,
+    upload,
+    sent,
+    stopped,
+    "Sending a chunk of",
+    session.options,
+  );
+}
+
+/**
+ * Finishes the upload once every chunk is sent: checks that the server holds only this data,
+ * asks for the merge, and waits for the verified file. A finish whose answer is lost is followed
+ * to its outcome, never sent again.
+ */
+async function finishUpload(session: Session, sent: SentData): Promise<FileJson> {
+  const { transport, upload, options } = session;
   const finish = upload._actions.finish;
   if (finish === undefined) throw protocolError(upload, "finish");
   // Just before the finish: every chunk the server holds must be one this process verified (sent
   // or compared); another process may have written into the upload meanwhile.
   let before: UploadJson;
   try {
-    before = await transport.jsonObject<UploadJson>("GET", self, { ...UPLOAD_ANSWER, ...request });
+    before = await transport.jsonObject<UploadJson>("GET", session.self, {
+      ...UPLOAD_ANSWER,
+      ...session.request,
+    });
   } catch (error) {
-    if (options.signal?.aborted) throw aborted(upload, options.signal.reason, left());
-    throw failure(upload, "Checking the chunks of", error, left());
+    if (options.signal?.aborted) throw aborted(upload, options.signal.reason, left(session));
+    throw failure(upload, "Checking the chunks of", error, left(session));
   }
   if (before.state !== "active") {
     return await settle(transport, upload, sent, undefined, "Finishing", options);
   }
-  if (!holdsOnly(before, digests, sizeOf)) {
+  if (!holdsOnly(before, session)) {
     await deleteUpload(transport, upload);
     throw new UploadConflict(upload, "chunks");
   }
@@ -238,38 +367,25 @@ export async function sendChunked(
   try {
     finished = await transport.jsonObject<UploadJson>("POST", finish, {
       ...UPLOAD_ANSWER,
-      ...request,
+      ...session.request,
     });
   } catch (error) {
-    if (options.signal?.aborted) throw aborted(upload, options.signal.reason, left());
+    if (options.signal?.aborted) throw aborted(upload, options.signal.reason, left(session));
     // The answer may be lost although the server took the finish, or another process finished
     // first (404): look at the upload before reporting a failure.
     return await settle(transport, upload, sent, error, "Finishing", options);
   }
   return await merged(transport, finished, sent, options);
-
-  function left() {
-    return {
-      uploadId: upload.id,
-      chunks: onServer.size,
-      chunkCount: count,
-      bytes: bytesOnServer(),
-    };
-  }
 }
 
 /** Whether the upload holds every chunk, each of the size and MD5 this process verified. */
-function holdsOnly(
-  upload: UploadJson,
-  digests: readonly string[],
-  sizeOf: (index: number) => number,
-): boolean {
-  const chunks = upload.chunks ?? [];
+function holdsOnly(upload: UploadJson, session: Session): boolean {
+  const { digests } = session;
   const seen = new Set<number>();
-  for (const chunk of chunks) {
+  for (const chunk of upload.chunks ?? []) {
     const ours = digests[chunk.index];
     if (
-      ours === undefined || chunk.size !== sizeOf(chunk.index) ||
+      ours === undefined || chunk.size !== sizeOf(session, chunk.index) ||
       typeof chunk.checksum !== "string" || chunk.checksum.toLowerCase() !== ours
     ) return false;
     seen.add(chunk.index);

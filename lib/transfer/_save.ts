@@ -123,15 +123,17 @@ export async function saveResponse(
   }
 }
 
-/** The download into a claimed temporary file; `track` learns the bytes the file holds. */
-async function download(
+/**
+ * The answer to read the file from, and where in the file it starts: data of an earlier run is
+ * resumed unless it is already as long as the file (then it is bad) or the server does not send
+ * the rest (then everything is asked for).
+ */
+async function startResponse(
   transport: Transport,
   endpoint: string,
-  path: string,
   part: PartFile,
   options: SaveOptions,
-  track: (bytes: number) => void,
-): Promise<string> {
+): Promise<{ response: Response; offset: number }> {
   const { size } = options;
   const get = (offset: number) =>
     transport.request("GET", endpoint, {
@@ -144,17 +146,26 @@ async function download(
       },
       ...(offset > 0 ? { expect: [416] } : {}),
     });
-  // Data of an earlier run is resumed unless it is already as long as the file (then it is bad).
-  let offset = part.size > 0 && (size === undefined || part.size < size) ? part.size : 0;
-  let response = await get(offset);
-  if (offset > 0 && !resumes(response, offset)) {
-    // 200: the server ignored the range and sends everything; anything else: ask for everything.
-    if (response.status !== 200) {
-      await response.body?.cancel();
-      response = await get(0);
-    }
-    offset = 0;
-  }
+  const offset = part.size > 0 && (size === undefined || part.size < size) ? part.size : 0;
+  const response = await get(offset);
+  if (offset === 0 || resumes(response, offset)) return { response, offset };
+  // 200: the server ignored the range and sends everything; anything else: ask for everything.
+  if (response.status === 200) return { response, offset: 0 };
+  await response.body?.cancel();
+  return { response: await get(0), offset: 0 };
+}
+
+/** The download into a claimed temporary file; `track` learns the bytes the file holds. */
+async function download(
+  transport: Transport,
+  endpoint: string,
+  path: string,
+  part: PartFile,
+  options: SaveOptions,
+  track: (bytes: number) => void,
+): Promise<string> {
+  const { size } = options;
+  const { response, offset } = await startResponse(transport, endpoint, part, options);
   if (offset < part.size) await part.file.truncate(offset);
   const body = response.body ?? ReadableStream.from<Uint8Array>([]);
   const facts = { expectedSize: size, expectedChecksum: options.checksum };

@@ -2,24 +2,6 @@
  * Downloading one file of a record: to disk atomically (verified against the file's size and
  * checksum), or as a stream for manual processing.
  *
- * @example Usage
- * ```ts
- * import { openResource } from "../resources/resource.ts";
- * import { downloadFile } from "./download.ts";
- * import { uploadFile } from "./upload.ts";
- * import { RepoRecord } from "../model/record.ts";
- * import { Transport } from "../http/transport.ts";
- * import { startServer } from "../testing/mod.ts";
- * await using server = await startServer();
- * await using transport = new Transport({ settings: { host: server.url, pat: server.pat } });
- * const record = await openResource(transport, RepoRecord, { identifier: "demo", create: true });
- * const file = await uploadFile(record, new TextEncoder().encode("hi"), { fileName: "hi.txt" });
- * const dir = await Deno.makeTempDir();
- * const path = await downloadFile(record, file.id, { path: dir });
- * console.log(await Deno.readTextFile(path)); // "hi"
- * await Deno.remove(dir, { recursive: true });
- * ```
- *
  * @module
  */
 

@@ -2,25 +2,6 @@
  * Downloading many files of a record: every file matching a glob (one request per file, each
  * verified and written atomically), or the server's ZIP archive of all files.
  *
- * @example Usage
- * ```ts
- * import { openResource } from "../resources/resource.ts";
- * import { downloadFiles } from "./download_files.ts";
- * import { uploadFile } from "./upload.ts";
- * import { RepoRecord } from "../model/record.ts";
- * import { Transport } from "../http/transport.ts";
- * import { startServer } from "../testing/mod.ts";
- * await using server = await startServer();
- * await using transport = new Transport({ settings: { host: server.url, pat: server.pat } });
- * const record = await openResource(transport, RepoRecord, { identifier: "demo", create: true });
- * await uploadFile(record, new TextEncoder().encode("a"), { fileName: "a.txt" });
- * await uploadFile(record, new TextEncoder().encode("b"), { fileName: "b.csv" });
- * const dir = await Deno.makeTempDir();
- * const paths = await downloadFiles(record, dir, { pattern: "*.txt" });
- * console.log(paths.length); // 1
- * await Deno.remove(dir, { recursive: true });
- * ```
- *
  * @module
  */
 
@@ -161,110 +142,162 @@ export async function downloadFiles(
   const wanted = globFilter(options.pattern ?? "*", options.excludePattern);
   const folder = options.useFolder ? (await record.meta()).identifier : undefined;
   await Deno.mkdir(dir, { recursive: true });
-  const root = folder === undefined ? dir : join(dir, safeFileName(folder));
-  const mapped = new Map<string, string>();
-  const blocked: string[] = [];
-  const signal = options.signal;
-  const files = options.files ?? paginateItems<FileJson>(
-    record.transport,
-    filesPath(record.id),
-    { per_page: MAX_PER_PAGE },
-    signal ? { signal } : {},
-  );
-  const written: (string | undefined)[] = [];
-  const partials: PartialFile[] = [];
-  const claimed = options.claimed ?? new Set<string>();
-  const partListings: PartListings = new Map();
-  // Folders of the tree found or made by this download: each is looked at once.
-  const folders = new Set<string>();
-  // What each relative path of this download is: a file or a folder of other files.
-  const roles = new Map<string, "file" | "folder">();
-  const { onProgress, onFile, onPresent } = options;
-  let index = 0;
-  const numbered = async function* () {
-    for await (const listed of files) {
-      // Checked before a local path is built from the name.
-      const file = checkFile(listed, `the files of record ${record.id}`);
-      if (wanted(file.name)) yield { file, at: index++ };
-    }
+  const run: FilesDownload = {
+    record,
+    dir,
+    root: folder === undefined ? dir : join(dir, safeFileName(folder)),
+    folder,
+    options,
+    mapped: new Map(),
+    roles: new Map(),
+    folders: new Set(),
+    blocked: [],
+    written: [],
+    partials: [],
+    claimed: options.claimed ?? new Set<string>(),
+    partListings: new Map(),
   };
+  const { signal } = options;
   try {
-    await runPool(options.concurrency ?? 4, numbered(), async ({ file, at }) => {
-      const relative = localName(file.name, options.flat);
-      if (relative.includes("/") && relative !== localName(file.name, false, Infinity)) {
-        options.onWarning?.(
-          `The name '${file.name}' is too long for the local file system: saved as '${relative}'`,
-        );
-      }
-      const other = mapped.get(relative);
-      if (other === undefined) mapped.set(relative, file.name);
-      else {
-        options.onWarning?.(
-          `The names '${other}' and '${file.name}' both map to '${relative}' on this system: '${file.name}' is saved under a numbered name`,
-        );
-      }
-      // A path that is a file of one name and a folder of another (`a` and `a/b`) is left out
-      // for the one that comes second, with the others, before anything of it is written.
-      const clash = claimRoles(roles, relative);
-      if (clash !== undefined) {
-        blocked.push(
-          `'${file.name}' needs '${clash}' as ${
-            roles.get(clash) === "file"
-              ? "a folder, where another file of the record goes"
-              : "a file, where other files of the record need a folder"
-          }`,
-        );
-        return;
-      }
-      const nested = relative.includes("/");
-      let path = asDirectory(dir);
-      if (nested) {
-        await Deno.mkdir(root, { recursive: true });
-        try {
-          path = await makeParents(root, relative, folders);
-        } catch (error) {
-          // A file (or symbolic link) where a folder must go: this file is left out, the others
-          // go on, and the run ends with an error listing what was left out.
-          if (!(error instanceof PathBlockedError)) throw error;
-          blocked.push(error.message);
-          return;
-        }
-      }
-      let present = false;
-      try {
-        written[at] = await saveFile(record, file, {
-          onPresent: () => present = true,
-          path,
-          folder: nested ? undefined : folder,
-          force: options.force,
-          keepPartial: options.keepPartial,
-          claimed,
-          partListings,
-          onWarning: options.onWarning,
-          signal,
-          ...(onProgress ? { onProgress: (p) => onProgress({ file, ...p }) } : {}),
-        });
-      } catch (error) {
-        if (!(error instanceof IncompleteDownloadError)) throw error;
-        partials.push(...error.partials);
-        throw error.cause;
-      }
-      if (present) onPresent?.(written[at]!, file);
-      else onFile?.(written[at]!, file);
-    }, signal ? { signal } : {});
+    await runPool(
+      options.concurrency ?? 4,
+      wantedFiles(run, wanted),
+      ({ file, at }) => downloadOne(run, file, at),
+      signal ? { signal } : {},
+    );
   } catch (error) {
-    if (partials.length > 0) throw new IncompleteDownloadError(partials, error);
+    if (run.partials.length > 0) throw new IncompleteDownloadError(run.partials, error);
     throw error;
   }
-  const paths = written.filter((path) => path !== undefined);
-  if (blocked.length > 0) {
+  const paths = run.written.filter((path) => path !== undefined);
+  if (run.blocked.length > 0) {
     throw new InputError(
-      `${blocked.length} file(s) were not downloaded (${
-        blocked.join("; ")
+      `${run.blocked.length} file(s) were not downloaded (${
+        run.blocked.join("; ")
       }); the other ${paths.length} were: rename the files in the record, move what is in the way, or download with flat names`,
     );
   }
   return paths;
+}
+
+/** One run of {@linkcode downloadFiles}: where files go, and what it wrote or left out so far. */
+interface FilesDownload {
+  readonly record: RecordTarget;
+  readonly dir: string;
+  /** The folder nested names are made below: `dir`, or the record's folder in it. */
+  readonly root: string;
+  /** The record's identifier, with `useFolder`. */
+  readonly folder: string | undefined;
+  readonly options: DownloadFilesOptions;
+  /** The record name each local relative path was given to (two names may map to one). */
+  readonly mapped: Map<string, string>;
+  /** What each relative path of this download is: a file or a folder of other files. */
+  readonly roles: Map<string, "file" | "folder">;
+  /** Folders of the tree found or made by this download: each is looked at once. */
+  readonly folders: Set<string>;
+  /** Why files were left out. */
+  readonly blocked: string[];
+  /** The paths written, by the file's place in the listing. */
+  readonly written: (string | undefined)[];
+  /** Files stopped early whose data is kept (`keepPartial`). */
+  readonly partials: PartialFile[];
+  readonly claimed: Set<string>;
+  readonly partListings: PartListings;
+}
+
+/** The files to download, numbered in the listing's order: checked, and matching the globs. */
+async function* wantedFiles(run: FilesDownload, wanted: (name: string) => boolean) {
+  const { record, options } = run;
+  const files = options.files ?? paginateItems<FileJson>(
+    record.transport,
+    filesPath(record.id),
+    { per_page: MAX_PER_PAGE },
+    options.signal ? { signal: options.signal } : {},
+  );
+  let at = 0;
+  for await (const listed of files) {
+    // Checked before a local path is built from the name.
+    const file = checkFile(listed, `the files of record ${record.id}`);
+    if (wanted(file.name)) yield { file, at: at++ };
+  }
+}
+
+/** Downloads one file to its local path, unless something stands in its way (then noted). */
+async function downloadOne(run: FilesDownload, file: FileJson, at: number): Promise<void> {
+  const { record, options } = run;
+  const place = await placeOf(run, file);
+  if (place === undefined) return;
+  const { onProgress } = options;
+  let present = false;
+  try {
+    run.written[at] = await saveFile(record, file, {
+      onPresent: () => present = true,
+      path: place.path,
+      folder: place.nested ? undefined : run.folder,
+      force: options.force,
+      keepPartial: options.keepPartial,
+      claimed: run.claimed,
+      partListings: run.partListings,
+      onWarning: options.onWarning,
+      signal: options.signal,
+      ...(onProgress ? { onProgress: (p) => onProgress({ file, ...p }) } : {}),
+    });
+  } catch (error) {
+    if (!(error instanceof IncompleteDownloadError)) throw error;
+    run.partials.push(...error.partials);
+    throw error.cause;
+  }
+  if (present) options.onPresent?.(run.written[at]!, file);
+  else options.onFile?.(run.written[at]!, file);
+}
+
+/**
+ * Where a file goes: its folder (made when nested) and whether it is nested; `undefined`, with
+ * the reason noted in `blocked`, when a file of the record or a local file or link is in the way.
+ * Names shortened, or mapping to the same path as another, are warned of.
+ */
+async function placeOf(
+  run: FilesDownload,
+  file: FileJson,
+): Promise<{ path: string; nested: boolean } | undefined> {
+  const { options, roles } = run;
+  const relative = localName(file.name, options.flat);
+  if (relative.includes("/") && relative !== localName(file.name, false, Infinity)) {
+    options.onWarning?.(
+      `The name '${file.name}' is too long for the local file system: saved as '${relative}'`,
+    );
+  }
+  const other = run.mapped.get(relative);
+  if (other === undefined) run.mapped.set(relative, file.name);
+  else {
+    options.onWarning?.(
+      `The names '${other}' and '${file.name}' both map to '${relative}' on this system: '${file.name}' is saved under a numbered name`,
+    );
+  }
+  // A path that is a file of one name and a folder of another (`a` and `a/b`) is left out for
+  // the one that comes second, with the others, before anything of it is written.
+  const clash = claimRoles(roles, relative);
+  if (clash !== undefined) {
+    run.blocked.push(
+      `'${file.name}' needs '${clash}' as ${
+        roles.get(clash) === "file"
+          ? "a folder, where another file of the record goes"
+          : "a file, where other files of the record need a folder"
+      }`,
+    );
+    return undefined;
+  }
+  if (!relative.includes("/")) return { path: asDirectory(run.dir), nested: false };
+  await Deno.mkdir(run.root, { recursive: true });
+  try {
+    return { path: await makeParents(run.root, relative, run.folders), nested: true };
+  } catch (error) {
+    // A file (or symbolic link) where a folder must go: this file is left out, the others go
+    // on, and the run ends with an error listing what was left out.
+    if (!(error instanceof PathBlockedError)) throw error;
+    run.blocked.push(error.message);
+    return undefined;
+  }
 }
 
 /**

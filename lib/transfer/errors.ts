@@ -3,14 +3,6 @@
  * does not match what the server announced ({@linkcode IntegrityError}). Both derive from
  * {@linkcode RepoApyError}.
  *
- * @example Usage
- * ```ts
- * import { UploadError } from "./errors.ts";
- * import { RepoApyError } from "../errors.ts";
- * const error = new UploadError("The merge failed: upload the file again", { task: { state: "failure", error: "disk full" } });
- * console.log(error instanceof RepoApyError, error.task?.error); // true "disk full"
- * ```
- *
  * @module
  */
 

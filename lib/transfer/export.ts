@@ -3,22 +3,6 @@
  * code, RO-Crate, JSON Schema, SHACL), streamed to disk atomically or handed back as a stream.
  * Generic over the resource type: anything with `transport`, `endpoint`, `type` and `meta()`.
  *
- * @example Usage
- * ```ts
- * import { openResource } from "../resources/resource.ts";
- * import { exportResource } from "./export.ts";
- * import { RepoRecord } from "../model/record.ts";
- * import { Transport } from "../http/transport.ts";
- * import { startServer } from "../testing/mod.ts";
- * await using server = await startServer();
- * await using transport = new Transport({ settings: { host: server.url, pat: server.pat } });
- * const record = await openResource(transport, RepoRecord, { identifier: "demo", create: true });
- * const dir = await Deno.makeTempDir();
- * const path = await exportResource(record, dir, { exportType: "json" });
- * console.log(path.endsWith("demo.json")); // true
- * await Deno.remove(dir, { recursive: true });
- * ```
- *
  * @module
  */
 

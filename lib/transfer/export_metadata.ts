@@ -2,22 +2,6 @@
  * Exporting a record's extra metadata as JSON (`/records/<id>/extras/export/json`), streamed to
  * disk atomically.
  *
- * @example Usage
- * ```ts
- * import { openResource } from "../resources/resource.ts";
- * import { exportMetadata } from "./export_metadata.ts";
- * import { RepoRecord } from "../model/record.ts";
- * import { Transport } from "../http/transport.ts";
- * import { startServer } from "../testing/mod.ts";
- * await using server = await startServer();
- * await using transport = new Transport({ settings: { host: server.url, pat: server.pat } });
- * const record = await openResource(transport, RepoRecord, { identifier: "demo", create: true });
- * const dir = await Deno.makeTempDir();
- * const path = await exportMetadata(record, dir, { format: "plain" });
- * console.log(path.endsWith("demo-extras.json")); // true
- * await Deno.remove(dir, { recursive: true });
- * ```
- *
  * @module
  */
 

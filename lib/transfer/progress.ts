@@ -2,16 +2,6 @@
  * Progress reporting for transfers: a pass-through stream that counts the bytes flowing through
  * it and reports them to a callback. Nothing is printed; the caller decides how to show progress.
  *
- * @example Usage
- * ```ts
- * import { ProgressStream } from "./progress.ts";
- * const seen: number[] = [];
- * const stream = ReadableStream.from([new Uint8Array(3), new Uint8Array(4)])
- *   .pipeThrough(new ProgressStream(({ bytes }) => seen.push(bytes), 7));
- * for await (const _ of stream);
- * console.log(seen); // [3, 7]
- * ```
- *
  * @module
  */
 

@@ -5,24 +5,6 @@
  * replace-data endpoint, so a file keeps its id), equal ones left alone, and with `delete` what
  * the other side lacks is removed.
  *
- * @example Usage
- * ```ts
- * import { syncFolder } from "./sync.ts";
- * import { RepoRecord } from "../model/record.ts";
- * import { openResource } from "../resources/resource.ts";
- * import { Transport } from "../http/transport.ts";
- * import { startServer } from "../testing/mod.ts";
- * await using server = await startServer();
- * await using transport = new Transport({ settings: { host: server.url, pat: server.pat } });
- * const record = await openResource(transport, RepoRecord, { identifier: "demo", create: true });
- * const dir = await Deno.makeTempDir();
- * await Deno.mkdir(`${dir}/raw`);
- * await Deno.writeTextFile(`${dir}/raw/a.csv`, "a");
- * const { plan } = await syncFolder(record, dir, { direction: "up" });
- * console.log(plan.actions.map((action) => action.name)); // ["raw/a.csv"]
- * await Deno.remove(dir, { recursive: true });
- * ```
- *
  * @module
  */
 
@@ -329,28 +311,8 @@ export async function syncFolder(
   dir: string,
   options: SyncOptions,
 ): Promise<SyncResult> {
-  const { direction, signal } = options;
-  checkSyncOptions(options);
-  if (direction === "up") {
-    if (!(await statLocalPath(dir, { what: "folder" })).isDirectory) {
-      throw new InputError(`'${dir}' is not a folder: give the folder to sync`);
-    }
-  } else if (!options.dryRun) {
-    await Deno.mkdir(dir, { recursive: true });
-  }
-  if (options.backupDir !== undefined) await checkBackupDir(dir, options.backupDir);
-  const globs = globFilter(options.pattern ?? "*", options.excludePattern);
-  const { ignore } = options;
-  const wanted = ignore === undefined ? globs : (name: string) => globs(name) && !ignore(name);
-  // The record is listed while the folder is walked; a failure of either stops the sync.
-  const listing = listRemote(record, wanted, signal);
-  const [local, remote] = await Promise.all([
-    listLocal(dir, direction, wanted, options).catch(async (error) => {
-      await listing.catch(() => {});
-      throw error;
-    }),
-    listing,
-  ]);
+  const { direction } = options;
+  const { local, remote, wanted } = await readSides(record, dir, options);
   const cache = await loadCache(record, dir, options);
   const sources = new Map<string, FileJson>();
   try {
@@ -368,9 +330,19 @@ export async function syncFolder(
     ) {
       throw new InputError(`Deleting ${deletes} file(s) was not confirmed: nothing was changed`);
     }
-    const run = await execute(record, dir, plan, local.files, remote, sources, cache, options);
+    const run = startRun({
+      record,
+      dir,
+      plan,
+      remote,
+      sources,
+      cache,
+      options,
+      local: local.files,
+    });
+    const present = await execute(run);
     // Entries of files no longer there are dropped; files outside the globs stay cached.
-    cache.prune(run.present, wanted);
+    cache.prune(present, wanted);
     return {
       plan,
       done: run.done,
@@ -381,6 +353,35 @@ export async function syncFolder(
     record.invalidate?.();
     await cache.save();
   }
+}
+
+/**
+ * Checks the options and the folder, then reads both sides: the record is listed while the
+ * folder is walked, and a failure of either stops the sync before anything changed.
+ */
+async function readSides(record: SyncTarget, dir: string, options: SyncOptions) {
+  const { direction } = options;
+  checkSyncOptions(options);
+  if (direction === "up") {
+    if (!(await statLocalPath(dir, { what: "folder" })).isDirectory) {
+      throw new InputError(`'${dir}' is not a folder: give the folder to sync`);
+    }
+  } else if (!options.dryRun) {
+    await Deno.mkdir(dir, { recursive: true });
+  }
+  if (options.backupDir !== undefined) await checkBackupDir(dir, options.backupDir);
+  const globs = globFilter(options.pattern ?? "*", options.excludePattern);
+  const { ignore } = options;
+  const wanted = ignore === undefined ? globs : (name: string) => globs(name) && !ignore(name);
+  const listing = listRemote(record, wanted, options.signal);
+  const [local, remote] = await Promise.all([
+    listLocal(dir, direction, wanted, options).catch(async (error) => {
+      await listing.catch(() => {});
+      throw error;
+    }),
+    listing,
+  ]);
+  return { local, remote, wanted };
 }
 
 /**
@@ -655,66 +656,12 @@ async function planDown(
 ): Promise<SyncPlan> {
   const actions: SyncAction[] = [];
   const problems = [...local.problems];
-  const unreadable = new Set(local.problems.map(({ name }) => name));
-  const names = [...remote.keys()].sort(compareNames);
-  const claimed = new Set<string>();
-  for (const name of names) {
-    const why = unplaceable(name);
-    const download = partFileTarget(name);
-    if (why !== undefined) problems.push({ name, reason: why });
-    else if (download !== undefined && remote.has(download)) {
-      // Beside `x`, a `.x.<8 hex>.part` would be taken for x's unfinished download (and removed).
-      problems.push({
-        name,
-        reason:
-          `it is named like the unfinished download of the record's file '${download}', so it is not written beside it: rename it in the record`,
-      });
-    } else claimed.add(name);
-  }
-  const problem = (name: string, reason: string) => {
-    problems.push({ name, reason });
-    claimed.delete(name);
-  };
-  for (const name of names) {
-    if (!claimed.has(name)) continue;
-    // Every folder on the way must be (or become) a folder: not a file, a link or unreadable.
-    for (const parent of parentsOf(name)) {
-      if (remote.has(parent)) {
-        problem(
-          name,
-          `needs a folder '${parent}' where the record's file '${parent}' goes: rename one of them in the record`,
-        );
-      } else if (local.files.has(parent)) {
-        problem(name, `needs a folder '${parent}' where a local file is: rename one of them`);
-      } else if (local.links.has(parent)) {
-        problem(
-          name,
-          `needs a folder '${parent}' where a symbolic link is: nothing is written through it`,
-        );
-      } else if (unreadable.has(parent)) {
-        problem(name, `'${parent}' cannot be read (see its own problem)`);
-      } else continue;
-      break;
-    }
-    if (!claimed.has(name)) continue;
-    if (local.folders.has(name)) {
-      problem(
-        name,
-        "a local folder has this name: the file is not written into it and the folder is kept; rename one of them",
-      );
-    } else if (local.links.has(name)) {
-      problem(
-        name,
-        "a symbolic link has this name here: it is not replaced; remove it or rename the file",
-      );
-    } else if (unreadable.has(name)) claimed.delete(name);
-  }
+  const names = writableNames(local, remote, problems);
   // A local `.part` file of a record file's download is the sync's own (resumed, never deleted).
   const files = new Map(local.files);
   for (const name of local.files.keys()) if (ownPart(name, remote)) files.delete(name);
   const both: [TreeFile, FileJson][] = [];
   for (const name of names) {
-    if (!claimed.has(name)) continue;
     const file = remote.get(name)!;
     sources.set(name, file);
     const here = files.get(name);
@@ -732,6 +679,78 @@ async function planDown(
     });
   }
   return makePlan("down", actions, problems, remote.size, options);
+}
+
+/**
+ * The record names a download may write, in name order. The others are added to `problems`: a
+ * name that cannot be a path here, one named like another's `.part` file, one whose way or place
+ * is taken by a file, folder or link; a name under or at a local entry that cannot be read is
+ * left alone (that entry is the problem).
+ */
+function writableNames(
+  local: LocalSide,
+  remote: ReadonlyMap<string, FileJson>,
+  problems: SyncProblem[],
+): string[] {
+  const unreadable = new Set(local.problems.map(({ name }) => name));
+  const names = [...remote.keys()].sort(compareNames);
+  const claimed = new Set<string>();
+  for (const name of names) {
+    const why = unplaceable(name);
+    const download = partFileTarget(name);
+    if (why !== undefined) problems.push({ name, reason: why });
+    else if (download !== undefined && remote.has(download)) {
+      // Beside `x`, a `.x.<8 hex>.part` would be taken for x's unfinished download (and removed).
+      problems.push({
+        name,
+        reason:
+          `it is named like the unfinished download of the record's file '${download}', so it is not written beside it: rename it in the record`,
+      });
+    } else claimed.add(name);
+  }
+  for (const name of names) {
+    if (!claimed.has(name)) continue;
+    const why = blockedWay(name, local, remote, unreadable) ?? takenPlace(name, local);
+    if (why !== undefined) problems.push({ name, reason: why });
+    if (why !== undefined || unreadable.has(name)) claimed.delete(name);
+  }
+  return names.filter((name) => claimed.has(name));
+}
+
+/**
+ * Why a folder on the way to a record name cannot be (or become) a folder: a file, a link or an
+ * unreadable entry is there; `undefined` when every one can.
+ */
+function blockedWay(
+  name: string,
+  local: LocalSide,
+  remote: ReadonlyMap<string, FileJson>,
+  unreadable: ReadonlySet<string>,
+): string | undefined {
+  for (const parent of parentsOf(name)) {
+    if (remote.has(parent)) {
+      return `needs a folder '${parent}' where the record's file '${parent}' goes: rename one of them in the record`;
+    }
+    if (local.files.has(parent)) {
+      return `needs a folder '${parent}' where a local file is: rename one of them`;
+    }
+    if (local.links.has(parent)) {
+      return `needs a folder '${parent}' where a symbolic link is: nothing is written through it`;
+    }
+    if (unreadable.has(parent)) return `'${parent}' cannot be read (see its own problem)`;
+  }
+  return undefined;
+}
+
+/** Why a record file cannot be written at its local path: a folder or a link is there. */
+function takenPlace(name: string, local: LocalSide): string | undefined {
+  if (local.folders.has(name)) {
+    return "a local folder has this name: the file is not written into it and the folder is kept; rename one of them";
+  }
+  if (local.links.has(name)) {
+    return "a symbolic link has this name here: it is not replaced; remove it or rename the file";
+  }
+  return undefined;
 }
 
 function makePlan(
@@ -771,156 +790,231 @@ function makePlan(
   return plan;
 }
 
-async function execute(
-  record: SyncTarget,
-  dir: string,
-  plan: SyncPlan,
-  local: Map<string, TreeFile>,
-  remote: Map<string, FileJson>,
-  sources: Map<string, FileJson>,
-  cache: HashCache,
-  options: SyncOptions,
-): Promise<{ done: SyncAction[]; failed: SyncFailure[]; present: Set<string> }> {
-  const { signal, backupDir } = options;
-  const transfers = plan.actions.filter(({ action }) =>
+/**
+ * One run carrying out a plan: both sides as planned, the hash cache, the progress, and what was
+ * done or failed so far.
+ */
+interface SyncRun {
+  readonly record: SyncTarget;
+  readonly dir: string;
+  readonly plan: SyncPlan;
+  /** The local files as walked, by relative name. */
+  readonly local: ReadonlyMap<string, TreeFile>;
+  /** The record's files as listed, by name. */
+  readonly remote: ReadonlyMap<string, FileJson>;
+  /** Downward: the record file each download reads, by local name. */
+  readonly sources: ReadonlyMap<string, FileJson>;
+  readonly cache: HashCache;
+  readonly options: SyncOptions;
+  readonly progress: SyncProgress;
+  readonly done: SyncAction[];
+  readonly failed: SyncFailure[];
+  /** Downward: the `.part` files downloads may clean up, by folder (only the sync's own). */
+  readonly partListings: PartListings;
+  /** Backup names taken by this run. */
+  readonly backups: Set<string>;
+}
+
+/** What a run starts from: the plan and the state planning built. */
+type RunInput = Pick<
+  SyncRun,
+  "record" | "dir" | "plan" | "local" | "remote" | "sources" | "cache" | "options"
+>;
+
+/** The files to transfer of a plan (uploads, downloads, replacements). */
+function transfersOf(plan: SyncPlan): SyncAction[] {
+  return plan.actions.filter(({ action }) =>
     action === "upload" || action === "download" || action === "replace"
   );
-  const deletions = plan.actions.filter(({ action }) => action === "delete");
-  const progress: SyncProgress = {
-    files: 0,
-    totalFiles: transfers.length + (plan.deletionsHeld === undefined ? deletions.length : 0),
-    bytes: 0,
-    totalBytes: transfers.reduce((sum, { size }) => sum + size, 0),
-    resumed: 0,
-  };
-  const done: SyncAction[] = [];
-  const failed: SyncFailure[] = [];
-  const finish = (action: SyncAction, error?: unknown) => {
-    if (error === undefined) done.push(action);
-    else {
-      failed.push({
-        action,
-        message: error instanceof Error ? error.message : String(error),
-        error,
-      });
-    }
-    progress.files++;
-    options.onAction?.(action, error);
-    options.onProgress?.({ ...progress });
-  };
-  const partListings = plan.direction === "down"
-    ? ownParts(dir, transfers, local, remote)
-    : new Map();
-  const backups = new Set<string>();
+}
 
-  const transfer = async (action: SyncAction) => {
-    const sent = { bytes: 0, resumed: 0 };
-    const onProgress = (update: { bytes: number; resumed?: number | undefined }) => {
-      progress.bytes += update.bytes - sent.bytes;
-      sent.bytes = update.bytes;
-      const resumed = update.resumed ?? 0;
-      progress.resumed += resumed - sent.resumed;
-      sent.resumed = resumed;
-      options.onProgress?.({ ...progress });
-    };
-    try {
-      if (plan.direction === "up") {
-        const file = local.get(action.local)!;
-        const stored = await uploadFile(record, file.path, {
-          fileName: action.name,
-          force: action.action === "replace",
-          onProgress,
-          ...(signal ? { signal } : {}),
-        });
-        if (stored.name !== action.name) {
-          throw new InputError(
-            `the server stored it as '${stored.name}', not as '${action.name}': rename the local file, or the record's file`,
-          );
-        }
-        const kind = kindOf(stored.checksum, stored.size);
-        // Verified equal to what was read: the local file of this size and time has it.
-        if (kind !== undefined) {
-          cache.set(file.name, file.size, file.mtime, kind, [stored.checksum!.toLowerCase()]);
-        }
-      } else {
-        const file = sources.get(action.local)!;
-        // Made (or checked) anew for each file, and checked again right before the rename: a
-        // folder swapped for a symbolic link during the run is never written through.
-        const target = await makeParents(dir, action.local);
-        const replaced = backupDir !== undefined && action.action === "replace";
-        await saveFile(record, file, {
-          path: target,
-          force: true,
-          keepPartial: true,
-          partListings,
-          onProgress,
-          signal,
-          guard: async (stage) => {
-            await checkParents(dir, action.local);
-            // The file replaced is kept once the new one is complete, right before the rename.
-            if (replaced && stage === "place") await backUp(dir, action.local, backupDir, backups);
-          },
-        });
-        const kind = kindOf(file.checksum, file.size);
-        if (kind !== undefined) {
-          const info = await Deno.stat(target);
-          cache.set(action.local, info.size, info.mtime?.getTime(), kind, [
-            file.checksum!.trim().toLowerCase(),
-          ]);
-        }
-      }
-    } catch (error) {
-      if (signal?.aborted) throw error;
-      finish(action, error);
-      return;
-    }
-    finish(action);
-  };
+/** The files to delete of a plan. */
+function deletionsOf(plan: SyncPlan): SyncAction[] {
+  return plan.actions.filter(({ action }) => action === "delete");
+}
 
-  const pool = signal ? { signal } : {};
-  await runPool(
-    options.concurrency ?? 16,
-    transfers.filter(({ size }) => size <= UPLOAD_CHUNK_SIZE),
-    transfer,
-    pool,
-  );
+function startRun(input: RunInput): SyncRun {
+  const { plan, dir, local, remote } = input;
+  const transfers = transfersOf(plan);
+  const deletions = plan.deletionsHeld === undefined ? deletionsOf(plan).length : 0;
+  return {
+    ...input,
+    progress: {
+      files: 0,
+      totalFiles: transfers.length + deletions,
+      bytes: 0,
+      totalBytes: transfers.reduce((sum, { size }) => sum + size, 0),
+      resumed: 0,
+    },
+    done: [],
+    failed: [],
+    partListings: plan.direction === "down" ? ownParts(dir, transfers, local, remote) : new Map(),
+    backups: new Set(),
+  };
+}
+
+/**
+ * Carries out the plan: transfers (`concurrency` at a time, files over 10 MB one at a time),
+ * then deletions unless anything of the run went wrong. `done` and `failed` end in the plan's
+ * order.
+ *
+ * @returns The local files there now: those listed, plus those downloaded, less those deleted.
+ */
+async function execute(run: SyncRun): Promise<Set<string>> {
+  const { plan, options } = run;
+  const transfers = transfersOf(plan);
+  const pool = options.signal ? { signal: options.signal } : {};
+  const transfer = (action: SyncAction) => settle(run, action, () => transferOne(run, action));
+  const small = transfers.filter(({ size }) => size <= UPLOAD_CHUNK_SIZE);
+  await runPool(options.concurrency ?? 16, small, transfer, pool);
   await runPool(1, transfers.filter(({ size }) => size > UPLOAD_CHUNK_SIZE), transfer, pool);
+  await deleteAll(run, deletionsOf(plan));
+  // In the plan's order, whatever order they finished in.
+  const order = new Map(plan.actions.map((action, index) => [action, index]));
+  run.done.sort((a, b) => order.get(a)! - order.get(b)!);
+  run.failed.sort((a, b) => order.get(a.action)! - order.get(b.action)!);
+  const present = new Set(run.local.keys());
+  for (const { action, local: name } of run.done) {
+    if (action === "delete") present.delete(name);
+    else if (plan.direction === "down") present.add(name);
+  }
+  return present;
+}
 
+/**
+ * Runs one action and records it as done, or as failed with its error; a cancelled run's error
+ * is thrown instead.
+ */
+async function settle(run: SyncRun, action: SyncAction, step: () => Promise<void>) {
+  try {
+    await step();
+  } catch (error) {
+    if (run.options.signal?.aborted) throw error;
+    finish(run, action, error);
+    return;
+  }
+  finish(run, action);
+}
+
+/** Records an action carried out, or failed (with its error), and reports it. */
+function finish(run: SyncRun, action: SyncAction, error?: unknown): void {
+  if (error === undefined) run.done.push(action);
+  else {
+    run.failed.push({
+      action,
+      message: error instanceof Error ? error.message : String(error),
+      error,
+    });
+  }
+  run.progress.files++;
+  run.options.onAction?.(action, error);
+  run.options.onProgress?.({ ...run.progress });
+}
+
+/** A transfer's progress callback: its bytes added to the run's. */
+function fileProgress(run: SyncRun) {
+  const { progress } = run;
+  const sent = { bytes: 0, resumed: 0 };
+  return (update: { bytes: number; resumed?: number | undefined }) => {
+    progress.bytes += update.bytes - sent.bytes;
+    sent.bytes = update.bytes;
+    const resumed = update.resumed ?? 0;
+    progress.resumed += resumed - sent.resumed;
+    sent.resumed = resumed;
+    run.options.onProgress?.({ ...progress });
+  };
+}
+
+async function transferOne(run: SyncRun, action: SyncAction): Promise<void> {
+  if (run.plan.direction === "up") await uploadOne(run, action);
+  else await downloadOne(run, action);
+}
+
+/** Uploads a local file under its record name; its checksum, verified, goes into the cache. */
+async function uploadOne(run: SyncRun, action: SyncAction): Promise<void> {
+  const { signal } = run.options;
+  const file = run.local.get(action.local)!;
+  const stored = await uploadFile(run.record, file.path, {
+    fileName: action.name,
+    force: action.action === "replace",
+    onProgress: fileProgress(run),
+    ...(signal ? { signal } : {}),
+  });
+  if (stored.name !== action.name) {
+    throw new InputError(
+      `the server stored it as '${stored.name}', not as '${action.name}': rename the local file, or the record's file`,
+    );
+  }
+  const kind = kindOf(stored.checksum, stored.size);
+  // Verified equal to what was read: the local file of this size and time has it.
+  if (kind !== undefined) {
+    run.cache.set(file.name, file.size, file.mtime, kind, [stored.checksum!.toLowerCase()]);
+  }
+}
+
+/**
+ * Downloads a record file to its local path (a replaced file backed up first when asked); the
+ * checksum of the file written goes into the cache.
+ */
+async function downloadOne(run: SyncRun, action: SyncAction): Promise<void> {
+  const { dir, options: { signal, backupDir } } = run;
+  const file = run.sources.get(action.local)!;
+  // Made (or checked) anew for each file, and checked again right before the rename: a folder
+  // swapped for a symbolic link during the run is never written through.
+  const target = await makeParents(dir, action.local);
+  const replaced = backupDir !== undefined && action.action === "replace";
+  await saveFile(run.record, file, {
+    path: target,
+    force: true,
+    keepPartial: true,
+    partListings: run.partListings,
+    onProgress: fileProgress(run),
+    signal,
+    guard: async (stage) => {
+      await checkParents(dir, action.local);
+      // The file replaced is kept once the new one is complete, right before the rename.
+      if (replaced && stage === "place") await backUp(dir, action.local, backupDir, run.backups);
+    },
+  });
+  const kind = kindOf(file.checksum, file.size);
+  if (kind !== undefined) {
+    const info = await Deno.stat(target);
+    run.cache.set(action.local, info.size, info.mtime?.getTime(), kind, [
+      file.checksum!.trim().toLowerCase(),
+    ]);
+  }
+}
+
+/**
+ * Deletes what the plan deletes, unless the plan holds deletions back or anything of the run
+ * failed: deleting while anything of the run went wrong is never done (they are listed as
+ * failed instead).
+ */
+async function deleteAll(run: SyncRun, deletions: readonly SyncAction[]): Promise<void> {
+  const { plan, failed, options } = run;
   const held = plan.deletionsHeld ??
     (failed.length > 0
       ? `not deleted: ${failed.length} other file(s) of this sync failed (listed), which holds back every deletion; run the same command again`
       : undefined);
   if (held !== undefined) {
-    // Deleting while anything of the run went wrong is never done.
     for (const action of deletions) failed.push({ action, message: held, error: undefined });
-  } else {
-    await runPool(options.concurrency ?? 16, deletions, async (action) => {
-      try {
-        if (plan.direction === "up") await record.deleteFile(remote.get(action.name)!.id);
-        else {
-          await checkParents(dir, action.local);
-          if (backupDir === undefined) await Deno.remove(join(dir, action.local));
-          else await backUp(dir, action.local, backupDir, backups);
-        }
-      } catch (error) {
-        if (signal?.aborted) throw error;
-        finish(action, error);
-        return;
-      }
-      finish(action);
-    }, pool);
+    return;
   }
-  // In the plan's order, whatever order they finished in.
-  const order = new Map(plan.actions.map((action, index) => [action, index]));
-  done.sort((a, b) => order.get(a)! - order.get(b)!);
-  failed.sort((a, b) => order.get(a.action)! - order.get(b.action)!);
-  // The local files there now: those listed, plus those downloaded, less those deleted.
-  const present = new Set(local.keys());
-  for (const { action, local: name } of done) {
-    if (action === "delete") present.delete(name);
-    else if (plan.direction === "down") present.add(name);
+  const pool = options.signal ? { signal: options.signal } : {};
+  await runPool(options.concurrency ?? 16, deletions, async (action) => {
+    await settle(run, action, () => deleteOne(run, action));
+  }, pool);
+}
+
+/** Deletes one file: the record's upward; downward the local one, or moves it to the backup. */
+async function deleteOne(run: SyncRun, action: SyncAction): Promise<void> {
+  const { dir, options: { backupDir } } = run;
+  if (run.plan.direction === "up") await run.record.deleteFile(run.remote.get(action.name)!.id);
+  else {
+    await checkParents(dir, action.local);
+    if (backupDir === undefined) await Deno.remove(join(dir, action.local));
+    else await backUp(dir, action.local, backupDir, run.backups);
   }
-  return { done, failed, present };
 }
 
 /**

@@ -3,20 +3,6 @@
  * clash when forced, then either one direct PUT or chunked PUTs (bounded concurrency, retried,
  * resumable), finish and wait for the merge.
  *
- * @example Usage
- * ```ts
- * import { openResource } from "../resources/resource.ts";
- * import { uploadFile } from "./upload.ts";
- * import { RepoRecord } from "../model/record.ts";
- * import { Transport } from "../http/transport.ts";
- * import { startServer } from "../testing/mod.ts";
- * await using server = await startServer();
- * await using transport = new Transport({ settings: { host: server.url, pat: server.pat } });
- * const record = await openResource(transport, RepoRecord, { identifier: "demo", create: true });
- * const file = await uploadFile(record, new TextEncoder().encode("hello"), { fileName: "hello.txt" });
- * console.log(file.name, file.size); // "hello.txt" 5
- * ```
- *
  * @module
  */
 
@@ -168,71 +154,106 @@ export async function uploadFile(
     if (name === undefined || name.trim() === "") {
       throw new InputError("The upload has no file name: pass `fileName`");
     }
-    const { transport } = record;
-    const init = {
-      size: resolved.size,
-      ...(options.fileDescription !== undefined ? { description: options.fileDescription } : {}),
-      ...(options.mimetype !== undefined ? { mimetype: options.mimetype } : {}),
+    const run: UploadRun = {
+      record,
+      name,
+      source: resolved,
+      force,
+      init: {
+        size: resolved.size,
+        ...(options.fileDescription !== undefined ? { description: options.fileDescription } : {}),
+        ...(options.mimetype !== undefined ? { mimetype: options.mimetype } : {}),
+      },
+      settings: { concurrency, onProgress, signal, pollDeadlineMs, findFile: fileFinder(record) },
     };
-    const common = signal ? { signal } : {};
-    const findFile = fileFinder(record);
-
-    const initiate = async (): Promise<UploadJson | FileJson> => {
-      try {
-        return await transport.jsonObject<UploadJson>("POST", uploadsPath(record.id), {
-          ...UPLOAD_ANSWER,
-          json: { name, ...init },
-          ...common,
-        });
-      } catch (error) {
-        const replace = replaceLink(error);
-        if (replace === undefined) throw error;
-        if (!force) {
-          const same = await sameFile(error, resolved);
-          if (same === undefined) throw error;
-          return same;
-        }
-        return await transport.jsonObject<UploadJson>("PUT", replace, {
-          ...UPLOAD_ANSWER,
-          json: init,
-          ...common,
-        });
-      }
-    };
-
     const resumable = resume && resolved.size > UPLOAD_CHUNKED_BOUNDARY
       ? await findResumable(record, name, resolved, force, signal)
       : undefined;
-    let upload = resumable?.upload ?? await initiate();
-    let resumed = resumable !== undefined;
-    const settings = { concurrency, onProgress, signal, pollDeadlineMs, findFile };
-    for (let attempt = 1;; attempt++) {
-      // The record already holds this content under the name (a rerun after a lost answer).
-      if (!("upload_type" in upload)) return upload;
-      try {
-        if (upload.upload_type === "direct") {
-          return await sendDirect(transport, upload, resolved, settings);
-        }
-        return await sendChunked(transport, upload, resolved, {
-          ...settings,
-          recheck: resumed,
-          ...(resumed && resumable ? { known: resumable.digests } : {}),
-        });
-      } catch (error) {
-        // Start one new upload (twice at most, and only when the data can be read again) when the
-        // resumed upload expired meanwhile, when another process created the name meanwhile (a
-        // replacement with force, else the name clash of a new upload), or when another process
-        // wrote other data into this upload (it was deleted).
-        const again = attempt < MAX_ATTEMPTS && resolved.rereadable &&
-          !signal?.aborted &&
-          ((resumed && isUploadGone(error)) || error instanceof UploadConflict);
-        if (!again) throw error;
-      }
-      upload = await initiate();
-      resumed = false;
-    }
+    return await send(run, resumable);
   } finally {
     await resolved.close();
+  }
+}
+
+/** One upload of a source under a name, with what starting and sending it needs. */
+interface UploadRun {
+  readonly record: UploadTarget;
+  readonly name: string;
+  readonly source: ResolvedSource;
+  /** Replace a file of the name. */
+  readonly force: boolean;
+  /** The upload's fields besides its name: size, description, MIME type. */
+  readonly init: { size: number; description?: string; mimetype?: string };
+  /** What sending needs: concurrency, progress, signal, poll deadline, file lookup. */
+  readonly settings: {
+    concurrency: number;
+    onProgress: ProgressCallback | undefined;
+    signal: AbortSignal | undefined;
+    pollDeadlineMs: number;
+    findFile: (name: string) => Promise<FileJson | undefined>;
+  };
+}
+
+/**
+ * Sends the upload (a resumed one, or a new one), and starts a new one when the first cannot
+ * finish: the resumed upload expired meanwhile, another process created the name meanwhile (a
+ * replacement with force, else the name clash of a new upload), or another process wrote other
+ * data into this upload (it was deleted). Twice at most, and only when the data can be read
+ * again.
+ */
+async function send(run: UploadRun, resumable: Resumable | undefined): Promise<FileJson> {
+  const { record: { transport }, source, settings } = run;
+  let upload = resumable?.upload ?? await initiate(run);
+  let resumed = resumable !== undefined;
+  for (let attempt = 1;; attempt++) {
+    // The record already holds this content under the name (a rerun after a lost answer).
+    if (!("upload_type" in upload)) return upload;
+    try {
+      if (upload.upload_type === "direct") {
+        return await sendDirect(transport, upload, source, settings);
+      }
+      return await sendChunked(transport, upload, source, {
+        ...settings,
+        recheck: resumed,
+        ...(resumed && resumable ? { known: resumable.digests } : {}),
+      });
+    } catch (error) {
+      const again = attempt < MAX_ATTEMPTS && source.rereadable &&
+        !settings.signal?.aborted &&
+        ((resumed && isUploadGone(error)) || error instanceof UploadConflict);
+      if (!again) throw error;
+    }
+    upload = await initiate(run);
+    resumed = false;
+  }
+}
+
+/**
+ * Starts a new upload of the name. On a name clash: with force, the replacement of that file;
+ * without, the record's file when it holds this content already, else the clash.
+ */
+async function initiate(run: UploadRun): Promise<UploadJson | FileJson> {
+  const { record: { transport }, name, init, settings: { signal } } = run;
+  const common = signal ? { signal } : {};
+  try {
+    return await transport.jsonObject<UploadJson>("POST", uploadsPath(run.record.id), {
+      ...UPLOAD_ANSWER,
+      json: { name, ...init },
+      ...common,
+    });
+  } catch (error) {
+    const replace = replaceLink(error);
+    if (replace === undefined) throw error;
+    if (!run.force) {
+      const same = await sameFile(error, run.source);
+      if (same === undefined) throw error;
+      return same;
+    }
+    return await transport.jsonObject<UploadJson>("PUT", replace, {
+      ...UPLOAD_ANSWER,
+      json: init,
+      ...common,
+    });
   }
 }
 

@@ -4,25 +4,6 @@
  * record with the same content can be skipped, so an interrupted folder upload continues where it
  * stopped.
  *
- * @example Usage
- * ```ts
- * import { openResource } from "../resources/resource.ts";
- * import { uploadFiles } from "./upload_files.ts";
- * import { RepoRecord } from "../model/record.ts";
- * import { Transport } from "../http/transport.ts";
- * import { startServer } from "../testing/mod.ts";
- * await using server = await startServer();
- * await using transport = new Transport({ settings: { host: server.url, pat: server.pat } });
- * const record = await openResource(transport, RepoRecord, { identifier: "demo", create: true });
- * const dir = await Deno.makeTempDir();
- * await Deno.writeTextFile(`${dir}/a.csv`, "a");
- * await Deno.writeTextFile(`${dir}/b.txt`, "b");
- * const first = await uploadFiles(record, dir, { pattern: "*.csv" });
- * const again = await uploadFiles(record, dir, { skipExisting: true });
- * console.log(first.uploaded.length, again.uploaded.length, again.skipped.length); // 1 1 1
- * await Deno.remove(dir, { recursive: true });
- * ```
- *
  * @module
  */
 

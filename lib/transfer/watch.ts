@@ -5,27 +5,6 @@
  * settled (size and modification time unchanged for the settle time), found by the operating
  * system's file events and a periodic rescan. It never deletes anything.
  *
- * @example Usage
- * ```ts
- * import { watchFolder } from "./watch.ts";
- * import { RepoRecord } from "../model/record.ts";
- * import { openResource } from "../resources/resource.ts";
- * import { Transport } from "../http/transport.ts";
- * import { startServer } from "../testing/mod.ts";
- * await using server = await startServer();
- * await using transport = new Transport({ settings: { host: server.url, pat: server.pat } });
- * const record = await openResource(transport, RepoRecord, { identifier: "demo", create: true });
- * const dir = await Deno.makeTempDir();
- * await Deno.writeTextFile(`${dir}/a.csv`, "1,2\n");
- * // One pass (as from cron): look, wait for files to settle, send what settled, stop.
- * const locks = await Deno.makeTempDir(); // by default the user's cache folder
- * for await (const event of watchFolder(record, dir, { settleMs: 10, once: true, lockDir: locks })) {
- *   if (event.type === "stored") console.log(event.name); // "a.csv"
- * }
- * await Deno.remove(dir, { recursive: true });
- * await Deno.remove(locks, { recursive: true });
- * ```
- *
  * @module
  */
 

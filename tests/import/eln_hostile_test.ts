@@ -96,6 +96,23 @@ Deno.test("importEln() refuses a zip bomb by its compression ratio", async () =>
   );
 });
 
+/** Sets the 32-bit field at `field` of the central header of `name` (which must be there once). */
+function patchCentral(bytes: Uint8Array<ArrayBuffer>, name: string, field: number, value: number) {
+  const view = new DataView(bytes.buffer);
+  const wanted = new TextEncoder().encode(name);
+  let patched = 0;
+  for (let at = 0; at + 46 < bytes.length; at++) {
+    if (view.getUint32(at, true) !== 0x02014b50) continue;
+    const nameLength = view.getUint16(at + 28, true);
+    const found = bytes.subarray(at + 46, at + 46 + nameLength);
+    if (found.length === wanted.length && found.every((b, i) => b === wanted[i])) {
+      view.setUint32(at + field, value, true);
+      patched++;
+    }
+  }
+  assertEquals(patched, 1);
+}
+
 /** The simple crate with a central directory that claims 100 bytes for exp/data.txt. */
 async function lyingSizeArchive(
   sha256: boolean,
@@ -105,20 +122,32 @@ async function lyingSizeArchive(
   const entries = simpleCrate("crate", { content, ...(sha256 ? {} : { sha256: null }) })
     .map((entry) => store ? { ...entry, store: true } : entry);
   const bytes = await zipBytes(entries);
-  const view = new DataView(bytes.buffer);
-  const name = new TextEncoder().encode("crate/exp/data.txt");
-  let patched = 0;
-  for (let at = 0; at + 46 < bytes.length; at++) {
-    if (view.getUint32(at, true) !== 0x02014b50) continue;
-    const nameLength = view.getUint16(at + 28, true);
-    const found = bytes.subarray(at + 46, at + 46 + nameLength);
-    if (found.length === name.length && found.every((b, i) => b === name[i])) {
-      view.setUint32(at + 24, 100, true);
-      patched++;
-    }
-  }
-  assertEquals(patched, 1);
+  patchCentral(bytes, "crate/exp/data.txt", 24, 100);
   return bytes;
+}
+
+// A small deflated entry is read in one step, a large one through zip.js: both check the CRC-32.
+for (const size of [2_000, 2_000_000]) {
+  for (const sha256 of [true, false]) {
+    Deno.test(
+      `importEln() refuses a deflated entry of ${size} bytes whose CRC-32 is wrong (${
+        sha256 ? "with" : "without"
+      } a SHA-256 in the crate) before creating anything`,
+      async () => {
+        // Letters that do not compress below the zip bomb ratio (a fixed pseudo-random series).
+        const letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+        let seed = 1;
+        const content = Array.from({ length: size }, () => {
+          seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+          return letters[seed % letters.length];
+        }).join("");
+        const entries = simpleCrate("crate", { content, ...(sha256 ? {} : { sha256: null }) });
+        const bytes = await zipBytes(entries);
+        patchCentral(bytes, "crate/exp/data.txt", 16, 0x12345678);
+        await assertRefused(bytes, "'exp/data.txt' cannot be read (Invalid CRC32)");
+      },
+    );
+  }
 }
 
 for (const sha256 of [true, false]) {

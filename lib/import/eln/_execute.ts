@@ -10,7 +10,7 @@ import { RepoRecord } from "../../model/record.ts";
 import { createUnique } from "../_unique.ts";
 import type { ElnArchive } from "./_archive.ts";
 import { ElnImportError, type ElnProgress } from "./errors.ts";
-import type { ElnPlan, ElnPlannedRecord } from "./plan.ts";
+import type { ElnPlan, ElnPlannedFile, ElnPlannedRecord } from "./plan.ts";
 import { openResource } from "../../resources/resource.ts";
 
 /** A created resource of an import: its crate key, id, identifier and title. */
@@ -31,96 +31,55 @@ export interface ElnExecution {
   records: ElnCreated[];
 }
 
+/** One import run: the plan, the archive, and what it created and counted so far. */
+interface ImportRun {
+  readonly transport: Transport;
+  readonly plan: ElnPlan;
+  readonly archive: ElnArchive;
+  readonly options: ExecuteOptions;
+  /** What this run created, in order (deleted again on a failure). */
+  readonly created: Deletable[];
+  /** Counts of what is done, for progress. */
+  readonly done: { records: number; files: number; bytes: number; links: number };
+  /** The records created, by crate key. */
+  readonly records: Map<string, RepoRecord>;
+  /** What the error names when a step fails: the entity being created. */
+  entity: string;
+}
+
+interface ExecuteOptions {
+  signal?: AbortSignal | undefined;
+  onProgress?: ((p: ElnProgress) => void) | undefined;
+  concurrency: number;
+}
+
+interface Deletable {
+  delete(): Promise<void>;
+  purge(): Promise<void>;
+  toString(): string;
+}
+
 export async function executePlan(
   transport: Transport,
   plan: ElnPlan,
   archive: ElnArchive,
-  options: {
-    signal?: AbortSignal | undefined;
-    onProgress?: ((p: ElnProgress) => void) | undefined;
-    concurrency: number;
-  },
+  options: ExecuteOptions,
 ): Promise<ElnExecution> {
-  const { signal, onProgress, concurrency } = options;
-  const created: { delete(): Promise<void>; purge(): Promise<void>; toString(): string }[] = [];
-  const done = { records: 0, files: 0, bytes: 0, links: 0 };
-  const report = (phase: ElnProgress["phase"], name: string, fileBytes = 0) =>
-    onProgress?.({
-      phase,
-      name,
-      records: done.records,
-      files: done.files,
-      bytes: done.bytes + fileBytes,
-      links: done.links,
-      totals: plan.totals,
-    });
-  let entity = "the collection";
+  const run: ImportRun = {
+    transport,
+    plan,
+    archive,
+    options,
+    created: [],
+    done: { records: 0, files: 0, bytes: 0, links: 0 },
+    records: new Map(),
+    entity: "the collection",
+  };
   try {
-    let collection: RepoCollection | undefined;
-    if (plan.collection !== undefined) {
-      entity = `the collection '${plan.collection.title}'`;
-      signal?.throwIfAborted();
-      const { title, description } = plan.collection;
-      collection = await createUnique(
-        title,
-        "collection",
-        (identifier) =>
-          openResource(transport, RepoCollection, { identifier, create: true, title, description }),
-      );
-      created.push(collection);
-      report("collection", title);
-    }
-    const records = new Map<string, RepoRecord>();
+    const collection = await createCollection(run);
     const result: ElnCreated[] = [];
-    for (const planned of plan.records) {
-      entity = `the record '${planned.title}'`;
-      signal?.throwIfAborted();
-      const record = await createRecord(transport, planned);
-      created.push(record);
-      records.set(planned.key, record);
-      const meta = await record.meta();
-      result.push({
-        key: planned.key,
-        id: record.id,
-        identifier: meta.identifier,
-        title: meta.title,
-      });
-      if (collection !== undefined) await collection.addRecordLink(record.id);
-      done.records++;
-      report("record", planned.title);
-      for (const file of planned.files) {
-        entity = `the file '${file.path}' of the record '${planned.title}'`;
-        const source = archive.stream(archive.files.get(file.path)!, {
-          ...(file.sha256 !== undefined ? { sha256: file.sha256 } : {}),
-          ...(signal ? { signal } : {}),
-        });
-        await record.uploadFile(source, {
-          fileName: file.name,
-          size: file.size,
-          resume: false,
-          concurrency,
-          // No MIME type: the server detects it from the name and content, as the Python client
-          // lets it. A crate's `encodingFormat` is often an alias (`image/x-png`) or generic
-          // (`application/octet-stream`), and searches by type would miss the file.
-          ...(file.description !== undefined ? { fileDescription: file.description } : {}),
-          ...(signal ? { signal } : {}),
-          ...(onProgress ? { onProgress: (p) => report("file", file.name, p.bytes) } : {}),
-        });
-        done.files++;
-        done.bytes += file.size;
-        report("file", file.name);
-      }
-    }
-    for (const link of plan.links) {
-      const from = records.get(link.from);
-      const to = records.get(link.to);
-      if (from === undefined || to === undefined) continue;
-      entity = `the link '${link.name}' from '${link.from}' to '${link.to}'`;
-      signal?.throwIfAborted();
-      await from.linkRecord(to.id, link.name, { termIri: link.term });
-      done.links++;
-      report("link", link.name);
-    }
+    for (const planned of plan.records) result.push(await importRecord(run, planned, collection));
+    await linkRecords(run);
     const collectionMeta = collection === undefined ? undefined : await collection.meta();
     return {
       collection: collectionMeta === undefined ? undefined : {
@@ -132,36 +91,138 @@ export async function executePlan(
       records: result,
     };
   } catch (error) {
-    const left: string[] = [];
-    const trashed: string[] = [];
-    for (const resource of created.reverse()) {
-      const name = resource.toString();
-      try {
-        await resource.delete();
-      } catch {
-        left.push(name);
-        continue;
-      }
-      await resource.purge().catch(() => trashed.push(name));
-    }
-    const reason = error instanceof Error ? error.message : String(error);
-    const cleanup = created.length === 0
-      ? "Nothing was created"
-      : left.length > 0
-      ? `Could not delete again: ${left.join(", ")}`
-      : trashed.length > 0
-      ? `What this import had created was deleted; in the trash still (purging failed): ${
-        trashed.join(", ")
-      }`
-      : `What this import had created (${created.length} resource(s)) was deleted for good`;
-    throw new ElnImportError(`Importing failed at ${entity}: ${reason}. ${cleanup}`, {
-      cause: error,
-      entity,
-      leftOver: left,
-      trashed,
-      created: created.length,
-    });
+    throw await rollBack(run, error);
   }
+}
+
+function report(run: ImportRun, phase: ElnProgress["phase"], name: string, fileBytes = 0) {
+  const { done } = run;
+  run.options.onProgress?.({
+    phase,
+    name,
+    records: done.records,
+    files: done.files,
+    bytes: done.bytes + fileBytes,
+    links: done.links,
+    totals: run.plan.totals,
+  });
+}
+
+/** Creates the plan's collection, if it has one, under a free identifier. */
+async function createCollection(run: ImportRun): Promise<RepoCollection | undefined> {
+  if (run.plan.collection === undefined) return undefined;
+  const { title, description } = run.plan.collection;
+  run.entity = `the collection '${title}'`;
+  run.options.signal?.throwIfAborted();
+  const collection = await createUnique(
+    title,
+    "collection",
+    (identifier) =>
+      openResource(run.transport, RepoCollection, { identifier, create: true, title, description }),
+  );
+  run.created.push(collection);
+  report(run, "collection", title);
+  return collection;
+}
+
+/** Creates a planned record, adds it to the collection, and uploads its files. */
+async function importRecord(
+  run: ImportRun,
+  planned: ElnPlannedRecord,
+  collection: RepoCollection | undefined,
+): Promise<ElnCreated> {
+  run.entity = `the record '${planned.title}'`;
+  run.options.signal?.throwIfAborted();
+  const record = await createRecord(run.transport, planned);
+  run.created.push(record);
+  run.records.set(planned.key, record);
+  const meta = await record.meta();
+  if (collection !== undefined) await collection.addRecordLink(record.id);
+  run.done.records++;
+  report(run, "record", planned.title);
+  for (const file of planned.files) await uploadPlanned(run, record, planned, file);
+  return { key: planned.key, id: record.id, identifier: meta.identifier, title: meta.title };
+}
+
+/** Streams a file from the archive into the record (its SHA-256 verified on the way). */
+async function uploadPlanned(
+  run: ImportRun,
+  record: RepoRecord,
+  planned: ElnPlannedRecord,
+  file: ElnPlannedFile,
+): Promise<void> {
+  const { signal, onProgress, concurrency } = run.options;
+  run.entity = `the file '${file.path}' of the record '${planned.title}'`;
+  const source = run.archive.stream(run.archive.files.get(file.path)!, {
+    ...(file.sha256 !== undefined ? { sha256: file.sha256 } : {}),
+    ...(signal ? { signal } : {}),
+  });
+  await record.uploadFile(source, {
+    fileName: file.name,
+    size: file.size,
+    resume: false,
+    concurrency,
+    // No MIME type: the server detects it from the name and content, as the Python client lets
+    // it. A crate's `encodingFormat` is often an alias (`image/x-png`) or generic
+    // (`application/octet-stream`), and searches by type would miss the file.
+    ...(file.description !== undefined ? { fileDescription: file.description } : {}),
+    ...(signal ? { signal } : {}),
+    ...(onProgress ? { onProgress: (p) => report(run, "file", file.name, p.bytes) } : {}),
+  });
+  run.done.files++;
+  run.done.bytes += file.size;
+  report(run, "file", file.name);
+}
+
+/** Links the records as the plan says (links between records of the import only). */
+async function linkRecords(run: ImportRun): Promise<void> {
+  for (const link of run.plan.links) {
+    const from = run.records.get(link.from);
+    const to = run.records.get(link.to);
+    if (from === undefined || to === undefined) continue;
+    run.entity = `the link '${link.name}' from '${link.from}' to '${link.to}'`;
+    run.options.signal?.throwIfAborted();
+    await from.linkRecord(to.id, link.name, { termIri: link.term });
+    run.done.links++;
+    report(run, "link", link.name);
+  }
+}
+
+/**
+ * Deletes and purges what the run created, newest first, and returns the error that names the
+ * failed entity, the reason and what is left.
+ */
+async function rollBack(run: ImportRun, error: unknown): Promise<ElnImportError> {
+  const { created, entity } = run;
+  const left: string[] = [];
+  const trashed: string[] = [];
+  for (const resource of created.reverse()) {
+    const name = resource.toString();
+    try {
+      await resource.delete();
+    } catch {
+      left.push(name);
+      continue;
+    }
+    await resource.purge().catch(() => trashed.push(name));
+  }
+  const reason = error instanceof Error ? error.message : String(error);
+  const cleanup = created.length === 0
+    ? "Nothing was created"
+    : left.length > 0
+    ? `Could not delete again: ${left.join(", ")}`
+    : trashed.length > 0
+    ? `What this import had created was deleted; in the trash still (purging failed): ${
+      trashed.join(", ")
+    }`
+    : `What this import had created (${created.length} resource(s)) was deleted for good`;
+  return new ElnImportError(`Importing failed at ${entity}: ${reason}. ${cleanup}`, {
+    cause: error,
+    entity,
+    leftOver: left,
+    trashed,
+    created: created.length,
+  });
 }
 
 function createRecord(transport: Transport, planned: ElnPlannedRecord): Promise<RepoRecord> {

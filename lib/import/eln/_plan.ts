@@ -43,102 +43,22 @@ export function repositoryExportPaths(crate: Crate): string[] {
 
 /** Plans the import of a crate; sends nothing. */
 export function planEln(input: ElnPlanInput): ElnPlan {
-  const { crate, root, files } = input;
-  const warnings = [...crate.warnings];
-  const repositoryExport = crate.publisherName === PUBLISHER;
+  const { crate, root } = input;
   const datasets = topDatasets(crate);
-  const imported = new Set<CrateNode>(datasets);
-  const records: ElnPlannedRecord[] = [];
-  const links: ElnPlannedLink[] = [];
-  const oldIds = new Map<number, string>();
-  const exportLinks: { from: string; to: number; name: string; term: string | null }[] = [];
-  const claimed = new Set<string>();
-
-  for (const dataset of datasets) {
-    const key = String(dataset["@id"]);
-    const record: ElnPlannedRecord = {
-      key,
-      title: title(text(dataset.name) ?? key.replace(/^\.\//, "").replace(/\/+$/, "")),
-      description: description(crate, dataset),
-      tags: keywords(dataset.keywords),
-      ...withWarnings(propertyValueExtras(crate, dataset), warnings),
-      files: [],
-    };
-    const identifier = datasetIdentifier(dataset);
-    const uniqueName = nameAllocator(record.title);
-    const paths = new Set<string>();
-    const addFile = (file: CrateNode) => {
-      const name = fileName(file);
-      const path = archivePath(String(file["@id"]));
-      if (repositoryExport && path !== undefined && input.exports?.has(path)) {
-        applyExport(record, input.exports.get(path), oldIds, exportLinks);
-        return;
-      }
-      if (repositoryExport && name === `${identifier}.ttl`) return;
-      const planned = plannedFile(file, files, warnings);
-      if (planned === undefined || paths.has(planned.path)) return;
-      paths.add(planned.path);
-      claimed.add(planned.path);
-      record.files.push({ ...planned, name: uniqueName(planned.name) });
-    };
-    walkParts(crate, dataset, imported, addFile, (child) => {
-      links.push({
-        from: key,
-        to: String(child["@id"]),
-        name: "has part",
-        term: SCHEMA + "hasPart",
-      });
-    }, warnings);
-    for (const ref of asList(dataset.mentions)) {
-      const target = crate.resolve(ref);
-      if (target !== undefined && target !== dataset && imported.has(target)) {
-        links.push({
-          from: key,
-          to: String(target["@id"]),
-          name: "mentions",
-          term: SCHEMA + "mentions",
-        });
-      }
-    }
-    records.push(record);
-  }
-
-  const loose = asList(crate.root.hasPart).map((ref) => crate.resolve(ref)).filter((node) =>
-    node !== undefined && hasType(node, "File") && !hasType(node, "Dataset")
-  ) as CrateNode[];
-  const looseFiles = loose.map((file) => plannedFile(file, files, warnings)).filter((file) =>
-    file !== undefined && !claimed.has(file.path)
-  ) as ElnPlannedFile[];
-  if (looseFiles.length > 0) {
-    const record: ElnPlannedRecord = {
-      key: "./",
-      title: title(text(crate.root.name) ?? root),
-      description: description(crate, crate.root),
-      tags: keywords(crate.root.keywords),
-      extras: [],
-      files: [],
-    };
-    const uniqueName = nameAllocator(record.title);
-    const paths = new Set<string>();
-    for (const file of looseFiles) {
-      if (!paths.has(file.path)) {
-        paths.add(file.path);
-        record.files.push({ ...file, name: uniqueName(file.name) });
-      }
-    }
-    records.unshift(record);
-  }
-  for (const link of exportLinks) {
-    const to = oldIds.get(link.to);
-    if (to !== undefined) links.push({ from: link.from, to, name: link.name, term: link.term });
-  }
-  const linkKeys = new Set<string>();
-  const uniqueLinks = links.filter((link) => {
-    const key = JSON.stringify([link.from, link.to, link.name]);
-    if (linkKeys.has(key)) return false;
-    linkKeys.add(key);
-    return true;
-  });
+  const planning: Planning = {
+    input,
+    warnings: [...crate.warnings],
+    repositoryExport: crate.publisherName === PUBLISHER,
+    imported: new Set(datasets),
+    links: [],
+    oldIds: new Map(),
+    exportLinks: [],
+    claimed: new Set(),
+  };
+  const records = datasets.map((dataset) => planDataset(planning, dataset));
+  const loose = looseRecord(planning);
+  if (loose !== undefined) records.unshift(loose);
+  const links = planLinks(planning);
   const genre = text(crate.root.genre);
   const collection = genre === "collection" || (genre !== "record" && records.length > 1)
     ? { title: title(text(crate.root.name) ?? root), description: description(crate, crate.root) }
@@ -147,13 +67,126 @@ export function planEln(input: ElnPlanInput): ElnPlan {
   const bytes = records.reduce((sum, r) => sum + r.files.reduce((s, f) => s + f.size, 0), 0);
   return {
     root,
-    repositoryExport,
+    repositoryExport: planning.repositoryExport,
     collection,
     records,
-    links: uniqueLinks,
-    warnings: [...new Set(warnings)],
-    totals: { records: records.length, files: fileCount, bytes, links: uniqueLinks.length },
+    links,
+    warnings: [...new Set(planning.warnings)],
+    totals: { records: records.length, files: fileCount, bytes, links: links.length },
   };
+}
+
+/** The state of one planning: what it found so far across the crate's datasets. */
+interface Planning {
+  readonly input: ElnPlanInput;
+  readonly warnings: string[];
+  /** The crate is this repository's own export (its record files are its metadata). */
+  readonly repositoryExport: boolean;
+  /** The datasets that become records. */
+  readonly imported: Set<CrateNode>;
+  readonly links: ElnPlannedLink[];
+  /** Crate key of each record of a repository export, by its id there. */
+  readonly oldIds: Map<number, string>;
+  /** Links of a repository export, to records by their id there. */
+  readonly exportLinks: { from: string; to: number; name: string; term: string | null }[];
+  /** Archive paths of files that a dataset's record holds. */
+  readonly claimed: Set<string>;
+}
+
+/** The record of a dataset: its metadata, its files, and its links (`hasPart`, `mentions`). */
+function planDataset(planning: Planning, dataset: CrateNode): ElnPlannedRecord {
+  const { input: { crate, files, exports }, warnings, repositoryExport, imported } = planning;
+  const key = String(dataset["@id"]);
+  const record: ElnPlannedRecord = {
+    key,
+    title: title(text(dataset.name) ?? key.replace(/^\.\//, "").replace(/\/+$/, "")),
+    description: description(crate, dataset),
+    tags: keywords(dataset.keywords),
+    ...withWarnings(propertyValueExtras(crate, dataset), warnings),
+    files: [],
+  };
+  const identifier = datasetIdentifier(dataset);
+  const uniqueName = nameAllocator(record.title);
+  const paths = new Set<string>();
+  const addFile = (file: CrateNode) => {
+    const name = fileName(file);
+    const path = archivePath(String(file["@id"]));
+    if (repositoryExport && path !== undefined && exports?.has(path)) {
+      applyExport(record, exports.get(path), planning.oldIds, planning.exportLinks);
+      return;
+    }
+    if (repositoryExport && name === `${identifier}.ttl`) return;
+    const planned = plannedFile(file, files, warnings);
+    if (planned === undefined || paths.has(planned.path)) return;
+    paths.add(planned.path);
+    planning.claimed.add(planned.path);
+    record.files.push({ ...planned, name: uniqueName(planned.name) });
+  };
+  walkParts(crate, dataset, imported, addFile, (child) => {
+    planning.links.push({
+      from: key,
+      to: String(child["@id"]),
+      name: "has part",
+      term: SCHEMA + "hasPart",
+    });
+  }, warnings);
+  for (const ref of asList(dataset.mentions)) {
+    const target = crate.resolve(ref);
+    if (target !== undefined && target !== dataset && imported.has(target)) {
+      planning.links.push({
+        from: key,
+        to: String(target["@id"]),
+        name: "mentions",
+        term: SCHEMA + "mentions",
+      });
+    }
+  }
+  return record;
+}
+
+/** The record of the root's loose files that no dataset holds, if there are any. */
+function looseRecord(planning: Planning): ElnPlannedRecord | undefined {
+  const { input: { crate, files, root }, warnings, claimed } = planning;
+  const loose = asList(crate.root.hasPart).map((ref) => crate.resolve(ref)).filter((node) =>
+    node !== undefined && hasType(node, "File") && !hasType(node, "Dataset")
+  ) as CrateNode[];
+  const looseFiles = loose.map((file) => plannedFile(file, files, warnings)).filter((file) =>
+    file !== undefined && !claimed.has(file.path)
+  ) as ElnPlannedFile[];
+  if (looseFiles.length === 0) return undefined;
+  const record: ElnPlannedRecord = {
+    key: "./",
+    title: title(text(crate.root.name) ?? root),
+    description: description(crate, crate.root),
+    tags: keywords(crate.root.keywords),
+    extras: [],
+    files: [],
+  };
+  const uniqueName = nameAllocator(record.title);
+  const paths = new Set<string>();
+  for (const file of looseFiles) {
+    if (!paths.has(file.path)) {
+      paths.add(file.path);
+      record.files.push({ ...file, name: uniqueName(file.name) });
+    }
+  }
+  return record;
+}
+
+/** The links found, with a repository export's links to records of the import, each once. */
+function planLinks(planning: Planning): ElnPlannedLink[] {
+  const links = [...planning.links];
+  for (const link of planning.exportLinks) {
+    const to = planning.oldIds.get(link.to);
+    if (to !== undefined) links.push({ from: link.from, to, name: link.name, term: link.term });
+  }
+  const linkKeys = new Set<string>();
+  return links.filter((link) => {
+    const key = JSON.stringify([link.from, link.to, link.name]);
+    if (linkKeys.has(key)) return false;
+    linkKeys.add(key);
+    return true;
+  });
 }
 
 const SCHEMA = "http://schema.org/";

@@ -3,9 +3,8 @@
 // anything, its bytes counted against the size the central directory declares and hashed where a
 // SHA-256 is declared; so a lying size or a wrong checksum is refused with nothing created. A
 // stored file without a SHA-256 is not read: its data is its declared size (checked on the
-// directory); a small deflated one is inflated in one step (ElnArchive.checkSize). Memory stays
-// bounded (an entry is read in chunks and dropped); the cost is reading those entries twice (see
-// docs/perf/eln.md).
+// directory). Memory stays bounded (an entry is read in chunks and dropped); the cost is reading
+// those entries twice (see docs/perf/eln.md).
 
 import { type ElnArchive, entryError } from "./_archive.ts";
 import type { ElnPlan } from "./plan.ts";

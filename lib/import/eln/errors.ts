@@ -1,16 +1,6 @@
 /**
  * The error of a failed `.eln` import and the progress it reports.
  *
- * @example Usage
- * ```ts
- * import { ElnImportError } from "./errors.ts";
- * const error = new ElnImportError("Importing failed at the record 'A': …", {
- *   entity: "the record 'A'",
- *   leftOver: [],
- * });
- * console.log(error.entity); // "the record 'A'"
- * ```
- *
  * @module
  */
 

@@ -1,13 +1,6 @@
 /**
  * Text forms of an `.eln` import: the plan (what `--dry-run` prints) and the summary line.
  *
- * @example Usage
- * ```ts
- * import { formatElnSummary } from "./format_eln.ts";
- * const totals = { records: 2, files: 3, bytes: 2048, links: 1 };
- * console.log(formatElnSummary(totals, false)); // "Imported 2 records, 3 files (2048 bytes), 1 link"
- * ```
- *
  * @module
  */
 

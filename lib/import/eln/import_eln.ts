@@ -2,23 +2,6 @@
  * `importEln`: imports an `.eln` file (an RO-Crate following the ELN file format) as records, with
  * their files, extras, tags and links, in a collection when the crate describes one.
  *
- * @example Usage
- * ```ts
- * import { RepoManager } from "@repo/apy";
- * import { importEln } from "@repo/apy/import";
- * import { startServer } from "../../testing/mod.ts";
- *
- * await using server = await startServer();
- * await using manager = new RepoManager({ host: server.url, pat: server.pat });
- * const source = await manager.record({ identifier: "source", create: true, title: "Source" });
- * await source.uploadString("hello", "hello.txt");
- * const dir = await Deno.makeTempDir();
- * const path = await source.export(dir, "ro-crate");
- * const result = await importEln(manager, path);
- * console.log(result.records.map((r) => r.title), result.totals.files); // ["Source"] 1
- * await Deno.remove(dir, { recursive: true });
- * ```
- *
  * @module
  */
 

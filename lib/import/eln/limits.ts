@@ -1,12 +1,6 @@
 /**
  * The limits an `.eln` archive must keep before anything is imported from it.
  *
- * @example Usage
- * ```ts
- * import { DEFAULT_ELN_LIMITS } from "./limits.ts";
- * console.log(DEFAULT_ELN_LIMITS.maxRatio); // 200
- * ```
- *
  * @module
  */
 
