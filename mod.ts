@@ -24,7 +24,8 @@
  * own entry points: `@repo/apy/http` (the transport, pagination, retries, the pacer and the
  * protocol vocabulary: the server's JSON types such as `RecordJson`, for writing your own
  * endpoints), `@repo/apy/config` (the config
- * file), `@repo/apy/import` (ELN, JSON Schema and SHACL imports), `@repo/apy/cli` (the CLI),
+ * file), `@repo/apy/import` (ELN, JSON Schema and SHACL imports), `@repo/apy/sync` (folders kept in step
+ * with records and collections, and the watchers), `@repo/apy/cli` (the CLI),
  * `@repo/apy/cli/kit` (its reusable parts) and
  * `@repo/apy/testing` (a local repository server).
  *
@@ -123,43 +124,7 @@ export type {
   UploadFilesProgress,
 } from "./lib/transfer/upload_files.ts";
 export type { ExportMetadataOptions } from "./lib/transfer/export_metadata.ts";
-export {
-  type SyncAction,
-  type SyncActionKind,
-  type SyncCount,
-  type SyncDirection,
-  type SyncFailure,
-  syncFolder,
-  type SyncOptions,
-  type SyncPlan,
-  type SyncProblem,
-  type SyncProgress,
-  type SyncResult,
-  type SyncTarget,
-} from "./lib/transfer/sync.ts";
-export { syncCollection, syncRecordFolder } from "./lib/collection_sync/sync_collection.ts";
-export type {
-  CollectionDeleteSummary,
-  CollectionSelector,
-  CollectionSyncOptions,
-  CollectionSyncOutcome,
-  CollectionSyncProblem,
-  CollectionSyncResult,
-  RecordSyncOutcome,
-  SyncConnection,
-} from "./lib/collection_sync/types.ts";
-export { parseShard, type Shard } from "./lib/collection_sync/shard.ts";
-export { type CollectionWatchOptions, watchCollection } from "./lib/collection_sync/watch.ts";
-export {
-  type WatchClock,
-  type WatchEvent,
-  type WatchEventBase,
-  watchFolder,
-  WatchLockedError,
-  type WatchLockOwner,
-  type WatchOptions,
-  type WatchTarget,
-} from "./lib/transfer/watch.ts";
+export { WatchLockedError, type WatchLockOwner } from "./lib/transfer/watch.ts";
 export type {
   ExportOptions,
   ExportStreamOptions,

@@ -35,6 +35,7 @@ const ENTRY_POINTS = [
   "lib/http/mod.ts",
   "lib/config/mod.ts",
   "lib/import/mod.ts",
+  "lib/collection_sync/mod.ts",
   "cli.ts",
   "lib/cli/kit.ts",
   "lib/testing/mod.ts",

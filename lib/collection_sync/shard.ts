@@ -30,7 +30,7 @@ export interface Shard {
  *
  * @example Usage
  * ```ts
- * import { parseShard } from "@repo/apy";
+ * import { parseShard } from "@repo/apy/sync";
  * import assert from "node:assert";
  *
  * assert.deepStrictEqual(parseShard("3/8"), { index: 3, count: 8 });

@@ -93,7 +93,8 @@ function runOnce(
  *
  * @example Usage
  * ```ts
- * import { RepoManager, syncCollection } from "@repo/apy";
+ * import { RepoManager } from "@repo/apy";
+ * import { syncCollection } from "@repo/apy/sync";
  * import { startServer } from "@repo/apy/testing";
  * import assert from "node:assert";
  *

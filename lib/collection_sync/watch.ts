@@ -156,7 +156,8 @@ async function collectionIdentifier(
  *
  * @example Watching until Ctrl-C
  * ```ts
- * import { RepoManager, watchCollection } from "@repo/apy";
+ * import { RepoManager } from "@repo/apy";
+ * import { watchCollection } from "@repo/apy/sync";
  * import { startServer } from "@repo/apy/testing";
  *
  * await using server = await startServer();

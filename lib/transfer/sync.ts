@@ -281,7 +281,8 @@ export function checkSyncOptions(
  *
  * @example Usage
  * ```ts
- * import { RepoManager, syncFolder } from "@repo/apy";
+ * import { RepoManager } from "@repo/apy";
+ * import { syncFolder } from "@repo/apy/sync";
  * import { startServer } from "@repo/apy/testing";
  * import assert from "node:assert";
  *

@@ -197,7 +197,8 @@ export async function watchSetup(
  *
  * @example Watching until Ctrl-C
  * ```ts
- * import { RepoManager, watchFolder } from "@repo/apy";
+ * import { RepoManager } from "@repo/apy";
+ * import { watchFolder } from "@repo/apy/sync";
  * import { startServer } from "@repo/apy/testing";
  *
  * await using server = await startServer();
