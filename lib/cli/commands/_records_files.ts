@@ -8,6 +8,7 @@ import { InputError, RepoApyError } from "../../errors.ts";
 import type { FileJson } from "../../http/protocol.ts";
 import { FilesExistError, type UploadFilesDone, UploadFilesError } from "../../transfer/errors.ts";
 import type { RepoRecord } from "../../model/record.ts";
+import type { DownloadFilesOptions } from "../../transfer/download_files.ts";
 import type {
   UploadFilesOptions,
   UploadFilesPlan,
@@ -391,147 +392,221 @@ export function getFileCommand(): CommandUnknownOpts {
     { allowTokenlist: true },
   ));
   dryRunOption(command);
-  apyCommand(command, async (manager, options) => {
-    const dir = options.filepath;
-    const selected = fileIdValue(asValues(options));
-    const records = await openRecords(manager, options);
-    if (isDryRun(manager)) {
-      const total = { files: 0, bytes: 0 };
-      for (const record of records) {
-        const planned = await planDownload(manager, record, dir, options, selected);
-        total.files += planned.files;
-        total.bytes += planned.bytes;
-      }
-      dryRun(manager, `download ${countFiles(total.files)}, ${formatBytes(total.bytes)}`);
-      return;
-    }
-    // Created when the first file is downloaded: a question answered no (or cancelled) leaves
-    // nothing behind.
-    let folderReady: Promise<void> | undefined;
-    const ready = () => folderReady ??= ensureFolder(dir);
-    // Something in the way (a file, a special file) is said before anything is listed.
-    const missing = await Deno.lstat(dir).then(
-      () => false,
-      (error) => error instanceof Deno.errors.NotFound,
-    );
-    if (!missing) await ready();
-    const common = {
-      keepPartial: true,
-      // A path written for one record is never written again for another, not even with -f.
-      claimed: new Set<string>(),
-      onWarning: (message: string) => manager.output.warning(message),
-      useFolder: options.useFolder,
-      force: options.force,
-      flat: options.flat,
-      signal: manager.signal,
-    };
-    const everything = command.getOptionValueSource("pattern") === "default" &&
-      options.yes !== true;
-    const written: string[] = [];
-    for (const record of records) {
-      const resuming = resumeNotice(manager);
-      let paths: string[];
-      if (selected !== undefined) {
-        const file = await selectedFile(record, selected);
-        await ready();
-        const progress = transferProgress(manager.output, `Downloading ${file.name}`, file.size);
-        let present = false;
-        try {
-          // One file goes through the same download as many: a name with `/` (raw/run1.h5)
-          // becomes subfolders unless --flat, and the folders on the way are checked.
-          paths = await record.downloadFiles(dir, {
-            ...common,
-            files: [file],
-            flat: options.flat,
-            onProgress: (update) => {
-              resuming(file, update);
-              progress.onProgress(update);
-            },
-            onPresent: () => present = true,
-          });
-        } finally {
-          progress.done();
-        }
-        manager.output.info(
-          present
-            ? `Already here: '${paths[0]}' has the size and checksum of the file of the ${
-              describe(record)
-            }; nothing was downloaded`
-            : `Downloaded '${paths[0]}' from the ${describe(record)}`,
-        );
-      } else {
-        const files = await matchingFiles(record, options);
-        const bytes = files.reduce((sum, file) => sum + file.size, 0);
-        const what = `${countFiles(files.length)}, ${formatBytes(bytes)}, of the ${
-          describe(record)
-        }`;
-        if (files.length === 0) {
-          manager.output.warning(`No file of the ${describe(record)} matches: nothing downloaded`);
-          continue;
-        }
-        manager.output.info(`Downloading ${what} into '${dir}'`);
-        const short = `${countFiles(files.length)} (${formatBytes(bytes)})`;
-        if (everything && !await confirmAll(manager, command, short, files)) {
-          // The person said no: not an error, and nothing was created.
-          manager.output.info(
-            `Nothing was downloaded from the ${describe(record)}: narrow it with -n or -P, or ` +
-              "add -y/--yes to download every file without the question",
-          );
-          break;
-        }
-        await ready();
-        const progress = filesProgress(manager.output, "Downloading", {
-          bytes,
-          files: files.length,
-        });
-        let present = 0;
-        let downloaded = 0;
-        try {
-          paths = await record.downloadFiles(dir, {
-            ...common,
-            files,
-            onProgress: (update) => {
-              resuming(update.file, update);
-              progress.onProgress(update.file.id, update);
-            },
-            onFile: (path) => {
-              downloaded++;
-              progress.fileDone();
-              // One short line per file: its path in the folder (the folder is named above).
-              manager.output.fileLine(`Downloaded '${relative(dir, path)}'`);
-            },
-            onPresent: (path, file) => {
-              present++;
-              // Counted as done, not toward the rate: nothing was transferred.
-              progress.onProgress(file.id, { bytes: file.size, resumed: file.size });
-              progress.fileDone();
-              manager.output.fileLine(`Already here: '${relative(dir, path)}'`);
-            },
-          });
-        } catch (error) {
-          if (manager.signal?.aborted !== true) throw error;
-          // The interrupt line says what is complete: those files are kept.
-          throw new CompletedBeforeInterrupt(
-            `${downloaded + present} of ${countFiles(files.length)} ${
-              downloaded + present === 1 ? "is" : "are"
-            } here${present > 0 ? ` (${present} already before this run)` : ""}`,
-            error,
-          );
-        } finally {
-          progress.done();
-        }
-        manager.output.info(
-          `Downloaded ${progress.summary(paths.length - present)} from the ${describe(record)}${
-            present > 0 ? `; ${present} already here` : ""
-          }`,
-        );
-      }
-      written.push(...paths);
-    }
-    if (options.json === true) manager.output.json(written);
-    else if (options.pipe === true) manager.output.data(written.join(","));
-  });
+  apyCommand(command, (manager, options) => getFile(manager, options, command));
   return command;
+}
+
+/** The options of `records get-file` its action reads (besides the record and file selectors). */
+interface GetFileOptions {
+  filepath: string;
+  pattern: string;
+  exclude_pattern?: string | undefined;
+  force?: true | undefined;
+  useFolder?: true | undefined;
+  flat?: true | undefined;
+  pipe?: true | undefined;
+  json?: true | undefined;
+  yes?: true | undefined;
+}
+
+/**
+ * `records get-file`: with `--dry-run` the plan; else each record's selected file (`-n`/`-i`) or
+ * matching files, then the written paths (`--json`, `-E/--pipe`).
+ */
+async function getFile(
+  manager: CLIRepoManager,
+  options: GetFileOptions,
+  command: CommandUnknownOpts,
+): Promise<void> {
+  const selected = fileIdValue(asValues(options));
+  const records = await openRecords(manager, options);
+  if (isDryRun(manager)) return await planDownloads(manager, records, options, selected);
+  const run = await startDownloads(manager, options, command);
+  const written: string[] = [];
+  for (const record of records) {
+    const paths = selected === undefined
+      ? await downloadMatching(run, record, options)
+      : await downloadSelected(run, record, selected);
+    if (paths === undefined) break;
+    written.push(...paths);
+  }
+  if (options.json === true) manager.output.json(written);
+  else if (options.pipe === true) manager.output.data(written.join(","));
+}
+
+/** `get-file --dry-run`: what would be downloaded of every record, then the totals. */
+async function planDownloads(
+  manager: CLIRepoManager,
+  records: readonly RepoRecord[],
+  options: GetFileOptions,
+  selected: FileIdValue | undefined,
+): Promise<void> {
+  const total = { files: 0, bytes: 0 };
+  for (const record of records) {
+    const planned = await planDownload(manager, record, options.filepath, options, selected);
+    total.files += planned.files;
+    total.bytes += planned.bytes;
+  }
+  dryRun(manager, `download ${countFiles(total.files)}, ${formatBytes(total.bytes)}`);
+}
+
+/** What the downloads of one `get-file` run share. */
+interface DownloadRun {
+  manager: CLIRepoManager;
+  command: CommandUnknownOpts;
+  /** The folder downloaded into. */
+  dir: string;
+  /** Creates the folder, once, before the first file is written. */
+  ready: () => Promise<void>;
+  /** The options of every record's download. */
+  common: DownloadFilesOptions;
+  /** Every file was asked for (no `-P`, no `-y`): a large download is confirmed first. */
+  everything: boolean;
+}
+
+/** Sets up a run's downloads; a folder in the way (a file, a special file) is said here. */
+async function startDownloads(
+  manager: CLIRepoManager,
+  options: GetFileOptions,
+  command: CommandUnknownOpts,
+): Promise<DownloadRun> {
+  const dir = options.filepath;
+  // Created when the first file is downloaded: a question answered no (or cancelled) leaves
+  // nothing behind.
+  let folderReady: Promise<void> | undefined;
+  const ready = () => folderReady ??= ensureFolder(dir);
+  // Something in the way (a file, a special file) is said before anything is listed.
+  const missing = await Deno.lstat(dir).then(
+    () => false,
+    (error) => error instanceof Deno.errors.NotFound,
+  );
+  if (!missing) await ready();
+  const common = {
+    keepPartial: true,
+    // A path written for one record is never written again for another, not even with -f.
+    claimed: new Set<string>(),
+    onWarning: (message: string) => manager.output.warning(message),
+    useFolder: options.useFolder,
+    force: options.force,
+    flat: options.flat,
+    signal: manager.signal,
+  };
+  const everything = command.getOptionValueSource("pattern") === "default" &&
+    options.yes !== true;
+  return { manager, command, dir, ready, common, everything };
+}
+
+/** Downloads the one file `-n`/`-i` names of `record`; returns its path. */
+async function downloadSelected(
+  run: DownloadRun,
+  record: RepoRecord,
+  selected: FileIdValue,
+): Promise<string[]> {
+  const { manager, dir } = run;
+  const resuming = resumeNotice(manager);
+  const file = await selectedFile(record, selected);
+  await run.ready();
+  const progress = transferProgress(manager.output, `Downloading ${file.name}`, file.size);
+  let present = false;
+  let paths: string[];
+  try {
+    // One file goes through the same download as many: a name with `/` (raw/run1.h5)
+    // becomes subfolders unless --flat, and the folders on the way are checked.
+    paths = await record.downloadFiles(dir, {
+      ...run.common,
+      files: [file],
+      onProgress: (update) => {
+        resuming(file, update);
+        progress.onProgress(update);
+      },
+      onPresent: () => present = true,
+    });
+  } finally {
+    progress.done();
+  }
+  manager.output.info(
+    present
+      ? `Already here: '${paths[0]}' has the size and checksum of the file of the ${
+        describe(record)
+      }; nothing was downloaded`
+      : `Downloaded '${paths[0]}' from the ${describe(record)}`,
+  );
+  return paths;
+}
+
+/**
+ * Downloads the files of `record` matching `-P`/`-e`; returns their paths, none when no file
+ * matches, and undefined when the person declined the download (the run stops).
+ */
+async function downloadMatching(
+  run: DownloadRun,
+  record: RepoRecord,
+  options: GetFileOptions,
+): Promise<string[] | undefined> {
+  const { manager, dir } = run;
+  const resuming = resumeNotice(manager);
+  const files = await matchingFiles(record, options);
+  const bytes = files.reduce((sum, file) => sum + file.size, 0);
+  const what = `${countFiles(files.length)}, ${formatBytes(bytes)}, of the ${describe(record)}`;
+  if (files.length === 0) {
+    manager.output.warning(`No file of the ${describe(record)} matches: nothing downloaded`);
+    return [];
+  }
+  manager.output.info(`Downloading ${what} into '${dir}'`);
+  const short = `${countFiles(files.length)} (${formatBytes(bytes)})`;
+  if (run.everything && !await confirmAll(manager, run.command, short, files)) {
+    // The person said no: not an error, and nothing was created.
+    manager.output.info(
+      `Nothing was downloaded from the ${describe(record)}: narrow it with -n or -P, or ` +
+        "add -y/--yes to download every file without the question",
+    );
+    return undefined;
+  }
+  await run.ready();
+  const progress = filesProgress(manager.output, "Downloading", { bytes, files: files.length });
+  let present = 0;
+  let downloaded = 0;
+  let paths: string[];
+  try {
+    paths = await record.downloadFiles(dir, {
+      ...run.common,
+      files,
+      onProgress: (update) => {
+        resuming(update.file, update);
+        progress.onProgress(update.file.id, update);
+      },
+      onFile: (path) => {
+        downloaded++;
+        progress.fileDone();
+        // One short line per file: its path in the folder (the folder is named above).
+        manager.output.fileLine(`Downloaded '${relative(dir, path)}'`);
+      },
+      onPresent: (path, file) => {
+        present++;
+        // Counted as done, not toward the rate: nothing was transferred.
+        progress.onProgress(file.id, { bytes: file.size, resumed: file.size });
+        progress.fileDone();
+        manager.output.fileLine(`Already here: '${relative(dir, path)}'`);
+      },
+    });
+  } catch (error) {
+    if (manager.signal?.aborted !== true) throw error;
+    // The interrupt line says what is complete: those files are kept.
+    throw new CompletedBeforeInterrupt(
+      `${downloaded + present} of ${countFiles(files.length)} ${
+        downloaded + present === 1 ? "is" : "are"
+      } here${present > 0 ? ` (${present} already before this run)` : ""}`,
+      error,
+    );
+  } finally {
+    progress.done();
+  }
+  manager.output.info(
+    `Downloaded ${progress.summary(paths.length - present)} from the ${describe(record)}${
+      present > 0 ? `; ${present} already here` : ""
+    }`,
+  );
+  return paths;
 }
 
 /** Says once per file that a download resumes from a partial file of an earlier run. */
