@@ -128,74 +128,102 @@ export function collectionsSyncCommand(): CommandUnknownOpts {
   );
   dryRunOption(command);
   command.addHelpText("after", HELP + WATCH_HELP);
-  apyCommand(command, async (manager, options) => {
-    const from = options.from;
-    const to = options.to;
-    if ((from === undefined) === (to === undefined)) {
-      throw new UsageError(
-        "Give exactly one of --from <folder> (upload) and --to <folder> (download)",
-      );
-    }
-    if (isWatch(options)) return await runCollectionWatch(manager, options, isDryRun(manager));
-    if (options.template !== undefined && to !== undefined) {
-      throw new UsageError("--template checks records going up: use it with --from");
-    }
-    const { parseShard } = await import("../../collection_sync/shard.ts");
-    let shard;
-    try {
-      shard = options.shard === undefined ? undefined : parseShard(options.shard);
-    } catch (error) {
-      throw new UsageError((error as Error).message);
-    }
-    const direction = from === undefined ? "down" : "up";
-    const dir = (from ?? to)!;
-    const json = options.json === true;
-    const dry = isDryRun(manager);
-    const selector = selectedResource(options, "collection");
-    const { syncCollection } = await import("../../collection_sync/sync_collection.ts");
-    const input = contextOf(command).input;
-    let done = 0;
-    const result = await syncCollection(manager, selector, dir, {
-      direction,
-      dryRun: dry,
-      delete: options.delete === true,
-      pattern: options.pattern,
-      excludePattern: options.exclude_pattern,
-      followSymlinks: options.followSymlinks,
-      maxDelete: options.maxDelete,
-      allowEmptySource: options.allowEmptySource,
-      backupDir: options.backupDir,
-      concurrency: options.concurrency,
-      template: options.template,
-      shard,
-      signal: manager.signal,
-      onWarning: (message) => manager.output.warning(message),
-      onRecord: (outcome) => {
-        done++;
-        if (!dry) manager.output.info(`[${done}] ${recordLine(outcome, direction, false)}`);
-      },
-      ...(options.yes === true ? {} : {
-        confirmDelete: async (summary: CollectionDeleteSummary) => {
-          const what = `${summary.files} file(s) (${
-            formatBytes(summary.bytes)
-          }) in ${summary.records} record ${
-            summary.direction === "up" ? "(s) on the server" : "folder(s)"
-          }`;
-          return await confirmDeletion(manager, input, what, summary.direction === "up");
-        },
-      }),
-    });
-    printResult(manager, result, json);
-    if (!result.complete) {
-      const failed = result.records.filter((record) => !record.complete).length;
-      throw new RepoApyError(
-        `${result.problems.length} problem(s) and ${failed} record(s) not synced${
-          dry ? "" : " (listed above)"
-        }: fix the cause and run the same command again to continue`,
-      );
-    }
-  });
+  apyCommand(command, (manager, options) => syncCollectionFolder(manager, options, command));
   return command;
+}
+
+/** The options of `collections sync`. */
+interface CollectionsSyncOptions {
+  from?: string;
+  to?: string;
+  delete?: true;
+  yes?: true;
+  maxDelete?: number;
+  allowEmptySource?: true;
+  backupDir?: string;
+  pattern: string;
+  exclude_pattern?: string;
+  followSymlinks?: true;
+  concurrency: number;
+  template?: string;
+  shard?: string;
+  json?: true;
+  watch?: true;
+  settle?: number;
+  rescan?: number;
+}
+
+/** Runs `collections sync`. */
+async function syncCollectionFolder(
+  manager: CLIRepoManager,
+  options: CollectionsSyncOptions,
+  command: CommandUnknownOpts,
+): Promise<void> {
+  const from = options.from;
+  const to = options.to;
+  if ((from === undefined) === (to === undefined)) {
+    throw new UsageError(
+      "Give exactly one of --from <folder> (upload) and --to <folder> (download)",
+    );
+  }
+  if (isWatch(options)) return await runCollectionWatch(manager, options, isDryRun(manager));
+  if (options.template !== undefined && to !== undefined) {
+    throw new UsageError("--template checks records going up: use it with --from");
+  }
+  const { parseShard } = await import("../../collection_sync/shard.ts");
+  let shard;
+  try {
+    shard = options.shard === undefined ? undefined : parseShard(options.shard);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const direction = from === undefined ? "down" : "up";
+  const dir = (from ?? to)!;
+  const json = options.json === true;
+  const dry = isDryRun(manager);
+  const selector = selectedResource(options, "collection");
+  const { syncCollection } = await import("../../collection_sync/sync_collection.ts");
+  const input = contextOf(command).input;
+  let done = 0;
+  const result = await syncCollection(manager, selector, dir, {
+    direction,
+    dryRun: dry,
+    delete: options.delete === true,
+    pattern: options.pattern,
+    excludePattern: options.exclude_pattern,
+    followSymlinks: options.followSymlinks,
+    maxDelete: options.maxDelete,
+    allowEmptySource: options.allowEmptySource,
+    backupDir: options.backupDir,
+    concurrency: options.concurrency,
+    template: options.template,
+    shard,
+    signal: manager.signal,
+    onWarning: (message) => manager.output.warning(message),
+    onRecord: (outcome) => {
+      done++;
+      if (!dry) manager.output.info(`[${done}] ${recordLine(outcome, direction, false)}`);
+    },
+    ...(options.yes === true ? {} : {
+      confirmDelete: async (summary: CollectionDeleteSummary) => {
+        const what = `${summary.files} file(s) (${
+          formatBytes(summary.bytes)
+        }) in ${summary.records} record ${
+          summary.direction === "up" ? "(s) on the server" : "folder(s)"
+        }`;
+        return await confirmDeletion(manager, input, what, summary.direction === "up");
+      },
+    }),
+  });
+  printResult(manager, result, json);
+  if (!result.complete) {
+    const failed = result.records.filter((record) => !record.complete).length;
+    throw new RepoApyError(
+      `${result.problems.length} problem(s) and ${failed} record(s) not synced${
+        dry ? "" : " (listed above)"
+      }: fix the cause and run the same command again to continue`,
+    );
+  }
 }
 
 const WATCH_HELP = `

@@ -186,87 +186,103 @@ export function addFilesCommand(): CommandUnknownOpts {
       ),
   );
   dryRunOption(command);
-  apyCommand(command, async (manager, options) => {
-    const record = await openRecord(manager, options);
-    await record.meta();
-    const label = describe(record);
-    const path = options.fileName;
-    // Loaded when the command runs: building the help loads no transfer code (fast start-up).
-    const { statUploadPath } = await import("../../transfer/upload_files.ts");
-    const info = await statUploadPath(path);
-    const folder = info.isDirectory;
-    if (folder && options.fileDescription !== undefined) {
-      throw new UsageError("-d/--file-description only works with a single file, not a folder");
-    }
-    const choice: UploadFilesOptions = {
-      pattern: options.pattern,
-      excludePattern: options.exclude_pattern,
-      force: options.force,
-      skipExisting: options.skipExisting,
-      recursive: options.recursive,
-      followSymlinks: options.followSymlinks,
-      onWarning: (message: string) => manager.output.warning(message),
-    };
-    if (options.followSymlinks === true && options.recursive !== true) {
-      throw new UsageError("--follow-symlinks only works with --recursive");
-    }
-    if (isDryRun(manager)) {
-      await planUpload(manager, record, path, { ...choice, folder });
-      return;
-    }
-    const progress = uploadProgress(manager, `Uploading ${basename(path)}`, folder);
-    let folders: string[] = [];
-    let result: UploadFilesDone;
-    try {
-      result = await record.uploadFiles(path, {
-        ...choice,
-        concurrency: options.concurrency,
-        onPlan: (plan) => {
-          folders = plan.folders;
-          progress.onPlan(plan);
-        },
-        onProgress: progress.onProgress,
-        onFile: ({ uploaded, skipped }) => {
-          if (!skipped) progress.fileDone();
-          // One short line per file of a folder; the record is named once, in the summary.
-          if (folder) {
-            manager.output.fileLine(
-              skipped
-                ? `Skipped '${uploaded.name}': already there with the same content`
-                : `Uploaded '${uploaded.name}' (${formatBytes(uploaded.size)})`,
-            );
-          } else {
-            manager.output.info(
-              skipped
-                ? `Skipped '${uploaded.name}': the ${label} has it with the same content`
-                : `Uploaded '${uploaded.name}' (id: ${uploaded.id}) to the ${label}: ${progress.transferred()}`,
-            );
-          }
-        },
-        fileDescription: options.fileDescription,
-      });
-    } catch (error) {
-      throw addFilesError(record, error, { ...choice, folder });
-    } finally {
-      progress.done();
-    }
-    const { uploaded, skipped } = result;
-    if (folder) warnFoldersLeftOut(manager, path, folders);
-    if (uploaded.length + skipped.length === 0) {
-      manager.output.warning(`No file in the folder '${path}' matches: nothing was uploaded`);
-    } else if (folder) {
-      const leftOut = folders.length > 0 ? `; left out ${folders.length} subfolder(s)` : "";
-      manager.output.info(
-        uploaded.length === 0
-          ? `All ${skipped.length} files are already in the ${label} with the same content: ` +
-            `nothing was uploaded${leftOut}`
-          : `Uploaded ${progress.summary(uploaded.length)} to the ${label}${
-            skipped.length > 0 ? `; skipped ${skipped.length} already there` : ""
-          }${leftOut}`,
-      );
-    }
-  });
+  apyCommand(command, addFiles);
   return command;
+}
+
+/** The options of `records add-files`. */
+interface AddFilesOptions {
+  fileName: string;
+  fileDescription?: string;
+  pattern: string;
+  exclude_pattern?: string;
+  force?: true;
+  recursive?: true;
+  followSymlinks?: true;
+  skipExisting?: true;
+  concurrency: number;
+}
+
+/** Runs `records add-files`. */
+async function addFiles(manager: CLIRepoManager, options: AddFilesOptions): Promise<void> {
+  const record = await openRecord(manager, options);
+  await record.meta();
+  const label = describe(record);
+  const path = options.fileName;
+  // Loaded when the command runs: building the help loads no transfer code (fast start-up).
+  const { statUploadPath } = await import("../../transfer/upload_files.ts");
+  const info = await statUploadPath(path);
+  const folder = info.isDirectory;
+  if (folder && options.fileDescription !== undefined) {
+    throw new UsageError("-d/--file-description only works with a single file, not a folder");
+  }
+  const choice: UploadFilesOptions = {
+    pattern: options.pattern,
+    excludePattern: options.exclude_pattern,
+    force: options.force,
+    skipExisting: options.skipExisting,
+    recursive: options.recursive,
+    followSymlinks: options.followSymlinks,
+    onWarning: (message: string) => manager.output.warning(message),
+  };
+  if (options.followSymlinks === true && options.recursive !== true) {
+    throw new UsageError("--follow-symlinks only works with --recursive");
+  }
+  if (isDryRun(manager)) {
+    await planUpload(manager, record, path, { ...choice, folder });
+    return;
+  }
+  const progress = uploadProgress(manager, `Uploading ${basename(path)}`, folder);
+  let folders: string[] = [];
+  let result: UploadFilesDone;
+  try {
+    result = await record.uploadFiles(path, {
+      ...choice,
+      concurrency: options.concurrency,
+      onPlan: (plan) => {
+        folders = plan.folders;
+        progress.onPlan(plan);
+      },
+      onProgress: progress.onProgress,
+      onFile: ({ uploaded, skipped }) => {
+        if (!skipped) progress.fileDone();
+        // One short line per file of a folder; the record is named once, in the summary.
+        if (folder) {
+          manager.output.fileLine(
+            skipped
+              ? `Skipped '${uploaded.name}': already there with the same content`
+              : `Uploaded '${uploaded.name}' (${formatBytes(uploaded.size)})`,
+          );
+        } else {
+          manager.output.info(
+            skipped
+              ? `Skipped '${uploaded.name}': the ${label} has it with the same content`
+              : `Uploaded '${uploaded.name}' (id: ${uploaded.id}) to the ${label}: ${progress.transferred()}`,
+          );
+        }
+      },
+      fileDescription: options.fileDescription,
+    });
+  } catch (error) {
+    throw addFilesError(record, error, { ...choice, folder });
+  } finally {
+    progress.done();
+  }
+  const { uploaded, skipped } = result;
+  if (folder) warnFoldersLeftOut(manager, path, folders);
+  if (uploaded.length + skipped.length === 0) {
+    manager.output.warning(`No file in the folder '${path}' matches: nothing was uploaded`);
+  } else if (folder) {
+    const leftOut = folders.length > 0 ? `; left out ${folders.length} subfolder(s)` : "";
+    manager.output.info(
+      uploaded.length === 0
+        ? `All ${skipped.length} files are already in the ${label} with the same content: ` +
+          `nothing was uploaded${leftOut}`
+        : `Uploaded ${progress.summary(uploaded.length)} to the ${label}${
+          skipped.length > 0 ? `; skipped ${skipped.length} already there` : ""
+        }${leftOut}`,
+    );
+  }
 }
 
 /** Turns the library's errors of `add-files` into messages in CLI terms. */
@@ -301,24 +317,37 @@ export function addStringAsFileCommand(): CommandUnknownOpts {
       .requiredOption("-n, --file-name <name>", "Name of the file in the record")
       .option("-f, --force", "Replace a file of the same name"),
   );
-  apyCommand(command, async (manager, options) => {
-    const record = await openRecord(manager, options);
-    await record.meta();
-    const label = describe(record);
-    let file: FileJson;
-    try {
-      file = await record.uploadString(
-        options.string,
-        options.fileName,
-        { force: options.force },
-      );
-    } catch (error) {
-      if (isStatus(error, 409)) throw existsAlready(record, [options.fileName], false);
-      throw error;
-    }
-    manager.output.info(`Uploaded '${file.name}' (id: ${file.id}) to the ${label}`);
-  });
+  apyCommand(command, addStringAsFile);
   return command;
+}
+
+/** The options of `records add-string-as-file`. */
+interface AddStringAsFileOptions {
+  string: string;
+  fileName: string;
+  force?: true;
+}
+
+/** Runs `records add-string-as-file`. */
+async function addStringAsFile(
+  manager: CLIRepoManager,
+  options: AddStringAsFileOptions,
+): Promise<void> {
+  const record = await openRecord(manager, options);
+  await record.meta();
+  const label = describe(record);
+  let file: FileJson;
+  try {
+    file = await record.uploadString(
+      options.string,
+      options.fileName,
+      { force: options.force },
+    );
+  } catch (error) {
+    if (isStatus(error, 409)) throw existsAlready(record, [options.fileName], false);
+    throw error;
+  }
+  manager.output.info(`Uploaded '${file.name}' (id: ${file.id}) to the ${label}`);
 }
 
 /** Bytes above which `get-file` without `-n`/`-P` asks before downloading (on a terminal). */

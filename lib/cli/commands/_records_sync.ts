@@ -132,77 +132,103 @@ export function syncCommand(): CommandUnknownOpts {
   );
   dryRunOption(command);
   command.addHelpText("after", HELP + WATCH_HELP);
-  apyCommand(command, async (manager, options) => {
-    const from = options.from;
-    const to = options.to;
-    if ((from === undefined) === (to === undefined)) {
-      throw new UsageError(
-        "Give exactly one of --from <folder> (upload) and --to <folder> (download)",
-      );
-    }
-    if (isWatch(options)) {
-      return await runWatch(
-        manager,
-        options,
-        isDryRun(manager),
-        () => openRecord(manager, options),
-      );
-    }
-    const direction = from === undefined ? "down" : "up";
-    const dir = (from ?? to)!;
-    const json = options.json === true;
-    const dry = isDryRun(manager);
-    const record = await openRecord(manager, options);
-    await record.meta();
-    const { syncFolder } = await import("../../transfer/sync.ts");
-    const input = contextOf(command).input;
-    const progress = syncProgress(manager);
-    let result: SyncResult;
-    try {
-      result = await syncFolder(record, dir, {
-        direction,
-        dryRun: dry,
-        delete: options.delete === true,
-        pattern: options.pattern,
-        excludePattern: options.exclude_pattern,
-        followSymlinks: options.followSymlinks,
-        maxDelete: options.maxDelete,
-        allowEmptySource: options.allowEmptySource,
-        backupDir: options.backupDir,
-        concurrency: options.concurrency,
-        signal: manager.signal,
-        onWarning: (message) => manager.output.warning(message),
-        onProgress: progress.onProgress,
-        onAction: (action, error) => {
-          // One short line per file done, above the bar; failures are listed at the end.
-          if (error === undefined) manager.output.fileLine(doneLine(action));
-        },
-        confirmDelete: async (plan) => {
-          if (options.yes === true) return true;
-          const { files, bytes } = plan.counts.delete;
-          const what = `${files} file(s) (${formatBytes(bytes)}) ${
-            direction === "up" ? `of the ${describe(record)}` : `in '${dir}'`
-          }`;
-          return await confirmDeletion(manager, input, what, direction === "up");
-        },
-      });
-    } finally {
-      progress.done();
-    }
-    if (dry) printPlan(manager, result.plan, json);
-    else printResult(manager, result, json);
-    const problems = result.plan.problems.length + result.failed.length;
-    if (!result.complete) {
-      throw new RepoApyError(
-        problems === 0
-          ? "The deletions would be held back (see above): the run would not finish the job"
-          : `${problems} file(s) could not be synced${
-            dry ? "" : " (listed above)"
-          }: fix the cause and run the same command again to continue`,
-      );
-    }
-  });
+  apyCommand(command, (manager, options) => syncRecordFolder(manager, options, command));
   return command;
+}
+
+/** The options of `records sync`. */
+interface RecordsSyncOptions {
+  from?: string;
+  to?: string;
+  delete?: true;
+  yes?: true;
+  maxDelete?: number;
+  allowEmptySource?: true;
+  backupDir?: string;
+  pattern: string;
+  exclude_pattern?: string;
+  followSymlinks?: true;
+  concurrency: number;
+  json?: true;
+  watch?: true;
+  settle?: number;
+  rescan?: number;
+}
+
+/** Runs `records sync`. */
+async function syncRecordFolder(
+  manager: CLIRepoManager,
+  options: RecordsSyncOptions,
+  command: CommandUnknownOpts,
+): Promise<void> {
+  const from = options.from;
+  const to = options.to;
+  if ((from === undefined) === (to === undefined)) {
+    throw new UsageError(
+      "Give exactly one of --from <folder> (upload) and --to <folder> (download)",
+    );
+  }
+  if (isWatch(options)) {
+    return await runWatch(
+      manager,
+      options,
+      isDryRun(manager),
+      () => openRecord(manager, options),
+    );
+  }
+  const direction = from === undefined ? "down" : "up";
+  const dir = (from ?? to)!;
+  const json = options.json === true;
+  const dry = isDryRun(manager);
+  const record = await openRecord(manager, options);
+  await record.meta();
+  const { syncFolder } = await import("../../transfer/sync.ts");
+  const input = contextOf(command).input;
+  const progress = syncProgress(manager);
+  let result: SyncResult;
+  try {
+    result = await syncFolder(record, dir, {
+      direction,
+      dryRun: dry,
+      delete: options.delete === true,
+      pattern: options.pattern,
+      excludePattern: options.exclude_pattern,
+      followSymlinks: options.followSymlinks,
+      maxDelete: options.maxDelete,
+      allowEmptySource: options.allowEmptySource,
+      backupDir: options.backupDir,
+      concurrency: options.concurrency,
+      signal: manager.signal,
+      onWarning: (message) => manager.output.warning(message),
+      onProgress: progress.onProgress,
+      onAction: (action, error) => {
+        // One short line per file done, above the bar; failures are listed at the end.
+        if (error === undefined) manager.output.fileLine(doneLine(action));
+      },
+      confirmDelete: async (plan) => {
+        if (options.yes === true) return true;
+        const { files, bytes } = plan.counts.delete;
+        const what = `${files} file(s) (${formatBytes(bytes)}) ${
+          direction === "up" ? `of the ${describe(record)}` : `in '${dir}'`
+        }`;
+        return await confirmDeletion(manager, input, what, direction === "up");
+      },
+    });
+  } finally {
+    progress.done();
+  }
+  if (dry) printPlan(manager, result.plan, json);
+  else printResult(manager, result, json);
+  const problems = result.plan.problems.length + result.failed.length;
+  if (!result.complete) {
+    throw new RepoApyError(
+      problems === 0
+        ? "The deletions would be held back (see above): the run would not finish the job"
+        : `${problems} file(s) could not be synced${
+          dry ? "" : " (listed above)"
+        }: fix the cause and run the same command again to continue`,
+    );
+  }
 }
 
 /**
