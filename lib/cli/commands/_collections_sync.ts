@@ -9,6 +9,7 @@ import type {
   CollectionSyncResult,
   RecordSyncOutcome,
 } from "../../collection_sync/types.ts";
+import type { Shard } from "../../collection_sync/shard.ts";
 import type { SyncActionKind, SyncResult } from "../../transfer/sync.ts";
 import { apyCommand, dryRunOption, isDryRun } from "../apy_command.ts";
 import { contextOf } from "../_context.ts";
@@ -17,7 +18,7 @@ import { confirmDeletion } from "./_confirm.ts";
 import type { CLIRepoManager } from "../cli_manager.ts";
 import { parseInteger } from "../options.ts";
 import { formatBytes } from "../output.ts";
-import { pathOption } from "./_records_common.ts";
+import { pathOption, syncDirection } from "./_records_common.ts";
 import {
   checkWatchOptions,
   isWatch,
@@ -153,39 +154,63 @@ interface CollectionsSyncOptions {
   rescan?: number;
 }
 
-/** Runs `collections sync`. */
+/**
+ * `collections sync`: `--watch` hands over to the watcher; else one sync of the folder tree and
+ * the collection, a line per record, then the result, and exit 1 when the job is not finished.
+ */
 async function syncCollectionFolder(
   manager: CLIRepoManager,
   options: CollectionsSyncOptions,
   command: CommandUnknownOpts,
 ): Promise<void> {
-  const from = options.from;
-  const to = options.to;
-  if ((from === undefined) === (to === undefined)) {
-    throw new UsageError(
-      "Give exactly one of --from <folder> (upload) and --to <folder> (download)",
-    );
-  }
+  const { direction, dir } = syncDirection(options);
   if (isWatch(options)) return await runCollectionWatch(manager, options, isDryRun(manager));
-  if (options.template !== undefined && to !== undefined) {
+  if (options.template !== undefined && direction === "down") {
     throw new UsageError("--template checks records going up: use it with --from");
   }
+  const shard = await shardOption(options.shard);
+  const result = await syncRecords(manager, options, { direction, dir, shard }, command);
+  printResult(manager, result, options.json === true);
+  if (!result.complete) {
+    const failed = result.records.filter((record) => !record.complete).length;
+    throw new RepoApyError(
+      `${result.problems.length} problem(s) and ${failed} record(s) not synced${
+        isDryRun(manager) ? "" : " (listed above)"
+      }: fix the cause and run the same command again to continue`,
+    );
+  }
+}
+
+/** `--shard i/n` parsed (a usage error when it is no shard); undefined without it. */
+async function shardOption(text: string | undefined): Promise<Shard | undefined> {
   const { parseShard } = await import("../../collection_sync/shard.ts");
-  let shard;
   try {
-    shard = options.shard === undefined ? undefined : parseShard(options.shard);
+    return text === undefined ? undefined : parseShard(text);
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
-  const direction = from === undefined ? "down" : "up";
-  const dir = (from ?? to)!;
-  const json = options.json === true;
+}
+
+/** What one collection sync is asked to do. */
+interface CollectionSyncPlan {
+  direction: "up" | "down";
+  dir: string;
+  shard: Shard | undefined;
+}
+
+/** Syncs the collection once, a line per record done; `--delete` asks first unless `-y`. */
+async function syncRecords(
+  manager: CLIRepoManager,
+  options: CollectionsSyncOptions,
+  { direction, dir, shard }: CollectionSyncPlan,
+  command: CommandUnknownOpts,
+): Promise<CollectionSyncResult> {
   const dry = isDryRun(manager);
   const selector = selectedResource(options, "collection");
   const { syncCollection } = await import("../../collection_sync/sync_collection.ts");
   const input = contextOf(command).input;
   let done = 0;
-  const result = await syncCollection(manager, selector, dir, {
+  return await syncCollection(manager, selector, dir, {
     direction,
     dryRun: dry,
     delete: options.delete === true,
@@ -215,15 +240,6 @@ async function syncCollectionFolder(
       },
     }),
   });
-  printResult(manager, result, json);
-  if (!result.complete) {
-    const failed = result.records.filter((record) => !record.complete).length;
-    throw new RepoApyError(
-      `${result.problems.length} problem(s) and ${failed} record(s) not synced${
-        dry ? "" : " (listed above)"
-      }: fix the cause and run the same command again to continue`,
-    );
-  }
 }
 
 const WATCH_HELP = `

@@ -262,18 +262,37 @@ async function runReuseCollection(
   command: CommandUnknownOpts,
 ): Promise<void> {
   const id = options.collectionId as number;
+  const choices = await reuseChoices(manager, options, command);
+  const { reuseCollection } = await import("../../import/reuse_collection.ts");
+  const reused = await reuseCollection(manager, id, choices);
+  const meta = await reused.collection.meta();
+  const copied = [...reused.records].filter(([from, to]) => from !== to).length;
+  manager.output.info(
+    `Created the collection '${meta.identifier}' (id: ${meta.id}) with ${copied} copied and ` +
+      `${reused.records.size - copied} reused record(s) and ${reused.links} link(s)`,
+  );
+}
+
+/**
+ * What `reuse-collection` copies and links: from `-r`/`-l` and `-s`, or asked at prompts with
+ * `-i` (the records, whether to keep metadata values, then the suffix).
+ */
+async function reuseChoices(
+  manager: CLIRepoManager,
+  options: ReuseCollectionCommandOptions,
+  command: CommandUnknownOpts,
+): Promise<ReuseCollectionOptions> {
   const interactive = options.interactive === true;
   let suffix = options.suffix?.trim() === "" ? undefined : options.suffix;
   if (!interactive && suffix === undefined) {
     // Exit 1, as the Python client: its exit code wins over the usage code 2.
     throw new InputError("Give the suffix with -s/--suffix (or choose at prompts with -i)");
   }
-  const collection = await manager.collection({ id });
+  const collection = await manager.collection({ id: options.collectionId as number });
   // In the server's order, as the reference client numbers them for the prompts.
   const records = await Array.fromAsync(collection.records({ perPage: 100 }));
-  const self = command as CommandUnknownOpts;
   const { modified, linked } = interactive
-    ? await interactiveSelection(manager, self, records, options)
+    ? await interactiveSelection(manager, command, records, options)
     : selection(records, options);
   if (modified.length === 0 && linked.length === 0) {
     throw new InputError(
@@ -286,7 +305,7 @@ async function runReuseCollection(
   if (interactive && !keepExtrasValues) {
     keepExtrasValues = await confirm(
       manager,
-      self,
+      command,
       "Do you want to copy values from record extra metadata?",
       false,
     );
@@ -294,24 +313,11 @@ async function runReuseCollection(
   while (suffix === undefined || suffix === "") {
     suffix = await ask(
       manager,
-      self,
+      command,
       "Enter a suffix to append to identifiers of modified records and collection:",
     );
   }
-  const choices: ReuseCollectionOptions = {
-    suffix,
-    linkedRecordIds: linked,
-    records: [...modified, ...linked],
-    keepExtrasValues,
-  };
-  const { reuseCollection } = await import("../../import/reuse_collection.ts");
-  const reused = await reuseCollection(manager, id, choices);
-  const meta = await reused.collection.meta();
-  const copied = [...reused.records].filter(([from, to]) => from !== to).length;
-  manager.output.info(
-    `Created the collection '${meta.identifier}' (id: ${meta.id}) with ${copied} copied and ` +
-      `${reused.records.size - copied} reused record(s) and ${reused.links} link(s)`,
-  );
+  return { suffix, linkedRecordIds: linked, records: [...modified, ...linked], keepExtrasValues };
 }
 
 /** The import commands of this file, for the `misc` group. */

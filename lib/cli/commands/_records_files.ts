@@ -203,20 +203,38 @@ interface AddFilesOptions {
   concurrency: number;
 }
 
-/** Runs `records add-files`. */
+/**
+ * `records add-files`: checks the options against what the path is (file or folder), then with
+ * `--dry-run` prints the plan, else uploads with a progress bar and reports what was sent.
+ */
 async function addFiles(manager: CLIRepoManager, options: AddFilesOptions): Promise<void> {
   const record = await openRecord(manager, options);
   await record.meta();
+  // Named before the upload, which drops the cached metadata the name is made of.
   const label = describe(record);
   const path = options.fileName;
   // Loaded when the command runs: building the help loads no transfer code (fast start-up).
   const { statUploadPath } = await import("../../transfer/upload_files.ts");
-  const info = await statUploadPath(path);
-  const folder = info.isDirectory;
+  const folder = (await statUploadPath(path)).isDirectory;
+  const choice = uploadChoice(manager, options, folder);
+  if (isDryRun(manager)) return await planUpload(manager, record, path, { ...choice, folder });
+  const upload = await uploadWithProgress(manager, record, label, options, { choice, folder });
+  reportUpload(manager, label, path, folder, upload);
+}
+
+/** The upload options `add-files` asks for; a usage error where they do not fit the path. */
+function uploadChoice(
+  manager: CLIRepoManager,
+  options: AddFilesOptions,
+  folder: boolean,
+): UploadFilesOptions {
   if (folder && options.fileDescription !== undefined) {
     throw new UsageError("-d/--file-description only works with a single file, not a folder");
   }
-  const choice: UploadFilesOptions = {
+  if (options.followSymlinks === true && options.recursive !== true) {
+    throw new UsageError("--follow-symlinks only works with --recursive");
+  }
+  return {
     pattern: options.pattern,
     excludePattern: options.exclude_pattern,
     force: options.force,
@@ -225,18 +243,29 @@ async function addFiles(manager: CLIRepoManager, options: AddFilesOptions): Prom
     followSymlinks: options.followSymlinks,
     onWarning: (message: string) => manager.output.warning(message),
   };
-  if (options.followSymlinks === true && options.recursive !== true) {
-    throw new UsageError("--follow-symlinks only works with --recursive");
-  }
-  if (isDryRun(manager)) {
-    await planUpload(manager, record, path, { ...choice, folder });
-    return;
-  }
+}
+
+/** What an upload of `add-files` did. */
+interface UploadDone extends UploadFilesDone {
+  /** Subfolders left out (without `--recursive`). */
+  folders: string[];
+  /** `n files, size` as the bar counted them. */
+  summary: (files: number) => string;
+}
+
+/** Uploads the file or folder, with a progress bar and a line per file. */
+async function uploadWithProgress(
+  manager: CLIRepoManager,
+  record: RepoRecord,
+  label: string,
+  options: AddFilesOptions,
+  { choice, folder }: { choice: UploadFilesOptions; folder: boolean },
+): Promise<UploadDone> {
+  const path = options.fileName;
   const progress = uploadProgress(manager, `Uploading ${basename(path)}`, folder);
   let folders: string[] = [];
-  let result: UploadFilesDone;
   try {
-    result = await record.uploadFiles(path, {
+    const result = await record.uploadFiles(path, {
       ...choice,
       concurrency: options.concurrency,
       onPlan: (plan) => {
@@ -263,12 +292,22 @@ async function addFiles(manager: CLIRepoManager, options: AddFilesOptions): Prom
       },
       fileDescription: options.fileDescription,
     });
+    return { ...result, folders, summary: progress.summary };
   } catch (error) {
     throw addFilesError(record, error, { ...choice, folder });
   } finally {
     progress.done();
   }
-  const { uploaded, skipped } = result;
+}
+
+/** The summary of an upload: nothing matched, all there already, or what was sent. */
+function reportUpload(
+  manager: CLIRepoManager,
+  label: string,
+  path: string,
+  folder: boolean,
+  { uploaded, skipped, folders, summary }: UploadDone,
+): void {
   if (folder) warnFoldersLeftOut(manager, path, folders);
   if (uploaded.length + skipped.length === 0) {
     manager.output.warning(`No file in the folder '${path}' matches: nothing was uploaded`);
@@ -278,7 +317,7 @@ async function addFiles(manager: CLIRepoManager, options: AddFilesOptions): Prom
       uploaded.length === 0
         ? `All ${skipped.length} files are already in the ${label} with the same content: ` +
           `nothing was uploaded${leftOut}`
-        : `Uploaded ${progress.summary(uploaded.length)} to the ${label}${
+        : `Uploaded ${summary(uploaded.length)} to the ${label}${
           skipped.length > 0 ? `; skipped ${skipped.length} already there` : ""
         }${leftOut}`,
     );
@@ -573,7 +612,6 @@ async function downloadMatching(
   options: GetFileOptions,
 ): Promise<string[] | undefined> {
   const { manager, dir } = run;
-  const resuming = resumeNotice(manager);
   const files = await matchingFiles(record, options);
   const bytes = files.reduce((sum, file) => sum + file.size, 0);
   const what = `${countFiles(files.length)}, ${formatBytes(bytes)}, of the ${describe(record)}`;
@@ -592,12 +630,32 @@ async function downloadMatching(
     return undefined;
   }
   await run.ready();
+  const { paths, present, summary } = await downloadWithProgress(run, record, files, bytes);
+  manager.output.info(
+    `Downloaded ${summary(paths.length - present)} from the ${describe(record)}${
+      present > 0 ? `; ${present} already here` : ""
+    }`,
+  );
+  return paths;
+}
+
+/**
+ * Downloads `files` of `record` with one bar for all and a line per file; returns the paths, how
+ * many were there already, and the bar's `n files, size`. Interrupted, it says how many are here.
+ */
+async function downloadWithProgress(
+  run: DownloadRun,
+  record: RepoRecord,
+  files: FileJson[],
+  bytes: number,
+): Promise<{ paths: string[]; present: number; summary: (files: number) => string }> {
+  const { manager, dir } = run;
+  const resuming = resumeNotice(manager);
   const progress = filesProgress(manager.output, "Downloading", { bytes, files: files.length });
   let present = 0;
   let downloaded = 0;
-  let paths: string[];
   try {
-    paths = await record.downloadFiles(dir, {
+    const paths = await record.downloadFiles(dir, {
       ...run.common,
       files,
       onProgress: (update) => {
@@ -618,6 +676,7 @@ async function downloadMatching(
         manager.output.fileLine(`Already here: '${relative(dir, path)}'`);
       },
     });
+    return { paths, present, summary: (count) => progress.summary(count) };
   } catch (error) {
     if (manager.signal?.aborted !== true) throw error;
     // The interrupt line says what is complete: those files are kept.
@@ -630,12 +689,6 @@ async function downloadMatching(
   } finally {
     progress.done();
   }
-  manager.output.info(
-    `Downloaded ${progress.summary(paths.length - present)} from the ${describe(record)}${
-      present > 0 ? `; ${present} already here` : ""
-    }`,
-  );
-  return paths;
 }
 
 /** Says once per file that a download resumes from a partial file of an earlier run. */

@@ -13,9 +13,9 @@ import type {
 } from "../../transfer/sync.ts";
 import { apyCommand, dryRunOption, isDryRun } from "../apy_command.ts";
 import { contextOf } from "../_context.ts";
-import { UsageError } from "../_errors.ts";
 import { confirmDeletion } from "./_confirm.ts";
 import type { CLIRepoManager } from "../cli_manager.ts";
+import type { RepoRecord } from "../../model/record.ts";
 import { parseInteger } from "../options.ts";
 import { formatBytes } from "../output.ts";
 import {
@@ -25,6 +25,7 @@ import {
   openRecord,
   pathOption,
   recordOptions,
+  syncDirection,
 } from "./_records_common.ts";
 import { isWatch, parseSeconds, runWatch, WATCH_HELP } from "./_records_watch.ts";
 
@@ -155,19 +156,17 @@ interface RecordsSyncOptions {
   rescan?: number;
 }
 
-/** Runs `records sync`. */
+/**
+ * `records sync`: `--watch` hands over to the watcher; else one sync of the folder and the
+ * record with a progress bar, then the plan (`--dry-run`) or the result, and exit 1 when the job
+ * is not finished.
+ */
 async function syncRecordFolder(
   manager: CLIRepoManager,
   options: RecordsSyncOptions,
   command: CommandUnknownOpts,
 ): Promise<void> {
-  const from = options.from;
-  const to = options.to;
-  if ((from === undefined) === (to === undefined)) {
-    throw new UsageError(
-      "Give exactly one of --from <folder> (upload) and --to <folder> (download)",
-    );
-  }
+  const { direction, dir } = syncDirection(options);
   if (isWatch(options)) {
     return await runWatch(
       manager,
@@ -176,20 +175,27 @@ async function syncRecordFolder(
       () => openRecord(manager, options),
     );
   }
-  const direction = from === undefined ? "down" : "up";
-  const dir = (from ?? to)!;
-  const json = options.json === true;
-  const dry = isDryRun(manager);
   const record = await openRecord(manager, options);
   await record.meta();
+  const result = await syncWithProgress(manager, record, options, { direction, dir }, command);
+  reportSync(manager, result, options.json === true);
+}
+
+/** Syncs the folder and the record once, with one bar; `--delete` asks first unless `-y`. */
+async function syncWithProgress(
+  manager: CLIRepoManager,
+  record: RepoRecord,
+  options: RecordsSyncOptions,
+  { direction, dir }: { direction: "up" | "down"; dir: string },
+  command: CommandUnknownOpts,
+): Promise<SyncResult> {
   const { syncFolder } = await import("../../transfer/sync.ts");
   const input = contextOf(command).input;
   const progress = syncProgress(manager);
-  let result: SyncResult;
   try {
-    result = await syncFolder(record, dir, {
+    return await syncFolder(record, dir, {
       direction,
-      dryRun: dry,
+      dryRun: isDryRun(manager),
       delete: options.delete === true,
       pattern: options.pattern,
       excludePattern: options.exclude_pattern,
@@ -217,6 +223,11 @@ async function syncRecordFolder(
   } finally {
     progress.done();
   }
+}
+
+/** Prints the plan (`--dry-run`) or the result; a job left unfinished is an error (exit 1). */
+function reportSync(manager: CLIRepoManager, result: SyncResult, json: boolean): void {
+  const dry = isDryRun(manager);
   if (dry) printPlan(manager, result.plan, json);
   else printResult(manager, result, json);
   const problems = result.plan.problems.length + result.failed.length;
