@@ -28,6 +28,6 @@ export type { RepoManagerOptions } from "./lib/manager/repo_manager.ts";
 export type { SettingsOptions } from "./lib/config/settings.ts";
 export type { Logger, LogLevel } from "./lib/http/log.ts";
 export type { RetryOptions } from "./lib/http/retry.ts";
-import { runProcess } from "./lib/cli/_entry.ts";
+import { runProcess } from "./lib/cli/main.ts";
 
 if (import.meta.main) await runProcess();

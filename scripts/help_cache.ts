@@ -11,7 +11,31 @@
  */
 
 import { fileURLToPath } from "node:url";
-import { renderHelpTexts } from "../lib/cli/_help_cache.ts";
+import type { HelpTexts } from "../lib/cli/main.ts";
+import { createProgram } from "../lib/cli/program.ts";
+import { runCli } from "../lib/cli/run.ts";
+import { commandPath, walkCommands } from "../lib/cli/_tree.ts";
+
+/**
+ * Renders the help of every command of the full tree unwrapped, as commander writes it before
+ * `layoutHelp()` fits it to a terminal.
+ */
+export async function renderHelpTexts(): Promise<HelpTexts> {
+  const texts: HelpTexts = {};
+  for (const command of walkCommands(await createProgram({ version: "0" }))) {
+    const path = commandPath(command).split(" ").slice(1);
+    let text = "";
+    const code = await runCli([...path, "--help"], {
+      version: "0",
+      helpWidth: Infinity,
+      stdout: (chunk) => text += chunk,
+      stderr: (chunk) => text += chunk,
+    });
+    if (code !== 0) throw new Error(`${path.join(" ")} --help exited ${code}`);
+    texts[path.join(" ")] = text;
+  }
+  return texts;
+}
 
 if (import.meta.main) {
   const texts = await renderHelpTexts();

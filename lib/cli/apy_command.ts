@@ -70,30 +70,19 @@ export function dryRunOption<C extends CommandUnknownOpts>(command: C): C {
 }
 
 /**
- * Whether the command runs with `--dry-run`; if so, prints `Dry run: would <what>` on stdout.
- *
- * @param manager The action's manager.
- * @param what What the command would do, e.g. `delete the record 'x' (id: 3)`.
- * @returns `true` when the action must stop here (nothing may be changed).
+ * Whether the command runs with `--dry-run`; if so, prints `Dry run: would <what>` on stdout
+ * and the action stops there (it must change nothing).
  *
  * @example Usage
  * ```ts
  * import { apyCommand, createProgram, dryRun, dryRunOption, Output } from "@repo/apy/cli/kit";
- * import { startServer } from "@repo/apy/testing";
- * import assert from "node:assert";
- *
- * await using server = await startServer();
- * const lines: string[] = [];
- * const output = new Output({ stdout: (text) => lines.push(text), stderr: () => {} });
- * const managerOptions = { host: server.url, pat: server.pat };
- * const program = await createProgram({ version: "1.0.0", output, managerOptions });
- * const command = dryRunOption(program.command("wipe"));
- * apyCommand(command, (manager) => {
+ * const output = new Output({ stdout: (text) => console.log(text) });
+ * const program = await createProgram({ version: "1.0.0", output });
+ * apyCommand(dryRunOption(program.command("wipe")), (manager) => {
  *   if (dryRun(manager, "wipe everything")) return;
  *   throw new Error("not reached with --dry-run");
- * });
- * await program.parseAsync(["wipe", "--dry-run"], { from: "user" });
- * assert.deepStrictEqual(lines, ["Dry run: would wipe everything\n"]);
+ * }, { needsServer: () => false });
+ * await program.parseAsync(["wipe", "--dry-run"], { from: "user" }); // "Dry run: would wipe everything\n"
  * ```
  */
 export function dryRun(manager: CLIRepoManager, what: string): boolean {
@@ -108,28 +97,13 @@ export function dryRun(manager: CLIRepoManager, what: string): boolean {
  *
  * @example Usage
  * ```ts
- * import { apyCommand, createProgram, dryRun, dryRunOption, isDryRun, Output } from "@repo/apy/cli/kit";
- * import { startServer } from "@repo/apy/testing";
- * import assert from "node:assert";
- *
- * await using server = await startServer();
- * const lines: string[] = [];
- * const output = new Output({ stdout: (text) => lines.push(text), stderr: () => {} });
- * const managerOptions = { host: server.url, pat: server.pat };
- * const program = await createProgram({ version: "1.0.0", output, managerOptions });
- * const command = dryRunOption(program.command("delete-files").argument("<names...>"));
- * apyCommand(command, (manager, _options, names) => {
- *   if (isDryRun(manager)) {
- *     for (const name of names) dryRun(manager, `delete '${name}'`);
- *     return;
- *   }
- * });
- * await program.parseAsync(["delete-files", "a.txt", "b.txt", "--dry-run"], { from: "user" });
- * assert.deepStrictEqual(lines, ["Dry run: would delete 'a.txt'\n", "Dry run: would delete 'b.txt'\n"]);
+ * import { apyCommand, createProgram, dryRunOption, isDryRun } from "@repo/apy/cli/kit";
+ * const program = await createProgram({ version: "1.0.0" });
+ * apyCommand(dryRunOption(program.command("check")), (manager) => {
+ *   console.log(isDryRun(manager)); // true
+ * }, { needsServer: () => false });
+ * await program.parseAsync(["check", "--dry-run"], { from: "user" });
  * ```
- *
- * @param manager The action's manager.
- * @returns `true` with `--dry-run`.
  */
 export function isDryRun(manager: CLIRepoManager): boolean {
   return dryManagers.has(manager);

@@ -53,18 +53,8 @@ export class CLIRepoManager extends RepoManager {
   readonly signal: AbortSignal | undefined;
 
   /**
-   * Creates the manager; nothing is read or sent yet.
-   *
-   * @example Usage
-   * ```ts
-   * import { CLIRepoManager } from "./cli_manager.ts";
-   * import { startServer } from "../testing/mod.ts";
-   * await using server = await startServer();
-   * await using manager = new CLIRepoManager({ host: server.url, pat: server.pat, verbose: "error" });
-   * console.log(typeof (await manager.info()).version); // "string"
-   * ```
-   *
-   * @param options Manager options plus `output` and `verbose`.
+   * Creates the manager (`output` and `verbose` besides the manager's options); nothing is read or
+   * sent yet.
    */
   constructor(options: CLIRepoManagerOptions = {}) {
     const { output = new Output(), verbose, ...rest } = options;
@@ -132,18 +122,14 @@ export class CLIRepoManager extends RepoManager {
    * Opens a collection like {@linkcode RepoManager.collection}, with errors as for
    * {@linkcode CLIRepoManager.record}.
    *
-   * @param selector `{ id }` or `{ identifier, create? }`.
-   * @returns The collection.
-   *
    * @example Usage
    * ```ts
    * import { CLIRepoManager } from "@repo/apy/cli/kit";
    * import { startServer } from "@repo/apy/testing";
-   * import assert from "node:assert";
-   *
    * await using server = await startServer();
    * await using manager = new CLIRepoManager({ host: server.url, pat: server.pat });
-   * await assert.rejects(manager.collection({ id: 9999 }), /No collection with id 9999 exists/);
+   * await manager.collection({ id: 9999 }).catch((error) => console.log(error.message));
+   * // "No collection with id 9999 exists …"
    * ```
    */
   override async collection(selector: ResourceSelector): Promise<RepoCollection> {
@@ -154,18 +140,14 @@ export class CLIRepoManager extends RepoManager {
    * Opens a template like {@linkcode RepoManager.template}, with errors as for
    * {@linkcode CLIRepoManager.record}.
    *
-   * @param selector `{ id }` or `{ identifier, create? }`.
-   * @returns The template.
-   *
    * @example Usage
    * ```ts
    * import { CLIRepoManager } from "@repo/apy/cli/kit";
    * import { startServer } from "@repo/apy/testing";
-   * import assert from "node:assert";
-   *
    * await using server = await startServer();
    * await using manager = new CLIRepoManager({ host: server.url, pat: server.pat });
-   * await assert.rejects(manager.template({ id: 9999 }), /No template with id 9999 exists/);
+   * await manager.template({ id: 9999 }).catch((error) => console.log(error.message));
+   * // "No template with id 9999 exists …"
    * ```
    */
   override async template(selector: ResourceSelector): Promise<RepoTemplate> {
@@ -176,18 +158,14 @@ export class CLIRepoManager extends RepoManager {
    * Opens a group like {@linkcode RepoManager.group}, with errors as for
    * {@linkcode CLIRepoManager.record}.
    *
-   * @param selector `{ id }` or `{ identifier, create? }`.
-   * @returns The group.
-   *
    * @example Usage
    * ```ts
    * import { CLIRepoManager } from "@repo/apy/cli/kit";
    * import { startServer } from "@repo/apy/testing";
-   * import assert from "node:assert";
-   *
    * await using server = await startServer();
    * await using manager = new CLIRepoManager({ host: server.url, pat: server.pat });
-   * await assert.rejects(manager.group({ id: 9999 }), /No group with id 9999 exists/);
+   * await manager.group({ id: 9999 }).catch((error) => console.log(error.message));
+   * // "No group with id 9999 exists …"
    * ```
    */
   override async group(selector: ResourceSelector): Promise<RepoGroup> {
@@ -237,21 +215,13 @@ export class CLIRepoManager extends RepoManager {
   }
 
   /**
-   * Whether a message of `level` is printed.
-   *
-   * @param level The message's level.
-   * @returns `true` when printed at the current verbosity.
+   * Whether a message of `level` is printed (the output's {@linkcode Output.isVerbose}).
    *
    * @example Usage
    * ```ts
-   * import { CLIRepoManager, Output } from "@repo/apy/cli/kit";
-   * import assert from "node:assert";
-   *
-   * const out: string[] = [];
-   * const err: string[] = [];
-   * const output = new Output({ stdout: (text) => out.push(text), stderr: (text) => err.push(text) });
-   * await using manager = new CLIRepoManager({ host: "https://repo.example", pat: "pat_x", output, verbose: "warning" });
-   * assert.strictEqual(manager.isVerbose("info"), false);
+   * import { CLIRepoManager } from "@repo/apy/cli/kit";
+   * await using manager = new CLIRepoManager({ host: "https://repo.example", pat: "pat_x", verbose: "warning" });
+   * console.log(manager.isVerbose("info")); // false
    * ```
    */
   isVerbose(level: Verbosity): boolean {

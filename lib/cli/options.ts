@@ -49,9 +49,6 @@ export type IdIdentifierValue = { id: number } | { identifier: string } | { ids:
  * console.log(parseInteger("5", { min: 1 })); // 5
  * ```
  *
- * @param value The text.
- * @param range Inclusive bounds.
- * @returns The number.
  * @throws {InvalidArgumentError} When not an integer in range (a usage error, exit 2).
  */
 export function parseInteger(value: string, range: { min?: number; max?: number } = {}): number {
@@ -72,10 +69,6 @@ export function parseInteger(value: string, range: { min?: number; max?: number 
  * import { parseTokenList } from "./options.ts";
  * console.log(parseTokenList(" a, b,,c ")); // ["a", "b", "c"]
  * ```
- *
- * @param value The text.
- * @param separator Token separator.
- * @returns The tokens.
  */
 export function parseTokenList(value: string, separator = ","): string[] {
   return value.split(separator).map((token) => token.trim()).filter((token) => token !== "");
@@ -115,10 +108,7 @@ function idFlags(type: string, name: string | undefined) {
  * console.log(idIdentifierValue(command.opts(), "record")); // { id: 7 }
  * ```
  *
- * @param command The command.
- * @param type Resource type.
  * @param options Name suffix, short letter, token list.
- * @returns The command.
  */
 export function idIdentifierOptions<C extends CommandUnknownOpts>(
   command: C,
@@ -157,8 +147,6 @@ export function idIdentifierOptions<C extends CommandUnknownOpts>(
  * console.log(idIdentifierValue({ recordIdentifier: "x" }, "record")); // { identifier: "x" }
  * ```
  *
- * @param values Parsed option values (`command.opts()`).
- * @param type Resource type.
  * @param options The same `name`, plus `required`.
  * @returns The selection, or `undefined` when none was given and none is required.
  * @throws {InputError} When none was given but one is required, or more than one was given.
@@ -204,9 +192,6 @@ export const CLI_IDENTITY_TYPES = ["ldap", "local", "shib"] as const;
  * command.parse(["-U", "jdoe", "-D", "local"], { from: "user" });
  * console.log(userIdValue(command.opts())); // { username: "jdoe", identityType: "local" }
  * ```
- *
- * @param command The command.
- * @returns The command.
  */
 export function userIdOptions<C extends CommandUnknownOpts>(command: C): C {
   const id = new Option("-u, --user <id>", "ID of the user")
@@ -231,7 +216,6 @@ export function userIdOptions<C extends CommandUnknownOpts>(command: C): C {
  * console.log(userIdValue({ user: 3 })); // { id: 3 }
  * ```
  *
- * @param values Parsed option values.
  * @param options `required`: one of id or username must be given.
  * @returns The selection, or `undefined`.
  * @throws {InputError} When a username comes without identity type, or none is given but required.
@@ -275,9 +259,7 @@ export type FileIdValue = { fileId: string } | { fileName: string };
  * console.log(fileIdValue(command.opts())); // { fileName: "data.csv" }
  * ```
  *
- * @param command The command.
  * @param options `name` prefix and `char` letter.
- * @returns The command.
  */
 export function fileIdOptions<C extends CommandUnknownOpts>(
   command: C,
@@ -308,7 +290,6 @@ export function fileIdOptions<C extends CommandUnknownOpts>(
  * console.log(fileIdValue({ fileId: "a1b2" })); // { fileId: "a1b2" }
  * ```
  *
- * @param values Parsed option values.
  * @param options The same `name`, plus `required`.
  * @returns The selection, or `undefined`.
  * @throws {InputError} When both or (if required) none are given.
@@ -345,9 +326,7 @@ export function fileIdValue(
  * console.log(command.opts()); // { page: 1, perPage: 50 }
  * ```
  *
- * @param command The command.
  * @param options `pageDescription`: help text of `--page`.
- * @returns The command.
  */
 export function searchPaginationOptions<C extends CommandUnknownOpts>(
   command: C,

@@ -2,16 +2,6 @@
  * The one place the CLI prints: data lines on stdout, diagnostics on stderr filtered by the
  * verbosity, prompts, `--json` output and a TTY-only progress bar.
  *
- * @example Usage
- * ```ts
- * import { Output } from "./output.ts";
- * const lines: string[] = [];
- * const output = new Output({ stdout: (text) => lines.push(text), stderr: () => {} });
- * output.data("42");
- * output.debug("not shown at the default verbosity");
- * console.log(lines); // ["42\n"]
- * ```
- *
  * @module
  */
 
@@ -41,7 +31,10 @@ export interface OutputStreams {
 }
 
 /**
- * Prints for the CLI, honouring the verbosity and hiding registered secrets.
+ * Prints for the CLI. Data goes to stdout at every verbosity: {@linkcode Output.data} as it is,
+ * {@linkcode Output.text} made safe for the terminal, {@linkcode Output.json}. Messages go to
+ * stderr at their verbosity ({@linkcode Output.info}, `warning`, `error`, `debug`), each as one
+ * safe line. A secret registered with {@linkcode Output.addSecret} (the PAT) is printed as `***`.
  *
  * @example Capturing what a command prints (no permission needed)
  * ```ts
@@ -51,10 +44,16 @@ export interface OutputStreams {
  * const out: string[] = [];
  * const err: string[] = [];
  * const output = new Output({ stdout: (text) => out.push(text), stderr: (text) => err.push(text) });
+ * output.addSecret("pat_0123456789");
  * output.data("42");
+ * output.text("token pat_0123456789");
+ * output.info("Created\nrecord 7");
+ * output.debug("hidden at the default verbosity");
+ * output.verbosity = "warning"; // -V warning
+ * output.info("hidden now");
  * output.warning("slow server");
- * assert.deepStrictEqual(out, ["42\n"]);
- * assert.deepStrictEqual(err, ["Warning: slow server\n"]);
+ * assert.deepStrictEqual(out, ["42\n", "token ***\n"]);
+ * assert.deepStrictEqual(err, ["Created?record 7\n", "Warning: slow server\n"]);
  * ```
  */
 export class Output {
@@ -98,21 +97,15 @@ export class Output {
   }
 
   /**
-   * Replaces a secret (the PAT) by `***` in everything printed from now on.
-   *
-   * @param secret The text to hide; ignored when shorter than 8 characters.
+   * Replaces a secret (the PAT) by `***` in everything printed from now on; a secret shorter
+   * than 8 characters is ignored.
    *
    * @example Usage
    * ```ts
    * import { Output } from "@repo/apy/cli/kit";
-   * import assert from "node:assert";
-   *
-   * const out: string[] = [];
-   * const err: string[] = [];
-   * const output = new Output({ stdout: (text) => out.push(text), stderr: (text) => err.push(text) });
+   * const output = new Output({ stdout: (text) => console.log(text) });
    * output.addSecret("pat_0123456789");
-   * output.data("token pat_0123456789");
-   * assert.deepStrictEqual(out, ["token ***\n"]);
+   * output.data("token pat_0123456789"); // "token ***\n"
    * ```
    */
   addSecret(secret: string): void {
@@ -124,19 +117,13 @@ export class Output {
    * terminal the bar and the summary say enough, so the line is printed only when
    * `-V/--verbose` was given; elsewhere (a log) at the `info` verbosity, like every message.
    *
-   * @param message The line.
-   *
    * @example Usage
    * ```ts
    * import { Output } from "@repo/apy/cli/kit";
-   * import assert from "node:assert";
-   *
-   * const err: string[] = [];
-   * const output = new Output({ stderr: (text) => err.push(text), stderrIsTerminal: true });
-   * output.fileLine("Uploaded 'a.csv'");
+   * const output = new Output({ stderr: (text) => console.log(text), stderrIsTerminal: true });
+   * output.fileLine("Uploaded 'a.csv'"); // nothing: the bar says it
    * output.verbosityGiven = true; // -V info
-   * output.fileLine("Uploaded 'b.csv'");
-   * assert.deepStrictEqual(err, ["Uploaded 'b.csv'\n"]);
+   * output.fileLine("Uploaded 'b.csv'"); // "Uploaded 'b.csv'\n"
    * ```
    */
   fileLine(message: string): void {
@@ -147,20 +134,12 @@ export class Output {
   /**
    * Whether a message of `level` is printed at the current verbosity.
    *
-   * @param level The message's level.
-   * @returns `true` when it is printed.
-   *
    * @example Usage
    * ```ts
    * import { Output } from "@repo/apy/cli/kit";
-   * import assert from "node:assert";
-   *
-   * const out: string[] = [];
-   * const err: string[] = [];
-   * const output = new Output({ stdout: (text) => out.push(text), stderr: (text) => err.push(text) });
+   * const output = new Output();
    * output.verbosity = "warning";
-   * assert.strictEqual(output.isVerbose("info"), false);
-   * assert.strictEqual(output.isVerbose("error"), true);
+   * console.log(output.isVerbose("info"), output.isVerbose("error")); // false true
    * ```
    */
   isVerbose(level: Verbosity): boolean {
@@ -168,21 +147,14 @@ export class Output {
   }
 
   /**
-   * Prints a data line on stdout, whatever the verbosity (ids, JSON, token lists).
-   *
-   * @param line The line, without trailing newline.
+   * Prints a data line on stdout as it is, whatever the verbosity (ids, JSON, token lists).
    *
    * @example Usage
    * ```ts
    * import { Output } from "@repo/apy/cli/kit";
-   * import assert from "node:assert";
-   *
-   * const out: string[] = [];
-   * const err: string[] = [];
-   * const output = new Output({ stdout: (text) => out.push(text), stderr: (text) => err.push(text) });
-   * output.verbosity = "error";
-   * output.data("7"); // printed at every verbosity
-   * assert.deepStrictEqual(out, ["7\n"]);
+   * const output = new Output({ stdout: (text) => console.log(text) });
+   * output.verbosity = "error"; // -q/--quiet
+   * output.data("7"); // "7\n"
    * ```
    */
   data(line: string): void {
@@ -192,18 +164,11 @@ export class Output {
   /**
    * Prints a value as indented JSON on stdout (`--json`).
    *
-   * @param value Any JSON-serialisable value.
-   *
    * @example Usage
    * ```ts
    * import { Output } from "@repo/apy/cli/kit";
-   * import assert from "node:assert";
-   *
-   * const out: string[] = [];
-   * const err: string[] = [];
-   * const output = new Output({ stdout: (text) => out.push(text), stderr: (text) => err.push(text) });
-   * output.json({ id: 7 });
-   * assert.deepStrictEqual(JSON.parse(out.join("")), { id: 7 });
+   * const output = new Output({ stdout: (text) => console.log(text) });
+   * output.json({ id: 7 }); // '{\n  "id": 7\n}\n'
    * ```
    */
   json(value: unknown): void {
@@ -212,21 +177,13 @@ export class Output {
 
   /**
    * Prints a line of data meant for people (a `show-info` field, a list entry) on stdout, whatever
-   * the verbosity: `-q/--quiet` never hides data. The line is made safe like a message (see
-   * {@linkcode Output.info}); byte-exact data (`-p` values) goes through {@linkcode Output.data}.
-   *
-   * @param line The line, without trailing newline.
+   * the verbosity, made safe like a message (see {@linkcode Output.info}).
    *
    * @example Usage
    * ```ts
    * import { Output } from "@repo/apy/cli/kit";
-   * import assert from "node:assert";
-   *
-   * const out: string[] = [];
-   * const output = new Output({ stdout: (text) => out.push(text), stderr: () => {} });
-   * output.verbosity = "error"; // -q/--quiet
-   * output.text("Title: a\u001b]0;b");
-   * assert.deepStrictEqual(out, ["Title: a?]0;b\n"]);
+   * const output = new Output({ stdout: (text) => console.log(text) });
+   * output.text("Title: a\u001b]0;b"); // "Title: a?]0;b\n"
    * ```
    */
   text(line: string): void {
@@ -234,23 +191,15 @@ export class Output {
   }
 
   /**
-   * Prints a status message (`Created record 7`, `Uploaded 'a.txt'`) on stderr unless the
-   * verbosity is `warning` or `error`: stdout holds data only, so `$(repo-apy …)` captures no
-   * sentences. The message is one line: control characters and line breaks in it (from server
-   * text) are printed as `?`.
-   *
-   * @param message The message.
+   * Prints a status message (`Created record 7`) on stderr unless the verbosity is `warning` or
+   * `error`: stdout holds data only. The message is one line: control characters and line breaks
+   * in it (from server text) are printed as `?`.
    *
    * @example Usage
    * ```ts
    * import { Output } from "@repo/apy/cli/kit";
-   * import assert from "node:assert";
-   *
-   * const out: string[] = [];
-   * const err: string[] = [];
-   * const output = new Output({ stdout: (text) => out.push(text), stderr: (text) => err.push(text) });
-   * output.info("Created\nrecord 7");
-   * assert.deepStrictEqual([out, err], [[], ["Created?record 7\n"]]);
+   * const output = new Output({ stderr: (text) => console.log(text) });
+   * output.info("Created\nrecord 7"); // "Created?record 7\n"
    * ```
    */
   info(message: string): void {
@@ -263,20 +212,13 @@ export class Output {
   }
 
   /**
-   * Prints an error on stderr (always), as one safe line (see {@linkcode Output.info}).
-   *
-   * @param message The message.
+   * Prints an error on stderr at every verbosity, as one safe line (see {@linkcode Output.info}).
    *
    * @example Usage
    * ```ts
    * import { Output } from "@repo/apy/cli/kit";
-   * import assert from "node:assert";
-   *
-   * const out: string[] = [];
-   * const err: string[] = [];
-   * const output = new Output({ stdout: (text) => out.push(text), stderr: (text) => err.push(text) });
-   * output.error("The record 7 does not exist");
-   * assert.deepStrictEqual(err, ["The record 7 does not exist\n"]);
+   * const output = new Output({ stderr: (text) => console.log(text) });
+   * output.error("The record 7 does not exist"); // "The record 7 does not exist\n"
    * ```
    */
   error(message: string): void {
@@ -284,21 +226,13 @@ export class Output {
   }
 
   /**
-   * Prints a warning on stderr unless the verbosity is `error`, as one safe line (see
-   * {@linkcode Output.info}).
-   *
-   * @param message The message.
+   * Prints a warning on stderr unless the verbosity is `error`, as one safe line.
    *
    * @example Usage
    * ```ts
    * import { Output } from "@repo/apy/cli/kit";
-   * import assert from "node:assert";
-   *
-   * const out: string[] = [];
-   * const err: string[] = [];
-   * const output = new Output({ stdout: (text) => out.push(text), stderr: (text) => err.push(text) });
-   * output.warning("slow server");
-   * assert.deepStrictEqual(err, ["Warning: slow server\n"]);
+   * const output = new Output({ stderr: (text) => console.log(text) });
+   * output.warning("slow server"); // "Warning: slow server\n"
    * ```
    */
   warning(message: string): void {
@@ -308,23 +242,15 @@ export class Output {
   }
 
   /**
-   * Prints a debug message on stderr at `debug` verbosity; each of its lines is made safe (see
-   * {@linkcode Output.info}), the line breaks are kept (indented JSON bodies).
-   *
-   * @param message The message.
+   * Prints a debug message on stderr at `debug` verbosity; each line is made safe, the line
+   * breaks are kept (indented JSON bodies).
    *
    * @example Usage
    * ```ts
    * import { Output } from "@repo/apy/cli/kit";
-   * import assert from "node:assert";
-   *
-   * const out: string[] = [];
-   * const err: string[] = [];
-   * const output = new Output({ stdout: (text) => out.push(text), stderr: (text) => err.push(text) });
-   * output.debug("hidden at the default verbosity");
+   * const output = new Output({ stderr: (text) => console.log(text) });
    * output.verbosity = "debug";
-   * output.debug("GET /records/7");
-   * assert.deepStrictEqual(err, ["GET /records/7\n"]);
+   * output.debug("GET /records/7"); // "GET /records/7\n"
    * ```
    */
   debug(message: string): void {
@@ -333,20 +259,13 @@ export class Output {
   }
 
   /**
-   * Prints a prompt on stderr (no newline), so stdout stays clean for data.
-   *
-   * @param text The prompt text.
+   * Prints a question on stderr without a line end, so stdout stays clean for data.
    *
    * @example Usage
    * ```ts
    * import { Output } from "@repo/apy/cli/kit";
-   * import assert from "node:assert";
-   *
-   * const out: string[] = [];
-   * const err: string[] = [];
-   * const output = new Output({ stdout: (text) => out.push(text), stderr: (text) => err.push(text) });
-   * output.prompt("Delete? [y/N] ");
-   * assert.deepStrictEqual(err, ["Delete? [y/N] "]);
+   * const output = new Output({ stderr: (text) => console.log(text) });
+   * output.prompt("Delete? [y/N] "); // "Delete? [y/N] "
    * ```
    */
   prompt(text: string): void {
@@ -355,20 +274,14 @@ export class Output {
   }
 
   /**
-   * Ends the line of a question left unanswered (Ctrl-C at the prompt), so the next message
-   * starts a line of its own; nothing when no question is open.
+   * Ends the line of a question left unanswered (Ctrl-C at the prompt); nothing when none is open.
    *
    * @example Usage
    * ```ts
    * import { Output } from "@repo/apy/cli/kit";
-   * import assert from "node:assert";
-   *
-   * const err: string[] = [];
-   * const output = new Output({ stderr: (text) => err.push(text) });
+   * const output = new Output({ stderr: (text) => console.log(text) });
    * output.prompt("Delete? [y/N] ");
-   * output.endPrompt(); // Ctrl-C instead of an answer
-   * output.endPrompt(); // nothing more: the line is ended
-   * assert.deepStrictEqual(err, ["Delete? [y/N] ", "\n"]);
+   * output.endPrompt(); // "\n"
    * ```
    */
   endPrompt(): void {
@@ -376,20 +289,13 @@ export class Output {
   }
 
   /**
-   * Writes raw text to stdout (help and version output).
-   *
-   * @param text The text.
+   * Writes text to stdout as it is (help, version), above the status line if one is drawn.
    *
    * @example Usage
    * ```ts
    * import { Output } from "@repo/apy/cli/kit";
-   * import assert from "node:assert";
-   *
-   * const out: string[] = [];
-   * const err: string[] = [];
-   * const output = new Output({ stdout: (text) => out.push(text), stderr: (text) => err.push(text) });
-   * output.writeOut("repo-apy 1.0.0\n");
-   * assert.deepStrictEqual(out, ["repo-apy 1.0.0\n"]);
+   * const output = new Output({ stdout: (text) => console.log(text) });
+   * output.writeOut("repo-apy 1.0.0\n"); // "repo-apy 1.0.0\n"
    * ```
    */
   writeOut(text: string): void {
@@ -404,20 +310,13 @@ export class Output {
   }
 
   /**
-   * Writes raw text to stderr (usage errors).
-   *
-   * @param text The text.
+   * Writes text to stderr as it is (usage errors), above the status line if one is drawn.
    *
    * @example Usage
    * ```ts
    * import { Output } from "@repo/apy/cli/kit";
-   * import assert from "node:assert";
-   *
-   * const out: string[] = [];
-   * const err: string[] = [];
-   * const output = new Output({ stdout: (text) => out.push(text), stderr: (text) => err.push(text) });
-   * output.writeErr("error: missing argument\n");
-   * assert.deepStrictEqual(err, ["error: missing argument\n"]);
+   * const output = new Output({ stderr: (text) => console.log(text) });
+   * output.writeErr("error: missing argument\n"); // "error: missing argument\n"
    * ```
    */
   writeErr(text: string): void {
@@ -470,18 +369,11 @@ export class Output {
   /**
    * A {@linkcode Logger} for the library: every level goes to stderr, filtered by the verbosity.
    *
-   * @returns The logger.
-   *
    * @example Usage
    * ```ts
    * import { Output } from "@repo/apy/cli/kit";
-   * import assert from "node:assert";
-   *
-   * const out: string[] = [];
-   * const err: string[] = [];
-   * const output = new Output({ stdout: (text) => out.push(text), stderr: (text) => err.push(text) });
-   * output.logger().warning("retrying");
-   * assert.deepStrictEqual(err, ["Warning: retrying\n"]);
+   * const output = new Output({ stderr: (text) => console.log(text) });
+   * output.logger().warning("retrying"); // "Warning: retrying\n"
    * ```
    */
   logger(): Logger {
@@ -494,17 +386,12 @@ export class Output {
   }
 
   /**
-   * Whether stderr is a terminal.
-   *
-   * @returns `true` on a terminal.
+   * Whether stderr is a terminal (given to the constructor, else asked of Deno).
    *
    * @example Usage
    * ```ts
    * import { Output } from "@repo/apy/cli/kit";
-   * import assert from "node:assert";
-   *
-   * const output = new Output({ stdout: () => {}, stderr: () => {}, stderrIsTerminal: false });
-   * assert.strictEqual(output.stderrIsTerminal(), false);
+   * console.log(new Output({ stderrIsTerminal: false }).stderrIsTerminal()); // false
    * ```
    */
   stderrIsTerminal(): boolean {

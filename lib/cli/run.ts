@@ -13,7 +13,7 @@ import { reportError } from "./_errors.ts";
 import { firstUnknownFlag } from "./_typos.ts";
 import { subcommand } from "./_tree.ts";
 import { Output } from "./output.ts";
-import { loadProgram } from "./_load.ts";
+import { loadProgram } from "./program.ts";
 import { helpWidthOf } from "./_help_layout.ts";
 
 export { withInterrupts } from "./_interrupts.ts";

@@ -1,8 +1,8 @@
 import { assertEquals } from "../_assert.ts";
-import { helpRequest, type HelpTexts, renderHelpTexts } from "../../lib/cli/_help_cache.ts";
+import { helpRequest, type HelpTexts, main } from "../../lib/cli/main.ts";
+import { renderHelpTexts } from "../../scripts/help_cache.ts";
 import helpJson from "../../lib/cli/_help.json" with { type: "json" };
 import { layoutHelp } from "../../lib/cli/_help_layout.ts";
-import { main } from "../../lib/cli/main.ts";
 
 Deno.test("lib/cli/_help.json holds the current help of every command (else: deno task help-cache)", async () => {
   const cached = helpJson as HelpTexts;

@@ -4,7 +4,7 @@
 import { assert, assertEquals } from "../_assert.ts";
 import helpJson from "../../lib/cli/_help.json" with { type: "json" };
 import denoJson from "../../deno.json" with { type: "json" };
-import type { HelpTexts } from "../../lib/cli/_help_cache.ts";
+import type { HelpTexts } from "../../lib/cli/main.ts";
 import { main } from "../../lib/cli/main.ts";
 import { runCli as runInProcess } from "../../lib/cli/run.ts";
 import { cliPermissions, runCli, tempHome } from "./_run.ts";

@@ -3,9 +3,7 @@
 
 import { fileURLToPath } from "node:url";
 import { assertEquals, assertTrue } from "../_assert.ts";
-import { GROUPS } from "../../lib/cli/_groups.ts";
-import { loadProgram } from "../../lib/cli/_load.ts";
-import { createProgram } from "../../lib/cli/program.ts";
+import { createProgram, GROUPS, loadProgram } from "../../lib/cli/program.ts";
 
 const ROOT = new URL("../../", import.meta.url);
 
@@ -45,11 +43,8 @@ Deno.test("cli.ts loads no npm or Node module before it runs (--version and cach
   assertEquals(await staticGraph("cli.ts"), [
     "cli.ts",
     "deno.json",
-    "lib/cli/_entry.ts",
-    "lib/cli/_help_cache.ts",
     "lib/cli/_help_layout.ts",
     "lib/cli/_interrupts.ts",
-    "lib/cli/_tree.ts",
     "lib/cli/main.ts",
   ]);
 });

@@ -9,6 +9,7 @@ import type {
   CollectionSyncResult,
   RecordSyncOutcome,
 } from "../../collection_sync/types.ts";
+import type { Shard } from "../../collection_sync/shard.ts";
 import type { SyncActionKind, SyncResult } from "../../transfer/sync.ts";
 import { apyCommand, dryRunOption, isDryRun } from "../apy_command.ts";
 import { contextOf } from "../_context.ts";
@@ -17,7 +18,7 @@ import { confirmDeletion } from "./_confirm.ts";
 import type { CLIRepoManager } from "../cli_manager.ts";
 import { parseInteger } from "../options.ts";
 import { formatBytes } from "../output.ts";
-import { pathOption } from "./_records_common.ts";
+import { pathOption, syncDirection } from "./_records_common.ts";
 import {
   checkWatchOptions,
   isWatch,
@@ -128,74 +129,117 @@ export function collectionsSyncCommand(): CommandUnknownOpts {
   );
   dryRunOption(command);
   command.addHelpText("after", HELP + WATCH_HELP);
-  apyCommand(command, async (manager, options) => {
-    const from = options.from;
-    const to = options.to;
-    if ((from === undefined) === (to === undefined)) {
-      throw new UsageError(
-        "Give exactly one of --from <folder> (upload) and --to <folder> (download)",
-      );
-    }
-    if (isWatch(options)) return await runCollectionWatch(manager, options, isDryRun(manager));
-    if (options.template !== undefined && to !== undefined) {
-      throw new UsageError("--template checks records going up: use it with --from");
-    }
-    const { parseShard } = await import("../../collection_sync/shard.ts");
-    let shard;
-    try {
-      shard = options.shard === undefined ? undefined : parseShard(options.shard);
-    } catch (error) {
-      throw new UsageError((error as Error).message);
-    }
-    const direction = from === undefined ? "down" : "up";
-    const dir = (from ?? to)!;
-    const json = options.json === true;
-    const dry = isDryRun(manager);
-    const selector = selectedResource(options, "collection");
-    const { syncCollection } = await import("../../collection_sync/sync_collection.ts");
-    const input = contextOf(command).input;
-    let done = 0;
-    const result = await syncCollection(manager, selector, dir, {
-      direction,
-      dryRun: dry,
-      delete: options.delete === true,
-      pattern: options.pattern,
-      excludePattern: options.exclude_pattern,
-      followSymlinks: options.followSymlinks,
-      maxDelete: options.maxDelete,
-      allowEmptySource: options.allowEmptySource,
-      backupDir: options.backupDir,
-      concurrency: options.concurrency,
-      template: options.template,
-      shard,
-      signal: manager.signal,
-      onWarning: (message) => manager.output.warning(message),
-      onRecord: (outcome) => {
-        done++;
-        if (!dry) manager.output.info(`[${done}] ${recordLine(outcome, direction, false)}`);
-      },
-      ...(options.yes === true ? {} : {
-        confirmDelete: async (summary: CollectionDeleteSummary) => {
-          const what = `${summary.files} file(s) (${
-            formatBytes(summary.bytes)
-          }) in ${summary.records} record ${
-            summary.direction === "up" ? "(s) on the server" : "folder(s)"
-          }`;
-          return await confirmDeletion(manager, input, what, summary.direction === "up");
-        },
-      }),
-    });
-    printResult(manager, result, json);
-    if (!result.complete) {
-      const failed = result.records.filter((record) => !record.complete).length;
-      throw new RepoApyError(
-        `${result.problems.length} problem(s) and ${failed} record(s) not synced${
-          dry ? "" : " (listed above)"
-        }: fix the cause and run the same command again to continue`,
-      );
-    }
-  });
+  apyCommand(command, (manager, options) => syncCollectionFolder(manager, options, command));
   return command;
+}
+
+/** The options of `collections sync`. */
+interface CollectionsSyncOptions {
+  from?: string;
+  to?: string;
+  delete?: true;
+  yes?: true;
+  maxDelete?: number;
+  allowEmptySource?: true;
+  backupDir?: string;
+  pattern: string;
+  exclude_pattern?: string;
+  followSymlinks?: true;
+  concurrency: number;
+  template?: string;
+  shard?: string;
+  json?: true;
+  watch?: true;
+  settle?: number;
+  rescan?: number;
+}
+
+/**
+ * `collections sync`: `--watch` hands over to the watcher; else one sync of the folder tree and
+ * the collection, a line per record, then the result, and exit 1 when the job is not finished.
+ */
+async function syncCollectionFolder(
+  manager: CLIRepoManager,
+  options: CollectionsSyncOptions,
+  command: CommandUnknownOpts,
+): Promise<void> {
+  const { direction, dir } = syncDirection(options);
+  if (isWatch(options)) return await runCollectionWatch(manager, options, isDryRun(manager));
+  if (options.template !== undefined && direction === "down") {
+    throw new UsageError("--template checks records going up: use it with --from");
+  }
+  const shard = await shardOption(options.shard);
+  const result = await syncRecords(manager, options, { direction, dir, shard }, command);
+  printResult(manager, result, options.json === true);
+  if (!result.complete) {
+    const failed = result.records.filter((record) => !record.complete).length;
+    throw new RepoApyError(
+      `${result.problems.length} problem(s) and ${failed} record(s) not synced${
+        isDryRun(manager) ? "" : " (listed above)"
+      }: fix the cause and run the same command again to continue`,
+    );
+  }
+}
+
+/** `--shard i/n` parsed (a usage error when it is no shard); undefined without it. */
+async function shardOption(text: string | undefined): Promise<Shard | undefined> {
+  const { parseShard } = await import("../../collection_sync/shard.ts");
+  try {
+    return text === undefined ? undefined : parseShard(text);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+/** What one collection sync is asked to do. */
+interface CollectionSyncPlan {
+  direction: "up" | "down";
+  dir: string;
+  shard: Shard | undefined;
+}
+
+/** Syncs the collection once, a line per record done; `--delete` asks first unless `-y`. */
+async function syncRecords(
+  manager: CLIRepoManager,
+  options: CollectionsSyncOptions,
+  { direction, dir, shard }: CollectionSyncPlan,
+  command: CommandUnknownOpts,
+): Promise<CollectionSyncResult> {
+  const dry = isDryRun(manager);
+  const selector = selectedResource(options, "collection");
+  const { syncCollection } = await import("../../collection_sync/sync_collection.ts");
+  const input = contextOf(command).input;
+  let done = 0;
+  return await syncCollection(manager, selector, dir, {
+    direction,
+    dryRun: dry,
+    delete: options.delete === true,
+    pattern: options.pattern,
+    excludePattern: options.exclude_pattern,
+    followSymlinks: options.followSymlinks,
+    maxDelete: options.maxDelete,
+    allowEmptySource: options.allowEmptySource,
+    backupDir: options.backupDir,
+    concurrency: options.concurrency,
+    template: options.template,
+    shard,
+    signal: manager.signal,
+    onWarning: (message) => manager.output.warning(message),
+    onRecord: (outcome) => {
+      done++;
+      if (!dry) manager.output.info(`[${done}] ${recordLine(outcome, direction, false)}`);
+    },
+    ...(options.yes === true ? {} : {
+      confirmDelete: async (summary: CollectionDeleteSummary) => {
+        const what = `${summary.files} file(s) (${
+          formatBytes(summary.bytes)
+        }) in ${summary.records} record ${
+          summary.direction === "up" ? "(s) on the server" : "folder(s)"
+        }`;
+        return await confirmDeletion(manager, input, what, summary.direction === "up");
+      },
+    }),
+  });
 }
 
 const WATCH_HELP = `

@@ -21,32 +21,39 @@ export function importKadiconfigCommand(): CommandUnknownOpts {
     )
     .argument("[path]", "The Python client's config file (default: ~/.kadiconfig)")
     .option("-f, --force", "Replace an existing config file");
-  command.action(async (path, options, cmd) => {
-    const { output } = contextOf(cmd);
-    const source = path ?? kadiconfigPath();
-    const target = configPath();
-    if (options.force !== true && await exists(target)) {
-      throw new ConfigurationError(
-        `A config file already exists at ${target}: it was not replaced (add -f/--force to ` +
-          "replace it)",
-      );
-    }
-    if (!await exists(source)) {
-      throw new ConfigurationError(
-        `No config file of the Python client at ${source}: give its path`,
-      );
-    }
-    const config = parseKadiconfig(await readBoundedText(source, MAX_KADICONFIG_BYTES), source);
-    await writeConfig(target, config);
-    const names = [...config.instances.keys()];
-    output.info(
-      `Imported ${names.length} instance(s) from ${source} into ${target}: ${
-        names.map((name) => `'${name}'${name === config.global.default ? " (default)" : ""}`)
-          .join(", ")
-      }`,
-    );
-  });
+  command.action((path, options, cmd) => importKadiconfig(path, options, cmd));
   return command;
+}
+
+/** Runs `config import-kadiconfig`: converts the file, never over an existing one unless `-f`. */
+async function importKadiconfig(
+  path: string | undefined,
+  options: { force?: true },
+  command: CommandUnknownOpts,
+): Promise<void> {
+  const { output } = contextOf(command);
+  const source = path ?? kadiconfigPath();
+  const target = configPath();
+  if (options.force !== true && await exists(target)) {
+    throw new ConfigurationError(
+      `A config file already exists at ${target}: it was not replaced (add -f/--force to ` +
+        "replace it)",
+    );
+  }
+  if (!await exists(source)) {
+    throw new ConfigurationError(
+      `No config file of the Python client at ${source}: give its path`,
+    );
+  }
+  const config = parseKadiconfig(await readBoundedText(source, MAX_KADICONFIG_BYTES), source);
+  await writeConfig(target, config);
+  const names = [...config.instances.keys()];
+  output.info(
+    `Imported ${names.length} instance(s) from ${source} into ${target}: ${
+      names.map((name) => `'${name}'${name === config.global.default ? " (default)" : ""}`)
+        .join(", ")
+    }`,
+  );
 }
 
 async function exists(path: string): Promise<boolean> {

@@ -33,55 +33,70 @@ export function importElnCommand(): CommandUnknownOpts {
         .makeOptionMandatory(),
     )
     .option("--dry-run", "Print what would be created (records, files, links) and send nothing");
-  apyCommand(command, async (manager, options) => {
-    const { importEln } = await import("../../import/eln/import_eln.ts");
-    const { formatElnPlan, formatElnSummary } = await import("../../import/eln/format_eln.ts");
-    const dryRun = options.dryRun === true;
-    let progress: ReturnType<typeof transferProgress> | undefined;
-    const onProgress = (update: ElnProgress) => {
-      progress ??= transferProgress(
-        manager.output,
-        `Importing ${options.path}`,
-        update.totals.bytes,
-      );
-      progress.onProgress({ bytes: update.bytes });
-    };
-    // The interrupt cancels the import, not the transport: the import's requests go through a
-    // manager without the interrupt signal, so the rollback can still delete and purge what this
-    // run created.
-    const { signal } = manager;
-    await using importer = signal === undefined || dryRun
-      ? undefined
-      : await unsignalledManager(manager, contextOf(command as CommandUnknownOpts));
-    try {
-      // A dry run reads the archive only (the transport is not touched): no settings needed.
-      const result = await importEln(importer ?? manager, options.path, {
-        dryRun,
-        onProgress,
-        signal,
-      }).catch((error) => {
-        if (signal?.aborted === true && error instanceof ElnImportError) {
-          throw interrupted(manager.output, error);
-        }
-        throw error;
-      });
-      if (dryRun) {
-        // importEln() hashed every file with a declared SHA-256 before it returned.
-        for (const line of formatElnPlan(result.plan, { checksumsVerified: true })) {
-          manager.output.text(line);
-        }
-        return;
-      }
-      for (const warning of result.plan.warnings) manager.output.warning(warning);
-      const where = result.collection
-        ? ` into the collection '${result.collection.identifier}' (id: ${result.collection.id})`
-        : "";
-      manager.output.info(`${formatElnSummary(result.totals, false)}${where}`);
-    } finally {
-      progress?.done();
-    }
-  }, { needsServer: (options) => options.dryRun !== true });
+  apyCommand(command, (manager, options) => runImportEln(manager, options, command), {
+    needsServer: (options) => options.dryRun !== true,
+  });
   return command;
+}
+
+/** The options of `misc import-eln`. */
+interface ImportElnCommandOptions {
+  path: string;
+  dryRun?: true;
+}
+
+/** Runs `misc import-eln`. */
+async function runImportEln(
+  manager: CLIRepoManager,
+  options: ImportElnCommandOptions,
+  command: CommandUnknownOpts,
+): Promise<void> {
+  const { importEln } = await import("../../import/eln/import_eln.ts");
+  const { formatElnPlan, formatElnSummary } = await import("../../import/eln/format_eln.ts");
+  const dryRun = options.dryRun === true;
+  let progress: ReturnType<typeof transferProgress> | undefined;
+  const onProgress = (update: ElnProgress) => {
+    progress ??= transferProgress(
+      manager.output,
+      `Importing ${options.path}`,
+      update.totals.bytes,
+    );
+    progress.onProgress({ bytes: update.bytes });
+  };
+  // The interrupt cancels the import, not the transport: the import's requests go through a
+  // manager without the interrupt signal, so the rollback can still delete and purge what this
+  // run created.
+  const { signal } = manager;
+  await using importer = signal === undefined || dryRun
+    ? undefined
+    : await unsignalledManager(manager, contextOf(command as CommandUnknownOpts));
+  try {
+    // A dry run reads the archive only (the transport is not touched): no settings needed.
+    const result = await importEln(importer ?? manager, options.path, {
+      dryRun,
+      onProgress,
+      signal,
+    }).catch((error) => {
+      if (signal?.aborted === true && error instanceof ElnImportError) {
+        throw interrupted(manager.output, error);
+      }
+      throw error;
+    });
+    if (dryRun) {
+      // importEln() hashed every file with a declared SHA-256 before it returned.
+      for (const line of formatElnPlan(result.plan, { checksumsVerified: true })) {
+        manager.output.text(line);
+      }
+      return;
+    }
+    for (const warning of result.plan.warnings) manager.output.warning(warning);
+    const where = result.collection
+      ? ` into the collection '${result.collection.identifier}' (id: ${result.collection.id})`
+      : "";
+    manager.output.info(`${formatElnSummary(result.totals, false)}${where}`);
+  } finally {
+    progress?.done();
+  }
 }
 
 /**

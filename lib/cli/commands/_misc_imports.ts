@@ -241,60 +241,83 @@ export function reuseCollectionCommand(): CommandUnknownOpts {
     )
     .option("-i, --interactive", "Choose the records, suffix and extras values at prompts")
     .option("-v, --extras_value", "Keep the values of the extra metadata in the copies");
-  apyCommand(command, async (manager, options) => {
-    const id = options.collectionId as number;
-    const interactive = options.interactive === true;
-    let suffix = options.suffix?.trim() === "" ? undefined : options.suffix;
-    if (!interactive && suffix === undefined) {
-      // Exit 1, as the Python client: its exit code wins over the usage code 2.
-      throw new InputError("Give the suffix with -s/--suffix (or choose at prompts with -i)");
-    }
-    const collection = await manager.collection({ id });
-    // In the server's order, as the reference client numbers them for the prompts.
-    const records = await Array.fromAsync(collection.records({ perPage: 100 }));
-    const self = command as CommandUnknownOpts;
-    const { modified, linked } = interactive
-      ? await interactiveSelection(manager, self, records, options)
-      : selection(records, options);
-    if (modified.length === 0 && linked.length === 0) {
-      throw new InputError(
-        interactive
-          ? "No records were selected for linkage or modification."
-          : "No records provided. Use --records or --linked_records in non-interactive mode.",
-      );
-    }
-    let keepExtrasValues = options.extras_value === true;
-    if (interactive && !keepExtrasValues) {
-      keepExtrasValues = await confirm(
-        manager,
-        self,
-        "Do you want to copy values from record extra metadata?",
-        false,
-      );
-    }
-    while (suffix === undefined || suffix === "") {
-      suffix = await ask(
-        manager,
-        self,
-        "Enter a suffix to append to identifiers of modified records and collection:",
-      );
-    }
-    const choices: ReuseCollectionOptions = {
-      suffix,
-      linkedRecordIds: linked,
-      records: [...modified, ...linked],
-      keepExtrasValues,
-    };
-    const { reuseCollection } = await import("../../import/reuse_collection.ts");
-    const reused = await reuseCollection(manager, id, choices);
-    const meta = await reused.collection.meta();
-    const copied = [...reused.records].filter(([from, to]) => from !== to).length;
-    manager.output.info(
-      `Created the collection '${meta.identifier}' (id: ${meta.id}) with ${copied} copied and ` +
-        `${reused.records.size - copied} reused record(s) and ${reused.links} link(s)`,
-    );
-  });
+  apyCommand(command, (manager, options) => runReuseCollection(manager, options, command));
   return command;
+}
+
+/** The options of `misc reuse-collection`. */
+interface ReuseCollectionCommandOptions {
+  collectionId: number;
+  suffix?: string;
+  linked_records?: string;
+  records?: string;
+  interactive?: true;
+  extras_value?: true;
+}
+
+/** Runs `misc reuse-collection`. */
+async function runReuseCollection(
+  manager: CLIRepoManager,
+  options: ReuseCollectionCommandOptions,
+  command: CommandUnknownOpts,
+): Promise<void> {
+  const id = options.collectionId as number;
+  const choices = await reuseChoices(manager, options, command);
+  const { reuseCollection } = await import("../../import/reuse_collection.ts");
+  const reused = await reuseCollection(manager, id, choices);
+  const meta = await reused.collection.meta();
+  const copied = [...reused.records].filter(([from, to]) => from !== to).length;
+  manager.output.info(
+    `Created the collection '${meta.identifier}' (id: ${meta.id}) with ${copied} copied and ` +
+      `${reused.records.size - copied} reused record(s) and ${reused.links} link(s)`,
+  );
+}
+
+/**
+ * What `reuse-collection` copies and links: from `-r`/`-l` and `-s`, or asked at prompts with
+ * `-i` (the records, whether to keep metadata values, then the suffix).
+ */
+async function reuseChoices(
+  manager: CLIRepoManager,
+  options: ReuseCollectionCommandOptions,
+  command: CommandUnknownOpts,
+): Promise<ReuseCollectionOptions> {
+  const interactive = options.interactive === true;
+  let suffix = options.suffix?.trim() === "" ? undefined : options.suffix;
+  if (!interactive && suffix === undefined) {
+    // Exit 1, as the Python client: its exit code wins over the usage code 2.
+    throw new InputError("Give the suffix with -s/--suffix (or choose at prompts with -i)");
+  }
+  const collection = await manager.collection({ id: options.collectionId as number });
+  // In the server's order, as the reference client numbers them for the prompts.
+  const records = await Array.fromAsync(collection.records({ perPage: 100 }));
+  const { modified, linked } = interactive
+    ? await interactiveSelection(manager, command, records, options)
+    : selection(records, options);
+  if (modified.length === 0 && linked.length === 0) {
+    throw new InputError(
+      interactive
+        ? "No records were selected for linkage or modification."
+        : "No records provided. Use --records or --linked_records in non-interactive mode.",
+    );
+  }
+  let keepExtrasValues = options.extras_value === true;
+  if (interactive && !keepExtrasValues) {
+    keepExtrasValues = await confirm(
+      manager,
+      command,
+      "Do you want to copy values from record extra metadata?",
+      false,
+    );
+  }
+  while (suffix === undefined || suffix === "") {
+    suffix = await ask(
+      manager,
+      command,
+      "Enter a suffix to append to identifiers of modified records and collection:",
+    );
+  }
+  return { suffix, linkedRecordIds: linked, records: [...modified, ...linked], keepExtrasValues };
 }
 
 /** The import commands of this file, for the `misc` group. */

@@ -4,6 +4,7 @@ import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-ty
 import { jsonMode, readingCommand } from "../_command_kind.ts";
 import { printJson } from "../_json_output.ts";
 import { apyCommand } from "../apy_command.ts";
+import type { CLIRepoManager } from "../cli_manager.ts";
 import { terminalLine } from "../_terminal_text.ts";
 import { filteredListCommand } from "./_filtered_list.ts";
 
@@ -32,27 +33,35 @@ export function getRolesCommand(): CommandUnknownOpts {
       ),
     { what: "the roles, keyed by resource type, as the server sends them," },
   );
-  apyCommand(command, async (manager, options) => {
-    const roles = await manager.misc.getRoles();
-    const types = options.itemType === undefined ? Object.keys(roles) : [options.itemType];
-    const mode = jsonMode(options);
-    if (mode !== undefined) {
-      printJson(
-        manager.output,
-        Object.fromEntries(types.map((type) => [type, roles[type] ?? []])),
-        mode,
-      );
-      return;
-    }
-    for (const type of types) {
-      manager.output.text(`Roles of a ${terminalLine(type)}:`);
-      for (const role of roles[type] ?? []) {
-        const actions = role.permissions.map((permission) => terminalLine(permission.action));
-        manager.output.text(`  ${terminalLine(role.name)}: ${actions.join(", ")}`);
-      }
-    }
-  });
+  apyCommand(command, getRoles);
   return command;
+}
+
+/** The options of `misc get-roles`. */
+interface GetRolesOptions {
+  itemType?: "record" | "collection" | "template" | "group";
+}
+
+/** Runs `misc get-roles`. */
+async function getRoles(manager: CLIRepoManager, options: GetRolesOptions): Promise<void> {
+  const roles = await manager.misc.getRoles();
+  const types = options.itemType === undefined ? Object.keys(roles) : [options.itemType];
+  const mode = jsonMode(options);
+  if (mode !== undefined) {
+    printJson(
+      manager.output,
+      Object.fromEntries(types.map((type) => [type, roles[type] ?? []])),
+      mode,
+    );
+    return;
+  }
+  for (const type of types) {
+    manager.output.text(`Roles of a ${terminalLine(type)}:`);
+    for (const role of roles[type] ?? []) {
+      const actions = role.permissions.map((permission) => terminalLine(permission.action));
+      manager.output.text(`  ${terminalLine(role.name)}: ${actions.join(", ")}`);
+    }
+  }
 }
 
 /** `misc get-tags`: one page of the tags of resources you can read, or all with `--json`. */

@@ -1,7 +1,8 @@
 // `misc get-deleted-resources`, `restore-resource` and `purge-resource`.
 
 import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
-import { apyCommand, dryRun, dryRunOption, isDryRun } from "../apy_command.ts";
+import { apyCommand, type ApyOptions, dryRun, dryRunOption, isDryRun } from "../apy_command.ts";
+import type { CLIRepoManager } from "../cli_manager.ts";
 import { inTrash, inTrashOnly, notInTrash } from "../_not_found.ts";
 import { parseInteger } from "../options.ts";
 import { setOptionType } from "../_tree.ts";
@@ -68,21 +69,24 @@ export function purgeResourceCommand(): CommandUnknownOpts {
       .description("Delete a resource in the trash for good (it cannot be restored afterwards)"),
   );
   dryRunOption(command);
-  apyCommand(command, async (manager, options) => {
-    const values = options as typeof options & { itemType: string; itemId: number };
-    const { itemType: type, itemId: id } = values;
-    if (isDryRun(manager)) {
-      // The dry run checks what the real run would meet: the item must be in the trash.
-      const item = await inTrash(manager.misc, type, { id });
-      if (item === undefined) throw notInTrash(type, id);
-      dryRun(
-        manager,
-        `purge the ${type} '${terminalLine(item.identifier)}' (id: ${id}) from the trash for good`,
-      );
-      return;
-    }
-    await inTrashOnly(type, id, () => manager.misc.purge(type, id));
-    manager.output.info(`Purged the ${values.itemType} with id ${values.itemId}`);
-  });
+  apyCommand(command, purgeResource);
   return command;
+}
+
+/** Runs `misc purge-resource`. */
+async function purgeResource(manager: CLIRepoManager, options: ApyOptions): Promise<void> {
+  const values = options as typeof options & { itemType: string; itemId: number };
+  const { itemType: type, itemId: id } = values;
+  if (isDryRun(manager)) {
+    // The dry run checks what the real run would meet: the item must be in the trash.
+    const item = await inTrash(manager.misc, type, { id });
+    if (item === undefined) throw notInTrash(type, id);
+    dryRun(
+      manager,
+      `purge the ${type} '${terminalLine(item.identifier)}' (id: ${id}) from the trash for good`,
+    );
+    return;
+  }
+  await inTrashOnly(type, id, () => manager.misc.purge(type, id));
+  manager.output.info(`Purged the ${values.itemType} with id ${values.itemId}`);
 }

@@ -125,6 +125,19 @@ function existingPath(path: string): string {
   return path;
 }
 
+/** The direction and folder of a sync: `--from` (up) or `--to` (down), exactly one of them. */
+export function syncDirection(
+  options: { from?: string; to?: string },
+): { direction: "up" | "down"; dir: string } {
+  const { from, to } = options;
+  if ((from === undefined) === (to === undefined)) {
+    throw new UsageError(
+      "Give exactly one of --from <folder> (upload) and --to <folder> (download)",
+    );
+  }
+  return { direction: from === undefined ? "down" : "up", dir: (from ?? to)! };
+}
+
 /** Throws unless `--i-am-sure` was given. */
 export function requireSure(sure: boolean | undefined, what: string): void {
   if (sure !== true) {

@@ -138,28 +138,41 @@ export function exportRecordCommand(): CommandUnknownOpts {
     new Command("export").description("Export records (json, pdf, qr, rdf or ro-crate)"),
     RECORD_EXPORT_TYPES,
   );
-  apyCommand(command, async (manager, options) => {
-    const values: ExportValues & { exportType: RecordExportType } = options;
-    const type = values.exportType;
-    if (values.pipe === true && type !== "json") {
-      // Exit 1, as the Python client (its exit code wins over the usage code 2).
-      throw new InputError(`-P/--pipe only works with the json export, not '${type}'`);
-    }
-    for (const record of await openRecords(manager, options)) {
-      if (values.pipe === true) {
-        await pipeStream(manager, await record.exportStream("json"));
-        continue;
-      }
-      const path = await saveExportFile(
-        manager,
-        record.id,
-        values,
-        (options) => record.export(values.path, type, options),
-      );
-      manager.output.info(`Exported the ${describe(record)} as ${type} to '${path}'`);
-    }
-  });
+  apyCommand(command, exportRecord);
   return command;
+}
+
+/** The options of `records export`. */
+interface ExportRecordOptions {
+  exportType: RecordExportType;
+  path: string;
+  name?: string;
+  force?: true;
+  pipe?: true;
+  useFolder?: true;
+}
+
+/** Runs `records export`. */
+async function exportRecord(manager: CLIRepoManager, options: ExportRecordOptions): Promise<void> {
+  const values: ExportValues & { exportType: RecordExportType } = options;
+  const type = values.exportType;
+  if (values.pipe === true && type !== "json") {
+    // Exit 1, as the Python client (its exit code wins over the usage code 2).
+    throw new InputError(`-P/--pipe only works with the json export, not '${type}'`);
+  }
+  for (const record of await openRecords(manager, options)) {
+    if (values.pipe === true) {
+      await pipeStream(manager, await record.exportStream("json"));
+      continue;
+    }
+    const path = await saveExportFile(
+      manager,
+      record.id,
+      values,
+      (options) => record.export(values.path, type, options),
+    );
+    manager.output.info(`Exported the ${describe(record)} as ${type} to '${path}'`);
+  }
 }
 
 /** `records export-metadata`: exports the extra metadata as JSON. */
@@ -169,21 +182,37 @@ export function exportMetadataCommand(): CommandUnknownOpts {
     ["json"],
     "<identifier>-extras",
   );
-  apyCommand(command, async (manager, options) => {
-    const values: ExportValues = options;
-    for (const record of await openRecords(manager, options)) {
-      if (values.pipe === true) {
-        await pipeStream(manager, await record.exportMetadataStream());
-        continue;
-      }
-      const path = await saveExportFile(
-        manager,
-        record.id,
-        values,
-        (options) => record.exportMetadata(values.path, options),
-      );
-      manager.output.info(`Exported the metadata of the ${describe(record)} to '${path}'`);
-    }
-  });
+  apyCommand(command, exportMetadata);
   return command;
+}
+
+/** The options of `records export-metadata`. */
+interface ExportMetadataOptions {
+  exportType: "json";
+  path: string;
+  name?: string;
+  force?: true;
+  pipe?: true;
+  useFolder?: true;
+}
+
+/** Runs `records export-metadata`. */
+async function exportMetadata(
+  manager: CLIRepoManager,
+  options: ExportMetadataOptions,
+): Promise<void> {
+  const values: ExportValues = options;
+  for (const record of await openRecords(manager, options)) {
+    if (values.pipe === true) {
+      await pipeStream(manager, await record.exportMetadataStream());
+      continue;
+    }
+    const path = await saveExportFile(
+      manager,
+      record.id,
+      values,
+      (options) => record.exportMetadata(values.path, options),
+    );
+    manager.output.info(`Exported the metadata of the ${describe(record)} to '${path}'`);
+  }
 }

@@ -8,6 +8,7 @@ import { InputError, RepoApyError } from "../../errors.ts";
 import type { FileJson } from "../../http/protocol.ts";
 import { FilesExistError, type UploadFilesDone, UploadFilesError } from "../../transfer/errors.ts";
 import type { RepoRecord } from "../../model/record.ts";
+import type { DownloadFilesOptions } from "../../transfer/download_files.ts";
 import type {
   UploadFilesOptions,
   UploadFilesPlan,
@@ -185,87 +186,142 @@ export function addFilesCommand(): CommandUnknownOpts {
       ),
   );
   dryRunOption(command);
-  apyCommand(command, async (manager, options) => {
-    const record = await openRecord(manager, options);
-    await record.meta();
-    const label = describe(record);
-    const path = options.fileName;
-    // Loaded when the command runs: building the help loads no transfer code (fast start-up).
-    const { statUploadPath } = await import("../../transfer/upload_files.ts");
-    const info = await statUploadPath(path);
-    const folder = info.isDirectory;
-    if (folder && options.fileDescription !== undefined) {
-      throw new UsageError("-d/--file-description only works with a single file, not a folder");
-    }
-    const choice: UploadFilesOptions = {
-      pattern: options.pattern,
-      excludePattern: options.exclude_pattern,
-      force: options.force,
-      skipExisting: options.skipExisting,
-      recursive: options.recursive,
-      followSymlinks: options.followSymlinks,
-      onWarning: (message: string) => manager.output.warning(message),
-    };
-    if (options.followSymlinks === true && options.recursive !== true) {
-      throw new UsageError("--follow-symlinks only works with --recursive");
-    }
-    if (isDryRun(manager)) {
-      await planUpload(manager, record, path, { ...choice, folder });
-      return;
-    }
-    const progress = uploadProgress(manager, `Uploading ${basename(path)}`, folder);
-    let folders: string[] = [];
-    let result: UploadFilesDone;
-    try {
-      result = await record.uploadFiles(path, {
-        ...choice,
-        concurrency: options.concurrency,
-        onPlan: (plan) => {
-          folders = plan.folders;
-          progress.onPlan(plan);
-        },
-        onProgress: progress.onProgress,
-        onFile: ({ uploaded, skipped }) => {
-          if (!skipped) progress.fileDone();
-          // One short line per file of a folder; the record is named once, in the summary.
-          if (folder) {
-            manager.output.fileLine(
-              skipped
-                ? `Skipped '${uploaded.name}': already there with the same content`
-                : `Uploaded '${uploaded.name}' (${formatBytes(uploaded.size)})`,
-            );
-          } else {
-            manager.output.info(
-              skipped
-                ? `Skipped '${uploaded.name}': the ${label} has it with the same content`
-                : `Uploaded '${uploaded.name}' (id: ${uploaded.id}) to the ${label}: ${progress.transferred()}`,
-            );
-          }
-        },
-        fileDescription: options.fileDescription,
-      });
-    } catch (error) {
-      throw addFilesError(record, error, { ...choice, folder });
-    } finally {
-      progress.done();
-    }
-    const { uploaded, skipped } = result;
-    if (folder) warnFoldersLeftOut(manager, path, folders);
-    if (uploaded.length + skipped.length === 0) {
-      manager.output.warning(`No file in the folder '${path}' matches: nothing was uploaded`);
-    } else if (folder) {
-      const leftOut = folders.length > 0 ? `; left out ${folders.length} subfolder(s)` : "";
-      manager.output.info(
-        uploaded.length === 0
-          ? `All ${skipped.length} files are already in the ${label} with the same content: ` +
-            `nothing was uploaded${leftOut}`
-          : `Uploaded ${progress.summary(uploaded.length)} to the ${label}${
-            skipped.length > 0 ? `; skipped ${skipped.length} already there` : ""
-          }${leftOut}`,
-      );
-    }
-  });
+  apyCommand(command, addFiles);
   return command;
+}
+
+/** The options of `records add-files`. */
+interface AddFilesOptions {
+  fileName: string;
+  fileDescription?: string;
+  pattern: string;
+  exclude_pattern?: string;
+  force?: true;
+  recursive?: true;
+  followSymlinks?: true;
+  skipExisting?: true;
+  concurrency: number;
+}
+
+/**
+ * `records add-files`: checks the options against what the path is (file or folder), then with
+ * `--dry-run` prints the plan, else uploads with a progress bar and reports what was sent.
+ */
+async function addFiles(manager: CLIRepoManager, options: AddFilesOptions): Promise<void> {
+  const record = await openRecord(manager, options);
+  await record.meta();
+  // Named before the upload, which drops the cached metadata the name is made of.
+  const label = describe(record);
+  const path = options.fileName;
+  // Loaded when the command runs: building the help loads no transfer code (fast start-up).
+  const { statUploadPath } = await import("../../transfer/upload_files.ts");
+  const folder = (await statUploadPath(path)).isDirectory;
+  const choice = uploadChoice(manager, options, folder);
+  if (isDryRun(manager)) return await planUpload(manager, record, path, { ...choice, folder });
+  const upload = await uploadWithProgress(manager, record, label, options, { choice, folder });
+  reportUpload(manager, label, path, folder, upload);
+}
+
+/** The upload options `add-files` asks for; a usage error where they do not fit the path. */
+function uploadChoice(
+  manager: CLIRepoManager,
+  options: AddFilesOptions,
+  folder: boolean,
+): UploadFilesOptions {
+  if (folder && options.fileDescription !== undefined) {
+    throw new UsageError("-d/--file-description only works with a single file, not a folder");
+  }
+  if (options.followSymlinks === true && options.recursive !== true) {
+    throw new UsageError("--follow-symlinks only works with --recursive");
+  }
+  return {
+    pattern: options.pattern,
+    excludePattern: options.exclude_pattern,
+    force: options.force,
+    skipExisting: options.skipExisting,
+    recursive: options.recursive,
+    followSymlinks: options.followSymlinks,
+    onWarning: (message: string) => manager.output.warning(message),
+  };
+}
+
+/** What an upload of `add-files` did. */
+interface UploadDone extends UploadFilesDone {
+  /** Subfolders left out (without `--recursive`). */
+  folders: string[];
+  /** `n files, size` as the bar counted them. */
+  summary: (files: number) => string;
+}
+
+/** Uploads the file or folder, with a progress bar and a line per file. */
+async function uploadWithProgress(
+  manager: CLIRepoManager,
+  record: RepoRecord,
+  label: string,
+  options: AddFilesOptions,
+  { choice, folder }: { choice: UploadFilesOptions; folder: boolean },
+): Promise<UploadDone> {
+  const path = options.fileName;
+  const progress = uploadProgress(manager, `Uploading ${basename(path)}`, folder);
+  let folders: string[] = [];
+  try {
+    const result = await record.uploadFiles(path, {
+      ...choice,
+      concurrency: options.concurrency,
+      onPlan: (plan) => {
+        folders = plan.folders;
+        progress.onPlan(plan);
+      },
+      onProgress: progress.onProgress,
+      onFile: ({ uploaded, skipped }) => {
+        if (!skipped) progress.fileDone();
+        // One short line per file of a folder; the record is named once, in the summary.
+        if (folder) {
+          manager.output.fileLine(
+            skipped
+              ? `Skipped '${uploaded.name}': already there with the same content`
+              : `Uploaded '${uploaded.name}' (${formatBytes(uploaded.size)})`,
+          );
+        } else {
+          manager.output.info(
+            skipped
+              ? `Skipped '${uploaded.name}': the ${label} has it with the same content`
+              : `Uploaded '${uploaded.name}' (id: ${uploaded.id}) to the ${label}: ${progress.transferred()}`,
+          );
+        }
+      },
+      fileDescription: options.fileDescription,
+    });
+    return { ...result, folders, summary: progress.summary };
+  } catch (error) {
+    throw addFilesError(record, error, { ...choice, folder });
+  } finally {
+    progress.done();
+  }
+}
+
+/** The summary of an upload: nothing matched, all there already, or what was sent. */
+function reportUpload(
+  manager: CLIRepoManager,
+  label: string,
+  path: string,
+  folder: boolean,
+  { uploaded, skipped, folders, summary }: UploadDone,
+): void {
+  if (folder) warnFoldersLeftOut(manager, path, folders);
+  if (uploaded.length + skipped.length === 0) {
+    manager.output.warning(`No file in the folder '${path}' matches: nothing was uploaded`);
+  } else if (folder) {
+    const leftOut = folders.length > 0 ? `; left out ${folders.length} subfolder(s)` : "";
+    manager.output.info(
+      uploaded.length === 0
+        ? `All ${skipped.length} files are already in the ${label} with the same content: ` +
+          `nothing was uploaded${leftOut}`
+        : `Uploaded ${summary(uploaded.length)} to the ${label}${
+          skipped.length > 0 ? `; skipped ${skipped.length} already there` : ""
+        }${leftOut}`,
+    );
+  }
 }
 
 /** Turns the library's errors of `add-files` into messages in CLI terms. */
@@ -300,24 +356,37 @@ export function addStringAsFileCommand(): CommandUnknownOpts {
       .requiredOption("-n, --file-name <name>", "Name of the file in the record")
       .option("-f, --force", "Replace a file of the same name"),
   );
-  apyCommand(command, async (manager, options) => {
-    const record = await openRecord(manager, options);
-    await record.meta();
-    const label = describe(record);
-    let file: FileJson;
-    try {
-      file = await record.uploadString(
-        options.string,
-        options.fileName,
-        { force: options.force },
-      );
-    } catch (error) {
-      if (isStatus(error, 409)) throw existsAlready(record, [options.fileName], false);
-      throw error;
-    }
-    manager.output.info(`Uploaded '${file.name}' (id: ${file.id}) to the ${label}`);
-  });
+  apyCommand(command, addStringAsFile);
   return command;
+}
+
+/** The options of `records add-string-as-file`. */
+interface AddStringAsFileOptions {
+  string: string;
+  fileName: string;
+  force?: true;
+}
+
+/** Runs `records add-string-as-file`. */
+async function addStringAsFile(
+  manager: CLIRepoManager,
+  options: AddStringAsFileOptions,
+): Promise<void> {
+  const record = await openRecord(manager, options);
+  await record.meta();
+  const label = describe(record);
+  let file: FileJson;
+  try {
+    file = await record.uploadString(
+      options.string,
+      options.fileName,
+      { force: options.force },
+    );
+  } catch (error) {
+    if (isStatus(error, 409)) throw existsAlready(record, [options.fileName], false);
+    throw error;
+  }
+  manager.output.info(`Uploaded '${file.name}' (id: ${file.id}) to the ${label}`);
 }
 
 /** Bytes above which `get-file` without `-n`/`-P` asks before downloading (on a terminal). */
@@ -391,147 +460,235 @@ export function getFileCommand(): CommandUnknownOpts {
     { allowTokenlist: true },
   ));
   dryRunOption(command);
-  apyCommand(command, async (manager, options) => {
-    const dir = options.filepath;
-    const selected = fileIdValue(asValues(options));
-    const records = await openRecords(manager, options);
-    if (isDryRun(manager)) {
-      const total = { files: 0, bytes: 0 };
-      for (const record of records) {
-        const planned = await planDownload(manager, record, dir, options, selected);
-        total.files += planned.files;
-        total.bytes += planned.bytes;
-      }
-      dryRun(manager, `download ${countFiles(total.files)}, ${formatBytes(total.bytes)}`);
-      return;
-    }
-    // Created when the first file is downloaded: a question answered no (or cancelled) leaves
-    // nothing behind.
-    let folderReady: Promise<void> | undefined;
-    const ready = () => folderReady ??= ensureFolder(dir);
-    // Something in the way (a file, a special file) is said before anything is listed.
-    const missing = await Deno.lstat(dir).then(
-      () => false,
-      (error) => error instanceof Deno.errors.NotFound,
-    );
-    if (!missing) await ready();
-    const common = {
-      keepPartial: true,
-      // A path written for one record is never written again for another, not even with -f.
-      claimed: new Set<string>(),
-      onWarning: (message: string) => manager.output.warning(message),
-      useFolder: options.useFolder,
-      force: options.force,
-      flat: options.flat,
-      signal: manager.signal,
-    };
-    const everything = command.getOptionValueSource("pattern") === "default" &&
-      options.yes !== true;
-    const written: string[] = [];
-    for (const record of records) {
-      const resuming = resumeNotice(manager);
-      let paths: string[];
-      if (selected !== undefined) {
-        const file = await selectedFile(record, selected);
-        await ready();
-        const progress = transferProgress(manager.output, `Downloading ${file.name}`, file.size);
-        let present = false;
-        try {
-          // One file goes through the same download as many: a name with `/` (raw/run1.h5)
-          // becomes subfolders unless --flat, and the folders on the way are checked.
-          paths = await record.downloadFiles(dir, {
-            ...common,
-            files: [file],
-            flat: options.flat,
-            onProgress: (update) => {
-              resuming(file, update);
-              progress.onProgress(update);
-            },
-            onPresent: () => present = true,
-          });
-        } finally {
-          progress.done();
-        }
-        manager.output.info(
-          present
-            ? `Already here: '${paths[0]}' has the size and checksum of the file of the ${
-              describe(record)
-            }; nothing was downloaded`
-            : `Downloaded '${paths[0]}' from the ${describe(record)}`,
-        );
-      } else {
-        const files = await matchingFiles(record, options);
-        const bytes = files.reduce((sum, file) => sum + file.size, 0);
-        const what = `${countFiles(files.length)}, ${formatBytes(bytes)}, of the ${
-          describe(record)
-        }`;
-        if (files.length === 0) {
-          manager.output.warning(`No file of the ${describe(record)} matches: nothing downloaded`);
-          continue;
-        }
-        manager.output.info(`Downloading ${what} into '${dir}'`);
-        const short = `${countFiles(files.length)} (${formatBytes(bytes)})`;
-        if (everything && !await confirmAll(manager, command, short, files)) {
-          // The person said no: not an error, and nothing was created.
-          manager.output.info(
-            `Nothing was downloaded from the ${describe(record)}: narrow it with -n or -P, or ` +
-              "add -y/--yes to download every file without the question",
-          );
-          break;
-        }
-        await ready();
-        const progress = filesProgress(manager.output, "Downloading", {
-          bytes,
-          files: files.length,
-        });
-        let present = 0;
-        let downloaded = 0;
-        try {
-          paths = await record.downloadFiles(dir, {
-            ...common,
-            files,
-            onProgress: (update) => {
-              resuming(update.file, update);
-              progress.onProgress(update.file.id, update);
-            },
-            onFile: (path) => {
-              downloaded++;
-              progress.fileDone();
-              // One short line per file: its path in the folder (the folder is named above).
-              manager.output.fileLine(`Downloaded '${relative(dir, path)}'`);
-            },
-            onPresent: (path, file) => {
-              present++;
-              // Counted as done, not toward the rate: nothing was transferred.
-              progress.onProgress(file.id, { bytes: file.size, resumed: file.size });
-              progress.fileDone();
-              manager.output.fileLine(`Already here: '${relative(dir, path)}'`);
-            },
-          });
-        } catch (error) {
-          if (manager.signal?.aborted !== true) throw error;
-          // The interrupt line says what is complete: those files are kept.
-          throw new CompletedBeforeInterrupt(
-            `${downloaded + present} of ${countFiles(files.length)} ${
-              downloaded + present === 1 ? "is" : "are"
-            } here${present > 0 ? ` (${present} already before this run)` : ""}`,
-            error,
-          );
-        } finally {
-          progress.done();
-        }
-        manager.output.info(
-          `Downloaded ${progress.summary(paths.length - present)} from the ${describe(record)}${
-            present > 0 ? `; ${present} already here` : ""
-          }`,
-        );
-      }
-      written.push(...paths);
-    }
-    if (options.json === true) manager.output.json(written);
-    else if (options.pipe === true) manager.output.data(written.join(","));
-  });
+  apyCommand(command, (manager, options) => getFile(manager, options, command));
   return command;
+}
+
+/** The options of `records get-file` its action reads (besides the record and file selectors). */
+interface GetFileOptions {
+  filepath: string;
+  pattern: string;
+  exclude_pattern?: string | undefined;
+  force?: true | undefined;
+  useFolder?: true | undefined;
+  flat?: true | undefined;
+  pipe?: true | undefined;
+  json?: true | undefined;
+  yes?: true | undefined;
+}
+
+/**
+ * `records get-file`: with `--dry-run` the plan; else each record's selected file (`-n`/`-i`) or
+ * matching files, then the written paths (`--json`, `-E/--pipe`).
+ */
+async function getFile(
+  manager: CLIRepoManager,
+  options: GetFileOptions,
+  command: CommandUnknownOpts,
+): Promise<void> {
+  const selected = fileIdValue(asValues(options));
+  const records = await openRecords(manager, options);
+  if (isDryRun(manager)) return await planDownloads(manager, records, options, selected);
+  const run = await startDownloads(manager, options, command);
+  const written: string[] = [];
+  for (const record of records) {
+    const paths = selected === undefined
+      ? await downloadMatching(run, record, options)
+      : await downloadSelected(run, record, selected);
+    if (paths === undefined) break;
+    written.push(...paths);
+  }
+  if (options.json === true) manager.output.json(written);
+  else if (options.pipe === true) manager.output.data(written.join(","));
+}
+
+/** `get-file --dry-run`: what would be downloaded of every record, then the totals. */
+async function planDownloads(
+  manager: CLIRepoManager,
+  records: readonly RepoRecord[],
+  options: GetFileOptions,
+  selected: FileIdValue | undefined,
+): Promise<void> {
+  const total = { files: 0, bytes: 0 };
+  for (const record of records) {
+    const planned = await planDownload(manager, record, options.filepath, options, selected);
+    total.files += planned.files;
+    total.bytes += planned.bytes;
+  }
+  dryRun(manager, `download ${countFiles(total.files)}, ${formatBytes(total.bytes)}`);
+}
+
+/** What the downloads of one `get-file` run share. */
+interface DownloadRun {
+  manager: CLIRepoManager;
+  command: CommandUnknownOpts;
+  /** The folder downloaded into. */
+  dir: string;
+  /** Creates the folder, once, before the first file is written. */
+  ready: () => Promise<void>;
+  /** The options of every record's download. */
+  common: DownloadFilesOptions;
+  /** Every file was asked for (no `-P`, no `-y`): a large download is confirmed first. */
+  everything: boolean;
+}
+
+/** Sets up a run's downloads; a folder in the way (a file, a special file) is said here. */
+async function startDownloads(
+  manager: CLIRepoManager,
+  options: GetFileOptions,
+  command: CommandUnknownOpts,
+): Promise<DownloadRun> {
+  const dir = options.filepath;
+  // Created when the first file is downloaded: a question answered no (or cancelled) leaves
+  // nothing behind.
+  let folderReady: Promise<void> | undefined;
+  const ready = () => folderReady ??= ensureFolder(dir);
+  // Something in the way (a file, a special file) is said before anything is listed.
+  const missing = await Deno.lstat(dir).then(
+    () => false,
+    (error) => error instanceof Deno.errors.NotFound,
+  );
+  if (!missing) await ready();
+  const common = {
+    keepPartial: true,
+    // A path written for one record is never written again for another, not even with -f.
+    claimed: new Set<string>(),
+    onWarning: (message: string) => manager.output.warning(message),
+    useFolder: options.useFolder,
+    force: options.force,
+    flat: options.flat,
+    signal: manager.signal,
+  };
+  const everything = command.getOptionValueSource("pattern") === "default" &&
+    options.yes !== true;
+  return { manager, command, dir, ready, common, everything };
+}
+
+/** Downloads the one file `-n`/`-i` names of `record`; returns its path. */
+async function downloadSelected(
+  run: DownloadRun,
+  record: RepoRecord,
+  selected: FileIdValue,
+): Promise<string[]> {
+  const { manager, dir } = run;
+  const resuming = resumeNotice(manager);
+  const file = await selectedFile(record, selected);
+  await run.ready();
+  const progress = transferProgress(manager.output, `Downloading ${file.name}`, file.size);
+  let present = false;
+  let paths: string[];
+  try {
+    // One file goes through the same download as many: a name with `/` (raw/run1.h5)
+    // becomes subfolders unless --flat, and the folders on the way are checked.
+    paths = await record.downloadFiles(dir, {
+      ...run.common,
+      files: [file],
+      onProgress: (update) => {
+        resuming(file, update);
+        progress.onProgress(update);
+      },
+      onPresent: () => present = true,
+    });
+  } finally {
+    progress.done();
+  }
+  manager.output.info(
+    present
+      ? `Already here: '${paths[0]}' has the size and checksum of the file of the ${
+        describe(record)
+      }; nothing was downloaded`
+      : `Downloaded '${paths[0]}' from the ${describe(record)}`,
+  );
+  return paths;
+}
+
+/**
+ * Downloads the files of `record` matching `-P`/`-e`; returns their paths, none when no file
+ * matches, and undefined when the person declined the download (the run stops).
+ */
+async function downloadMatching(
+  run: DownloadRun,
+  record: RepoRecord,
+  options: GetFileOptions,
+): Promise<string[] | undefined> {
+  const { manager, dir } = run;
+  const files = await matchingFiles(record, options);
+  const bytes = files.reduce((sum, file) => sum + file.size, 0);
+  const what = `${countFiles(files.length)}, ${formatBytes(bytes)}, of the ${describe(record)}`;
+  if (files.length === 0) {
+    manager.output.warning(`No file of the ${describe(record)} matches: nothing downloaded`);
+    return [];
+  }
+  manager.output.info(`Downloading ${what} into '${dir}'`);
+  const short = `${countFiles(files.length)} (${formatBytes(bytes)})`;
+  if (run.everything && !await confirmAll(manager, run.command, short, files)) {
+    // The person said no: not an error, and nothing was created.
+    manager.output.info(
+      `Nothing was downloaded from the ${describe(record)}: narrow it with -n or -P, or ` +
+        "add -y/--yes to download every file without the question",
+    );
+    return undefined;
+  }
+  await run.ready();
+  const { paths, present, summary } = await downloadWithProgress(run, record, files, bytes);
+  manager.output.info(
+    `Downloaded ${summary(paths.length - present)} from the ${describe(record)}${
+      present > 0 ? `; ${present} already here` : ""
+    }`,
+  );
+  return paths;
+}
+
+/**
+ * Downloads `files` of `record` with one bar for all and a line per file; returns the paths, how
+ * many were there already, and the bar's `n files, size`. Interrupted, it says how many are here.
+ */
+async function downloadWithProgress(
+  run: DownloadRun,
+  record: RepoRecord,
+  files: FileJson[],
+  bytes: number,
+): Promise<{ paths: string[]; present: number; summary: (files: number) => string }> {
+  const { manager, dir } = run;
+  const resuming = resumeNotice(manager);
+  const progress = filesProgress(manager.output, "Downloading", { bytes, files: files.length });
+  let present = 0;
+  let downloaded = 0;
+  try {
+    const paths = await record.downloadFiles(dir, {
+      ...run.common,
+      files,
+      onProgress: (update) => {
+        resuming(update.file, update);
+        progress.onProgress(update.file.id, update);
+      },
+      onFile: (path) => {
+        downloaded++;
+        progress.fileDone();
+        // One short line per file: its path in the folder (the folder is named above).
+        manager.output.fileLine(`Downloaded '${relative(dir, path)}'`);
+      },
+      onPresent: (path, file) => {
+        present++;
+        // Counted as done, not toward the rate: nothing was transferred.
+        progress.onProgress(file.id, { bytes: file.size, resumed: file.size });
+        progress.fileDone();
+        manager.output.fileLine(`Already here: '${relative(dir, path)}'`);
+      },
+    });
+    return { paths, present, summary: (count) => progress.summary(count) };
+  } catch (error) {
+    if (manager.signal?.aborted !== true) throw error;
+    // The interrupt line says what is complete: those files are kept.
+    throw new CompletedBeforeInterrupt(
+      `${downloaded + present} of ${countFiles(files.length)} ${
+        downloaded + present === 1 ? "is" : "are"
+      } here${present > 0 ? ` (${present} already before this run)` : ""}`,
+      error,
+    );
+  } finally {
+    progress.done();
+  }
 }
 
 /** Says once per file that a download resumes from a partial file of an earlier run. */

@@ -5,6 +5,7 @@ import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-ty
 import type { RecordLinkJson } from "../../http/protocol.ts";
 import { jsonMode, readingCommand } from "../_command_kind.ts";
 import { apyCommand, dryRun, dryRunOption } from "../apy_command.ts";
+import type { CLIRepoManager } from "../cli_manager.ts";
 import { InputError, RepoApyError } from "../../errors.ts";
 import type { RepoRecord } from "../../model/record.ts";
 import {
@@ -45,40 +46,52 @@ export function addRecordLinkCommand(): CommandUnknownOpts {
     "record",
     { name: "link", allowTokenlist: true },
   );
-  apyCommand(command, async (manager, options) => {
-    const record = await openRecord(manager, options);
-    const target = idIdentifierValue(asValues(options), "record", {
-      name: "link",
-      required: true,
-    });
-    let targets: number[];
-    if (target === undefined) targets = [];
-    else if ("ids" in target) targets = target.ids;
-    else if ("id" in target) targets = [target.id];
-    else targets = [(await manager.record({ identifier: target.identifier })).id];
-    if (targets.length === 0) throw new InputError("Please specify the records to link to");
-    for (const id of targets) {
-      await onConflict(async () => {
-        const link = await record.linkRecord(
-          id,
-          options.name,
-          options.term === undefined ? {} : { termIri: options.term },
-        );
-        manager.output.info(
-          `Linked the ${describe(record)} to record ${id} as '${link.name}' (link id: ${link.id})`,
-        );
-      }, () => {
-        // The server answers 409 for a link to the record itself too: refused, not "exists".
-        if (id === record.id) {
-          throw new RepoApyError(
-            `Cannot link the ${describe(record)} to itself: the server refused it (409)`,
-          );
-        }
-        manager.output.info(`The link '${options.name}' to record ${id} exists already`);
-      });
-    }
-  });
+  apyCommand(command, addRecordLink);
   return command;
+}
+
+/** The options of `records add-record-link`. */
+interface AddRecordLinkOptions {
+  name: string;
+  term?: string;
+}
+
+/** Runs `records add-record-link`. */
+async function addRecordLink(
+  manager: CLIRepoManager,
+  options: AddRecordLinkOptions,
+): Promise<void> {
+  const record = await openRecord(manager, options);
+  const target = idIdentifierValue(asValues(options), "record", {
+    name: "link",
+    required: true,
+  });
+  let targets: number[];
+  if (target === undefined) targets = [];
+  else if ("ids" in target) targets = target.ids;
+  else if ("id" in target) targets = [target.id];
+  else targets = [(await manager.record({ identifier: target.identifier })).id];
+  if (targets.length === 0) throw new InputError("Please specify the records to link to");
+  for (const id of targets) {
+    await onConflict(async () => {
+      const link = await record.linkRecord(
+        id,
+        options.name,
+        options.term === undefined ? {} : { termIri: options.term },
+      );
+      manager.output.info(
+        `Linked the ${describe(record)} to record ${id} as '${link.name}' (link id: ${link.id})`,
+      );
+    }, () => {
+      // The server answers 409 for a link to the record itself too: refused, not "exists".
+      if (id === record.id) {
+        throw new RepoApyError(
+          `Cannot link the ${describe(record)} to itself: the server refused it (409)`,
+        );
+      }
+      manager.output.info(`The link '${options.name}' to record ${id} exists already`);
+    });
+  }
 }
 
 /** `records delete-record-link`: deletes a link by link id. */
@@ -148,33 +161,44 @@ export function showRecordLinksCommand(): CommandUnknownOpts {
     )),
     { list: true, what: "the links" },
   );
-  apyCommand(command, async (manager, options) => {
-    const record = await openRecord(manager, options);
-    const { direction } = options;
-    if (jsonMode(options) !== undefined) {
-      await printList(manager, options, {
-        what: "link(s)",
-        page: ({ page, perPage }) => record.getRecordLinks({ direction, page, perPage }),
-        all: (perPage) => record.recordLinks({ direction, perPage }),
-        line: (link) => linkLine(link, direction),
-      });
-      return;
-    }
-    const { page: wanted = 1, perPage = 10 } = asValues(options);
-    const page = await record.getRecordLinks({
-      direction,
-      page: Number(wanted),
-      perPage: Number(perPage),
-    });
-    const { total_items: items, total_pages: pages, page: current } = page._pagination;
-    manager.output.text(
-      `Found ${items} link(s) ${options.direction === "out" ? "from" : "to"} the ${
-        describe(record)
-      } on ${pages} page(s). Showing results of page ${current}:`,
-    );
-    for (const link of page.items) manager.output.text(linkLine(link, options.direction));
-  });
+  apyCommand(command, showRecordLinks);
   return command;
+}
+
+/** The options of `records show-record-links-to`. */
+interface ShowRecordLinksOptions {
+  direction: "out" | "in";
+}
+
+/** Runs `records show-record-links-to`. */
+async function showRecordLinks(
+  manager: CLIRepoManager,
+  options: ShowRecordLinksOptions,
+): Promise<void> {
+  const record = await openRecord(manager, options);
+  const { direction } = options;
+  if (jsonMode(options) !== undefined) {
+    await printList(manager, options, {
+      what: "link(s)",
+      page: ({ page, perPage }) => record.getRecordLinks({ direction, page, perPage }),
+      all: (perPage) => record.recordLinks({ direction, perPage }),
+      line: (link) => linkLine(link, direction),
+    });
+    return;
+  }
+  const { page: wanted = 1, perPage = 10 } = asValues(options);
+  const page = await record.getRecordLinks({
+    direction,
+    page: Number(wanted),
+    perPage: Number(perPage),
+  });
+  const { total_items: items, total_pages: pages, page: current } = page._pagination;
+  manager.output.text(
+    `Found ${items} link(s) ${options.direction === "out" ? "from" : "to"} the ${
+      describe(record)
+    } on ${pages} page(s). Showing results of page ${current}:`,
+  );
+  for (const link of page.items) manager.output.text(linkLine(link, options.direction));
 }
 
 /** `records add-collection-link`: adds the record to a collection. */

@@ -15,6 +15,7 @@ import { jsonMode, readingCommand } from "../_command_kind.ts";
 import { setOptionType } from "../_tree.ts";
 import { printJson } from "../_json_output.ts";
 import { apyCommand, dryRun, dryRunOption, isDryRun } from "../apy_command.ts";
+import type { CLIRepoManager } from "../cli_manager.ts";
 import { errorLine } from "../_messages.ts";
 import { describe, openRecord, pathOption, recordOptions, requireSure } from "./_records_common.ts";
 
@@ -224,35 +225,48 @@ export function addMetadataCommand(): CommandUnknownOpts {
           "'\"\"'; other text is taken as a string)",
       ),
   );
-  apyCommand(command, async (manager, options) => {
-    if ((options.metadata === undefined) === (options.file === undefined)) {
-      // Exit 1, as the Python client (its exit code wins over the usage code 2).
-      throw new InputError("Give the metadata either with -m/--metadata or with -p/--file");
-    }
-    const text = options.file === undefined
-      ? options.metadata
-      : await readBoundedText(options.file, MAX_METADATA_FILE_BYTES);
-    const metadata = parseMetadata(text ?? "", options);
-    if (metadata.length === 0) {
-      manager.output.warning(
-        "Nothing changed: the metadata given are empty (give a JSON object or a list of " +
-          "metadata entries)",
-      );
-      return;
-    }
-    const record = await openRecord(manager, options);
-    const before = JSON.stringify((await record.refresh()).extras ?? []);
-    const after = await record.addMetadata(metadata, { force: options.force });
-    if (JSON.stringify(after.extras ?? []) === before) {
-      manager.output.warning(
-        `Nothing changed: the ${describe(record)} has these keys already (add -f/--force to ` +
-          "replace flat entries)",
-      );
-      return;
-    }
-    manager.output.info(`Added the metadata to the ${describe(record)}`);
-  });
+  apyCommand(command, addMetadata);
   return command;
+}
+
+/** The options of `records add-metadata`. */
+interface AddMetadataOptions {
+  metadata?: string;
+  file?: string;
+  force?: true;
+  plain?: true;
+  convertInvalidInts?: true;
+  fallbackValue?: string;
+}
+
+/** Runs `records add-metadata`. */
+async function addMetadata(manager: CLIRepoManager, options: AddMetadataOptions): Promise<void> {
+  if ((options.metadata === undefined) === (options.file === undefined)) {
+    // Exit 1, as the Python client (its exit code wins over the usage code 2).
+    throw new InputError("Give the metadata either with -m/--metadata or with -p/--file");
+  }
+  const text = options.file === undefined
+    ? options.metadata
+    : await readBoundedText(options.file, MAX_METADATA_FILE_BYTES);
+  const metadata = parseMetadata(text ?? "", options);
+  if (metadata.length === 0) {
+    manager.output.warning(
+      "Nothing changed: the metadata given are empty (give a JSON object or a list of " +
+        "metadata entries)",
+    );
+    return;
+  }
+  const record = await openRecord(manager, options);
+  const before = JSON.stringify((await record.refresh()).extras ?? []);
+  const after = await record.addMetadata(metadata, { force: options.force });
+  if (JSON.stringify(after.extras ?? []) === before) {
+    manager.output.warning(
+      `Nothing changed: the ${describe(record)} has these keys already (add -f/--force to ` +
+        "replace flat entries)",
+    );
+    return;
+  }
+  manager.output.info(`Added the metadata to the ${describe(record)}`);
 }
 
 /**
@@ -302,42 +316,53 @@ export function getMetadatumCommand(): CommandUnknownOpts {
       "JSON string)",
     conflicts: ["pipe", "information"],
   });
-  apyCommand(command, async (manager, options) => {
-    const record = await openRecord(manager, options);
-    const metadatum = await record.getMetadatum(options.name);
-    const what = options.information;
-    if (metadatum === undefined) {
-      if (options.default === undefined) {
-        throw new RepoApyError(
-          `The ${describe(record)} has no metadatum '${options.name}' (give -d/--default to ` +
-            "print a value instead)",
-        );
-      }
-      manager.output.info(
-        `The ${describe(record)} has no metadatum '${options.name}': printing the default`,
-      );
-      const mode = jsonMode(options);
-      if (mode !== undefined) printJson(manager.output, options.default, mode);
-      else manager.output.data(options.default);
-      return;
-    }
-    const mode = jsonMode(options);
-    if (mode !== undefined) {
-      printJson(manager.output, metadatum, mode);
-      return;
-    }
-    if (!(what in metadatum)) {
-      // A str, bool, date, dict or list entry has no unit: exit 1, as the Python client.
-      throw new RepoApyError(
-        `The metadatum '${options.name}' of the ${describe(record)} has no ${what} (a ` +
-          `${metadatum.type} entry has none)`,
-      );
-    }
-    const value = show(metadatum, what);
-    // The whole output is the value: bare, so `$(repo-apy records get-metadatum …)` is the value.
-    manager.output.data(value);
-  });
+  apyCommand(command, getMetadatum);
   return command;
+}
+
+/** The options of `records get-metadatum`. */
+interface GetMetadatumOptions {
+  name: string;
+  information: "value" | "type" | "unit";
+  pipe?: true;
+  default?: string;
+}
+
+/** Runs `records get-metadatum`. */
+async function getMetadatum(manager: CLIRepoManager, options: GetMetadatumOptions): Promise<void> {
+  const record = await openRecord(manager, options);
+  const metadatum = await record.getMetadatum(options.name);
+  const what = options.information;
+  if (metadatum === undefined) {
+    if (options.default === undefined) {
+      throw new RepoApyError(
+        `The ${describe(record)} has no metadatum '${options.name}' (give -d/--default to ` +
+          "print a value instead)",
+      );
+    }
+    manager.output.info(
+      `The ${describe(record)} has no metadatum '${options.name}': printing the default`,
+    );
+    const mode = jsonMode(options);
+    if (mode !== undefined) printJson(manager.output, options.default, mode);
+    else manager.output.data(options.default);
+    return;
+  }
+  const mode = jsonMode(options);
+  if (mode !== undefined) {
+    printJson(manager.output, metadatum, mode);
+    return;
+  }
+  if (!(what in metadatum)) {
+    // A str, bool, date, dict or list entry has no unit: exit 1, as the Python client.
+    throw new RepoApyError(
+      `The metadatum '${options.name}' of the ${describe(record)} has no ${what} (a ` +
+        `${metadatum.type} entry has none)`,
+    );
+  }
+  const value = show(metadatum, what);
+  // The whole output is the value: bare, so `$(repo-apy records get-metadatum …)` is the value.
+  manager.output.data(value);
 }
 
 /** `records delete-metadatum`: removes one top-level metadatum. */

@@ -13,9 +13,9 @@ import type {
 } from "../../transfer/sync.ts";
 import { apyCommand, dryRunOption, isDryRun } from "../apy_command.ts";
 import { contextOf } from "../_context.ts";
-import { UsageError } from "../_errors.ts";
 import { confirmDeletion } from "./_confirm.ts";
 import type { CLIRepoManager } from "../cli_manager.ts";
+import type { RepoRecord } from "../../model/record.ts";
 import { parseInteger } from "../options.ts";
 import { formatBytes } from "../output.ts";
 import {
@@ -25,6 +25,7 @@ import {
   openRecord,
   pathOption,
   recordOptions,
+  syncDirection,
 } from "./_records_common.ts";
 import { isWatch, parseSeconds, runWatch, WATCH_HELP } from "./_records_watch.ts";
 
@@ -132,77 +133,113 @@ export function syncCommand(): CommandUnknownOpts {
   );
   dryRunOption(command);
   command.addHelpText("after", HELP + WATCH_HELP);
-  apyCommand(command, async (manager, options) => {
-    const from = options.from;
-    const to = options.to;
-    if ((from === undefined) === (to === undefined)) {
-      throw new UsageError(
-        "Give exactly one of --from <folder> (upload) and --to <folder> (download)",
-      );
-    }
-    if (isWatch(options)) {
-      return await runWatch(
-        manager,
-        options,
-        isDryRun(manager),
-        () => openRecord(manager, options),
-      );
-    }
-    const direction = from === undefined ? "down" : "up";
-    const dir = (from ?? to)!;
-    const json = options.json === true;
-    const dry = isDryRun(manager);
-    const record = await openRecord(manager, options);
-    await record.meta();
-    const { syncFolder } = await import("../../transfer/sync.ts");
-    const input = contextOf(command).input;
-    const progress = syncProgress(manager);
-    let result: SyncResult;
-    try {
-      result = await syncFolder(record, dir, {
-        direction,
-        dryRun: dry,
-        delete: options.delete === true,
-        pattern: options.pattern,
-        excludePattern: options.exclude_pattern,
-        followSymlinks: options.followSymlinks,
-        maxDelete: options.maxDelete,
-        allowEmptySource: options.allowEmptySource,
-        backupDir: options.backupDir,
-        concurrency: options.concurrency,
-        signal: manager.signal,
-        onWarning: (message) => manager.output.warning(message),
-        onProgress: progress.onProgress,
-        onAction: (action, error) => {
-          // One short line per file done, above the bar; failures are listed at the end.
-          if (error === undefined) manager.output.fileLine(doneLine(action));
-        },
-        confirmDelete: async (plan) => {
-          if (options.yes === true) return true;
-          const { files, bytes } = plan.counts.delete;
-          const what = `${files} file(s) (${formatBytes(bytes)}) ${
-            direction === "up" ? `of the ${describe(record)}` : `in '${dir}'`
-          }`;
-          return await confirmDeletion(manager, input, what, direction === "up");
-        },
-      });
-    } finally {
-      progress.done();
-    }
-    if (dry) printPlan(manager, result.plan, json);
-    else printResult(manager, result, json);
-    const problems = result.plan.problems.length + result.failed.length;
-    if (!result.complete) {
-      throw new RepoApyError(
-        problems === 0
-          ? "The deletions would be held back (see above): the run would not finish the job"
-          : `${problems} file(s) could not be synced${
-            dry ? "" : " (listed above)"
-          }: fix the cause and run the same command again to continue`,
-      );
-    }
-  });
+  apyCommand(command, (manager, options) => syncRecordFolder(manager, options, command));
   return command;
+}
+
+/** The options of `records sync`. */
+interface RecordsSyncOptions {
+  from?: string;
+  to?: string;
+  delete?: true;
+  yes?: true;
+  maxDelete?: number;
+  allowEmptySource?: true;
+  backupDir?: string;
+  pattern: string;
+  exclude_pattern?: string;
+  followSymlinks?: true;
+  concurrency: number;
+  json?: true;
+  watch?: true;
+  settle?: number;
+  rescan?: number;
+}
+
+/**
+ * `records sync`: `--watch` hands over to the watcher; else one sync of the folder and the
+ * record with a progress bar, then the plan (`--dry-run`) or the result, and exit 1 when the job
+ * is not finished.
+ */
+async function syncRecordFolder(
+  manager: CLIRepoManager,
+  options: RecordsSyncOptions,
+  command: CommandUnknownOpts,
+): Promise<void> {
+  const { direction, dir } = syncDirection(options);
+  if (isWatch(options)) {
+    return await runWatch(
+      manager,
+      options,
+      isDryRun(manager),
+      () => openRecord(manager, options),
+    );
+  }
+  const record = await openRecord(manager, options);
+  await record.meta();
+  const result = await syncWithProgress(manager, record, options, { direction, dir }, command);
+  reportSync(manager, result, options.json === true);
+}
+
+/** Syncs the folder and the record once, with one bar; `--delete` asks first unless `-y`. */
+async function syncWithProgress(
+  manager: CLIRepoManager,
+  record: RepoRecord,
+  options: RecordsSyncOptions,
+  { direction, dir }: { direction: "up" | "down"; dir: string },
+  command: CommandUnknownOpts,
+): Promise<SyncResult> {
+  const { syncFolder } = await import("../../transfer/sync.ts");
+  const input = contextOf(command).input;
+  const progress = syncProgress(manager);
+  try {
+    return await syncFolder(record, dir, {
+      direction,
+      dryRun: isDryRun(manager),
+      delete: options.delete === true,
+      pattern: options.pattern,
+      excludePattern: options.exclude_pattern,
+      followSymlinks: options.followSymlinks,
+      maxDelete: options.maxDelete,
+      allowEmptySource: options.allowEmptySource,
+      backupDir: options.backupDir,
+      concurrency: options.concurrency,
+      signal: manager.signal,
+      onWarning: (message) => manager.output.warning(message),
+      onProgress: progress.onProgress,
+      onAction: (action, error) => {
+        // One short line per file done, above the bar; failures are listed at the end.
+        if (error === undefined) manager.output.fileLine(doneLine(action));
+      },
+      confirmDelete: async (plan) => {
+        if (options.yes === true) return true;
+        const { files, bytes } = plan.counts.delete;
+        const what = `${files} file(s) (${formatBytes(bytes)}) ${
+          direction === "up" ? `of the ${describe(record)}` : `in '${dir}'`
+        }`;
+        return await confirmDeletion(manager, input, what, direction === "up");
+      },
+    });
+  } finally {
+    progress.done();
+  }
+}
+
+/** Prints the plan (`--dry-run`) or the result; a job left unfinished is an error (exit 1). */
+function reportSync(manager: CLIRepoManager, result: SyncResult, json: boolean): void {
+  const dry = isDryRun(manager);
+  if (dry) printPlan(manager, result.plan, json);
+  else printResult(manager, result, json);
+  const problems = result.plan.problems.length + result.failed.length;
+  if (!result.complete) {
+    throw new RepoApyError(
+      problems === 0
+        ? "The deletions would be held back (see above): the run would not finish the job"
+        : `${problems} file(s) could not be synced${
+          dry ? "" : " (listed above)"
+        }: fix the cause and run the same command again to continue`,
+    );
+  }
 }
 
 /**

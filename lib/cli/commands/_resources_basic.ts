@@ -44,40 +44,51 @@ export function createResourceCommand(type: ManagedType): CommandUnknownOpts {
   command
     .option("-p, --pipe", `Print only the id of the ${type} on stdout`)
     .option("-e, --exit-not-created", `Exit with code 1 when the ${type} existed already`);
-  apyCommand(command, async (manager, options) => {
-    const values = options as typeof options & {
-      type?: string;
-      data?: string;
-      visibility?: string;
-      pipe?: true;
-      exitNotCreated?: true;
-    };
-    const metadata: { [field: string]: unknown } = {};
-    if (values.title !== undefined) metadata.title = values.title;
-    if (values.visibility !== undefined) metadata.visibility = values.visibility;
-    if (type === "template") {
-      metadata.type = values.type;
-      metadata.data = templateData(values.type ?? "record", values.data);
-    }
-    const resource = await openCreated(manager, type, options.identifier, metadata);
-    if (resource.created) {
-      manager.output.info(`Created the ${resource}`);
-    } else {
-      const meta = await resource.meta();
-      if (options.title !== undefined && options.title !== meta.title) {
-        await resource.edit({ title: options.title });
-        manager.output.info(`Changed the title of the ${resource}`);
-      }
-      manager.output.info(`The ${resource} exists already`);
-    }
-    if (values.pipe === true) manager.output.data(String(resource.id));
-    if (values.exitNotCreated === true && !resource.created) {
-      throw new RepoApyError(
-        `Nothing was created: the ${resource} existed already (-e/--exit-not-created)`,
-      );
-    }
-  });
+  apyCommand(command, (manager, options) => createResource(manager, options, type));
   return command;
+}
+
+/** The options of `<type> create` (`-y/--type` and `-D/--data` only for templates). */
+interface CreateResourceOptions {
+  identifier: string;
+  title?: string;
+  visibility?: string;
+  type?: string;
+  data?: string;
+  pipe?: true;
+  exitNotCreated?: true;
+}
+
+/** Creates the resource, or reports the one of that identifier (its title set to `-t`). */
+async function createResource(
+  manager: CLIRepoManager,
+  options: CreateResourceOptions,
+  type: ManagedType,
+): Promise<void> {
+  const metadata: { [field: string]: unknown } = {};
+  if (options.title !== undefined) metadata.title = options.title;
+  if (options.visibility !== undefined) metadata.visibility = options.visibility;
+  if (type === "template") {
+    metadata.type = options.type;
+    metadata.data = templateData(options.type ?? "record", options.data);
+  }
+  const resource = await openCreated(manager, type, options.identifier, metadata);
+  if (resource.created) {
+    manager.output.info(`Created the ${resource}`);
+  } else {
+    const meta = await resource.meta();
+    if (options.title !== undefined && options.title !== meta.title) {
+      await resource.edit({ title: options.title });
+      manager.output.info(`Changed the title of the ${resource}`);
+    }
+    manager.output.info(`The ${resource} exists already`);
+  }
+  if (options.pipe === true) manager.output.data(String(resource.id));
+  if (options.exitNotCreated === true && !resource.created) {
+    throw new RepoApyError(
+      `Nothing was created: the ${resource} existed already (-e/--exit-not-created)`,
+    );
+  }
 }
 
 async function openCreated(
@@ -113,34 +124,43 @@ export function editResourceCommand(type: ManagedType): CommandUnknownOpts {
       .option("-d, --description <description>", "New description"),
     type,
   );
-  apyCommand(command, async (manager, options) => {
-    const values = options as typeof options & {
-      visibility?: string;
-      title?: string;
-      description?: string;
-    };
-    const given = (["visibility", "title", "description"] as const)
-      .map((field) => [field, values[field]] as const)
-      .filter((entry): entry is readonly [typeof entry[0], string] => entry[1] !== undefined);
-    if (given.length === 0) {
-      const title = type === "template" ? "-i" : "-t";
-      manager.output.warning(`Nothing to change: give -v, ${title} or -d`);
-      return;
-    }
-    const resource = await openResource(manager, type, options);
-    const meta = await resource.refresh();
-    // Named as it was before the edit: after a title change it would carry the new title.
-    const label = String(resource);
-    for (const [field, value] of given) {
-      if ((meta[field] ?? "") === value) {
-        manager.output.info(`The ${field} of the ${label} is already '${terminalLine(value)}'`);
-        continue;
-      }
-      await resource.edit({ [field]: value });
-      manager.output.info(`Changed the ${field} of the ${label} to '${terminalLine(value)}'`);
-    }
-  });
+  apyCommand(command, (manager, options) => editResource(manager, options, type));
   return command;
+}
+
+/** The fields `<type> edit` changes. */
+interface EditResourceOptions {
+  visibility?: string;
+  title?: string;
+  description?: string;
+}
+
+/** Changes the fields given that differ from the resource's. */
+async function editResource(
+  manager: CLIRepoManager,
+  options: EditResourceOptions,
+  type: ManagedType,
+): Promise<void> {
+  const given = (["visibility", "title", "description"] as const)
+    .map((field) => [field, options[field]] as const)
+    .filter((entry): entry is readonly [typeof entry[0], string] => entry[1] !== undefined);
+  if (given.length === 0) {
+    const title = type === "template" ? "-i" : "-t";
+    manager.output.warning(`Nothing to change: give -v, ${title} or -d`);
+    return;
+  }
+  const resource = await openResource(manager, type, options);
+  const meta = await resource.refresh();
+  // Named as it was before the edit: after a title change it would carry the new title.
+  const label = String(resource);
+  for (const [field, value] of given) {
+    if ((meta[field] ?? "") === value) {
+      manager.output.info(`The ${field} of the ${label} is already '${terminalLine(value)}'`);
+      continue;
+    }
+    await resource.edit({ [field]: value });
+    manager.output.info(`Changed the ${field} of the ${label} to '${terminalLine(value)}'`);
+  }
 }
 
 /** `<type> delete`: moves the resource to the trash (needs `--i-am-sure`). */

@@ -3,7 +3,8 @@
 
 import { Command, type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
 import { EXPORT_TYPES } from "../../http/protocol.ts";
-import { apyCommand } from "../apy_command.ts";
+import { apyCommand, type ApyOptions } from "../apy_command.ts";
+import type { CLIRepoManager } from "../cli_manager.ts";
 import { pipeStream, saveExportFile } from "./_records_export.ts";
 import { pathOption } from "./_records_common.ts";
 import { openResource, resourceOptions } from "./_resources_common.ts";
@@ -37,39 +38,47 @@ export function exportResourceCommand(type: "collection" | "template"): CommandU
       .option("-u, --use-folder", "Export into a folder named after the identifier"),
     type,
   );
-  apyCommand(command, async (manager, options) => {
-    const values = options as typeof options & {
-      exportType?: string;
-      export_type?: string;
-      path: string;
-      name?: string;
-      force?: true;
-      pipe?: true;
-      useFolder?: true;
-    };
-    const exportType = values.exportType ?? values.export_type ?? "json";
-    if (values.pipe === true && !pipeable.includes(exportType)) {
-      // Exit 1, as the Python client (its exit code wins over the usage code 2).
-      throw new InputError(
-        `-P/--pipe only works with the ${pipeable.join(" and ")} exports, not '${exportType}'`,
-      );
-    }
-    // `-e` has been checked against the type's export types (the library checks them again).
-    // Imported here, not at the top: building the command tree (help) needs no transfer code.
-    const { exportResource, exportStream } = await import("../../transfer/export.ts");
-    const resource = await openResource(manager, type, options);
-    if (values.pipe === true) {
-      const signal = manager.signal;
-      await pipeStream(manager, await exportStream(resource, { signal, exportType }));
-      return;
-    }
-    const path = await saveExportFile(
-      manager,
-      resource.id,
-      values,
-      (fileOptions) => exportResource(resource, values.path, { ...fileOptions, exportType }),
-    );
-    manager.output.info(`Exported the ${resource} as ${exportType} to '${path}'`);
-  });
+  apyCommand(command, (manager, options) => runExportResource(manager, options, type, pipeable));
   return command;
+}
+
+/** Exports the resource to a file, or pipes it (`pipeable`: the types `-P` takes). */
+async function runExportResource(
+  manager: CLIRepoManager,
+  options: ApyOptions,
+  type: "collection" | "template",
+  pipeable: readonly string[],
+): Promise<void> {
+  const values = options as ApyOptions & {
+    exportType?: string;
+    export_type?: string;
+    path: string;
+    name?: string;
+    force?: true;
+    pipe?: true;
+    useFolder?: true;
+  };
+  const exportType = values.exportType ?? values.export_type ?? "json";
+  if (values.pipe === true && !pipeable.includes(exportType)) {
+    // Exit 1, as the Python client (its exit code wins over the usage code 2).
+    throw new InputError(
+      `-P/--pipe only works with the ${pipeable.join(" and ")} exports, not '${exportType}'`,
+    );
+  }
+  // `-e` has been checked against the type's export types (the library checks them again).
+  // Imported here, not at the top: building the command tree (help) needs no transfer code.
+  const { exportResource, exportStream } = await import("../../transfer/export.ts");
+  const resource = await openResource(manager, type, options);
+  if (values.pipe === true) {
+    const signal = manager.signal;
+    await pipeStream(manager, await exportStream(resource, { signal, exportType }));
+    return;
+  }
+  const path = await saveExportFile(
+    manager,
+    resource.id,
+    values,
+    (fileOptions) => exportResource(resource, values.path, { ...fileOptions, exportType }),
+  );
+  manager.output.info(`Exported the ${resource} as ${exportType} to '${path}'`);
 }

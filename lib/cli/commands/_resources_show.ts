@@ -5,7 +5,7 @@ import { Command, type CommandUnknownOpts } from "@commander-js/extra-typings";
 import type { CollectionInfo, RepoCollection } from "../../model/collection.ts";
 import { jsonMode, readingCommand } from "../_command_kind.ts";
 import { printJson } from "../_json_output.ts";
-import { apyCommand } from "../apy_command.ts";
+import { apyCommand, type ApyOptions } from "../apy_command.ts";
 import type { CLIRepoManager } from "../cli_manager.ts";
 import { searchPaginationOptions } from "../options.ts";
 import {
@@ -47,43 +47,50 @@ export function showResourceCommand(type: ManagedType): CommandUnknownOpts {
     what: "the resource as the server sends it, with the lists asked for,",
   });
   resourceOptions(command, type);
-  apyCommand(command, async (manager, options) => {
-    const values = options as typeof options & ShowValues;
-    const resource = await openResource(manager, type, options);
-    const meta: { [field: string]: unknown } = { ...await resource.refresh() };
-    const lists = type === "collection"
-      ? await collectionLists(manager, resource as RepoCollection, values)
-      : {};
-    const mode = jsonMode(values);
-    if (mode !== undefined) {
-      printJson(manager.output, { ...meta, ...lists }, mode);
-      return;
-    }
-    manager.output.text(terminalLine(capitalized(String(resource))));
-    if (values.description === true) {
-      printDescription(manager, meta.plain_description ?? meta.description);
-    }
-    if (values.visibility === true) {
-      manager.output.text(`Visibility: ${terminalLine(meta.visibility)}`);
-    }
-    if (values.data === true) {
-      manager.output.text(`Type: ${terminalLine(meta.type)}`);
-      manager.output.text("Data:");
-      printJsonLines(manager, meta.data);
-    }
-    if (lists.subcollections !== undefined) {
-      // The tree holds the records (with -r) of every collection, this one's included.
-      const root = { ...lists.subcollections, title: String(meta.title), id: Number(meta.id) };
-      const ascii = !canDrawUnicode();
-      for (const line of treeLines(treeNode(root, true), { ascii })) manager.output.text(line);
-    } else if (lists.records !== undefined) {
-      printPage(manager, lists.records, {
-        what: "record(s) in the collection",
-        line: resourceLine,
-      });
-    }
-  });
+  apyCommand(command, (manager, options) => showResource(manager, options, type));
   return command;
+}
+
+/** Prints the resource, with the lists asked for (a collection's records and children). */
+async function showResource(
+  manager: CLIRepoManager,
+  options: ApyOptions,
+  type: ManagedType,
+): Promise<void> {
+  const values = options as ApyOptions & ShowValues;
+  const resource = await openResource(manager, type, options);
+  const meta: { [field: string]: unknown } = { ...await resource.refresh() };
+  const lists = type === "collection"
+    ? await collectionLists(manager, resource as RepoCollection, values)
+    : {};
+  const mode = jsonMode(values);
+  if (mode !== undefined) {
+    printJson(manager.output, { ...meta, ...lists }, mode);
+    return;
+  }
+  manager.output.text(terminalLine(capitalized(String(resource))));
+  if (values.description === true) {
+    printDescription(manager, meta.plain_description ?? meta.description);
+  }
+  if (values.visibility === true) {
+    manager.output.text(`Visibility: ${terminalLine(meta.visibility)}`);
+  }
+  if (values.data === true) {
+    manager.output.text(`Type: ${terminalLine(meta.type)}`);
+    manager.output.text("Data:");
+    printJsonLines(manager, meta.data);
+  }
+  if (lists.subcollections !== undefined) {
+    // The tree holds the records (with -r) of every collection, this one's included.
+    const root = { ...lists.subcollections, title: String(meta.title), id: Number(meta.id) };
+    const ascii = !canDrawUnicode();
+    for (const line of treeLines(treeNode(root, true), { ascii })) manager.output.text(line);
+  } else if (lists.records !== undefined) {
+    printPage(manager, lists.records, {
+      what: "record(s) in the collection",
+      line: resourceLine,
+    });
+  }
 }
 
 interface ShowValues {

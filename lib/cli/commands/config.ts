@@ -100,28 +100,31 @@ function createCommand(): CommandUnknownOpts {
   const command = new Command("create").description(
     `Create the config file with an empty instance '${FIRST_INSTANCE}'`,
   );
-  command.action(async (_options, cmd) => {
-    const { output } = contextOf(self(cmd));
-    const path = configPath();
-    const link = await Deno.lstat(path).then((info) => info, (error) => {
-      if (error instanceof Deno.errors.NotFound) return undefined;
-      throw error;
-    });
-    if (link?.isSymlink === true) await refuseDanglingLink(path);
-    if (link !== undefined) {
-      throw new ConfigurationError(
-        `A config file already exists at ${path}: edit it with 'repo-apy config set-host' / ` +
-          `'set-pat' / 'add-instance', or move it away first`,
-      );
-    }
-    await writeConfig(path, {
-      global: { default: FIRST_INSTANCE, extra: {} },
-      instances: new Map([[FIRST_INSTANCE, { host: "", pat: "", extra: {} }]]),
-    });
-    output.info(`Created the config file ${path}`);
-    output.info("Next: run 'repo-apy config set-host' and 'repo-apy config set-pat'");
-  });
+  command.action((_options, cmd) => createConfigFile(self(cmd)));
   return command;
+}
+
+/** Runs `config create`: a config file with one empty instance, where none is. */
+async function createConfigFile(command: CommandUnknownOpts): Promise<void> {
+  const { output } = contextOf(command);
+  const path = configPath();
+  const link = await Deno.lstat(path).then((info) => info, (error) => {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    throw error;
+  });
+  if (link?.isSymlink === true) await refuseDanglingLink(path);
+  if (link !== undefined) {
+    throw new ConfigurationError(
+      `A config file already exists at ${path}: edit it with 'repo-apy config set-host' / ` +
+        `'set-pat' / 'add-instance', or move it away first`,
+    );
+  }
+  await writeConfig(path, {
+    global: { default: FIRST_INSTANCE, extra: {} },
+    instances: new Map([[FIRST_INSTANCE, { host: "", pat: "", extra: {} }]]),
+  });
+  output.info(`Created the config file ${path}`);
+  output.info("Next: run 'repo-apy config set-host' and 'repo-apy config set-pat'");
 }
 
 /** A symbolic link whose target is missing gets its own message: it names where it points. */
@@ -182,23 +185,29 @@ function addInstanceCommand(): CommandUnknownOpts {
     .description("Add an instance (asks for its token, then its host)")
     .requiredOption("-I, --instance <name>", "Name of the new instance")
     .option("-H, --host <url>", "The host, for example https://repo.example");
-  command.action(async (options, cmd) => {
-    const context = contextOf(self(cmd));
-    const name = options.instance;
-    const becameDefault = await editConfig(self(cmd), async (config, path) => {
-      checkNewInstance(config, name, path);
-      const given = hostOption(options.host);
-      const pat = await ask(context, PAT_QUESTION, { hidden: true, check: patProblem });
-      const host = given ?? await ask(context, HOST_QUESTION, { check: hostProblem });
-      config.instances.set(name, { host, pat, extra: {} });
-      const missingDefault = config.global.default === undefined ||
-        !config.instances.has(config.global.default) || config.global.default === "";
-      if (missingDefault) config.global.default = name;
-      return missingDefault;
-    });
-    context.output.info(`Added the instance '${name}'${becameDefault ? " (now the default)" : ""}`);
-  });
+  command.action((options, cmd) => addInstance(options, self(cmd)));
   return command;
+}
+
+/** Runs `config add-instance`: asks for the token (and the host unless given). */
+async function addInstance(
+  options: { instance: string; host?: string },
+  command: CommandUnknownOpts,
+): Promise<void> {
+  const context = contextOf(command);
+  const name = options.instance;
+  const becameDefault = await editConfig(command, async (config, path) => {
+    checkNewInstance(config, name, path);
+    const given = hostOption(options.host);
+    const pat = await ask(context, PAT_QUESTION, { hidden: true, check: patProblem });
+    const host = given ?? await ask(context, HOST_QUESTION, { check: hostProblem });
+    config.instances.set(name, { host, pat, extra: {} });
+    const missingDefault = config.global.default === undefined ||
+      !config.instances.has(config.global.default) || config.global.default === "";
+    if (missingDefault) config.global.default = name;
+    return missingDefault;
+  });
+  context.output.info(`Added the instance '${name}'${becameDefault ? " (now the default)" : ""}`);
 }
 
 function changeDefaultInstanceCommand(): CommandUnknownOpts {
@@ -247,39 +256,42 @@ function showInstancesCommand(): CommandUnknownOpts {
         "(never a token)",
     },
   );
-  command.action(async (options, cmd) => {
-    const { output } = contextOf(self(cmd));
-    const path = configPath();
-    const config = await readConfig(path, { warn: (message) => output.warning(message) });
-    const fallback = config.global.default;
-    // Neither a host nor a name is shown where it holds a token (pasted into the wrong place).
-    const known = configTokens(config);
-    const name = (entry: string) => shownName(entry, known);
-    const mode = jsonMode(options);
-    if (mode !== undefined) {
-      const instances = [...config.instances].map(([entry, section]) => ({
-        name: name(entry),
-        host: section.host === undefined ? null : shownHost(section.host, known),
-        default: entry === fallback,
-      }));
-      printJson(
-        output,
-        { path, default: fallback === undefined ? null : name(fallback), instances },
-        mode,
-      );
-      return;
-    }
-    output.text(`Instances in ${path}:`);
-    const width = Math.max(0, ...[...config.instances.keys()].map((entry) => name(entry).length));
-    for (const [entry, section] of config.instances) {
-      const host = section.host === undefined || section.host === ""
-        ? "(no host)"
-        : shownHost(section.host, known);
-      output.data(`${entry === fallback ? "*" : " "} ${name(entry).padEnd(width)}  ${host}`);
-    }
-    output.text(
-      fallback === undefined ? "No default instance" : `Default instance: ${name(fallback)}`,
-    );
-  });
+  command.action((options, cmd) => showInstances(options, self(cmd)));
   return command;
+}
+
+/** Runs `config show-instances`: names and hosts, never a token. */
+async function showInstances(options: object, command: CommandUnknownOpts): Promise<void> {
+  const { output } = contextOf(command);
+  const path = configPath();
+  const config = await readConfig(path, { warn: (message) => output.warning(message) });
+  const fallback = config.global.default;
+  // Neither a host nor a name is shown where it holds a token (pasted into the wrong place).
+  const known = configTokens(config);
+  const name = (entry: string) => shownName(entry, known);
+  const mode = jsonMode(options);
+  if (mode !== undefined) {
+    const instances = [...config.instances].map(([entry, section]) => ({
+      name: name(entry),
+      host: section.host === undefined ? null : shownHost(section.host, known),
+      default: entry === fallback,
+    }));
+    printJson(
+      output,
+      { path, default: fallback === undefined ? null : name(fallback), instances },
+      mode,
+    );
+    return;
+  }
+  output.text(`Instances in ${path}:`);
+  const width = Math.max(0, ...[...config.instances.keys()].map((entry) => name(entry).length));
+  for (const [entry, section] of config.instances) {
+    const host = section.host === undefined || section.host === ""
+      ? "(no host)"
+      : shownHost(section.host, known);
+    output.data(`${entry === fallback ? "*" : " "} ${name(entry).padEnd(width)}  ${host}`);
+  }
+  output.text(
+    fallback === undefined ? "No default instance" : `Default instance: ${name(fallback)}`,
+  );
 }

@@ -1,68 +1,19 @@
-// Builds the root command around given groups and gives every command the shared behaviour:
-// `--version`, `--xmlhelp`, `--commands` on groups, no `process.exit` (errors are thrown to
-// `main()`), and all printing through one Output. Shared by the full tree (`createProgram`) and
-// the lazily loaded one of a CLI run (`loadProgram`).
+// What every command of the tree gets (`finishCommand`): `--version`, `--xmlhelp`, `--commands`
+// and examples on groups, required options marked in help, choices in any case, no
+// `process.exit` (errors are thrown to `runCli()`), and all printing through one Output.
 
 import {
-  type Command,
   CommanderError,
   type CommandUnknownOpts,
   Help,
   InvalidArgumentError,
   Option,
 } from "@commander-js/extra-typings";
-import type { RepoManagerOptions } from "../manager/repo_manager.ts";
-import { setContext } from "./_context.ts";
-import { type LineInput, linesInput, stdinInput } from "./_input.ts";
 import { commandPath, isGroup, shortDescription, walkCommands } from "./_tree.ts";
-import { commandExamples, createGroup } from "./commands/_group.ts";
-import { helpWidthOf, layoutHelp } from "./_help_layout.ts";
-import { Output } from "./output.ts";
+import { commandExamples } from "./commands/_group.ts";
+import { layoutHelp } from "./_help_layout.ts";
+import type { Output } from "./output.ts";
 import { xmlHelp } from "./xml_help.ts";
-
-/** Options of `createProgram()`. */
-export interface ProgramOptions {
-  /** Version printed by `--version`. */
-  version: string;
-  /** Where everything is printed; default: the process's stdout and stderr. */
-  output?: Output | undefined;
-  /** Answers to prompts, one per line; default: read from stdin. */
-  input?: readonly string[] | undefined;
-  /** Extra options for every manager the commands create (tests). */
-  managerOptions?: Partial<RepoManagerOptions> | undefined;
-  /**
-   * Columns `--help` is wrapped to; default: `COLUMNS` (when readable), else the terminal's
-   * width, else 80; 80 when `output` is given. `Infinity` prints it unwrapped.
-   */
-  helpWidth?: number | undefined;
-}
-
-/** Name of the program. */
-export const PROGRAM_NAME = "repo-apy";
-
-/** The root command holding `groups`, with the run's context and the shared behaviour. */
-export function buildRoot(groups: readonly Command[], options: ProgramOptions): Command {
-  const output = options.output ?? new Output();
-  const input: LineInput = options.input === undefined
-    ? stdinInput(options.managerOptions?.signal)
-    : linesInput(options.input);
-  const root = createGroup(PROGRAM_NAME, "Command line client of the research data repository");
-  for (const group of groups) root.addCommand(group);
-  root.addHelpText(
-    "after",
-    "\nRun 'repo-apy help <group> <command>' (or add --help) for the options of a command." +
-      "\nExit codes: 0 success, 1 the operation failed, 2 wrong usage, 130 interrupted (Ctrl-C).",
-  );
-  setContext(root, {
-    output,
-    input,
-    version: options.version,
-    managerOptions: options.managerOptions ?? {},
-  });
-  const width = helpWidthOf({ ...options, stdout: options.output });
-  for (const command of walkCommands(root)) finishCommand(command, output, options.version, width);
-  return root;
-}
 
 /**
  * Hand-picked examples of the groups' help; a group without them shows the first example of its
@@ -120,7 +71,12 @@ function caseInsensitiveChoices(option: Option): void {
   };
 }
 
-function finishCommand(
+/**
+ * Gives `command` the behaviour every command shares: case-insensitive choices, help that marks
+ * required options, `--version`, `--xmlhelp`, errors thrown instead of exiting, all printing
+ * through `output` laid out `width` columns wide; groups also get `--commands` and examples.
+ */
+export function finishCommand(
   command: CommandUnknownOpts,
   output: Output,
   version: string,
