@@ -1,10 +1,11 @@
 // deno-lint-ignore-file no-console -- a check script that reports to the terminal
 /**
  * Documentation checks over every public entry point (`mod.ts`, `lib/http/mod.ts`,
- * `lib/config/mod.ts`, `lib/import/mod.ts`, `cli.ts`, `lib/cli/kit.ts`, `lib/testing/mod.ts`):
+ * `lib/config/mod.ts`, `lib/import/mod.ts`, `lib/collection_sync/mod.ts`, `cli.ts`,
+ * `lib/cli/kit.ts`, `lib/testing/mod.ts`):
  *
  * 1. `deno doc --lint` (summaries, return types, private type references), over all entry points
- *    together and over `mod.ts`, `cli.ts`, `./http`, `./config` and `./testing` each alone. The
+ *    together and over `cli.ts`, `./http`, `./config` and `./testing` each alone. The
  *    `./cli/kit` entry point hands commander's `Command` to third-party commands (that is its job:
  *    `apyCommand` wraps a commander command). Commander's own types are not ours to document, so
  *    "references private type" errors that name one of them are accepted; every other finding
