@@ -38,7 +38,6 @@ export interface Shard {
  * ```
  *
  * @param text The text, e.g. `3/8`.
- * @returns The shard.
  * @throws {InputError} When it is not of that form.
  */
 export function parseShard(text: string): Shard {
@@ -56,7 +55,6 @@ export function parseShard(text: string): Shard {
 /**
  * FNV-1a hash (32 bits) of a text's UTF-8 bytes: the same on every machine and run.
  *
- * @param text The text.
  * @returns The hash, an unsigned 32-bit integer.
  */
 export function stableHash(text: string): number {
@@ -73,7 +71,6 @@ export function stableHash(text: string): number {
  *
  * @param folder The folder's path in the collection folder (`sample-17`, `campaign-1/sample-3`).
  * @param shard The shard; none: every folder.
- * @returns Whether it does.
  */
 export function inShard(folder: string, shard: Shard | undefined): boolean {
   return shard === undefined || stableHash(folder) % shard.count === shard.index - 1;

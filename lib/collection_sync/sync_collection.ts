@@ -122,7 +122,6 @@ function runOnce(
  * @param connection A `RepoManager` (what holds the transport).
  * @param collection The collection: `{ identifier }` (created upward when missing) or `{ id }`.
  * @param dir The collection folder (downward, created when missing).
- * @param options Direction, dry run, delete, globs, concurrency, template, shard, callbacks.
  * @returns What was done with each collection and record.
  * @throws {InputError} For bad options, a folder that is not one, a wrong `.collection.json`,
  * an unconfirmed deletion, a collection that is missing downward.
@@ -174,8 +173,6 @@ export async function syncCollection(
  * ```
  *
  * @param connection A `RepoManager` (what holds the transport).
- * @param collection The collection.
- * @param dir The collection folder.
  * @param folder The record folder's path in it (`sample-2`, `campaign-1/sample-3`).
  * @param options As for {@linkcode syncCollection} (the direction is up).
  * @returns The result, with that one record.

@@ -184,8 +184,6 @@ async function collectionIdentifier(
  *
  * @param connection A `RepoManager` (what holds the transport).
  * @param collection The collection: `{ identifier }` (created when missing) or `{ id }`.
- * @param dir The collection folder.
- * @param options Settle and rescan times, one pass, globs, concurrency, lock, signal, clock.
  * @returns The events, until the signal aborts (or the `once` pass ends).
  * @throws {InputError} For a missing folder, bad options, a wrong `.collection.json`.
  * @throws {WatchLockedError} When another watcher holds the folder and collection.

@@ -178,7 +178,6 @@ const pad = (value: number, width = 2) => String(value).padStart(width, "0");
  * console.log(normalizeIsoDate("2020-13")); // undefined
  * ```
  *
- * @param text The string.
  * @returns The normalised ISO 8601 text, or `undefined`.
  */
 export function normalizeIsoDate(text: string): string | undefined {
@@ -228,7 +227,6 @@ export function normalizeIsoDate(text: string): string | undefined {
  * console.log(isIsoDate("2020-02-30")); // false
  * ```
  *
- * @param text The string to test.
  * @returns True when it is a date by the reference's rule.
  */
 export function isIsoDate(text: string): boolean {

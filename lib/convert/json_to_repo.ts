@@ -61,8 +61,6 @@ const MIN = BigInt(EXTRAS_MIN_INTEGER);
  *
  * @param data Parsed JSON: a {@link parseJson} result or plain JavaScript values (objects,
  *   arrays, `Map`s, strings, numbers, bigints, booleans, `null`; `undefined` counts as `null`).
- * @param options The two flags.
- * @returns The entries.
  * @throws {InputError} For an integer outside ±(2^53−1) without `convertInvalidInts`, or a
  *   value JSON cannot hold (a function, a symbol, a non-plain object).
  */

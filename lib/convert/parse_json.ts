@@ -112,9 +112,6 @@ const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
  * // [true, false, false]
  * ```
  *
- * @param text The JSON text.
- * @param options Nesting limit.
- * @returns The value.
  * @throws {InputError} When the text is not valid JSON, saying where.
  */
 export function parseJson(text: string, options: ParseJsonOptions = {}): JsonValue {
@@ -259,9 +256,6 @@ export function parseJson(text: string, options: ParseJsonOptions = {}): JsonVal
  * console.log(jsonValueToPlain(parseJson('{"a": [1, 2.5, 9007199254740993]}')));
  * // { a: [1, 2.5, 9007199254740993n] }
  * ```
- *
- * @param value The parsed value.
- * @returns The plain value.
  */
 export function jsonValueToPlain(value: JsonValue): unknown {
   if (value instanceof JsonNumber) {

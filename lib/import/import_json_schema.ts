@@ -46,7 +46,6 @@ export interface TemplateImportOptions {
  * @param target The manager (or anything with its `transport`).
  * @param path Path of the schema file.
  * @param options Template type and size limit.
- * @returns The new template.
  * @throws {InputError} For a missing or oversized file or a schema that cannot be converted.
  */
 export async function importJsonSchema(

@@ -40,7 +40,6 @@ import { shaclToTemplate } from "./shacl_template.ts";
  * @param target The manager (or anything with its `transport`).
  * @param path Path of the shapes file.
  * @param options Template type and size limit.
- * @returns The new template.
  * @throws {InputError} For a missing or oversized file or shapes that cannot be converted.
  */
 export async function importShacl(

@@ -48,8 +48,6 @@ const SINGLE = new Set(["port", "hostname", "pat", "quota", "cert", "key"]);
 /**
  * Parses a `--user` spec `username:token[:identity type[:display name]]`.
  *
- * @param spec The spec.
- * @returns The user.
  * @throws {TypeError} When the spec is malformed.
  *
  * @example Usage
@@ -78,7 +76,6 @@ export function parseUserSpec(spec: string): ServerUserInit {
 /**
  * Parses the command-line arguments of `deno task serve` (`--name value` or `--name=value`).
  *
- * @param args Command-line arguments.
  * @returns Help flag, option values by name and the users.
  * @throws {TypeError} On an unknown option, a missing value or a malformed `--user`.
  *
@@ -116,7 +113,6 @@ export function parseServeArgs(args: readonly string[]): ServeArgs {
  * Starts the server from command-line arguments.
  *
  * @param args Command-line arguments (without `--help`).
- * @returns The running server.
  *
  * @example Usage
  * ```ts

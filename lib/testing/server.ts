@@ -118,7 +118,6 @@ function userAccounts(options: ServerOptions): (ServerUserInit & { pat: string }
 /**
  * Starts the local repository server (an in-process emulation of the repository's HTTP API).
  *
- * @param options Port, token, TLS, faults, quota, storage and further users.
  * @returns The running server; close it (or `await using`) when done.
  *
  * @example Usage

@@ -157,7 +157,6 @@ export class UploadFilesError extends RepoApyError {
    * @param message What went wrong and what to do.
    * @param path The local file whose upload failed, if any.
    * @param done What was uploaded or skipped before.
-   * @param cause The failure.
    */
   constructor(message: string, path: string | undefined, done: UploadFilesDone, cause: unknown) {
     super(message, { cause });
@@ -248,9 +247,6 @@ export class IncompleteDownloadError extends RepoApyError {
 
   /**
    * Creates the error.
-   *
-   * @param partials The partial files kept.
-   * @param cause Why the download stopped.
    */
   constructor(partials: PartialFile[], cause: unknown) {
     const what = partials.length === 1
@@ -289,7 +285,6 @@ export class LocalFileError extends RepoApyError {
    * Creates the error.
    *
    * @param path The local file (a download's target, not its temporary file).
-   * @param cause The OS error.
    */
   constructor(path: string, cause: Error) {
     super(`Cannot write or read the file '${path}': ${cause.message}`, { cause });

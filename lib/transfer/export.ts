@@ -87,9 +87,6 @@ export type ResourceExportOptions = Omit<ExportOptions, "exportType">;
  * ```
  *
  * @param resource The record, collection or template.
- * @param path Target file or directory.
- * @param options Type, filter, folder, force, progress, signal.
- * @returns The path written.
  * @throws {InputError} When the type cannot be exported by this resource type.
  */
 export async function exportResource(
@@ -128,8 +125,6 @@ export async function exportResource(
  * ```
  *
  * @param resource The record, collection or template.
- * @param options Type, filter, progress, signal.
- * @returns The exported data.
  * @throws {InputError} When the type cannot be exported by this resource type.
  */
 export async function exportStream(
@@ -167,10 +162,7 @@ export interface ExportMethods<T extends string> {
    * Exports the resource to disk: a directory gets `<identifier>.<ext>` (`useFolder` writes into
    * `<path>/<identifier>/`); streamed to a temporary file, renamed when complete.
    *
-   * @param path Target file or directory.
    * @param exportType One of the type's export types. @default {"json"}
-   * @param options Filter, folder, force, progress, signal.
-   * @returns The path written.
    * @throws {InputError} When the type cannot be exported as `exportType`.
    */
   export(path: string, exportType?: T, options?: ResourceExportOptions): Promise<string>;
@@ -178,8 +170,6 @@ export interface ExportMethods<T extends string> {
    * Exports the resource as a byte stream (for piping); read or cancel it.
    *
    * @param exportType One of the type's export types. @default {"json"}
-   * @param options Filter, progress, signal.
-   * @returns The exported data.
    */
   exportStream(
     exportType?: T,

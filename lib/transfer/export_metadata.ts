@@ -60,11 +60,6 @@ export interface ExportMetadataOptions {
  * assert.deepStrictEqual(JSON.parse(await Deno.readTextFile(path)), { temperature: 21.5 });
  * await Deno.remove(dir, { recursive: true });
  * ```
- *
- * @param record The record.
- * @param path Target file or directory.
- * @param options Filter, format, folder, force, progress, signal.
- * @returns The path written.
  */
 export async function exportMetadata(
   record: RecordTarget & { readonly id: number },
@@ -100,10 +95,6 @@ export async function exportMetadata(
  * const stream = await exportMetadataStream(record, { format: "plain" });
  * assert.deepStrictEqual(await new Response(stream).json(), { temperature: 21.5 });
  * ```
- *
- * @param record The record.
- * @param options Filter, format, progress, signal.
- * @returns The JSON data.
  */
 export async function exportMetadataStream(
   record: RecordTarget & { readonly id: number },

@@ -299,10 +299,7 @@ export function checkSyncOptions(
  * await Deno.remove(dir, { recursive: true });
  * ```
  *
- * @param record The record.
  * @param dir The folder (for `down`, created when missing).
- * @param options Direction, delete and its guards, dry run, globs, concurrency, cache, signal,
- *   callbacks.
  * @returns The plan and what was done.
  * @throws {InputError} For a missing folder (upward), names too long for the server, bad options.
  * @throws The listing's error when a side cannot be listed (nothing was changed).

@@ -129,9 +129,7 @@ export interface UploadFilesOptions {
  * await Deno.remove(dir, { recursive: true });
  * ```
  *
- * @param record The record.
  * @param source A folder, a file, or a list of files.
- * @param options Globs, force, skipExisting, concurrency, description, callbacks, signal.
  * @returns The files uploaded and the ones skipped.
  * @throws {FilesExistError} When names exist already (nothing was sent).
  * @throws {UploadFilesError} When a file fails; `done` lists what was uploaded before.
@@ -246,7 +244,6 @@ export interface UploadFilesPlan {
  * await Deno.remove(dir, { recursive: true });
  * ```
  *
- * @param record The record.
  * @param source A folder, a file, or a list of files.
  * @param options Globs, force and skipExisting (the other options do not change the plan).
  * @returns The files to upload and to skip, in name order.
@@ -342,8 +339,6 @@ async function localFiles(
  * if (!info.isDirectory) throw new Error("expected a folder");
  * ```
  *
- * @param path A file or folder.
- * @returns Its file information.
  * @throws {InputError} When nothing exists at `path`.
  */
 export async function statUploadPath(path: string): Promise<Deno.FileInfo> {

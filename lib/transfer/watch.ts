@@ -225,9 +225,6 @@ export async function watchSetup(
  * await Deno.remove(locks, { recursive: true });
  * ```
  *
- * @param record The record.
- * @param dir The folder.
- * @param options Settle and rescan times, one pass, globs, lock, signal, clock.
  * @returns The events, until the signal aborts (or the `once` pass ends).
  * @throws {InputError} For a missing folder or bad options.
  * @throws {WatchLockedError} When another watcher holds the folder and record.

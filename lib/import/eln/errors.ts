@@ -37,7 +37,6 @@ export class ElnImportError extends RepoApyError {
   /**
    * Creates the error.
    *
-   * @param message The message.
    * @param options The failing entity, what is left over (active, or in the trash), and the cause.
    */
   constructor(

@@ -74,10 +74,7 @@ export function formatElnPlan(plan: ElnPlan, options: FormatElnPlanOptions = {})
  * // "Would import 1 record, 0 files (0 bytes), 0 links"
  * ```
  *
- * @param totals The counts.
- * @param dryRun Whether nothing was created.
  * @param collection Whether a collection is created too.
- * @returns The line.
  */
 export function formatElnSummary(
   totals: { records: number; files: number; bytes: number; links: number },
