@@ -81,12 +81,6 @@ function sortedKeys(_key: string, value: unknown): unknown {
  * files.
  *
  * @param indent Spaces per level (exports use 2); compact when omitted.
- *
- * @example
- * ```ts
- * import { serverJson } from "./_errors.ts";
- * console.log(serverJson({ value: 1, key: "a" })); // {"key":"a","value":1}
- * ```
  */
 export function serverJson(value: unknown, indent?: number): string {
   return JSON.stringify(keepFloats(value), sortedKeys, indent);
@@ -118,12 +112,6 @@ export function jsonResponse(
 /**
  * The real server's empty success: 204 with no body, still labelled `application/json` (Flask's
  * JSON response with nothing in it).
- *
- * @example
- * ```ts
- * import { noContent } from "./_errors.ts";
- * console.log(noContent().headers.get("content-type")); // "application/json"
- * ```
  */
 export function noContent(): Response {
   return new Response(null, { status: 204, headers: { "content-type": "application/json" } });

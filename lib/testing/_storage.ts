@@ -258,14 +258,6 @@ const GUESSED: Record<string, string> = {
 /**
  * The MIME type the real server guesses from a file name when an upload gives none (Python's
  * `mimetypes.guess_type`); undefined when it guesses nothing, and the sniffed type applies.
- *
- * @returns The guessed type, or undefined.
- *
- * @example
- * ```ts
- * import { guessMimetype } from "./_storage.ts";
- * console.log(guessMimetype("data.csv")); // "text/csv"
- * ```
  */
 export function guessMimetype(name: string): string | undefined {
   const dot = name.lastIndexOf(".");

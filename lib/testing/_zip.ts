@@ -55,14 +55,6 @@ export function zipSize(entries: readonly ZipEntry[]): number {
  * Streams a store-only ZIP archive of `entries`.
  *
  * @param entries Members (sizes must be exact; each must be below 4 GiB).
- *
- * @example Usage
- * ```ts
- * import { zipStream } from "./_zip.ts";
- * const bytes = new TextEncoder().encode("hi");
- * const zip = zipStream([{ name: "a.txt", size: 2, content: bytes }]);
- * console.log((await new Response(zip).arrayBuffer()).byteLength); // 126
- * ```
  */
 export function zipStream(entries: readonly ZipEntry[]): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
