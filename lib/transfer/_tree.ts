@@ -200,7 +200,6 @@ export function compareNames(a: string, b: string): number {
  * stay inside the target). With `flat`, the whole name is one component (`/` becomes `_`).
  *
  * @param name The name as the server sent it.
- * @param flat Keep one level, as before trees.
  * @param maxBytes Longest component in UTF-8 bytes (longer ones are shortened).
  */
 export function localName(name: string, flat = false, maxBytes?: number): string {
