@@ -97,12 +97,7 @@ export class UploadError extends RepoApyError {
   /** Whether the upload stopped because its signal was aborted (the reason is the `cause`). */
   readonly aborted: boolean;
 
-  /**
-   * Creates the error.
-   *
-   * @param message What went wrong and what to do.
-   * @param init The upload, the task, whether it is resumable, and the `cause`.
-   */
+  /** Creates the error. */
   constructor(message: string, init: UploadErrorInit = {}) {
     super(message, init.cause === undefined ? undefined : { cause: init.cause });
     this.upload = init.upload;
@@ -122,12 +117,7 @@ export class FilesExistError extends RepoApyError {
   /** Names of the files that exist already. */
   readonly names: string[];
 
-  /**
-   * Creates the error.
-   *
-   * @param names Names of the files that exist already.
-   * @param message What went wrong and what to do.
-   */
+  /** Creates the error. */
   constructor(names: string[], message: string) {
     super(message);
     this.names = names;
@@ -153,13 +143,7 @@ export class UploadFilesError extends RepoApyError {
   /** The local file whose upload failed (none when it was cancelled between files). */
   readonly path: string | undefined;
 
-  /**
-   * Creates the error.
-   *
-   * @param message What went wrong and what to do.
-   * @param path The local file whose upload failed, if any.
-   * @param done What was uploaded or skipped before.
-   */
+  /** Creates the error. */
   constructor(message: string, path: string | undefined, done: UploadFilesDone, cause: unknown) {
     super(message, { cause });
     this.path = path;
@@ -189,12 +173,7 @@ export class IntegrityError extends RepoApyError {
   /** Expected and actual size and checksum. */
   readonly facts: IntegrityFacts;
 
-  /**
-   * Creates the error.
-   *
-   * @param path Where the data was to be written.
-   * @param facts Expected and actual size and checksum.
-   */
+  /** Creates the error. */
   constructor(path: string, facts: IntegrityFacts) {
     const what = facts.expectedSize !== undefined && facts.expectedSize !== facts.size
       ? `expected ${facts.expectedSize} bytes, got ${facts.size}`
@@ -229,9 +208,7 @@ export class IncompleteDownloadError extends RepoApyError {
   /** The partial files kept, one per interrupted file. */
   readonly partials: PartialFile[];
 
-  /**
-   * Creates the error.
-   */
+  /** Creates the error. */
   constructor(partials: PartialFile[], cause: unknown) {
     const what = partials.length === 1
       ? `'${partials[0]!.partPath}'`
@@ -255,11 +232,7 @@ export class LocalFileError extends RepoApyError {
   /** The local file the operation was writing or reading, as the caller named it. */
   readonly path: string;
 
-  /**
-   * Creates the error.
-   *
-   * @param path The local file (a download's target, not its temporary file).
-   */
+  /** Creates the error. */
   constructor(path: string, cause: Error) {
     super(`Cannot write or read the file '${path}': ${cause.message}`, { cause });
     this.path = path;

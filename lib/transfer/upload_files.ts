@@ -134,7 +134,6 @@ export interface UploadFilesOptions {
  * ```
  *
  * @param source A folder, a file, or a list of files.
- * @returns The files uploaded and the ones skipped.
  * @throws {FilesExistError} When names exist already (nothing was sent).
  * @throws {UploadFilesError} When a file fails; `done` lists what was uploaded before.
  * @throws {InputError} For a missing path, a folder in a list, or bad options.
@@ -224,11 +223,8 @@ export interface UploadFilesPlan {
 /**
  * Decides what {@linkcode uploadFiles} would send, without sending anything (a dry run): the
  * local files (folder listing and globs), and against the record's files the ones to skip and
- * the name clashes, which throw as they would there ({@linkcode uploadFiles} shows it).
- *
- * @param source A folder, a file, or a list of files.
- * @param options Globs, force and skipExisting (the other options do not change the plan).
- * @returns The files to upload and to skip, in name order.
+ * the name clashes, which throw as they would there ({@linkcode uploadFiles} shows it). The
+ * lists are in name order; of the options only the globs, `force` and `skipExisting` count.
  * @throws {FilesExistError} When names exist already.
  * @throws {InputError} For a missing path or a folder in a list.
  */
