@@ -44,9 +44,6 @@ export class UsageError extends InputError {
  * Makes a missing required option of `command` a failure (exit 1) instead of wrong usage (exit 2),
  * where the Python client exits 1 for it (`create` without `-i`): its exit code wins. The option
  * stays required in `--help` and `--xmlhelp`.
- *
- * @param command The command.
- * @returns The command.
  */
 export function missingOptionFails<C extends CommandUnknownOpts>(command: C): C {
   // Commander's hook for a missing mandatory option (not in its typings): it throws, never returns.

@@ -62,7 +62,6 @@ const COMMENTED = /^(\s+)(\S.*?\S)\s{2,}(#\s.*)$/;
  * on a line of its own below the command. `Infinity` returns the text as it is.
  *
  * @param text Help as commander renders it with an unlimited help width.
- * @param width Columns to fit.
  * @returns The help, every line at most `width` wide except single words and commands that are
  *   wider themselves.
  */

@@ -150,7 +150,6 @@ function hostWhere(context: MessageContext, host: string): string {
 /**
  * The one `Error: …` line for a library error, in CLI terms, with the server's field errors.
  *
- * @param error The error.
  * @returns The line without the `Error: ` prefix.
  */
 export function errorLine(error: RepoApyError, context: MessageContext = {}): string {
@@ -181,8 +180,6 @@ export function errorLine(error: RepoApyError, context: MessageContext = {}): st
 /**
  * The next step for an error, if the CLI knows one.
  *
- * @param error The error.
- * @param context The instance in use.
  * @returns The hint, without the `Hint: ` prefix.
  */
 export function nextStep(error: RepoApyError, context: MessageContext): string | undefined {
@@ -239,7 +236,6 @@ const OS_ERRORS: [new (...args: never[]) => Error, (path: string, message: strin
  * failed on); otherwise the one
  * quoted in the OS's message, with a temporary download file shown as its target.
  *
- * @param error Any error.
  * @returns The line without the `Error: ` prefix.
  */
 export function osErrorLine(error: unknown): string | undefined {

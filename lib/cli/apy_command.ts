@@ -36,7 +36,14 @@ const dryManagers = new WeakSet<CLIRepoManager>();
  * @example Usage
  * ```ts
  * import { RepoManager } from "@repo/apy";
- * import { apyCommand, createProgram, dryRun, dryRunOption, Output } from "@repo/apy/cli/kit";
+ * import {
+ *   apyCommand,
+ *   createProgram,
+ *   dryRun,
+ *   dryRunOption,
+ *   isDryRun,
+ *   Output,
+ * } from "@repo/apy/cli/kit";
  * import { startServer } from "@repo/apy/testing";
  * import assert from "node:assert";
  *
@@ -51,6 +58,7 @@ const dryManagers = new WeakSet<CLIRepoManager>();
  * const command = dryRunOption(program.command("delete-one").argument("<identifier>"));
  * apyCommand(command, async (manager, _options, identifier) => {
  *   const record = await manager.record({ identifier });
+ *   assert.ok(isDryRun(manager)); // for an action that lists several things it would do
  *   if (dryRun(manager, `delete the ${record}`)) return;
  *   await record.delete();
  * });
@@ -58,9 +66,6 @@ const dryManagers = new WeakSet<CLIRepoManager>();
  * assert.match(lines.join(""), /^Dry run: would delete the record/);
  * await manager.record({ identifier: "sample-1" }); // still there
  * ```
- *
- * @param command The command.
- * @returns The command.
  */
 export function dryRunOption<C extends CommandUnknownOpts>(command: C): C {
   command.addOption(
@@ -70,20 +75,8 @@ export function dryRunOption<C extends CommandUnknownOpts>(command: C): C {
 }
 
 /**
- * Whether the command runs with `--dry-run`; if so, prints `Dry run: would <what>` on stdout
- * and the action stops there (it must change nothing).
- *
- * @example Usage
- * ```ts
- * import { apyCommand, createProgram, dryRun, dryRunOption, Output } from "@repo/apy/cli/kit";
- * const output = new Output({ stdout: (text) => console.log(text) });
- * const program = await createProgram({ version: "1.0.0", output });
- * apyCommand(dryRunOption(program.command("wipe")), (manager) => {
- *   if (dryRun(manager, "wipe everything")) return;
- *   throw new Error("not reached with --dry-run");
- * }, { needsServer: () => false });
- * await program.parseAsync(["wipe", "--dry-run"], { from: "user" }); // "Dry run: would wipe everything\n"
- * ```
+ * Whether the command runs with `--dry-run` ({@linkcode dryRunOption}); if so, prints
+ * `Dry run: would <what>` on stdout and the action stops there (it must change nothing).
  */
 export function dryRun(manager: CLIRepoManager, what: string): boolean {
   if (!isDryRun(manager)) return false;
@@ -92,19 +85,7 @@ export function dryRun(manager: CLIRepoManager, what: string): boolean {
   return true;
 }
 
-/**
- * Whether the command runs with `--dry-run` (for actions that list several things they would do).
- *
- * @example Usage
- * ```ts
- * import { apyCommand, createProgram, dryRunOption, isDryRun } from "@repo/apy/cli/kit";
- * const program = await createProgram({ version: "1.0.0" });
- * apyCommand(dryRunOption(program.command("check")), (manager) => {
- *   console.log(isDryRun(manager)); // true
- * }, { needsServer: () => false });
- * await program.parseAsync(["check", "--dry-run"], { from: "user" });
- * ```
- */
+/** Whether the command runs with `--dry-run` ({@linkcode dryRunOption}), printing nothing. */
 export function isDryRun(manager: CLIRepoManager): boolean {
   return dryManagers.has(manager);
 }
@@ -128,9 +109,6 @@ export function isDryRun(manager: CLIRepoManager): boolean {
  *   "--progress",
  * ]);
  * ```
- *
- * @param command The command, with its own options declared.
- * @returns The command.
  */
 export function everydayOptions<C extends CommandUnknownOpts>(command: C): C {
   const verbose = new Option("-V, --verbose <level>", "Verbosity of the output")
@@ -208,11 +186,6 @@ export interface ApyCommandOptions<Opts> {
  * await program.parseAsync(["server-version"], { from: "user" });
  * assert.deepStrictEqual(lines, ["1.13.0\n"]);
  * ```
- *
- * @param command The command (with its own options and arguments already declared).
- * @param action What the command does.
- * @param apyOptions Whether a run needs the server (see {@linkcode ApyCommandOptions}).
- * @returns The command, with the two options added.
  */
 export function apyCommand<
   Args extends unknown[],

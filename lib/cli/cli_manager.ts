@@ -27,7 +27,7 @@ export interface CLIRepoManagerOptions extends RepoManagerOptions {
 /**
  * A manager for CLI commands: library diagnostics and config warnings go to the CLI output.
  *
- * @example Usage (permissions: `--allow-net` for the host)
+ * @example Messages on the CLI's output, the PAT hidden (permissions: `--allow-net` for the host)
  * ```ts
  * import { CLIRepoManager, Output } from "@repo/apy/cli/kit";
  * import { startServer } from "@repo/apy/testing";
@@ -37,9 +37,29 @@ export interface CLIRepoManagerOptions extends RepoManagerOptions {
  * const err: string[] = [];
  * const output = new Output({ stdout: () => {}, stderr: (text) => err.push(text) });
  * await using manager = new CLIRepoManager({ host: server.url, pat: server.pat, output, verbose: "debug" });
+ * assert.strictEqual(manager.isVerbose("debug"), true);
  * assert.strictEqual((await manager.info()).version, "1.13.0");
  * assert.ok(err.length > 0); // the request was logged at debug verbosity
- * assert.ok(!err.join("").includes(server.pat)); // the PAT never is
+ * manager.output.info(`token ${(await manager.settings()).pat}`);
+ * assert.ok(!err.join("").includes(server.pat)); // the PAT never is printed
+ * ```
+ *
+ * @example Lookups that say why they failed
+ * ```ts
+ * import { CLIRepoManager } from "@repo/apy/cli/kit";
+ * import { startServer } from "@repo/apy/testing";
+ * import assert from "node:assert";
+ *
+ * await using server = await startServer();
+ * await using manager = new CLIRepoManager({ host: server.url, pat: server.pat });
+ * const record = await manager.record({ identifier: "gone", create: true });
+ * await record.delete();
+ * await assert.rejects(manager.record({ id: record.id }), /is in the trash: restore it/);
+ * await assert.rejects(manager.collection({ id: 9999 }), /No collection with id 9999 exists/);
+ * await assert.rejects(
+ *   manager.user({ username: "jdoe", identityType: "local" }),
+ *   /No user 'jdoe' \(account type local\) exists/,
+ * );
  * ```
  */
 export class CLIRepoManager extends RepoManager {
@@ -68,25 +88,7 @@ export class CLIRepoManager extends RepoManager {
     this.signal = rest.signal;
   }
 
-  /**
-   * The resolved settings; the PAT is registered with the output so it is never printed.
-   *
-   * @returns The settings.
-   *
-   * @example Usage
-   * ```ts
-   * import { CLIRepoManager, Output } from "@repo/apy/cli/kit";
-   * import assert from "node:assert";
-   *
-   * const out: string[] = [];
-   * const err: string[] = [];
-   * const output = new Output({ stdout: (text) => out.push(text), stderr: (text) => err.push(text) });
-   * await using manager = new CLIRepoManager({ host: "https://repo.example", pat: "pat_0123456789", output });
-   * const settings = await manager.settings();
-   * manager.output.data(`token ${settings.pat}`);
-   * assert.deepStrictEqual(out, ["token ***\n"]);
-   * ```
-   */
+  /** The resolved settings; the PAT is registered with the output so it is never printed. */
   override async settings(): Promise<ConnectionSettings> {
     const settings = await super.settings();
     this.output.addSecret(settings.pat);
@@ -97,22 +99,6 @@ export class CLIRepoManager extends RepoManager {
    * Opens a record like {@linkcode RepoManager.record}; when that fails, the error says why in
    * the user's terms: the record is in the trash (and how to restore it), no record has that id,
    * or the account has no role in it.
-   *
-   * @param selector `{ id }` or `{ identifier, create? }`.
-   * @returns The record.
-   *
-   * @example Usage
-   * ```ts
-   * import { CLIRepoManager } from "@repo/apy/cli/kit";
-   * import { startServer } from "@repo/apy/testing";
-   * import assert from "node:assert";
-   *
-   * await using server = await startServer();
-   * await using manager = new CLIRepoManager({ host: server.url, pat: server.pat });
-   * const record = await manager.record({ identifier: "gone", create: true });
-   * await record.delete();
-   * await assert.rejects(manager.record({ id: record.id }), /is in the trash: restore it/);
-   * ```
    */
   override async record(selector: ResourceSelector): Promise<RepoRecord> {
     return await this.#explained("record", selector, () => super.record(selector));
@@ -121,16 +107,6 @@ export class CLIRepoManager extends RepoManager {
   /**
    * Opens a collection like {@linkcode RepoManager.collection}, with errors as for
    * {@linkcode CLIRepoManager.record}.
-   *
-   * @example Usage
-   * ```ts
-   * import { CLIRepoManager } from "@repo/apy/cli/kit";
-   * import { startServer } from "@repo/apy/testing";
-   * await using server = await startServer();
-   * await using manager = new CLIRepoManager({ host: server.url, pat: server.pat });
-   * await manager.collection({ id: 9999 }).catch((error) => console.log(error.message));
-   * // "No collection with id 9999 exists …"
-   * ```
    */
   override async collection(selector: ResourceSelector): Promise<RepoCollection> {
     return await this.#explained("collection", selector, () => super.collection(selector));
@@ -139,16 +115,6 @@ export class CLIRepoManager extends RepoManager {
   /**
    * Opens a template like {@linkcode RepoManager.template}, with errors as for
    * {@linkcode CLIRepoManager.record}.
-   *
-   * @example Usage
-   * ```ts
-   * import { CLIRepoManager } from "@repo/apy/cli/kit";
-   * import { startServer } from "@repo/apy/testing";
-   * await using server = await startServer();
-   * await using manager = new CLIRepoManager({ host: server.url, pat: server.pat });
-   * await manager.template({ id: 9999 }).catch((error) => console.log(error.message));
-   * // "No template with id 9999 exists …"
-   * ```
    */
   override async template(selector: ResourceSelector): Promise<RepoTemplate> {
     return await this.#explained("template", selector, () => super.template(selector));
@@ -157,41 +123,12 @@ export class CLIRepoManager extends RepoManager {
   /**
    * Opens a group like {@linkcode RepoManager.group}, with errors as for
    * {@linkcode CLIRepoManager.record}.
-   *
-   * @example Usage
-   * ```ts
-   * import { CLIRepoManager } from "@repo/apy/cli/kit";
-   * import { startServer } from "@repo/apy/testing";
-   * await using server = await startServer();
-   * await using manager = new CLIRepoManager({ host: server.url, pat: server.pat });
-   * await manager.group({ id: 9999 }).catch((error) => console.log(error.message));
-   * // "No group with id 9999 exists …"
-   * ```
    */
   override async group(selector: ResourceSelector): Promise<RepoGroup> {
     return await this.#explained("group", selector, () => super.group(selector));
   }
 
-  /**
-   * Opens a user like {@linkcode RepoManager.user}; a user that does not exist is named.
-   *
-   * @param selector `{ id }`, `{ username, identityType }` or `{ me: true }`.
-   * @returns The user.
-   *
-   * @example Usage
-   * ```ts
-   * import { CLIRepoManager } from "@repo/apy/cli/kit";
-   * import { startServer } from "@repo/apy/testing";
-   * import assert from "node:assert";
-   *
-   * await using server = await startServer();
-   * await using manager = new CLIRepoManager({ host: server.url, pat: server.pat });
-   * await assert.rejects(
-   *   manager.user({ username: "jdoe", identityType: "local" }),
-   *   /No user 'jdoe' \(account type local\) exists/,
-   * );
-   * ```
-   */
+  /** Opens a user like {@linkcode RepoManager.user}; a user that does not exist is named. */
   override async user(selector: UserSelector): Promise<RepoUser> {
     try {
       return await super.user(selector);
@@ -214,16 +151,7 @@ export class CLIRepoManager extends RepoManager {
     }
   }
 
-  /**
-   * Whether a message of `level` is printed (the output's {@linkcode Output.isVerbose}).
-   *
-   * @example Usage
-   * ```ts
-   * import { CLIRepoManager } from "@repo/apy/cli/kit";
-   * await using manager = new CLIRepoManager({ host: "https://repo.example", pat: "pat_x", verbose: "warning" });
-   * console.log(manager.isVerbose("info")); // false
-   * ```
-   */
+  /** Whether a message of `level` is printed (the output's {@linkcode Output.isVerbose}). */
   isVerbose(level: Verbosity): boolean {
     return this.output.isVerbose(level);
   }

@@ -51,7 +51,6 @@ interface NodeInfo {
  *
  * @param root The root command (its name is the program name).
  * @param shell `bash`, `zsh` or `fish`.
- * @returns The script text.
  */
 export function completionScript(root: CommandUnknownOpts, shell: CompletionShell): string {
   const nodes = [...walkCommands(root)].map(nodeInfo);

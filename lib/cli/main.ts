@@ -31,8 +31,6 @@ export type HelpTexts = { [path: string]: string };
  * console.log(code, lines.join("").trim()); // 0 "0.51.0"
  * ```
  *
- * @param args Command line arguments.
- * @param options Output writers, prompt answers and manager options.
  * @returns 0 on success, 1 when the operation failed, 2 on wrong usage.
  */
 export async function main(args: readonly string[], options: MainOptions = {}): Promise<number> {

@@ -107,8 +107,6 @@ function idFlags(type: string, name: string | undefined) {
  * command.parse(["-r", "7"], { from: "user" });
  * console.log(idIdentifierValue(command.opts(), "record")); // { id: 7 }
  * ```
- *
- * @param options Name suffix, short letter, token list.
  */
 export function idIdentifierOptions<C extends CommandUnknownOpts>(
   command: C,
@@ -139,16 +137,9 @@ export function idIdentifierOptions<C extends CommandUnknownOpts>(
 }
 
 /**
- * Reads the options added by {@linkcode idIdentifierOptions}.
+ * Reads the options added by {@linkcode idIdentifierOptions} (the same `name`): `undefined` when
+ * none was given and none is required.
  *
- * @example Usage
- * ```ts
- * import { idIdentifierValue } from "./options.ts";
- * console.log(idIdentifierValue({ recordIdentifier: "x" }, "record")); // { identifier: "x" }
- * ```
- *
- * @param options The same `name`, plus `required`.
- * @returns The selection, or `undefined` when none was given and none is required.
  * @throws {InputError} When none was given but one is required, or more than one was given.
  */
 export function idIdentifierValue(
@@ -208,16 +199,9 @@ export function userIdOptions<C extends CommandUnknownOpts>(command: C): C {
 }
 
 /**
- * Reads the options added by {@linkcode userIdOptions}.
+ * Reads the options added by {@linkcode userIdOptions}: `undefined` when none was given and none
+ * is required.
  *
- * @example Usage
- * ```ts
- * import { userIdValue } from "./options.ts";
- * console.log(userIdValue({ user: 3 })); // { id: 3 }
- * ```
- *
- * @param options `required`: one of id or username must be given.
- * @returns The selection, or `undefined`.
  * @throws {InputError} When a username comes without identity type, or none is given but required.
  */
 export function userIdValue(
@@ -258,8 +242,6 @@ export type FileIdValue = { fileId: string } | { fileName: string };
  * command.parse(["-n", "data.csv"], { from: "user" });
  * console.log(fileIdValue(command.opts())); // { fileName: "data.csv" }
  * ```
- *
- * @param options `name` prefix and `char` letter.
  */
 export function fileIdOptions<C extends CommandUnknownOpts>(
   command: C,
@@ -282,16 +264,9 @@ export function fileIdOptions<C extends CommandUnknownOpts>(
 }
 
 /**
- * Reads the options added by {@linkcode fileIdOptions}.
+ * Reads the options added by {@linkcode fileIdOptions} (the same `name`): `undefined` when none
+ * was given and none is required.
  *
- * @example Usage
- * ```ts
- * import { fileIdValue } from "./options.ts";
- * console.log(fileIdValue({ fileId: "a1b2" })); // { fileId: "a1b2" }
- * ```
- *
- * @param options The same `name`, plus `required`.
- * @returns The selection, or `undefined`.
  * @throws {InputError} When both or (if required) none are given.
  */
 export function fileIdValue(
@@ -315,7 +290,8 @@ export function fileIdValue(
 }
 
 /**
- * Adds `-p/--page` (integer ≥ 1, default 1) and `-n/--per-page` (1–100, default 10).
+ * Adds `-p/--page` (integer ≥ 1, default 1; `pageDescription` is its help text) and
+ * `-n/--per-page` (1–100, default 10).
  *
  * @example Usage
  * ```ts
@@ -325,8 +301,6 @@ export function fileIdValue(
  * command.parse(["-n", "50"], { from: "user" });
  * console.log(command.opts()); // { page: 1, perPage: 50 }
  * ```
- *
- * @param options `pageDescription`: help text of `--page`.
  */
 export function searchPaginationOptions<C extends CommandUnknownOpts>(
   command: C,

@@ -36,24 +36,61 @@ export interface OutputStreams {
  * stderr at their verbosity ({@linkcode Output.info}, `warning`, `error`, `debug`), each as one
  * safe line. A secret registered with {@linkcode Output.addSecret} (the PAT) is printed as `***`.
  *
- * @example Capturing what a command prints (no permission needed)
+ * @example Data and messages (no permission needed)
  * ```ts
  * import { Output } from "@repo/apy/cli/kit";
  * import assert from "node:assert";
  *
  * const out: string[] = [];
  * const err: string[] = [];
- * const output = new Output({ stdout: (text) => out.push(text), stderr: (text) => err.push(text) });
+ * const output = new Output({
+ *   stdout: (text) => out.push(text),
+ *   stderr: (text) => err.push(text),
+ *   stderrIsTerminal: false,
+ * });
  * output.addSecret("pat_0123456789");
  * output.data("42");
  * output.text("token pat_0123456789");
+ * output.json({ id: 7 });
+ * output.writeOut("repo-apy 1.0.0\n"); // help, version: as it is
  * output.info("Created\nrecord 7");
  * output.debug("hidden at the default verbosity");
  * output.verbosity = "warning"; // -V warning
+ * assert.strictEqual(output.isVerbose("info"), false);
  * output.info("hidden now");
  * output.warning("slow server");
- * assert.deepStrictEqual(out, ["42\n", "token ***\n"]);
- * assert.deepStrictEqual(err, ["Created?record 7\n", "Warning: slow server\n"]);
+ * output.logger().error("gone"); // the library's messages, through the same filter
+ * output.prompt("Delete? [y/N] ");
+ * output.endPrompt(); // Ctrl-C at the question: its line is ended
+ * assert.strictEqual(output.stderrIsTerminal(), false);
+ * assert.deepStrictEqual(out, ["42\n", "token ***\n", '{\n  "id": 7\n}\n', "repo-apy 1.0.0\n"]);
+ * assert.deepStrictEqual(err, [
+ *   "Created?record 7\n",
+ *   "Warning: slow server\n",
+ *   "gone\n",
+ *   "Delete? [y/N] ",
+ *   "\n",
+ * ]);
+ * ```
+ *
+ * @example A status line (the progress bar) with messages above it
+ * ```ts
+ * import { Output } from "@repo/apy/cli/kit";
+ * import assert from "node:assert";
+ *
+ * const err: string[] = [];
+ * const output = new Output({ stderr: (text) => err.push(text), stderrIsTerminal: true });
+ * output.statusLine("up [#---] 25%");
+ * output.fileLine("Uploaded 'a.txt'"); // nothing on a terminal without -V: the bar says it
+ * output.error("Failed 'b.txt'");
+ * output.writeErr("error: missing argument\n");
+ * output.statusLine(undefined);
+ * assert.deepStrictEqual(err, [
+ *   "\rup [#---] 25%\x1b[K",
+ *   "\r\x1b[2KFailed 'b.txt'\nup [#---] 25%\x1b[K",
+ *   "\r\x1b[2Kerror: missing argument\nup [#---] 25%\x1b[K",
+ *   "\r\x1b[2K",
+ * ]);
  * ```
  */
 export class Output {
@@ -81,8 +118,6 @@ export class Output {
   /**
    * Creates the output. When the reader of the process's stdout goes away (`repo-apy … | head`),
    * the first write ends the run quietly with exit code 0; a closed stderr is ignored.
-   *
-   * @param streams Replacement writers (tests); default: the process's stdout and stderr.
    */
   constructor(streams: OutputStreams = {}) {
     this.#stdout = streams.stdout ?? ((text) => {
@@ -99,14 +134,6 @@ export class Output {
   /**
    * Replaces a secret (the PAT) by `***` in everything printed from now on; a secret shorter
    * than 8 characters is ignored.
-   *
-   * @example Usage
-   * ```ts
-   * import { Output } from "@repo/apy/cli/kit";
-   * const output = new Output({ stdout: (text) => console.log(text) });
-   * output.addSecret("pat_0123456789");
-   * output.data("token pat_0123456789"); // "token ***\n"
-   * ```
    */
   addSecret(secret: string): void {
     if (secret.length >= 8 && !this.#secrets.includes(secret)) this.#secrets.push(secret);
@@ -116,76 +143,28 @@ export class Output {
    * Prints one file's line of a transfer of many (`Uploaded 'a.csv' (1.2 kB)`) on stderr. On a
    * terminal the bar and the summary say enough, so the line is printed only when
    * `-V/--verbose` was given; elsewhere (a log) at the `info` verbosity, like every message.
-   *
-   * @example Usage
-   * ```ts
-   * import { Output } from "@repo/apy/cli/kit";
-   * const output = new Output({ stderr: (text) => console.log(text), stderrIsTerminal: true });
-   * output.fileLine("Uploaded 'a.csv'"); // nothing: the bar says it
-   * output.verbosityGiven = true; // -V info
-   * output.fileLine("Uploaded 'b.csv'"); // "Uploaded 'b.csv'\n"
-   * ```
    */
   fileLine(message: string): void {
     if (this.stderrIsTerminal() && !this.verbosityGiven) return;
     this.info(message);
   }
 
-  /**
-   * Whether a message of `level` is printed at the current verbosity.
-   *
-   * @example Usage
-   * ```ts
-   * import { Output } from "@repo/apy/cli/kit";
-   * const output = new Output();
-   * output.verbosity = "warning";
-   * console.log(output.isVerbose("info"), output.isVerbose("error")); // false true
-   * ```
-   */
+  /** Whether a message of `level` is printed at the current verbosity. */
   isVerbose(level: Verbosity): boolean {
     return VERBOSITY_LEVELS.indexOf(level) <= VERBOSITY_LEVELS.indexOf(this.verbosity);
   }
 
-  /**
-   * Prints a data line on stdout as it is, whatever the verbosity (ids, JSON, token lists).
-   *
-   * @example Usage
-   * ```ts
-   * import { Output } from "@repo/apy/cli/kit";
-   * const output = new Output({ stdout: (text) => console.log(text) });
-   * output.verbosity = "error"; // -q/--quiet
-   * output.data("7"); // "7\n"
-   * ```
-   */
+  /** Prints a data line on stdout as it is, whatever the verbosity (ids, JSON, token lists). */
   data(line: string): void {
     this.writeOut(`${line}\n`);
   }
 
-  /**
-   * Prints a value as indented JSON on stdout (`--json`).
-   *
-   * @example Usage
-   * ```ts
-   * import { Output } from "@repo/apy/cli/kit";
-   * const output = new Output({ stdout: (text) => console.log(text) });
-   * output.json({ id: 7 }); // '{\n  "id": 7\n}\n'
-   * ```
-   */
+  /** Prints a value as indented JSON on stdout (`--json`). */
   json(value: unknown): void {
     this.data(JSON.stringify(value, null, 2));
   }
 
-  /**
-   * Prints a line of data meant for people (a `show-info` field, a list entry) on stdout, whatever
-   * the verbosity, made safe like a message (see {@linkcode Output.info}).
-   *
-   * @example Usage
-   * ```ts
-   * import { Output } from "@repo/apy/cli/kit";
-   * const output = new Output({ stdout: (text) => console.log(text) });
-   * output.text("Title: a\u001b]0;b"); // "Title: a?]0;b\n"
-   * ```
-   */
+  /** Prints a line of data for people (a `show-info` field) on stdout, made safe like a message. */
   text(line: string): void {
     this.data(terminalLine(line));
   }
@@ -194,13 +173,6 @@ export class Output {
    * Prints a status message (`Created record 7`) on stderr unless the verbosity is `warning` or
    * `error`: stdout holds data only. The message is one line: control characters and line breaks
    * in it (from server text) are printed as `?`.
-   *
-   * @example Usage
-   * ```ts
-   * import { Output } from "@repo/apy/cli/kit";
-   * const output = new Output({ stderr: (text) => console.log(text) });
-   * output.info("Created\nrecord 7"); // "Created?record 7\n"
-   * ```
    */
   info(message: string): void {
     if (this.isVerbose("info")) this.writeErr(`${this.#rows(terminalLine(message))}\n`);
@@ -211,30 +183,12 @@ export class Output {
     return this.stderrIsTerminal() ? wrapWords(line, terminalColumns() - 1) : line;
   }
 
-  /**
-   * Prints an error on stderr at every verbosity, as one safe line (see {@linkcode Output.info}).
-   *
-   * @example Usage
-   * ```ts
-   * import { Output } from "@repo/apy/cli/kit";
-   * const output = new Output({ stderr: (text) => console.log(text) });
-   * output.error("The record 7 does not exist"); // "The record 7 does not exist\n"
-   * ```
-   */
+  /** Prints an error on stderr at every verbosity, as one safe line. */
   error(message: string): void {
     this.writeErr(`${this.#rows(terminalLine(message))}\n`);
   }
 
-  /**
-   * Prints a warning on stderr unless the verbosity is `error`, as one safe line.
-   *
-   * @example Usage
-   * ```ts
-   * import { Output } from "@repo/apy/cli/kit";
-   * const output = new Output({ stderr: (text) => console.log(text) });
-   * output.warning("slow server"); // "Warning: slow server\n"
-   * ```
-   */
+  /** Prints a warning on stderr unless the verbosity is `error`, as one safe line. */
   warning(message: string): void {
     if (this.isVerbose("warning")) {
       this.writeErr(`${this.#rows(`Warning: ${terminalLine(message)}`)}\n`);
@@ -244,60 +198,24 @@ export class Output {
   /**
    * Prints a debug message on stderr at `debug` verbosity; each line is made safe, the line
    * breaks are kept (indented JSON bodies).
-   *
-   * @example Usage
-   * ```ts
-   * import { Output } from "@repo/apy/cli/kit";
-   * const output = new Output({ stderr: (text) => console.log(text) });
-   * output.verbosity = "debug";
-   * output.debug("GET /records/7"); // "GET /records/7\n"
-   * ```
    */
   debug(message: string): void {
     if (!this.isVerbose("debug")) return;
     this.writeErr(`${message.split("\n").map((line) => terminalLine(line)).join("\n")}\n`);
   }
 
-  /**
-   * Prints a question on stderr without a line end, so stdout stays clean for data.
-   *
-   * @example Usage
-   * ```ts
-   * import { Output } from "@repo/apy/cli/kit";
-   * const output = new Output({ stderr: (text) => console.log(text) });
-   * output.prompt("Delete? [y/N] "); // "Delete? [y/N] "
-   * ```
-   */
+  /** Prints a question on stderr without a line end, so stdout stays clean for data. */
   prompt(text: string): void {
     this.writeErr(text);
     this.#openPrompt = !text.endsWith("\n");
   }
 
-  /**
-   * Ends the line of a question left unanswered (Ctrl-C at the prompt); nothing when none is open.
-   *
-   * @example Usage
-   * ```ts
-   * import { Output } from "@repo/apy/cli/kit";
-   * const output = new Output({ stderr: (text) => console.log(text) });
-   * output.prompt("Delete? [y/N] ");
-   * output.endPrompt(); // "\n"
-   * ```
-   */
+  /** Ends the line of a question left unanswered (Ctrl-C at the prompt), if one is open. */
   endPrompt(): void {
     if (this.#openPrompt) this.writeErr("\n");
   }
 
-  /**
-   * Writes text to stdout as it is (help, version), above the status line if one is drawn.
-   *
-   * @example Usage
-   * ```ts
-   * import { Output } from "@repo/apy/cli/kit";
-   * const output = new Output({ stdout: (text) => console.log(text) });
-   * output.writeOut("repo-apy 1.0.0\n"); // "repo-apy 1.0.0\n"
-   * ```
-   */
+  /** Writes text to stdout as it is (help, version), above the status line if one is drawn. */
   writeOut(text: string): void {
     if (this.#statusLine === undefined) {
       this.#stdout(this.#redact(text));
@@ -309,16 +227,7 @@ export class Output {
     this.#stderr(`${this.#statusLine}\x1b[K`);
   }
 
-  /**
-   * Writes text to stderr as it is (usage errors), above the status line if one is drawn.
-   *
-   * @example Usage
-   * ```ts
-   * import { Output } from "@repo/apy/cli/kit";
-   * const output = new Output({ stderr: (text) => console.log(text) });
-   * output.writeErr("error: missing argument\n"); // "error: missing argument\n"
-   * ```
-   */
+  /** Writes text to stderr as it is (usage errors), above the status line if one is drawn. */
   writeErr(text: string): void {
     this.#openPrompt = false;
     if (this.#statusLine === undefined) {
@@ -335,26 +244,8 @@ export class Output {
   /**
    * Draws `line` as the one status line (the progress bar) at the bottom of stderr, replacing the
    * one drawn before; `undefined` clears it. While it is shown, every message printed goes on
-   * its own line above it, and the bar is drawn again below. For a terminal only.
-   *
-   * @param line The line, already fitted to the terminal's width; `undefined` to clear.
-   *
-   * @example Usage
-   * ```ts
-   * import { Output } from "@repo/apy/cli/kit";
-   * import assert from "node:assert";
-   *
-   * const err: string[] = [];
-   * const output = new Output({ stdout: () => {}, stderr: (text) => err.push(text) });
-   * output.statusLine("up [#---] 25%");
-   * output.info("Uploaded 'a.txt'");
-   * output.statusLine(undefined);
-   * assert.deepStrictEqual(err, [
-   *   "\rup [#---] 25%\x1b[K",
-   *   "\r\x1b[2KUploaded 'a.txt'\nup [#---] 25%\x1b[K",
-   *   "\r\x1b[2K",
-   * ]);
-   * ```
+   * its own line above it, and the bar is drawn again below. For a terminal only; `line` is
+   * already fitted to its width.
    */
   statusLine(line: string | undefined): void {
     if (line === undefined) {
@@ -366,16 +257,7 @@ export class Output {
     this.#stderr(`\r${this.#statusLine}\x1b[K`);
   }
 
-  /**
-   * A {@linkcode Logger} for the library: every level goes to stderr, filtered by the verbosity.
-   *
-   * @example Usage
-   * ```ts
-   * import { Output } from "@repo/apy/cli/kit";
-   * const output = new Output({ stderr: (text) => console.log(text) });
-   * output.logger().warning("retrying"); // "Warning: retrying\n"
-   * ```
-   */
+  /** A {@linkcode Logger} for the library: every level goes to stderr, filtered by the verbosity. */
   logger(): Logger {
     return {
       debug: (message) => this.debug(message),
@@ -385,15 +267,7 @@ export class Output {
     };
   }
 
-  /**
-   * Whether stderr is a terminal (given to the constructor, else asked of Deno).
-   *
-   * @example Usage
-   * ```ts
-   * import { Output } from "@repo/apy/cli/kit";
-   * console.log(new Output({ stderrIsTerminal: false }).stderrIsTerminal()); // false
-   * ```
-   */
+  /** Whether stderr is a terminal (given to the constructor, else asked of Deno). */
   stderrIsTerminal(): boolean {
     return this.#stderrIsTerminal ?? Deno.stderr.isTerminal();
   }
@@ -445,7 +319,7 @@ export interface ProgressOptions {
  * {@linkcode Output.statusLine}). When stderr is not a terminal and
  * {@linkcode Output.plainProgress} is set (`--progress`), it prints a plain line (bytes, rate,
  * ETA) every `interval` ms, so job logs show that a transfer is alive. Nothing is shown below the
- * `info` verbosity (`-q`).
+ * `info` verbosity (`-q`). A `total` of 0 or less draws no percentage and no ETA.
  *
  * @example Usage
  * ```ts
@@ -454,12 +328,6 @@ export interface ProgressOptions {
  * progress.advance(50); // prints nothing: stderr is not a terminal and --progress is off
  * progress.done();
  * ```
- *
- * @param total Total amount (for example bytes); 0 or less draws no percentage and no ETA.
- * @param label Text in front of the bar.
- * @param output The output to draw on; default: a new process output.
- * @param options Clock, interval of plain lines, file count and width.
- * @returns The progress bar.
  */
 export function createProgress(
   total: number,
@@ -559,9 +427,6 @@ function terminalColumns(): number {
  * import { formatDuration } from "./output.ts";
  * console.log(formatDuration(185)); // "3m 05s"
  * ```
- *
- * @param seconds The duration.
- * @returns The text.
  */
 export function formatDuration(seconds: number): string {
   const whole = Math.max(0, Math.round(seconds));

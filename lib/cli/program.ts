@@ -112,9 +112,6 @@ export const GROUPS: readonly GroupEntry[] = [
  * console.log(program.commands.map((command) => command.name()));
  * // ["config", "records", "collections", "templates", "groups", "users", "misc"]
  * ```
- *
- * @param options Version, output, prompt answers and manager options.
- * @returns The root command.
  */
 export async function createProgram(options: ProgramOptions): Promise<Command> {
   return buildRoot(await Promise.all(GROUPS.map((group) => loadGroup(group))), options);

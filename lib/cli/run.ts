@@ -56,8 +56,6 @@ export interface RunCliOptions {
  * console.log(code, text); // 0 "1.2.3\n"
  * ```
  *
- * @param args Command line arguments.
- * @param options Version, output writers, prompt answers and manager options.
  * @returns 0 on success, 1 when the operation failed, 2 on wrong usage, 130 when interrupted.
  */
 export async function runCli(args: readonly string[], options: RunCliOptions): Promise<number> {

@@ -33,9 +33,6 @@ import {
  * //   <param name="name" char="n" type="string" default="world" description="Who"/>
  * // </program>
  * ```
- *
- * @param command The command to describe.
- * @returns The XML document.
  */
 export function xmlHelp(command: CommandUnknownOpts): string {
   const group = isGroup(command);
@@ -142,9 +139,6 @@ function attributes(values: { [name: string]: string | undefined }): string {
  * import { escapeXml } from "./xml_help.ts";
  * console.log(escapeXml(`a<b & "c"`)); // a&lt;b &amp; &quot;c&quot;
  * ```
- *
- * @param text The text.
- * @returns The escaped text.
  */
 export function escapeXml(text: string): string {
   return text

@@ -116,7 +116,6 @@ const MAX_TITLE = 150;
  * console.log(identifierFromFolder("Run 2026-03 (B)")); // "run-2026-03-b"
  * ```
  *
- * @param name The folder's name.
  * @returns The identifier (empty when no character is left).
  */
 export function identifierFromFolder(name: string): string {
@@ -168,9 +167,7 @@ function joinFolder(parent: string, name: string): string {
  * Reads one record folder: its `.record.json` (if any) and its identifier. This is what a
  * watcher calls for the one folder that changed.
  *
- * @param path The folder on disk.
  * @param folder Its path in the collection folder (for messages and sharding).
- * @returns The record folder.
  * @throws {InputError} When the metadata file is wrong or no identifier can be made.
  */
 export async function readRecordFolder(path: string, folder: string): Promise<RecordFolder> {
@@ -306,9 +303,6 @@ function dropDuplicates(layout: CollectionLayout): void {
  * A folder whose metadata file is wrong, or whose identifier another folder has too, is named as
  * a problem and left out; everything else is read.
  *
- * @param dir The collection folder.
- * @param options Symbolic links.
- * @returns The layout.
  * @throws {InputError} When `dir` is not a folder, or its `.collection.json` is wrong.
  */
 export async function readLayout(

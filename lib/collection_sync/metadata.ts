@@ -83,9 +83,6 @@ const IDENTIFIER = /^[a-z0-9_-]{1,50}$/;
 /**
  * Whether a text is a valid identifier as the server stores it (`a-z`, `0-9`, `-`, `_`, at most
  * 50 characters).
- *
- * @param text The text.
- * @returns Whether it is one.
  */
 export function isIdentifier(text: unknown): text is string {
   return typeof text === "string" && IDENTIFIER.test(text);
@@ -148,9 +145,7 @@ function commonFields(
  * names the record linked to; links into this record, with only `record_from`, are left to the
  * other record's file). Every other field is ignored.
  *
- * @param value The parsed JSON.
  * @param source Where it came from, for messages (`sample-1/.record.json`).
- * @returns The metadata it sets.
  * @throws {InputError} Naming the file and field that is wrong.
  */
 export function parseRecordMetadata(value: unknown, source: string): RecordMetadata {
@@ -198,9 +193,7 @@ export function parseRecordMetadata(value: unknown, source: string): RecordMetad
  * Reads a collection's metadata in the shape of `collections export -e json`: identifier, title,
  * description and tags; every other field is ignored.
  *
- * @param value The parsed JSON.
  * @param source Where it came from, for messages.
- * @returns The metadata it sets.
  * @throws {InputError} Naming the file and field that is wrong.
  */
 export function parseCollectionMetadata(value: unknown, source: string): CollectionMetadata {
@@ -272,8 +265,6 @@ function canonicalExtras(extras: readonly Extra[]): unknown[] {
  * Whether two lists of extras hold the same metadata (keys, types, values, units, descriptions,
  * terms, validation), in the form the server stores: a float `1` equals `1.0`.
  *
- * @param a One list.
- * @param b The other.
  * @returns Whether they are the same.
  */
 export function sameExtras(a: readonly Extra[], b: readonly Extra[]): boolean {
@@ -344,10 +335,6 @@ export function collectionChanges(
  * The text of a record's `.record.json`: the fields a folder sets, in the shape of
  * `records export -e json` (floats written as floats), without server-side fields, so it only
  * changes when the record does.
- *
- * @param record The record.
- * @param links Its outgoing links.
- * @returns The file's text.
  */
 export function recordFileText(record: RecordJson, links: readonly RecordLinkSpec[]): string {
   return stringifyJson(
@@ -371,9 +358,6 @@ export function recordFileText(record: RecordJson, links: readonly RecordLinkSpe
 
 /**
  * The text of a collection's `.collection.json`, in the shape of `collections export -e json`.
- *
- * @param collection The collection.
- * @returns The file's text.
  */
 export function collectionFileText(collection: CollectionJson): string {
   return JSON.stringify(

@@ -4,14 +4,6 @@
  * of a Slurm job array, GNU parallel or `xargs -P` takes its own share of the same run without
  * talking to the others.
  *
- * @example Usage
- * ```ts
- * import { inShard, parseShard } from "./shard.ts";
- * const shards = [1, 2, 3].map((index) => parseShard(`${index}/3`));
- * const owners = shards.filter((shard) => inShard("sample-17", shard));
- * console.log(owners.length); // 1
- * ```
- *
  * @module
  */
 
@@ -31,15 +23,17 @@ export interface Shard {
  * @example Usage
  * ```ts
  * import { parseShard } from "@repo/apy/sync";
+ * import { inShard } from "./shard.ts";
  * import assert from "node:assert";
  *
  * assert.deepStrictEqual(parseShard("3/8"), { index: 3, count: 8 });
  * assert.throws(() => parseShard("9/8"));
+ * // Every folder belongs to exactly one of the shards:
+ * const shards = [1, 2, 3].map((index) => parseShard(`${index}/3`));
+ * assert.strictEqual(shards.filter((shard) => inShard("sample-17", shard)).length, 1);
  * ```
  *
- * @param text The text, e.g. `3/8`.
- * @returns The shard.
- * @throws {InputError} When it is not of that form.
+ * @throws {InputError} When it is not of that form (`3/8` is).
  */
 export function parseShard(text: string): Shard {
   const match = /^\s*(\d{1,6})\s*\/\s*(\d{1,6})\s*$/.exec(text);
@@ -56,7 +50,6 @@ export function parseShard(text: string): Shard {
 /**
  * FNV-1a hash (32 bits) of a text's UTF-8 bytes: the same on every machine and run.
  *
- * @param text The text.
  * @returns The hash, an unsigned 32-bit integer.
  */
 export function stableHash(text: string): number {
@@ -69,11 +62,11 @@ export function stableHash(text: string): number {
 }
 
 /**
- * Whether the record of a folder belongs to a shard (every folder belongs to one shard of N).
+ * Whether the record of a folder belongs to a shard (every folder belongs to one shard of N;
+ * {@linkcode parseShard} shows it).
  *
  * @param folder The folder's path in the collection folder (`sample-17`, `campaign-1/sample-3`).
  * @param shard The shard; none: every folder.
- * @returns Whether it does.
  */
 export function inShard(folder: string, shard: Shard | undefined): boolean {
   return shard === undefined || stableHash(folder) % shard.count === shard.index - 1;

@@ -94,7 +94,7 @@ function runOnce(
  * @example Usage
  * ```ts
  * import { RepoManager } from "@repo/apy";
- * import { syncCollection } from "@repo/apy/sync";
+ * import { syncCollection, syncRecordFolder } from "@repo/apy/sync";
  * import { startServer } from "@repo/apy/testing";
  * import assert from "node:assert";
  *
@@ -116,14 +116,15 @@ function runOnce(
  *   dryRun: true,
  * });
  * assert.deepStrictEqual(again.records[0]?.changed, []);
+ * // One record folder changed (what a watcher sends): only it is synced.
+ * await Deno.writeTextFile(`${dir}/sample-1/run2.csv`, "3,4\n");
+ * const one = await syncRecordFolder(manager, { identifier: "campaign" }, dir, "sample-1", {});
+ * assert.strictEqual(one.records[0]?.files?.done.length, 1);
  * await Deno.remove(dir, { recursive: true });
  * ```
  *
- * @param connection A `RepoManager` (what holds the transport).
  * @param collection The collection: `{ identifier }` (created upward when missing) or `{ id }`.
  * @param dir The collection folder (downward, created when missing).
- * @param options Direction, dry run, delete, globs, concurrency, template, shard, callbacks.
- * @returns What was done with each collection and record.
  * @throws {InputError} For bad options, a folder that is not one, a wrong `.collection.json`,
  * an unconfirmed deletion, a collection that is missing downward.
  * @throws The listing's error when a collection cannot be listed whole (nothing was changed).
@@ -156,29 +157,10 @@ export async function syncCollection(
 /**
  * Syncs one record folder of a collection folder upward (what a watcher calls when a folder
  * changed): the record, its metadata, its membership, its links and its files, as
- * {@linkcode syncCollection} does for each; no record leaves the collection.
+ * {@linkcode syncCollection} does (and shows) for each; no record leaves the collection.
  *
- * @example Usage
- * ```ts
- * import { syncRecordFolder } from "./sync_collection.ts";
- * import { Transport } from "../http/transport.ts";
- * import { startServer } from "../testing/mod.ts";
- * await using server = await startServer();
- * await using transport = new Transport({ settings: { host: server.url, pat: server.pat } });
- * const dir = await Deno.makeTempDir();
- * await Deno.mkdir(`${dir}/sample-2`);
- * await Deno.writeTextFile(`${dir}/sample-2/a.txt`, "a");
- * const result = await syncRecordFolder({ transport }, { identifier: "campaign" }, dir, "sample-2", {});
- * console.log(result.records[0]?.files?.done.length); // 1
- * await Deno.remove(dir, { recursive: true });
- * ```
- *
- * @param connection A `RepoManager` (what holds the transport).
- * @param collection The collection.
- * @param dir The collection folder.
  * @param folder The record folder's path in it (`sample-2`, `campaign-1/sample-3`).
  * @param options As for {@linkcode syncCollection} (the direction is up).
- * @returns The result, with that one record.
  */
 export async function syncRecordFolder(
   connection: SyncConnection,

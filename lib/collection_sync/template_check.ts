@@ -30,8 +30,6 @@ export interface TemplateProblem {
  * The extras a template prescribes: a record template's `data.extras`, an extras template's
  * `data`.
  *
- * @param template The template.
- * @returns Its extras.
  * @throws {InputError} When the template holds no extras list.
  */
 export function templateExtras(template: TemplateJson): Extra[] {
@@ -56,8 +54,6 @@ function show(value: unknown): string {
 /**
  * The problems of a record's extras measured against a template's (empty when they fit).
  *
- * @param extras The record's extras.
- * @param template The template's extras.
  * @param prefix The key path above these entries.
  * @returns Every problem, in the template's order.
  */

@@ -1,11 +1,7 @@
 /**
- * Keeping a collection folder flowing into a collection while it is written: the instrument PC's
- * uploader for a folder of record folders (`collections sync --from DIR --watch`).
- * {@linkcode watchCollection} makes the collection, its records, their metadata, membership and
- * links like the folder (as `syncCollection` does upward, without the files), then watches each
- * record folder with `watchFolder` (a file is sent once it has settled), and keeps looking at the
- * collection folder: a new record folder becomes a record of the collection, a changed
- * `.record.json` changes the record's metadata. It never deletes anything.
+ * Keeping a collection folder flowing into a collection while it is written, the instrument PC's
+ * uploader for a folder of record folders (`collections sync --from DIR --watch`):
+ * {@linkcode watchCollection}. It never deletes anything.
  *
  * @module
  */
@@ -182,11 +178,7 @@ async function collectionIdentifier(
  * await Deno.remove(locks, { recursive: true });
  * ```
  *
- * @param connection A `RepoManager` (what holds the transport).
  * @param collection The collection: `{ identifier }` (created when missing) or `{ id }`.
- * @param dir The collection folder.
- * @param options Settle and rescan times, one pass, globs, concurrency, lock, signal, clock.
- * @returns The events, until the signal aborts (or the `once` pass ends).
  * @throws {InputError} For a missing folder, bad options, a wrong `.collection.json`.
  * @throws {WatchLockedError} When another watcher holds the folder and collection.
  * @throws The first sync's error in a `once` pass; a refused token or a deleted record always.

@@ -168,18 +168,8 @@ const pad = (value: number, width = 2) => String(value).padStart(width, "0");
 /**
  * Parses text the way python-dateutil's `isoparse` does and returns what Python's
  * `isoformat()` prints for the result (`YYYY-MM-DDTHH:MM:SS[.ffffff][±HH:MM]`), or `undefined`
- * when `isoparse` rejects the text. The accepted forms are those of {@link isIsoDate}.
- *
- * @example Usage
- * ```ts
- * import { normalizeIsoDate } from "./is_iso_date.ts";
- * console.log(normalizeIsoDate("2020-W01-3")); // "2020-01-01T00:00:00"
- * console.log(normalizeIsoDate("20200101T2400Z")); // "2020-01-02T00:00:00+00:00"
- * console.log(normalizeIsoDate("2020-13")); // undefined
- * ```
- *
- * @param text The string.
- * @returns The normalised ISO 8601 text, or `undefined`.
+ * when `isoparse` rejects the text. The accepted forms are those of {@link isIsoDate}, which shows
+ * both.
  */
 export function normalizeIsoDate(text: string): string | undefined {
   // deno-lint-ignore no-control-regex
@@ -223,13 +213,12 @@ export function normalizeIsoDate(text: string): string | undefined {
  *
  * @example Usage
  * ```ts
- * import { isIsoDate } from "./is_iso_date.ts";
+ * import { isIsoDate, normalizeIsoDate } from "./is_iso_date.ts";
  * console.log(isIsoDate("2020-01-01x10:30:00,5+01:00")); // true
  * console.log(isIsoDate("2020-02-30")); // false
+ * console.log(normalizeIsoDate("2020-W01-3")); // "2020-01-01T00:00:00"
+ * console.log(normalizeIsoDate("20200101T2400Z")); // "2020-01-02T00:00:00+00:00"
  * ```
- *
- * @param text The string to test.
- * @returns True when it is a date by the reference's rule.
  */
 export function isIsoDate(text: string): boolean {
   return normalizeIsoDate(text) !== undefined;

@@ -21,8 +21,8 @@ export interface JsonToRepoOptions {
   fallbackValue?: unknown;
   /**
    * Store a date as Python's `isoformat()` of the parsed value (`"2020-W01"` becomes
-   * `"2019-12-30T00:00:00"`), as the reference did before 0.48 and as the server stores dates.
-   * Without it the original string is kept (0.48.1); a server that only takes
+   * `"2019-12-30T00:00:00"`), as the server stores dates (and the reference client before 0.48).
+   * Without it the original string is kept; a server that only takes
    * `YYYY-MM-DD[Thh:mm[:ss]][zone]` then rejects the shorter forms.
    * @default {false}
    */
@@ -43,26 +43,19 @@ const MIN = BigInt(EXTRAS_MIN_INTEGER);
  *
  * @example Usage
  * ```ts
- * import { jsonToRepo } from "./json_to_repo.ts";
+ * import { jsonToRepo, parseJson } from "../../mod.ts";
  * console.log(jsonToRepo({ l: [1, "a", [true]] }));
  * // [{ key: "l", type: "list", value: [
  * //   { type: "int", value: 1 }, { type: "str", value: "a" },
  * //   { type: "list", value: [{ type: "bool", value: true }] },
  * // ] }]
- * ```
- *
- * @example Large integers
- * ```ts
- * import { jsonToRepo, parseJson } from "../../mod.ts";
- * const data = parseJson('{"n": 9007199254740992}');
+ * const data = parseJson('{"n": 9007199254740992}'); // beyond ±(2^53−1)
  * console.log(jsonToRepo(data, { convertInvalidInts: true }));
  * // [{ key: "n", type: "str", value: "9007199254740992" }]
  * ```
  *
  * @param data Parsed JSON: a {@link parseJson} result or plain JavaScript values (objects,
  *   arrays, `Map`s, strings, numbers, bigints, booleans, `null`; `undefined` counts as `null`).
- * @param options The two flags.
- * @returns The entries.
  * @throws {InputError} For an integer outside ±(2^53−1) without `convertInvalidInts`, or a
  *   value JSON cannot hold (a function, a symbol, a non-plain object).
  */

@@ -16,9 +16,13 @@ import { InputError } from "../errors.ts";
  * @example Usage
  * ```ts
  * import { JsonNumber } from "./parse_json.ts";
+ * import assert from "node:assert";
+ *
  * const big = new JsonNumber("9007199254740993");
- * console.log(big.isInteger, big.toBigInt()); // true 9007199254740993n
- * console.log(new JsonNumber("1.0").toNumber()); // 1
+ * assert.strictEqual(big.isInteger, true);
+ * assert.strictEqual(big.toBigInt(), 9007199254740993n);
+ * assert.strictEqual(new JsonNumber("2e5").toNumber(), 200000);
+ * assert.throws(() => new JsonNumber("1.5").toBigInt(), RangeError); // a float
  * ```
  */
 export class JsonNumber {
@@ -39,14 +43,6 @@ export class JsonNumber {
 
   /**
    * The value as a JavaScript number (rounded when it has more precision).
-   *
-   * @example Usage
-   * ```ts
-   * import { JsonNumber } from "@repo/apy";
-   * import assert from "node:assert";
-   *
-   * assert.strictEqual(new JsonNumber("2e5").toNumber(), 200000);
-   * ```
    */
   toNumber(): number {
     if (this.text === "NaN") return NaN;
@@ -56,15 +52,6 @@ export class JsonNumber {
 
   /**
    * The exact value of an integer; throws a `RangeError` for a float.
-   *
-   * @example Usage
-   * ```ts
-   * import { JsonNumber } from "@repo/apy";
-   * import assert from "node:assert";
-   *
-   * assert.strictEqual(new JsonNumber("9007199254740993").toBigInt(), 9007199254740993n);
-   * assert.throws(() => new JsonNumber("1.5").toBigInt(), RangeError);
-   * ```
    */
   toBigInt(): bigint {
     if (!this.isInteger) throw new RangeError(`Cannot read '${this.text}' as an integer`);
@@ -106,15 +93,14 @@ const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
  *
  * @example Usage
  * ```ts
- * import { JsonNumber, parseJson } from "./parse_json.ts";
+ * import { JsonNumber, jsonValueToPlain, parseJson } from "./parse_json.ts";
  * const value = parseJson("[1, 1.0, null]");
  * console.log(Array.isArray(value) && value.map((v) => v instanceof JsonNumber && v.isInteger));
  * // [true, false, false]
+ * console.log(jsonValueToPlain(parseJson('{"a": [1, 2.5, 9007199254740993]}')));
+ * // { a: [1, 2.5, 9007199254740993n] }
  * ```
  *
- * @param text The JSON text.
- * @param options Nesting limit.
- * @returns The value.
  * @throws {InputError} When the text is not valid JSON, saying where.
  */
 export function parseJson(text: string, options: ParseJsonOptions = {}): JsonValue {
@@ -249,19 +235,9 @@ export function parseJson(text: string, options: ParseJsonOptions = {}): JsonVal
 }
 
 /**
- * Turns a {@link parseJson} result into plain JavaScript values: `Map`s become objects (own
+ * Turns a {@link parseJson} result into plain JavaScript values (shown there): `Map`s become objects (own
  * properties, so a `__proto__` key stays a key), integers numbers when they fit in ±(2^53−1)
  * and bigints otherwise, floats numbers.
- *
- * @example Usage
- * ```ts
- * import { jsonValueToPlain, parseJson } from "./parse_json.ts";
- * console.log(jsonValueToPlain(parseJson('{"a": [1, 2.5, 9007199254740993]}')));
- * // { a: [1, 2.5, 9007199254740993n] }
- * ```
- *
- * @param value The parsed value.
- * @returns The plain value.
  */
 export function jsonValueToPlain(value: JsonValue): unknown {
   if (value instanceof JsonNumber) {

@@ -25,7 +25,6 @@ export type PlainJson = null | boolean | number | string | PlainJson[] | {
  * ```
  *
  * @param extras The entries (from a record's `extras`, not trusted).
- * @returns The plain object.
  * @throws {MetadataError} When an entry is not an object with a type, or a dict child has no key
  * (`path` says which entry).
  */

@@ -37,9 +37,6 @@ function findAnchor(node: JsonValue, name: string, depth = 0): Schema | undefine
 
 /**
  * Makes a resolver for the document `root`.
- *
- * @param root The whole schema document.
- * @returns The resolver.
  */
 export function refResolver(root: Schema): RefResolver {
   const rootId = typeof root.get("$id") === "string"

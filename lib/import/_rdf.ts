@@ -36,7 +36,6 @@ export const N3_VERSION = "2.13.12";
  * fails here, when the module loads, with the cause named (tests/import/n3_pin_test.ts).
  *
  * @param module The namespace of `n3/lib/N3Parser.js`.
- * @returns The parser class.
  */
 export function n3ParserClass(module: unknown): ParserClass {
   const outer = (module as { default?: unknown } | null)?.default;
@@ -85,9 +84,6 @@ export interface Graph {
 /**
  * Parses RDF text; the syntax comes from the file name's extension (Turtle when unknown).
  *
- * @param text The file's text.
- * @param fileName Its name.
- * @returns The graph.
  * @throws {InputError} For a syntax error or an RDF syntax the parser does not read.
  */
 export function parseGraph(text: string, fileName: string): Graph {

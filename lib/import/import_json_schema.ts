@@ -27,7 +27,7 @@ export interface TemplateImportOptions {
  * @example Usage
  * ```ts
  * import { RepoManager } from "@repo/apy";
- * import { importJsonSchema } from "@repo/apy/import";
+ * import { importJsonSchema, importShacl } from "@repo/apy/import";
  * import { startServer } from "@repo/apy/testing";
  * import assert from "node:assert";
  *
@@ -40,13 +40,18 @@ export interface TemplateImportOptions {
  *   templateType: "record",
  * });
  * assert.strictEqual((await template.meta()).type, "record");
+ * // A SHACL shapes file, likewise:
+ * await Deno.writeTextFile(
+ *   `${dir}/profile.ttl`,
+ *   `@prefix sh: <http://www.w3.org/ns/shacl#> . @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+ * <https://example.org/shape> a sh:NodeShape ;
+ *   sh:property [ sh:name "temperature" ; sh:datatype xsd:double ] .`,
+ * );
+ * const shapes = await importShacl(manager, `${dir}/profile.ttl`);
+ * assert.strictEqual((await shapes.meta()).type, "extras");
  * await Deno.remove(dir, { recursive: true });
  * ```
  *
- * @param target The manager (or anything with its `transport`).
- * @param path Path of the schema file.
- * @param options Template type and size limit.
- * @returns The new template.
  * @throws {InputError} For a missing or oversized file or a schema that cannot be converted.
  */
 export async function importJsonSchema(

@@ -89,7 +89,6 @@ interface Walk {
  * console.log(draft.title, draft.extras); // "temperature.schema" [{ key: "t", type: "int", value: null, unit: "K" }]
  * ```
  *
- * @param text The schema file's text.
  * @param options File name for the title, limits.
  * @returns The template's title, description and extras.
  * @throws {InputError} For invalid JSON, a top level without properties, a remote or broken

@@ -25,9 +25,6 @@ import { statLocalPath } from "../utils/local_path.ts";
  * await Deno.remove(path);
  * ```
  *
- * @param path Path of the file.
- * @param maxBytes The most bytes read.
- * @returns The file's text.
  * @throws {InputError} For a missing path, a path that is not a file, or a file too large.
  */
 export async function readBoundedText(path: string, maxBytes: number): Promise<string> {

@@ -67,10 +67,6 @@ export interface ReusedCollection {
  * assert.strictEqual((await reused.collection.meta()).identifier, "run_2024");
  * ```
  *
- * @param target The manager (or anything with its `transport`).
- * @param collectionId Id of the collection to reuse.
- * @param options Suffix and the selection of records.
- * @returns The new collection, the id mapping and the number of links.
  * @throws {InputError} For an empty suffix, ids that are not records of the collection, or a
  *   new identifier already taken.
  */

@@ -77,8 +77,6 @@ interface Walk {
  * //    validation: { options: [1, 2, 3], range: { min: 0, max: null } } }]
  * ```
  *
- * @param text The file's text.
- * @param options File name, limits.
  * @returns The template's title, description and extras.
  * @throws {InputError} For invalid RDF, an unsupported syntax, no `sh:NodeShape`, recursive
  *   shapes (a shape that contains itself), or a file beyond the limits.

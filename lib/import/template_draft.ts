@@ -60,9 +60,6 @@ export interface TemplateDraft {
  * console.log(templateData({ title: "t", description: "", extras: [] }, "extras")); // []
  * ```
  *
- * @param draft The converted template.
- * @param kind `extras` or `record`.
- * @returns The `data` field to send.
  * @throws {InputError} For another kind.
  */
 export function templateData(draft: TemplateDraft, kind: TemplateKind): Extra[] | {

@@ -62,9 +62,7 @@ async function dispatch(state: State, routes: readonly Route[], request: Request
 /**
  * Builds the server's request handler.
  *
- * @param state Server state.
  * @param routes All routes in priority order.
- * @returns The handler.
  */
 export function createApp(state: State, routes: readonly Route[]): Handler {
   return async (request, meta) => {

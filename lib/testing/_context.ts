@@ -54,9 +54,6 @@ export const ROLE_ACTIONS: Record<Kind, Record<string, string[]>> = {
 
 /**
  * Throws 401 (insufficient scope) unless the token holds every scope.
- *
- * @param ctx Request context.
- * @param scopes Required scopes.
  */
 export function requireScopes(ctx: Ctx, ...scopes: string[]): void {
   if (!scopes.every((s) => ctx.token.scopes.has(s))) {
@@ -67,7 +64,6 @@ export function requireScopes(ctx: Ctx, ...scopes: string[]): void {
 /**
  * Whether the token may see user information (`user.read`).
  *
- * @param ctx Request context.
  * @returns True with `user.read`.
  */
 export function seesUsers(ctx: Ctx): boolean {
@@ -77,11 +73,7 @@ export function seesUsers(ctx: Ctx): boolean {
 /**
  * Whether a user holds `action` on a resource (explicit role, group role or public read).
  *
- * @param state Server state.
- * @param userId The user.
- * @param resource The resource.
  * @param action Action name, e.g. `read`.
- * @returns True when allowed.
  */
 export function can(state: State, userId: number, resource: Resource, action: string): boolean {
   if (action === "read" && resource.visibility === "public") return true;
@@ -103,12 +95,7 @@ type LoadArgs = [kind: Kind, idParam: string, action: string, ...scopes: string[
  * Loads a resource with the server's check order: 404 if absent (any state), 403 without the
  * action, 401 without the scopes. The handler checks `active` itself.
  *
- * @param ctx Request context.
- * @param kind Resource kind.
  * @param idParam Name of the route parameter holding the ID.
- * @param action Required action.
- * @param scopes Required scopes.
- * @returns The resource.
  */
 export function loadResource<T extends Resource>(
   ctx: Ctx,
@@ -127,10 +114,8 @@ export function loadResource<T extends Resource>(
 /**
  * Like {@linkcode loadResource} and then 404 unless the resource is active.
  *
- * @param ctx Request context.
  * @param args Resource kind, route parameter name, required action and scopes, as for
  * {@linkcode loadResource}.
- * @returns The active resource.
  */
 export function loadActive<T extends Resource>(
   ctx: Ctx,
@@ -163,9 +148,6 @@ async function bodyText(request: Request): Promise<string> {
 
 /**
  * Parses the body as JSON whatever the content type (400 `Failed to decode JSON object.`).
- *
- * @param ctx Request context.
- * @returns The parsed value.
  */
 export async function readJson(ctx: Ctx): Promise<unknown> {
   const text = await bodyText(ctx.request);
@@ -178,9 +160,6 @@ export async function readJson(ctx: Ctx): Promise<unknown> {
 
 /**
  * Parses the body as a JSON object (400 `Invalid input type.` otherwise).
- *
- * @param ctx Request context.
- * @returns The object.
  */
 export async function readObject(ctx: Ctx): Promise<Record<string, unknown>> {
   const value = await readJson(ctx);
@@ -191,7 +170,6 @@ export async function readObject(ctx: Ctx): Promise<Record<string, unknown>> {
 /**
  * Whether a value is a plain JSON object.
  *
- * @param value Any value.
  * @returns True for objects that are not arrays or null.
  */
 export function isObject(value: unknown): value is Record<string, unknown> {
@@ -200,11 +178,6 @@ export function isObject(value: unknown): value is Record<string, unknown> {
 
 /**
  * An integer query parameter, or the fallback when missing or not an integer.
- *
- * @param query Query parameters.
- * @param name Parameter name.
- * @param fallback Default.
- * @returns The value.
  */
 export function intQuery(query: URLSearchParams, name: string, fallback: number): number {
   const raw = query.get(name)?.trim();
@@ -213,11 +186,6 @@ export function intQuery(query: URLSearchParams, name: string, fallback: number)
 
 /**
  * A boolean query parameter (`true/1/yes/on`, `false/0/no/off`), else the fallback.
- *
- * @param query Query parameters.
- * @param name Parameter name.
- * @param fallback Default.
- * @returns The value.
  */
 export function boolQuery(query: URLSearchParams, name: string, fallback = false): boolean {
   const raw = query.get(name)?.trim().toLowerCase();
@@ -229,10 +197,6 @@ export function boolQuery(query: URLSearchParams, name: string, fallback = false
 
 /**
  * A repeated integer parameter; values that fail to parse are dropped.
- *
- * @param query Query parameters.
- * @param name Parameter name.
- * @returns The integers.
  */
 export function intListQuery(query: URLSearchParams, name: string): number[] {
   return query.getAll(name).map((v) => v.trim()).filter((v) => /^\d+$/.test(v)).map(Number);
@@ -240,10 +204,6 @@ export function intListQuery(query: URLSearchParams, name: string): number[] {
 
 /**
  * The numeric ID of a route parameter.
- *
- * @param ctx Request context.
- * @param name Parameter name.
- * @returns The number.
  */
 export function idParam(ctx: Ctx, name: string): number {
   return Number(ctx.params[name]);

@@ -57,7 +57,6 @@ const DESCRIPTIONS: Record<number, string> = {
 /**
  * Reason phrase of an HTTP status.
  *
- * @param status The HTTP status code.
  * @returns The phrase, e.g. `"Not Found"`.
  */
 export function reasonPhrase(status: number): string {
@@ -81,15 +80,7 @@ function sortedKeys(_key: string, value: unknown): unknown {
  * numbers of float metadata as floats (`3.0`), compact or indented by `indent` spaces as in export
  * files.
  *
- * @param value Any JSON value.
  * @param indent Spaces per level (exports use 2); compact when omitted.
- * @returns The JSON text.
- *
- * @example
- * ```ts
- * import { serverJson } from "./_errors.ts";
- * console.log(serverJson({ value: 1, key: "a" })); // {"key":"a","value":1}
- * ```
  */
 export function serverJson(value: unknown, indent?: number): string {
   return JSON.stringify(keepFloats(value), sortedKeys, indent);
@@ -98,10 +89,7 @@ export function serverJson(value: unknown, indent?: number): string {
 /**
  * A JSON response with the server's compact serialization.
  *
- * @param body Any JSON value.
  * @param status The HTTP status (default 200).
- * @param headers Extra headers.
- * @returns The response.
  */
 export function jsonResponse(
   body: unknown,
@@ -124,14 +112,6 @@ export function jsonResponse(
 /**
  * The real server's empty success: 204 with no body, still labelled `application/json` (Flask's
  * JSON response with nothing in it).
- *
- * @returns The response.
- *
- * @example
- * ```ts
- * import { noContent } from "./_errors.ts";
- * console.log(noContent().headers.get("content-type")); // "application/json"
- * ```
  */
 export function noContent(): Response {
   return new Response(null, { status: 204, headers: { "content-type": "application/json" } });
@@ -149,10 +129,7 @@ export class HttpError extends Error {
   /**
    * Creates the error.
    *
-   * @param status HTTP status.
    * @param description Description text; the status' default text when omitted.
-   * @param extra Extra body keys.
-   * @param headers Extra response headers.
    */
   constructor(
     status: number,
@@ -171,11 +148,7 @@ export class HttpError extends Error {
 /**
  * Builds the error response body `{code, message, description, ...extra}`.
  *
- * @param status HTTP status.
  * @param description Description; the default text of the status when omitted.
- * @param extra Extra keys.
- * @param headers Extra headers.
- * @returns The response.
  */
 export function errorResponse(
   status: number,
@@ -194,9 +167,6 @@ export function errorResponse(
 
 /**
  * Renders a thrown {@linkcode HttpError}.
- *
- * @param error The error.
- * @returns The response.
  */
 export function httpErrorResponse(error: HttpError): Response {
   return errorResponse(error.status, error.message, error.extra, error.headers);
@@ -204,9 +174,6 @@ export function httpErrorResponse(error: HttpError): Response {
 
 /**
  * A 400 validation error with a marshmallow-like `errors` tree.
- *
- * @param errors The message tree.
- * @returns The error to throw.
  */
 export function validationError(errors: Record<string, unknown>): HttpError {
   return new HttpError(400, undefined, { errors });
@@ -214,9 +181,6 @@ export function validationError(errors: Record<string, unknown>): HttpError {
 
 /**
  * A 404 error.
- *
- * @param description Optional text.
- * @returns The error to throw.
  */
 export function notFound(description?: string): HttpError {
   return new HttpError(404, description);

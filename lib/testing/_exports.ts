@@ -47,9 +47,6 @@ export interface ExportFilter {
 
 /**
  * Parses the `filter` query parameter of an export (invalid JSON: the defaults).
- *
- * @param ctx Request context.
- * @returns The filter.
  */
 export function parseFilter(ctx: Ctx): ExportFilter {
   let raw: unknown = {};
@@ -70,10 +67,7 @@ export function parseFilter(ctx: Ctx): ExportFilter {
 /**
  * Applies an exclusion mask to extras (`{"key": {}}` drops `key`; nested masks recurse).
  *
- * @param extras Extras.
- * @param mask Exclusion mask.
  * @param inList Whether these are list items (masked by index).
- * @returns Filtered extras.
  */
 export function maskExtras(
   extras: Extra[],
@@ -122,9 +116,6 @@ export const RESOURCE_OMITTED: string[] = [
  * Strips `keys` and reduces (or, with the `user` filter, drops) the creator.
  *
  * @param obj A resource's JSON (changed in place).
- * @param keys Keys to strip.
- * @param filter The export filter.
- * @returns The stripped object.
  */
 export function exportJson(
   obj: Record<string, unknown>,
@@ -168,7 +159,6 @@ function recordExport(ctx: Ctx, r: RecordData, filter: ExportFilter): Record<str
 /**
  * A Turtle string literal.
  *
- * @param text Text.
  * @returns The quoted, escaped literal.
  */
 export function turtleString(text: string): string {
@@ -466,10 +456,6 @@ function crateEntries(ctx: Ctx, about: CrateRoot, records: RecordData[], filter:
 
 /**
  * An attachment response with the content type guessed from the file name.
- *
- * @param content Body text or bytes.
- * @param name File name.
- * @returns The response.
  */
 export function download(content: string | Uint8Array<ArrayBuffer>, name: string): Response {
   const body = typeof content === "string" ? new TextEncoder().encode(content) : content;

@@ -17,9 +17,6 @@ type Errors = Record<string, unknown>;
 
 /**
  * Whitespace-normalized text (trimmed, runs collapsed).
- *
- * @param text Text.
- * @returns Normalized text.
  */
 export function normalize(text: string): string {
   return text.trim().replace(/\s+/g, " ");
@@ -27,9 +24,6 @@ export function normalize(text: string): string {
 
 /**
  * Whether a string is acceptable as IRI (no whitespace or `<>"{}|\^` and backtick).
- *
- * @param text Text.
- * @returns True when valid.
  */
 export function isIri(text: string): boolean {
   return text.length > 0 && !/[<>"\s{}|\\^`]/.test(text);

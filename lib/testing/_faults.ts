@@ -246,8 +246,6 @@ async function withFields(
  * Runs `next` under the faults that fire for this request.
  *
  * @param faults The fault rules (in order).
- * @param request The request.
- * @param next The wrapped handler.
  * @param parsed The request's address, parsed (parsed here when not given).
  * @returns The (possibly faulted) response.
  */

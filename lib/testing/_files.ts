@@ -19,9 +19,6 @@ import { zipSize, zipStream } from "./_zip.ts";
 
 /**
  * The `Content-Disposition` value of an attachment.
- *
- * @param name File name.
- * @returns The header value.
  */
 export function attachment(name: string): string {
   if (/^[\x21-\x7e]+$/.test(name) && !/[";\\]/.test(name)) return `attachment; filename=${name}`;
@@ -31,10 +28,6 @@ export function attachment(name: string): string {
 
 /**
  * The active files of a record, newest first.
- *
- * @param ctx Request context.
- * @param record The record.
- * @returns The files.
  */
 export function recordFiles(ctx: Ctx, record: RecordData): StoredFile[] {
   return [...ctx.state.filesOf(record.id)].filter((f) => f.state === "active").reverse();

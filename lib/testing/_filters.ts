@@ -16,9 +16,6 @@ export type SharedFilter = "query" | "visibility" | "explicit_permissions" | "us
 /**
  * Whether a user holds an explicit role on a resource, directly or through an active group.
  *
- * @param state Server state.
- * @param userId The user.
- * @param r The resource.
  * @returns True with an explicit role.
  */
 export function hasExplicitRole(state: State, userId: number, r: Resource): boolean {
@@ -33,8 +30,6 @@ export function hasExplicitRole(state: State, userId: number, r: Resource): bool
  * Filters the active resources the caller can read by the shared search parameters. `query`
  * matches title or identifier (exactly when wrapped in double quotes).
  *
- * @param ctx Request context.
- * @param all Candidate resources.
  * @param accepted Which shared filters the endpoint accepts.
  * @returns The matching resources and the parameters to repeat in page links.
  */
@@ -100,11 +95,8 @@ export interface ResourceListOptions<T extends Resource> {
  * the `filter` parameter (title or identifier) and the `action` parameters (further actions the
  * caller must hold on each), sorted by `sort`.
  *
- * @param ctx Request context.
- * @param candidates Candidate resources.
  * @param keep Which candidates belong to the list.
  * @param options Set flags and the renderer.
- * @returns The paginated response.
  */
 export function resourceList<T extends Resource>(
   ctx: Ctx,

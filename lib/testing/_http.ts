@@ -18,8 +18,6 @@ export class DropConnection extends Error {
 
   /**
    * Creates the signal.
-   *
-   * @param silent Close without a byte.
    */
   constructor(silent = false) {
     super("connection dropped by fault");
@@ -278,10 +276,6 @@ function closeWhenIdle(socket: Socket, ms: number, inProgress: () => number): vo
 
 /**
  * Serves `handler` on `hostname:port` (HTTPS when `tls` is given).
- *
- * @param handler The request handler.
- * @param options Address and TLS material.
- * @returns The running listener.
  */
 export async function listen(handler: Handler, options: ListenOptions): Promise<Listener> {
   const scheme = options.tls ? "https" : "http";

@@ -30,9 +30,7 @@ export interface RequestLogEntry {
 /**
  * Creates the log entry of a request (status 0 until answered).
  *
- * @param request The request.
  * @param url Its parsed address (parsed again when not given).
- * @returns The entry.
  */
 export function logEntry(request: Request, url: URL = new URL(request.url)): RequestLogEntry {
   const source = request.headers;

@@ -23,9 +23,7 @@ export interface PaginateOptions {
 /**
  * Clamped `page` and `per_page` of a request.
  *
- * @param query Query parameters.
  * @param search Whether `page` is capped at 100.
- * @returns Page and page size.
  */
 export function pageParams(query: URLSearchParams, search = false): {
   page: number;
@@ -40,11 +38,7 @@ export function pageParams(query: URLSearchParams, search = false): {
 /**
  * Renders one page of `items` as the server's paginated JSON.
  *
- * @param ctx Request context.
  * @param items All matching items, in order.
- * @param render Item serializer.
- * @param options Link parameters, search cap, actions.
- * @returns The JSON response.
  */
 export function paginate<T>(
   ctx: Ctx,

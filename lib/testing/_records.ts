@@ -28,11 +28,6 @@ const RECORD_FIELDS = ["type", "license", "tags", "extras"] as const;
 
 /**
  * IDs of a collection and (optionally) all its descendants.
- *
- * @param state Server state.
- * @param id Collection ID.
- * @param children Whether to include descendants.
- * @returns The IDs.
  */
 export function collectionTree(state: State, id: number, children: boolean): number[] {
   const ids = [id];
@@ -137,9 +132,6 @@ async function update(ctx: Ctx): Promise<Response> {
 
 /**
  * Removes a record and everything attached to it, including stored bytes.
- *
- * @param state Server state.
- * @param record The record.
  */
 export async function purgeRecord(state: State, record: RecordData): Promise<void> {
   state.records.delete(record.id);

@@ -20,10 +20,6 @@ import type {
 
 /**
  * A user's identity; the real server shows the email address only in the caller's own.
- *
- * @param ctx Request context.
- * @param user The user.
- * @returns Identity JSON.
  */
 export function identityJson(ctx: Ctx, user: User): Record<string, unknown> {
   const identity: Record<string, unknown> = { type: user.identityType, username: user.username };
@@ -35,10 +31,6 @@ export function identityJson(ctx: Ctx, user: User): Record<string, unknown> {
 
 /**
  * A user.
- *
- * @param ctx Request context.
- * @param user The user.
- * @returns User JSON.
  */
 export function userJson(ctx: Ctx, user: User): Record<string, unknown> {
   const self = `${ctx.base}/users/${user.id}`;
@@ -70,9 +62,6 @@ function creator(ctx: Ctx, userId: number): Record<string, unknown> {
 
 /**
  * Markdown stripped to plain text (approximation).
- *
- * @param text Markdown.
- * @returns Plain text.
  */
 export function plainText(text: string): string {
   return text.replace(/[*_`#>~]|\[|\]\([^)]*\)/g, "").replace(/\s+/g, " ").trim();
@@ -96,10 +85,7 @@ function base(ctx: Ctx, r: Resource): Record<string, unknown> {
 /**
  * A record.
  *
- * @param ctx Request context.
- * @param r The record.
  * @param removeLinkOf Collection ID when listed via a collection (adds `remove_link`).
- * @returns Record JSON.
  */
 export function recordJson(
   ctx: Ctx,
@@ -146,10 +132,7 @@ export function recordJson(
 /**
  * A collection.
  *
- * @param ctx Request context.
- * @param c The collection.
  * @param removeLinkOf Link context (record or parent collection URL) adding `remove_link`.
- * @returns Collection JSON.
  */
 export function collectionJson(
   ctx: Ctx,
@@ -181,10 +164,6 @@ export function collectionJson(
 
 /**
  * A group.
- *
- * @param ctx Request context.
- * @param g The group.
- * @returns Group JSON.
  */
 export function groupJson(ctx: Ctx, g: GroupData): Record<string, unknown> {
   const self = `${ctx.base}/groups/${g.id}`;
@@ -205,10 +184,6 @@ export function groupJson(ctx: Ctx, g: GroupData): Record<string, unknown> {
 
 /**
  * A template.
- *
- * @param ctx Request context.
- * @param t The template.
- * @returns Template JSON.
  */
 export function templateJson(ctx: Ctx, t: TemplateData): Record<string, unknown> {
   const self = `${ctx.base}/templates/${t.id}`;
@@ -234,10 +209,6 @@ export function templateJson(ctx: Ctx, t: TemplateData): Record<string, unknown>
 
 /**
  * A record, collection, template or group, by its kind.
- *
- * @param ctx Request context.
- * @param r The resource.
- * @returns Its JSON.
  */
 export function resourceJson(ctx: Ctx, r: Resource): Record<string, unknown> {
   if (r.kind === "record") return recordJson(ctx, r as RecordData);
@@ -248,10 +219,6 @@ export function resourceJson(ctx: Ctx, r: Resource): Record<string, unknown> {
 
 /**
  * A file.
- *
- * @param ctx Request context.
- * @param f The file.
- * @returns File JSON.
  */
 export function fileJson(ctx: Ctx, f: StoredFile): Record<string, unknown> {
   const record = `${ctx.base}/records/${f.recordId}`;
@@ -282,10 +249,7 @@ export function fileJson(ctx: Ctx, f: StoredFile): Record<string, unknown> {
 /**
  * An upload (with `_meta.task` once a chunked upload was finished).
  *
- * @param ctx Request context.
- * @param u The upload.
  * @param withChecksum Whether to include `checksum` (not on creation).
- * @returns Upload JSON.
  */
 export function uploadJson(ctx: Ctx, u: Upload, withChecksum = true): Record<string, unknown> {
   const record = `${ctx.base}/records/${u.recordId}`;
@@ -335,10 +299,7 @@ export function uploadJson(ctx: Ctx, u: Upload, withChecksum = true): Record<str
 /**
  * A record link; `side` decides which record is left out.
  *
- * @param ctx Request context.
- * @param l The link.
  * @param side `out` leaves out `record_from`, `in` leaves out `record_to`, `both` keeps both.
- * @returns Link JSON.
  */
 export function linkJson(
   ctx: Ctx,

@@ -21,8 +21,6 @@ export interface NewResource<K extends Kind> {
  * Checks the `<kind>.create` scope, validates the body (401, then 400) and builds the shared
  * fields of the new resource with the next ID of its kind.
  *
- * @param ctx Request context.
- * @param kind Resource kind.
  * @param fields Optional fields the kind accepts beyond the base fields.
  * @param more Checks of the kind's own fields (see {@linkcode ValidateOptions}).
  * @returns The input and the resource's shared fields.
@@ -62,9 +60,6 @@ export async function newResource<K extends Kind>(
  * Stores a new resource, unless another request took its identifier meanwhile (between the
  * validation and now): the database's unique constraint, so of two creations at once one wins
  * and the other gets 400 `Identifier is already in use.`.
- *
- * @param ctx Request context.
- * @param resource The new resource.
  */
 export function insertResource(ctx: Ctx, resource: Resource): void {
   const map = ctx.state.resources(resource.kind);
@@ -79,10 +74,6 @@ export function insertResource(ctx: Ctx, resource: Resource): void {
 /**
  * Loads a deleted resource of the current user from the trash (route parameter `id`): 401 without
  * `misc.manage_trash`, 404 when absent, not deleted or created by someone else.
- *
- * @param ctx Request context.
- * @param kind Resource kind.
- * @returns The deleted resource.
  */
 export function loadTrashed<T extends Resource>(ctx: Ctx, kind: Kind): T {
   requireScopes(ctx, "misc.manage_trash");
@@ -97,10 +88,6 @@ export function loadTrashed<T extends Resource>(ctx: Ctx, kind: Kind): T {
  * Loads an active resource by the `identifier` route parameter (lower-cased and trimmed; the URL
  * converter accepts `\s*[a-zA-Z0-9-_]+\s*`): 401 without the read scope, 404 without an active
  * match, 403 when the caller may not read it.
- *
- * @param ctx Request context.
- * @param kind Resource kind.
- * @returns The resource.
  */
 export function loadByIdentifier<T extends Resource>(ctx: Ctx, kind: Kind): T {
   requireScopes(ctx, `${kind}.read`);

@@ -49,9 +49,7 @@ function recordData(state: State, r: RecordData): Record<string, unknown> {
 /**
  * Records a revision of a record.
  *
- * @param state Server state.
  * @param record The record after the change.
- * @param userId Who changed it.
  */
 export function addRecordRevision(state: State, record: RecordData, userId: number): void {
   state.recordRevisions.push({
@@ -67,9 +65,7 @@ export function addRecordRevision(state: State, record: RecordData, userId: numb
 /**
  * Records a revision of a file.
  *
- * @param state Server state.
  * @param file The file after the change.
- * @param userId Who changed it.
  */
 export function addFileRevision(state: State, file: StoredFile, userId: number): void {
   state.fileRevisions.push({
@@ -115,9 +111,7 @@ function store(state: State, kind: Kind): Revision[] {
  * Records a revision of a record, collection, template or group after a change; nothing is
  * recorded when the revisioned fields did not change.
  *
- * @param state Server state.
  * @param resource The resource after the change.
- * @param userId Who changed it.
  */
 export function addRevision(state: State, resource: Resource, userId: number): void {
   if (resource.kind === "record") return addRecordRevision(state, resource as RecordData, userId);

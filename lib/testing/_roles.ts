@@ -95,7 +95,6 @@ interface UserRoleTarget {
  * `/roles/users` routes, and a group's `/members`).
  *
  * @param t Where the roles live and what managing them takes.
- * @returns The routes.
  */
 function userRoleRoutes(t: UserRoleTarget): Route[] {
   const { kind, segment, sub } = t;
@@ -166,7 +165,6 @@ function userRoleRoutes(t: UserRoleTarget): Route[] {
  *
  * @param kind `record`, `collection` or `template`.
  * @param segment URL segment (`records`, `collections` or `templates`).
- * @returns The routes.
  */
 export function roleRoutes(kind: "record" | "collection" | "template", segment: string): Route[] {
   const read = `${kind}.read`;
@@ -242,8 +240,6 @@ export function roleRoutes(kind: "record" | "collection" | "template", segment: 
 /**
  * Member routes of groups (`/groups/<id>/members`): the user roles of a group, managed with the
  * `members` action and the `group.members` scope.
- *
- * @returns The routes.
  */
 export function memberRoutes(): Route[] {
   return userRoleRoutes({

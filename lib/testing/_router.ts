@@ -33,10 +33,7 @@ function parseSegment(seg: string): Segment {
 /**
  * Declares a route.
  *
- * @param method HTTP method.
  * @param pattern Path pattern below the API prefix.
- * @param handler The handler.
- * @returns The route.
  */
 export function route(method: string, pattern: string, handler: RouteHandler): Route {
   const segments = pattern.split("/").filter((s) => s !== "").map(parseSegment);
@@ -103,8 +100,6 @@ function candidates(routes: readonly Route[], first: string): readonly Route[] {
 /**
  * Finds the route of a request.
  *
- * @param routes Routes in priority order.
- * @param method HTTP method.
  * @param path Path below the API prefix.
  * @returns The route and its parameters, `"method"` when only the method differs, or null.
  */

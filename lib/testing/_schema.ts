@@ -114,10 +114,6 @@ function str(
  * Validates resource input; throws 400 with `errors` when invalid.
  *
  * @param state Server state (uniqueness and license checks).
- * @param kind Resource kind.
- * @param body Parsed JSON object.
- * @param options Partial/required and accepted fields.
- * @returns The cleaned input.
  */
 export function validateResource(
   state: State,
@@ -188,7 +184,6 @@ export function validateResource(
 /**
  * Normalizes tags: lowercased, whitespace-normalized, de-duplicated, sorted.
  *
- * @param value Input value.
  * @returns Sorted tags, or a message tree.
  */
 export function cleanTags(value: unknown): string[] | { errors: unknown } {

@@ -79,9 +79,6 @@ function matchesOne(query: Record<string, unknown>, entry: FlatExtra): boolean {
 
 /**
  * Parses the `extras` search parameter; null when absent or invalid (filter ignored).
- *
- * @param raw The parameter value.
- * @returns The query objects.
  */
 export function parseExtrasQuery(raw: string | null): Record<string, unknown>[] | null {
   if (raw === null) return null;
@@ -96,10 +93,6 @@ export function parseExtrasQuery(raw: string | null): Record<string, unknown>[] 
 
 /**
  * Whether extras match the query ("and" binds tighter than "or"; the first link is ignored).
- *
- * @param extras A record's extras.
- * @param queries Parsed query objects.
- * @returns True on a match.
  */
 export function matchExtras(extras: Extra[], queries: Record<string, unknown>[]): boolean {
   if (queries.length === 0) return true;
@@ -117,9 +110,6 @@ export function matchExtras(extras: Extra[], queries: Record<string, unknown>[])
  * `±name`); unknown keys fall back to `fallback`.
  *
  * @param items Resources (sorted in place copy).
- * @param sort The sort parameter.
- * @param fallback Default sort.
- * @returns A sorted copy.
  */
 export function sortResources<T extends Resource>(
   items: T[],
@@ -145,9 +135,7 @@ export function sortResources<T extends Resource>(
  * Tells whether a resource's title or identifier contains a lower-cased search text (the
  * `query` of searches and the `filter` of lists); an empty text matches everything.
  *
- * @param resource The resource.
  * @param text The search text, lower-cased and trimmed.
- * @returns Whether it matches.
  */
 export function matchesText(
   resource: Pick<Resource, "title" | "identifier">,

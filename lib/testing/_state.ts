@@ -138,8 +138,6 @@ export interface Revision {
 
 /**
  * Current time in the server's ISO format (`...T10:20:30.123000+00:00`).
- *
- * @returns The timestamp.
  */
 export function now(): string {
   const ms = Date.now();
@@ -187,7 +185,6 @@ export class State {
   /**
    * Creates the state.
    *
-   * @param storageDir Directory for file bytes.
    * @param quota Per-user upload quota in bytes.
    */
   constructor(storageDir: string, quota: number) {
@@ -254,7 +251,6 @@ export class State {
   /**
    * Next ID of a sequence.
    *
-   * @param sequence Sequence name.
    * @returns The ID (from 1).
    */
   nextId(sequence: string): number {
@@ -266,10 +262,7 @@ export class State {
   /**
    * Adds a user.
    *
-   * @param username Local username.
-   * @param displayname Display name.
    * @param identityType Identity provider (default `local`).
-   * @returns The user.
    */
   addUser(username: string, displayname: string, identityType: IdentityType = "local"): User {
     const id = this.nextId("user");
@@ -289,11 +282,6 @@ export class State {
 
   /**
    * Adds a token.
-   *
-   * @param token Token text.
-   * @param userId Owner.
-   * @param scopes Scopes.
-   * @param expired Whether it is expired.
    */
   addToken(token: string, userId: number, scopes: Iterable<string>, expired = false): void {
     this.tokens.set(token, { userId, scopes: new Set(scopes), expired });
@@ -301,9 +289,6 @@ export class State {
 
   /**
    * Resource map of a kind.
-   *
-   * @param kind Resource kind.
-   * @returns The map.
    */
   resources(kind: Kind): Map<number, Resource> {
     if (kind === "record") return this.records;
@@ -315,8 +300,6 @@ export class State {
 
 /**
  * A random `pat_...` token.
- *
- * @returns The token.
  */
 export function randomToken(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(24));

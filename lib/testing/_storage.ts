@@ -31,9 +31,7 @@ const MEMORY_BUDGET_BYTES = 256 << 20;
 /**
  * A new unique path in the storage directory.
  *
- * @param state Server state.
  * @param label Readable part of the name.
- * @returns The path.
  */
 export function storagePath(state: State, label: string): string {
   return join(state.storageDir, `${label}-${crypto.randomUUID()}`);
@@ -44,9 +42,7 @@ export function storagePath(state: State, label: string): string {
  * Durability is no part of the local server's contract (its storage is a temporary directory
  * removed on close), and creating a file costs more CPU than everything else a small upload does.
  *
- * @param state Server state.
  * @param path The body's storage path (its key).
- * @param bytes The body.
  * @returns Whether the bytes are kept (else the caller writes them to `path`).
  */
 function keepInMemory(state: State, path: string, bytes: Uint8Array): boolean {
@@ -61,9 +57,6 @@ function keepInMemory(state: State, path: string, bytes: Uint8Array): boolean {
 /**
  * Removes stored bytes (kept in memory or written to the storage directory); a missing one is
  * no error.
- *
- * @param state Server state.
- * @param path The storage path.
  */
 export async function removeStored(state: State, path: string): Promise<void> {
   const bytes = state.memory.get(path);
@@ -80,8 +73,6 @@ export async function removeStored(state: State, path: string): Promise<void> {
  * is gathered and kept in memory ({@linkcode keepInMemory}), a larger one streamed to a new file
  * in the storage directory, which is removed if the body breaks.
  *
- * @param state Server state.
- * @param body The request body.
  * @param label Readable part of the file name.
  * @param corrupt Store the first byte flipped (fault injection: damaged storage).
  * @returns Path, size, MD5 (of the bytes stored) and the first bytes.
@@ -143,10 +134,6 @@ export async function storeBody(
 
 /**
  * Pieces of bytes as one array (the piece itself when there is one).
- *
- * @param pieces The pieces.
- * @param size Their total size.
- * @returns The bytes.
  */
 export function concatBytes(pieces: Uint8Array[], size: number): Uint8Array {
   if (pieces.length === 1) return pieces[0]!;
@@ -181,10 +168,7 @@ export class HeadBytes {
 /**
  * Opens stored bytes as a byte stream, optionally only the bytes `start` to `end` (inclusive).
  *
- * @param state Server state.
- * @param path The storage path.
  * @param range First and last byte to send (default: all).
- * @returns The stream.
  */
 export async function openStored(
   state: State,
@@ -274,15 +258,6 @@ const GUESSED: Record<string, string> = {
 /**
  * The MIME type the real server guesses from a file name when an upload gives none (Python's
  * `mimetypes.guess_type`); undefined when it guesses nothing, and the sniffed type applies.
- *
- * @param name File name.
- * @returns The guessed type, or undefined.
- *
- * @example
- * ```ts
- * import { guessMimetype } from "./_storage.ts";
- * console.log(guessMimetype("data.csv")); // "text/csv"
- * ```
  */
 export function guessMimetype(name: string): string | undefined {
   const dot = name.lastIndexOf(".");
@@ -293,7 +268,6 @@ export function guessMimetype(name: string): string | undefined {
  * A rough magic MIME type from the first bytes of a file.
  *
  * @param head The file's first bytes (all of them when shorter than {@linkcode SNIFF_BYTES}).
- * @returns The MIME type.
  */
 export function sniffMimetype(head: Uint8Array): string {
   const bytes = head.subarray(0, SNIFF_BYTES);

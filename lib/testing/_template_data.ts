@@ -132,7 +132,6 @@ export function checkTemplateType(value: unknown, errors: Errors): TemplateType 
  * Validates a template's `data` for its type (template mode: required extras may stay empty).
  *
  * @param state Server state (license check).
- * @param type The template type.
  * @param value The `data` input.
  * @returns The cleaned data, or the messages under `data`.
  */

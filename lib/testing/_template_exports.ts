@@ -85,9 +85,6 @@ function objectSchema(extras: Extra[]): Record<string, unknown> {
  * level, nullable scalar types, `default`, `enum`, `minimum`/`maximum`, a custom `unit`
  * sub-schema, `format: "uri"` for IRI strings, `prefixItems` for lists. An empty template gives
  * only `$schema`.
- *
- * @param t The template.
- * @returns The schema object.
  */
 export function templateJsonSchema(t: TemplateData): Record<string, unknown> {
   const schema: Record<string, unknown> = {
@@ -192,9 +189,7 @@ function statement(lines: string[]): string {
  * refer to their own NodeShape through `sh:qualifiedValueShape`, listed with `owl:imports`.
  *
  * @param ctx Request context (the shape's IRI).
- * @param t The template.
  * @param filter The export filter (`user`: no creator).
- * @returns Turtle text.
  */
 export function templateShacl(ctx: Ctx, t: TemplateData, filter: ExportFilter): string {
   const root = `${ctx.base}/templates/${t.id}`;

@@ -26,9 +26,6 @@ export interface TrashOptions<T extends Resource> {
 
 /**
  * Delete, restore and purge routes of one kind.
- *
- * @param options The kind, its segment, renderer and purge.
- * @returns The routes.
  */
 export function trashRoutes<T extends Resource>(options: TrashOptions<T>): Route[] {
   const { kind, segment } = options;

@@ -21,7 +21,6 @@ const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 /**
  * Formats bytes like the server's quota message (decimal units).
  *
- * @param bytes Size.
  * @returns E.g. `1.5 GB`.
  */
 export function formatSize(bytes: number): string {
@@ -44,11 +43,6 @@ function checkQuota(state: State, userId: number, size: number): void {
 
 /**
  * A file of a record by ID (404 unless active and in that record).
- *
- * @param ctx Request context.
- * @param record The record.
- * @param id File UUID.
- * @returns The file.
  */
 export function activeFile(ctx: Ctx, record: RecordData, id: string | undefined): StoredFile {
   const file = id !== undefined && UUID_RE.test(id) ? ctx.state.files.get(id) : undefined;

@@ -40,9 +40,6 @@ function dosDateTime(date: Date): { time: number; date: number } {
 
 /**
  * Total archive size for the given entries.
- *
- * @param entries Members.
- * @returns Bytes.
  */
 export function zipSize(entries: readonly ZipEntry[]): number {
   const encoder = new TextEncoder();
@@ -58,15 +55,6 @@ export function zipSize(entries: readonly ZipEntry[]): number {
  * Streams a store-only ZIP archive of `entries`.
  *
  * @param entries Members (sizes must be exact; each must be below 4 GiB).
- * @returns The archive stream.
- *
- * @example Usage
- * ```ts
- * import { zipStream } from "./_zip.ts";
- * const bytes = new TextEncoder().encode("hi");
- * const zip = zipStream([{ name: "a.txt", size: 2, content: bytes }]);
- * console.log((await new Response(zip).arrayBuffer()).byteLength); // 126
- * ```
  */
 export function zipStream(entries: readonly ZipEntry[]): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();

@@ -46,18 +46,10 @@ export interface ServeArgs {
 const SINGLE = new Set(["port", "hostname", "pat", "quota", "cert", "key"]);
 
 /**
- * Parses a `--user` spec `username:token[:identity type[:display name]]`.
+ * Parses a `--user` spec `username:token[:identity type[:display name]]` ({@linkcode parseServeArgs}
+ * shows it).
  *
- * @param spec The spec.
- * @returns The user.
  * @throws {TypeError} When the spec is malformed.
- *
- * @example Usage
- * ```ts
- * import { parseUserSpec } from "./serve.ts";
- * console.log(parseUserSpec("bob:pat_bob:ldap:Bob Builder"));
- * // { username: "bob", pat: "pat_bob", identityType: "ldap", displayname: "Bob Builder" }
- * ```
  */
 export function parseUserSpec(spec: string): ServerUserInit {
   const [username = "", pat = "", type, ...rest] = spec.split(":");
@@ -78,16 +70,15 @@ export function parseUserSpec(spec: string): ServerUserInit {
 /**
  * Parses the command-line arguments of `deno task serve` (`--name value` or `--name=value`).
  *
- * @param args Command-line arguments.
  * @returns Help flag, option values by name and the users.
  * @throws {TypeError} On an unknown option, a missing value or a malformed `--user`.
  *
  * @example Usage
  * ```ts
  * import { parseServeArgs } from "./serve.ts";
- * const parsed = parseServeArgs(["--port", "8765", "--pat=pat_demo", "--user", "alice:pat_a"]);
+ * const parsed = parseServeArgs(["--port", "8765", "--pat=pat_demo", "--user", "bob:pat_b:ldap:Bob B"]);
  * console.log(parsed.options); // { port: "8765", pat: "pat_demo" }
- * console.log(parsed.users); // [{ username: "alice", pat: "pat_a" }]
+ * console.log(parsed.users); // [{ username: "bob", pat: "pat_b", identityType: "ldap", displayname: "Bob B" }]
  * ```
  */
 export function parseServeArgs(args: readonly string[]): ServeArgs {
@@ -113,18 +104,9 @@ export function parseServeArgs(args: readonly string[]): ServeArgs {
 }
 
 /**
- * Starts the server from command-line arguments.
+ * Starts the server from command-line arguments ({@linkcode parseServeArgs}, {@linkcode startServer}).
  *
  * @param args Command-line arguments (without `--help`).
- * @returns The running server.
- *
- * @example Usage
- * ```ts
- * import { serve } from "./serve.ts";
- * const server = await serve(["--port", "0", "--pat", "pat_demo", "--user", "alice:pat_alice"]);
- * console.log(server.users.map((u) => u.username)); // ["testuser", "alice"]
- * await server.close();
- * ```
  */
 export async function serve(args: readonly string[]): Promise<TestServer> {
   const { options: opts, users } = parseServeArgs(args);

@@ -20,7 +20,10 @@ export interface ServerUserInit {
   identityType?: IdentityType;
   /** Full-scope token of the user (default: a random `pat_...`). */
   pat?: string;
-  /** An inactive account is listed by `GET /users` only with `inactive=true` (default false). */
+  /**
+   * An inactive account is listed by `GET /users` only with `inactive=true`, and its token answers
+   * 401 "This account is currently inactive." (default false).
+   */
   inactive?: boolean;
 }
 
@@ -116,20 +119,30 @@ function userAccounts(options: ServerOptions): (ServerUserInit & { pat: string }
 }
 
 /**
- * Starts the local repository server (an in-process emulation of the repository's HTTP API).
+ * Starts the local repository server (an in-process emulation of the repository's HTTP API);
+ * close it (or `await using`) when done.
  *
- * @param options Port, token, TLS, faults, quota, storage and further users.
- * @returns The running server; close it (or `await using`) when done.
- *
- * @example Usage
+ * @example Usage, with a fault: the first answer is a 503
  * ```ts
- * import { startServer } from "./server.ts";
+ * import { startServer } from "@repo/apy/testing";
  *
- * await using server = await startServer();
- * const response = await fetch(`${server.url}/api/v1/info`, {
- *   headers: { Authorization: `Bearer ${server.pat}` },
+ * await using server = await startServer({ faults: [{ path: "/info", status: 503, nth: 1 }] });
+ * const headers = { Authorization: `Bearer ${server.pat}` };
+ * const first = await fetch(`${server.url}/api/v1/info`, { headers });
+ * await first.body?.cancel(); // 503 once
+ * const second = await fetch(`${server.url}/api/v1/info`, { headers });
+ * console.log(await second.json()); // { version: "1.13.0" }
+ * ```
+ *
+ * @example A second user
+ * ```ts
+ * import { startServer } from "@repo/apy/testing";
+ *
+ * await using server = await startServer({ users: [{ username: "alice", pat: "pat_alice" }] });
+ * const response = await fetch(`${server.url}/api/v1/users/me`, {
+ *   headers: { Authorization: "Bearer pat_alice" },
  * });
- * console.log(await response.json()); // { version: "1.13.0" }
+ * console.log((await response.json()).identity.username); // "alice"
  * ```
  */
 export async function startServer(options: ServerOptions = {}): Promise<TestServer> {

@@ -36,7 +36,6 @@ export const UPLOAD_ANSWER: JsonObjectOptions = { shape: UPLOAD_KEYS };
  *
  * @param value The value from the answer.
  * @param where Where it came from, for the message (`the files of record 3`).
- * @returns The file.
  * @throws {RepoApyError} When a key is missing or of another type.
  */
 export function checkFile(value: unknown, where: string): FileJson {
@@ -48,7 +47,6 @@ export function checkFile(value: unknown, where: string): FileJson {
  *
  * @param value The value from the answer.
  * @param where Where it came from, for the message.
- * @returns The upload.
  * @throws {RepoApyError} When a key is missing or of another type.
  */
 export function checkUpload(value: unknown, where: string): UploadJson {

@@ -35,9 +35,7 @@ export class PartFile {
   /**
    * Wraps a claimed file.
    *
-   * @param path The temporary file's path.
    * @param file The open file, locked.
-   * @param size Its size when claimed.
    * @param resumable Whether it has the shared name.
    */
   constructor(path: string, file: Deno.FsFile, size: number, resumable: boolean) {
@@ -70,7 +68,6 @@ export class PartFile {
  * Claims the temporary file of a download: the shared one named after the data (`key`) when no
  * other process holds it, resuming the data it holds; else, or without a key, a new private one.
  *
- * @param target The target file.
  * @param key 8 hex digits naming the data (a resumable download).
  * @returns The claimed file; release it.
  */
@@ -127,7 +124,6 @@ async function tryClaim(path: string): Promise<PartFile | "busy" | undefined> {
 /**
  * Whether another process holds `path` (a temporary file being written).
  *
- * @param path A temporary file.
  * @returns True while its owner runs.
  */
 export async function partInUse(path: string): Promise<boolean> {
@@ -191,7 +187,6 @@ export interface WriteAtomicOptions {
 /**
  * Writes a stream to `path` atomically.
  *
- * @param path The target file.
  * @param body The data; it is consumed fully or cancelled.
  * @param options Temporary file, verification before the rename, overwrite policy.
  * @returns The path written (another free name when the target appeared meanwhile, without
@@ -377,7 +372,6 @@ async function* readChunks(
 /**
  * Name of a temporary file beside `path`.
  *
- * @param path The target file.
  * @param key 8 hex digits naming the data (a resumable download); default random.
  * @returns `<dir>/.<name>.<key>.part`.
  */
@@ -388,9 +382,6 @@ export function tempPathFor(path: string, key: string = crypto.randomUUID().slic
 /**
  * The part of a temporary name taken from the target's name (at most 200 bytes, so the whole
  * temporary name stays within 255).
- *
- * @param name The target's file name.
- * @returns The shortened name.
  */
 export function tempStem(name: string): string {
   return safeFileName(name, { maxBytes: 200 });

@@ -53,7 +53,6 @@ export class UploadConflict extends UploadError {
   /**
    * Creates the error.
    *
-   * @param upload The upload.
    * @param conflict What the other process did.
    * @param cause The server's answer that showed it.
    */
@@ -71,9 +70,6 @@ export class UploadConflict extends UploadError {
 /**
  * Deletes an upload the server should not keep (best effort: it may be gone already, and the
  * server drops active uploads after a day anyway).
- *
- * @param transport The transport.
- * @param upload The upload.
  */
 export async function deleteUpload(transport: Transport, upload: UploadJson): Promise<void> {
   const link = upload._actions.delete ?? upload._links.self;
@@ -127,11 +123,8 @@ interface Session {
 /**
  * Sends every chunk the upload lacks, finishes it, waits for the merged file and verifies it.
  *
- * @param transport The transport.
  * @param upload The chunked upload (possibly with chunks from an earlier attempt, or already
  * finished by another process).
- * @param source The data.
- * @param options Concurrency, progress, signal, poll deadline, recheck and file lookup.
  * @returns The created or replaced file, verified.
  */
 export async function sendChunked(

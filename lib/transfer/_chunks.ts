@@ -25,8 +25,6 @@ function createMd5(): Hash {
 export class FixedChunkStream extends TransformStream<Uint8Array, Uint8Array<ArrayBuffer>> {
   /**
    * Creates the chunker.
-   *
-   * @param size Bytes per chunk.
    */
   constructor(size: number) {
     if (!Number.isInteger(size) || size <= 0) {
@@ -58,9 +56,6 @@ export class FixedChunkStream extends TransformStream<Uint8Array, Uint8Array<Arr
 
 /**
  * MD5 of some bytes as lower-case hex.
- *
- * @param data The bytes.
- * @returns The hex digest.
  */
 export function md5Hex(data: Uint8Array): string {
   return createMd5().update(data).digest("hex");
@@ -85,7 +80,6 @@ const COMPOSITE_MD5 = /^([0-9a-f]{32})-(\d+)$/i;
  * part size.
  *
  * @param checksum The checksum of a file.
- * @param size The file's size.
  * @returns `"md5"`, `"composite"` or `undefined` when the form is unknown.
  */
 export function checksumKind(
@@ -157,8 +151,6 @@ export class Checksum {
 
   /**
    * The checksum; call once, after the last piece.
-   *
-   * @returns Size and checksum candidates.
    */
   result(): StreamChecksum {
     if (this.#kind === "md5") return { size: this.#size, candidates: [this.#hash.digest("hex")] };
@@ -175,7 +167,6 @@ export class Checksum {
  * raw part digests, and over the concatenated hex digests, each with `-<part count>`.
  *
  * @param parts The part digests as hex, in order.
- * @returns The two candidates.
  */
 export function compositeCandidates(parts: readonly string[]): string[] {
   const raw = new Uint8Array(parts.length * 16);

@@ -26,14 +26,9 @@ export interface ExportFileOptions {
 /**
  * Saves the export at `endpoint` under `path`.
  *
- * @param transport The transport.
- * @param endpoint The export endpoint.
- * @param path Target file or directory.
  * @param identifier The resource's identifier (for the folder).
  * @param defaultName File name used when `name` is not given (from the server).
  * @param extension Extension added to the file name unless it has it.
- * @param options Name, folder, overwrite policy, query, progress, signal.
- * @returns The path written.
  */
 export async function saveExport(
   transport: Transport,

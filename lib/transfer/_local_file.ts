@@ -23,7 +23,6 @@ const FILE_ERRORS = [
  * {@linkcode LocalFileError} for `path`.
  *
  * @param path The target as the caller named it.
- * @param work The write.
  * @returns What `work` returns.
  */
 export async function writingFile<T>(path: string, work: () => Promise<T>): Promise<T> {

@@ -34,8 +34,6 @@ export interface ResolveTargetOptions {
  *
  * @param path A file or directory path.
  * @param defaultName File name used inside a directory.
- * @param options Subfolder, overwrite policy, claimed paths.
- * @returns The file to write.
  */
 export async function resolveTarget(
   path: string,
@@ -119,7 +117,6 @@ function numbered(path: string, n: number): string {
  * The path itself when free, else `<stem>_<n><ext>` with the smallest free `n` from 2 (the stem
  * is shortened when the name would get too long).
  *
- * @param path The wanted path.
  * @param taken Paths claimed already (treated as existing); the chosen path is added.
  * @param overwrite Existing files count as free (only `taken` paths are skipped).
  * @returns A path that does not exist yet (or, with `overwrite`, is not taken).
@@ -153,7 +150,6 @@ const MAX_NUMBERED_NAMES = 10_000;
 /**
  * `path` marked as a directory for {@linkcode resolveTarget} (one trailing separator).
  *
- * @param path A directory path.
  * @returns The path ending in `/`.
  */
 export function asDirectory(path: string): string {
@@ -163,9 +159,7 @@ export function asDirectory(path: string): string {
 /**
  * `name` with `.<extension>` added unless it ends with it already.
  *
- * @param name A file name.
  * @param extension The extension without the dot.
- * @returns The file name.
  */
 export function withExtension(name: string, extension: string): string {
   return name.endsWith(`.${extension}`) ? name : `${name}.${extension}`;

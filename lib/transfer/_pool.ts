@@ -19,9 +19,6 @@ export interface PoolOptions {
  * @typeParam T Item type.
  * @param limit Tasks in flight at most (≥ 1).
  * @param items The items, pulled lazily.
- * @param task The work per item.
- * @param options Abort signal.
- * @returns When every task succeeded.
  * @throws The first task's (or the source's) error, after running tasks settled.
  */
 export async function runPool<T>(

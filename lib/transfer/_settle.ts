@@ -58,9 +58,7 @@ export class SettleTracker {
    * new (the settle time starts at `after`), `same` when it is unchanged since an earlier look.
    *
    * @param name The file's name in the record.
-   * @param state What the look saw.
    * @param after Clock time read after the look.
-   * @returns What the look means.
    */
   look(name: string, state: FileState, after: number): LookResult {
     if (this.known.get(name) === stateKey(state)) {
@@ -99,7 +97,6 @@ export class SettleTracker {
   /**
    * The files due for their second look at clock time `now`, in name order.
    *
-   * @param now Clock time.
    * @returns Names of the due files not marked failed.
    */
   due(now: number): string[] {
@@ -114,7 +111,6 @@ export class SettleTracker {
    * Whether a file looked at again at clock time `before` (read before the look) in `state` has
    * settled: unchanged since a look at least the settle time earlier.
    *
-   * @param name The file's name.
    * @param state What the new look saw.
    * @param before Clock time read before the new look.
    * @returns `true` when it may be sent.
@@ -127,8 +123,6 @@ export class SettleTracker {
 
   /**
    * When the next pending file settles (clock time), or `undefined` when none waits.
-   *
-   * @returns The clock time.
    */
   nextSettle(): number | undefined {
     let next: number | undefined;

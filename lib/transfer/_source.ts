@@ -43,9 +43,7 @@ export interface ResolvedSource {
 /**
  * Resolves a source: stats a file, checks a stream's declared size.
  *
- * @param source The source.
  * @param size Declared size (required for a stream).
- * @returns The resolved source.
  */
 export async function resolveSource(source: UploadSource, size?: number): Promise<ResolvedSource> {
   if (typeof source === "string") return fileSource(source);

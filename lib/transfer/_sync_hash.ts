@@ -18,10 +18,6 @@ export type ChecksumKind = "md5" | "composite";
 
 /**
  * The form of a server checksum, or `undefined` when it cannot be compared.
- *
- * @param checksum The server's checksum.
- * @param size The file's size.
- * @returns The form.
  */
 export function kindOf(
   checksum: string | null | undefined,
@@ -33,8 +29,6 @@ export function kindOf(
 /**
  * The checksum candidates of a local file in one form (any one equal to the server's is a match).
  *
- * @param path The file.
- * @param kind The server's form.
  * @returns Size read and candidates (lower-case).
  */
 export async function fileChecksums(
@@ -110,7 +104,6 @@ export function userCacheDir(): string | undefined {
  *
  * @param cacheDir The cache folder (see {@linkcode userCacheDir}).
  * @param owner Host, record and real folder path.
- * @returns The path.
  */
 export async function syncCachePath(cacheDir: string, owner: CacheOwner): Promise<string> {
   const key = JSON.stringify([owner.host, owner.record, owner.folder]);
@@ -194,7 +187,6 @@ export class HashCache {
    * @param path The cache file ({@linkcode syncCachePath}).
    * @param owner Host, record and folder it must belong to.
    * @param onWarning Receives why an existing cache file is not used.
-   * @returns The cache.
    */
   static async load(
     path: string,

@@ -20,9 +20,7 @@ const POLL_MAX_MS = 1000;
  * task produced the file, failed, or the deadline passed: gentle growth sees a merge that just
  * ended soon after, and a poll a second is little load for a server.
  *
- * @param transport The transport.
  * @param upload The upload as `finish` (or a GET) returned it.
- * @param options Deadline and signal.
  * @returns The file the task produced (not yet verified), and the checksum of the data the
  * upload stored when the server reports it.
  * @throws {UploadError} With `task` when the task failed; without it on the deadline.

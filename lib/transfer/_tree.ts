@@ -81,8 +81,6 @@ function unreadableReason(error: Error, link: boolean): string {
  * are left out (one warning with their count) unless `followSymlinks`; then a link that leads
  * back to a folder being walked is left out with a warning, so a loop ends.
  *
- * @param root The folder.
- * @param options Filter, symbolic links, warnings.
  * @returns The files, in name order.
  */
 export async function walkTree(root: string, options: WalkTreeOptions = {}): Promise<TreeFile[]> {
@@ -168,7 +166,6 @@ export async function walkTree(root: string, options: WalkTreeOptions = {}): Pro
 /**
  * Throws before anything is sent when names are longer than the server accepts.
  *
- * @param names Names in the record.
  * @throws {InputError} Listing every name that is too long.
  */
 export function checkNameLengths(names: Iterable<string>): void {
@@ -182,9 +179,6 @@ export function checkNameLengths(names: Iterable<string>): void {
 
 /**
  * The folders of a relative `/`-separated path, outermost first (`a/b/c` → `a`, `a/b`).
- *
- * @param name The path.
- * @returns Its folders.
  */
 export function parentsOf(name: string): string[] {
   const parents: string[] = [];
@@ -206,9 +200,7 @@ export function compareNames(a: string, b: string): number {
  * stay inside the target). With `flat`, the whole name is one component (`/` becomes `_`).
  *
  * @param name The name as the server sent it.
- * @param flat Keep one level, as before trees.
  * @param maxBytes Longest component in UTF-8 bytes (longer ones are shortened).
- * @returns The relative path.
  */
 export function localName(name: string, flat = false, maxBytes?: number): string {
   const options = { maxBytes };
@@ -237,7 +229,6 @@ export class PathBlockedError extends InputError {
  * @param relative The file's relative path from {@linkcode localName}.
  * @param folders Folders this run found or made already (a download of many files in one
  *   folder then looks at it once); filled in.
- * @returns The file's full path.
  * @throws {PathBlockedError} When a component on the way is a file or a symbolic link.
  */
 export async function makeParents(
@@ -284,7 +275,6 @@ export async function makeParents(
  * none a symbolic link (one may have been swapped in since the folders were made). There is no
  * `openat` here: a swap between this check and the open or rename that follows it is not caught.
  *
- * @param root The target folder.
  * @param relative The file's relative path, `/` separated.
  * @throws {PathBlockedError} When a component is missing, a file or a symbolic link.
  */

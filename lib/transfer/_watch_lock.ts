@@ -52,7 +52,6 @@ export class WatchLockedError extends RepoApyError {
    * Creates the error.
    *
    * @param owner The lock's owner, when known.
-   * @param lockPath The lock file.
    */
   constructor(owner: WatchLockOwner | undefined, lockPath: string) {
     const who = owner === undefined
@@ -164,7 +163,6 @@ function readOwner(path: string): Promise<WatchLockOwner | undefined> {
  *
  * @param key Folder, repository and record.
  * @param dir The folder of lock files.
- * @returns The held lock.
  */
 export async function acquireWatchLock(key: WatchLockKey, dir: string): Promise<WatchLock> {
   await Deno.mkdir(dir, { recursive: true });

@@ -50,16 +50,37 @@ export interface UploadErrorInit extends ErrorOptions {
 /**
  * An upload failed after the server had accepted it: sending data, finishing or merging.
  *
- * @example Usage
+ * @example The transfer errors
  * ```ts
- * import { UploadError } from "@repo/apy";
+ * import {
+ *   FilesExistError,
+ *   IncompleteDownloadError,
+ *   IntegrityError,
+ *   LocalFileError,
+ *   RepoManager,
+ *   UploadError,
+ *   UploadFilesError,
+ * } from "@repo/apy";
+ * import { startServer } from "@repo/apy/testing";
  * import assert from "node:assert";
  *
- * const error = new UploadError("The merge failed: upload the file again", {
- *   task: { state: "failure", error: "disk full" },
- * });
- * assert.strictEqual(error.task?.error, "disk full");
- * assert.strictEqual(error.resumable, false);
+ * await using server = await startServer();
+ * await using manager = new RepoManager({ host: server.url, pat: server.pat });
+ * const record = await manager.record({ identifier: "sample-1", create: true });
+ * const dir = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${dir}/a.txt`, "a");
+ * await record.uploadFiles(dir);
+ * await Deno.writeTextFile(`${dir}/a.txt`, "b"); // other content under the same name
+ * // Refused before anything is sent: FilesExistError names the files (`force` replaces them).
+ * await assert.rejects(
+ *   record.uploadFiles(dir),
+ *   (error) => error instanceof FilesExistError && error.names[0] === "a.txt",
+ * );
+ * await Deno.remove(dir, { recursive: true });
+ * // The others say what was left where: UploadError (`resumable`, `left` on the server),
+ * // UploadFilesError (`done` before the file at `path` failed), IntegrityError (the data differs
+ * // from what the server announced; nothing kept), IncompleteDownloadError (`partials` kept for
+ * // resuming), LocalFileError (the file system refused `path`).
  * ```
  */
 export class UploadError extends RepoApyError {
@@ -76,12 +97,7 @@ export class UploadError extends RepoApyError {
   /** Whether the upload stopped because its signal was aborted (the reason is the `cause`). */
   readonly aborted: boolean;
 
-  /**
-   * Creates the error.
-   *
-   * @param message What went wrong and what to do.
-   * @param init The upload, the task, whether it is resumable, and the `cause`.
-   */
+  /** Creates the error. */
   constructor(message: string, init: UploadErrorInit = {}) {
     super(message, init.cause === undefined ? undefined : { cause: init.cause });
     this.upload = init.upload;
@@ -95,27 +111,13 @@ export class UploadError extends RepoApyError {
 
 /**
  * Files of a multi-file upload already exist in the record (and `force` is off); nothing was
- * uploaded. `names` lists them.
- *
- * @example Usage
- * ```ts
- * import { FilesExistError } from "@repo/apy";
- * import assert from "node:assert";
- *
- * const error = new FilesExistError(["a.txt"], "The record has 'a.txt' already: use force to replace it");
- * assert.deepStrictEqual(error.names, ["a.txt"]);
- * ```
+ * uploaded. `names` lists them. {@linkcode UploadError} shows the transfer errors.
  */
 export class FilesExistError extends RepoApyError {
   /** Names of the files that exist already. */
   readonly names: string[];
 
-  /**
-   * Creates the error.
-   *
-   * @param names Names of the files that exist already.
-   * @param message What went wrong and what to do.
-   */
+  /** Creates the error. */
   constructor(names: string[], message: string) {
     super(message);
     this.names = names;
@@ -133,17 +135,7 @@ export interface UploadFilesDone {
 /**
  * A multi-file upload stopped: `done` lists what was uploaded or skipped before, `path` names the
  * file that failed, and the `cause` is its error. Running it again with `skipExisting` continues.
- *
- * @example Usage
- * ```ts
- * import { UploadFilesError } from "@repo/apy";
- * import assert from "node:assert";
- *
- * const done = { uploaded: [], skipped: [] };
- * const error = new UploadFilesError("Uploading 'b.txt' failed", "b.txt", done, new Error("gone"));
- * assert.strictEqual(error.path, "b.txt");
- * assert.deepStrictEqual(error.done, done);
- * ```
+ * {@linkcode UploadError} shows the transfer errors.
  */
 export class UploadFilesError extends RepoApyError {
   /** What was uploaded or skipped before the failure. */
@@ -151,14 +143,7 @@ export class UploadFilesError extends RepoApyError {
   /** The local file whose upload failed (none when it was cancelled between files). */
   readonly path: string | undefined;
 
-  /**
-   * Creates the error.
-   *
-   * @param message What went wrong and what to do.
-   * @param path The local file whose upload failed, if any.
-   * @param done What was uploaded or skipped before.
-   * @param cause The failure.
-   */
+  /** Creates the error. */
   constructor(message: string, path: string | undefined, done: UploadFilesDone, cause: unknown) {
     super(message, { cause });
     this.path = path;
@@ -180,16 +165,7 @@ export interface IntegrityFacts {
 
 /**
  * Downloaded data does not match the size or checksum the server announced; nothing was kept.
- *
- * @example Usage
- * ```ts
- * import { IntegrityError } from "@repo/apy";
- * import assert from "node:assert";
- *
- * const error = new IntegrityError("./a.txt", { expectedSize: 10, size: 7 });
- * assert.strictEqual(error.path, "./a.txt");
- * assert.strictEqual(error.facts.size, 7);
- * ```
+ * {@linkcode UploadError} shows the transfer errors.
  */
 export class IntegrityError extends RepoApyError {
   /** Where the data was to be written. */
@@ -197,12 +173,7 @@ export class IntegrityError extends RepoApyError {
   /** Expected and actual size and checksum. */
   readonly facts: IntegrityFacts;
 
-  /**
-   * Creates the error.
-   *
-   * @param path Where the data was to be written.
-   * @param facts Expected and actual size and checksum.
-   */
+  /** Creates the error. */
   constructor(path: string, facts: IntegrityFacts) {
     const what = facts.expectedSize !== undefined && facts.expectedSize !== facts.size
       ? `expected ${facts.expectedSize} bytes, got ${facts.size}`
@@ -231,27 +202,13 @@ export interface PartialFile {
  * A download stopped early (aborted, or the connection broke) and its partial data was kept
  * (option `keepPartial`): the same download, run again, resumes it. The original failure is the
  * `cause`.
- *
- * @example Usage
- * ```ts
- * import { IncompleteDownloadError } from "@repo/apy";
- * import assert from "node:assert";
- *
- * const partial = { path: "./a.bin", partPath: "./a.bin.part", bytes: 512, total: 1024 };
- * const error = new IncompleteDownloadError([partial], new Error("connection reset"));
- * assert.strictEqual(error.partials[0]?.bytes, 512);
- * ```
+ * {@linkcode UploadError} shows the transfer errors.
  */
 export class IncompleteDownloadError extends RepoApyError {
   /** The partial files kept, one per interrupted file. */
   readonly partials: PartialFile[];
 
-  /**
-   * Creates the error.
-   *
-   * @param partials The partial files kept.
-   * @param cause Why the download stopped.
-   */
+  /** Creates the error. */
   constructor(partials: PartialFile[], cause: unknown) {
     const what = partials.length === 1
       ? `'${partials[0]!.partPath}'`
@@ -269,28 +226,13 @@ export class IncompleteDownloadError extends RepoApyError {
  * The file system refused a local file of a transfer (no permission, a missing folder, a file
  * where a folder should be). `path` is the file the caller asked for (a download's target, never
  * its temporary `.part` file); the OS error is the `cause`.
- *
- * @example Usage
- * ```ts
- * import { LocalFileError } from "@repo/apy";
- * import assert from "node:assert";
- *
- * const denied = new Deno.errors.PermissionDenied("Permission denied (os error 13)");
- * const error = new LocalFileError("/data/out/run1.h5", denied);
- * assert.strictEqual(error.path, "/data/out/run1.h5");
- * assert.ok(error.cause instanceof Deno.errors.PermissionDenied);
- * ```
+ * {@linkcode UploadError} shows the transfer errors.
  */
 export class LocalFileError extends RepoApyError {
   /** The local file the operation was writing or reading, as the caller named it. */
   readonly path: string;
 
-  /**
-   * Creates the error.
-   *
-   * @param path The local file (a download's target, not its temporary file).
-   * @param cause The OS error.
-   */
+  /** Creates the error. */
   constructor(path: string, cause: Error) {
     super(`Cannot write or read the file '${path}': ${cause.message}`, { cause });
     this.path = path;

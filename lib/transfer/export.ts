@@ -73,7 +73,7 @@ export type ResourceExportOptions = Omit<ExportOptions, "exportType">;
  * @example Usage
  * ```ts
  * import { RepoManager } from "@repo/apy";
- * import { exportResource } from "./export.ts";
+ * import { exportResource, exportStream } from "./export.ts";
  * import { startServer } from "@repo/apy/testing";
  * import assert from "node:assert";
  *
@@ -84,12 +84,10 @@ export type ResourceExportOptions = Omit<ExportOptions, "exportType">;
  * const path = await exportResource(record, `${dir}/`, { exportType: "json" });
  * assert.strictEqual(JSON.parse(await Deno.readTextFile(path)).identifier, "sample-1");
  * await Deno.remove(dir, { recursive: true });
+ * const stream = await exportStream(record, { exportType: "json" }); // the same data, for piping
+ * assert.strictEqual((await new Response(stream).json()).identifier, "sample-1");
  * ```
  *
- * @param resource The record, collection or template.
- * @param path Target file or directory.
- * @param options Type, filter, folder, force, progress, signal.
- * @returns The path written.
  * @throws {InputError} When the type cannot be exported by this resource type.
  */
 export async function exportResource(
@@ -111,25 +109,9 @@ export async function exportResource(
 }
 
 /**
- * Exports a resource as a byte stream (for piping). Read or cancel the stream.
+ * Exports a resource as a byte stream (for piping; read or cancel it), as
+ * {@linkcode exportResource} shows.
  *
- * @example Usage
- * ```ts
- * import { RepoManager } from "@repo/apy";
- * import { exportStream } from "./export.ts";
- * import { startServer } from "@repo/apy/testing";
- * import assert from "node:assert";
- *
- * await using server = await startServer();
- * await using manager = new RepoManager({ host: server.url, pat: server.pat });
- * const record = await manager.record({ identifier: "sample-1", create: true });
- * const stream = await exportStream(record, { exportType: "json" });
- * assert.strictEqual((await new Response(stream).json()).identifier, "sample-1");
- * ```
- *
- * @param resource The record, collection or template.
- * @param options Type, filter, progress, signal.
- * @returns The exported data.
  * @throws {InputError} When the type cannot be exported by this resource type.
  */
 export async function exportStream(
@@ -164,23 +146,12 @@ function checkType(
 /** The export methods of records, collections and templates (mixed in from {@linkcode EXPORT_METHODS}). */
 export interface ExportMethods<T extends string> {
   /**
-   * Exports the resource to disk: a directory gets `<identifier>.<ext>` (`useFolder` writes into
-   * `<path>/<identifier>/`); streamed to a temporary file, renamed when complete.
+   * Exports the resource to disk ({@linkcode exportResource}); `exportType` defaults to `json`.
    *
-   * @param path Target file or directory.
-   * @param exportType One of the type's export types. @default {"json"}
-   * @param options Filter, folder, force, progress, signal.
-   * @returns The path written.
    * @throws {InputError} When the type cannot be exported as `exportType`.
    */
   export(path: string, exportType?: T, options?: ResourceExportOptions): Promise<string>;
-  /**
-   * Exports the resource as a byte stream (for piping); read or cancel it.
-   *
-   * @param exportType One of the type's export types. @default {"json"}
-   * @param options Filter, progress, signal.
-   * @returns The exported data.
-   */
+  /** Exports the resource as a byte stream ({@linkcode exportStream}); `exportType` defaults to `json`. */
   exportStream(
     exportType?: T,
     options?: Omit<ExportStreamOptions, "exportType">,

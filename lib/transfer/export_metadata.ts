@@ -47,7 +47,7 @@ export interface ExportMetadataOptions {
  * @example Usage
  * ```ts
  * import { RepoManager } from "@repo/apy";
- * import { exportMetadata } from "./export_metadata.ts";
+ * import { exportMetadata, exportMetadataStream } from "./export_metadata.ts";
  * import { startServer } from "@repo/apy/testing";
  * import assert from "node:assert";
  *
@@ -59,12 +59,9 @@ export interface ExportMetadataOptions {
  * const path = await exportMetadata(record, `${dir}/meta.json`, { format: "plain" });
  * assert.deepStrictEqual(JSON.parse(await Deno.readTextFile(path)), { temperature: 21.5 });
  * await Deno.remove(dir, { recursive: true });
+ * const stream = await exportMetadataStream(record, { format: "plain" }); // for piping
+ * assert.deepStrictEqual(await new Response(stream).json(), { temperature: 21.5 });
  * ```
- *
- * @param record The record.
- * @param path Target file or directory.
- * @param options Filter, format, folder, force, progress, signal.
- * @returns The path written.
  */
 export async function exportMetadata(
   record: RecordTarget & { readonly id: number },
@@ -84,26 +81,8 @@ export async function exportMetadata(
 }
 
 /**
- * Exports a record's extra metadata as a JSON byte stream (for piping). Read or cancel it.
- *
- * @example Usage
- * ```ts
- * import { RepoManager } from "@repo/apy";
- * import { exportMetadataStream } from "./export_metadata.ts";
- * import { startServer } from "@repo/apy/testing";
- * import assert from "node:assert";
- *
- * await using server = await startServer();
- * await using manager = new RepoManager({ host: server.url, pat: server.pat });
- * const record = await manager.record({ identifier: "sample-1", create: true });
- * await record.addMetadatum({ key: "temperature", type: "float", value: 21.5 });
- * const stream = await exportMetadataStream(record, { format: "plain" });
- * assert.deepStrictEqual(await new Response(stream).json(), { temperature: 21.5 });
- * ```
- *
- * @param record The record.
- * @param options Filter, format, progress, signal.
- * @returns The JSON data.
+ * Exports a record's extra metadata as a JSON byte stream (for piping; read or cancel it), as
+ * {@linkcode exportMetadata} shows.
  */
 export async function exportMetadataStream(
   record: RecordTarget & { readonly id: number },

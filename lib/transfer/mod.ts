@@ -1,20 +1,7 @@
 /**
  * The transfer engine: streamed, verified and resumable uploads, downloads, exports and the sync
  * of a folder with a record, as standalone functions over a transport. The record class that
- * exposes them as methods is in `lib/model/`.
- *
- * @example Usage
- * ```ts
- * import { openResource } from "../resources/resource.ts";
- * import { RepoRecord } from "../model/mod.ts";
- * import { Transport } from "../http/transport.ts";
- * import { startServer } from "../testing/mod.ts";
- * await using server = await startServer();
- * await using transport = new Transport({ settings: { host: server.url, pat: server.pat } });
- * const record = await openResource(transport, RepoRecord, { identifier: "demo", create: true });
- * const file = await record.uploadString("hello", "hello.txt");
- * console.log(file.size); // 5
- * ```
+ * exposes them as methods, with one example per capability, is in `lib/model/`.
  *
  * @module
  */

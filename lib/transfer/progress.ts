@@ -33,23 +33,15 @@ export type ProgressCallback = (progress: Progress) => void;
  * const progress = new ProgressStream(({ bytes }) => seen.push(bytes), 5);
  * await new Response(new Blob(["hello"]).stream().pipeThrough(progress)).text();
  * assert.deepStrictEqual(seen, [5]);
+ * assert.strictEqual(progress.bytes, 5);
  * ```
  */
 export class ProgressStream extends TransformStream<Uint8Array, Uint8Array> {
   #bytes = 0;
 
   /**
-   * Creates the stream.
-   *
-   * @example Usage
-   * ```ts
-   * import { ProgressStream } from "./progress.ts";
-   * const stream = new ProgressStream(({ bytes, total }) => console.log(bytes, total), 10);
-   * ```
-   *
-   * @param onProgress Called with the running byte count after every chunk.
-   * @param total Bytes expected in total, when known.
-   * @param start Bytes already transferred before this stream (for resumed transfers).
+   * Creates the stream: `onProgress` gets the running count after every chunk; `start` counts
+   * bytes transferred before it (a resumed transfer).
    */
   constructor(onProgress: ProgressCallback, total?: number, start = 0) {
     super({
@@ -62,19 +54,7 @@ export class ProgressStream extends TransformStream<Uint8Array, Uint8Array> {
     this.#bytes = start;
   }
 
-  /**
-   * Bytes that went through the stream so far (plus the start offset).
-   *
-   * @example Usage
-   * ```ts
-   * import { ProgressStream } from "./progress.ts";
-   * import assert from "node:assert";
-   *
-   * const progress = new ProgressStream(() => {}, 10, 4); // 4 bytes were sent before
-   * await new Response(new Blob(["hello!"]).stream().pipeThrough(progress)).text();
-   * assert.strictEqual(progress.bytes, 10);
-   * ```
-   */
+  /** Bytes that went through the stream so far (plus the start offset). */
   get bytes(): number {
     return this.#bytes;
   }

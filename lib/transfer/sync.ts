@@ -1,9 +1,6 @@
 /**
- * Keeping a local folder and a record's files identical, in one direction per run: files are
- * equal when their relative name, size and checksum (the server's: plain MD5 or the chunk MD5
- * composite) agree. New files are transferred, changed ones replaced (uploads through the
- * replace-data endpoint, so a file keeps its id), equal ones left alone, and with `delete` what
- * the other side lacks is removed.
+ * Keeping a local folder and a record's files identical, in one direction per run:
+ * {@linkcode syncFolder}.
  *
  * @module
  */
@@ -299,11 +296,7 @@ export function checkSyncOptions(
  * await Deno.remove(dir, { recursive: true });
  * ```
  *
- * @param record The record.
  * @param dir The folder (for `down`, created when missing).
- * @param options Direction, delete and its guards, dry run, globs, concurrency, cache, signal,
- *   callbacks.
- * @returns The plan and what was done.
  * @throws {InputError} For a missing folder (upward), names too long for the server, bad options.
  * @throws The listing's error when a side cannot be listed (nothing was changed).
  */

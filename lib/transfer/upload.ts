@@ -120,10 +120,7 @@ export interface UploadFileOptions {
  * assert.strictEqual(sizes.at(-1), 10);
  * ```
  *
- * @param record The record (anything with `transport`, `id` and `endpoint`).
  * @param source File path, byte stream (with `size`) or bytes.
- * @param options Name, description, force, concurrency, resume, progress, signal.
- * @returns The created or replaced file.
  * @throws {RequestError} 409 when the name exists with other content and `force` is off;
  * nothing is changed.
  * @throws {UploadError} When sending, finishing or assembling fails (`resumable` tells whether

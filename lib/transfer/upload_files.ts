@@ -73,7 +73,7 @@ export interface UploadFilesOptions {
   /**
    * Files up to 10 MB in flight at once; larger ones go one at a time. Small files spend their
    * time in round trips, not bytes, so more in flight pay, on both sides: the client and the
-   * server handle several answers per wake-up (see docs/perf/transfers.md, issue 6, third round).
+   * server handle several answers per wake-up (docs/perf/transfers.md).
    * @default {16}
    */
   concurrency?: number | undefined;
@@ -114,7 +114,7 @@ export interface UploadFilesOptions {
  * @example Usage
  * ```ts
  * import { RepoManager } from "@repo/apy";
- * import { uploadFiles } from "./upload_files.ts";
+ * import { planUploadFiles, uploadFiles } from "./upload_files.ts";
  * import { startServer } from "@repo/apy/testing";
  * import assert from "node:assert";
  *
@@ -126,13 +126,14 @@ export interface UploadFilesOptions {
  * await uploadFiles(record, dir);
  * const { uploaded, skipped } = await uploadFiles(record, dir, { skipExisting: true });
  * assert.deepStrictEqual([uploaded.length, skipped.length], [0, 1]);
+ * await Deno.writeTextFile(`${dir}/b.txt`, "b");
+ * const plan = await planUploadFiles(record, dir); // what it would do, nothing sent
+ * assert.deepStrictEqual(plan.upload.map((file) => file.name), ["b.txt"]);
+ * assert.deepStrictEqual(plan.skip.map(({ file }) => file.name), ["a.txt"]);
  * await Deno.remove(dir, { recursive: true });
  * ```
  *
- * @param record The record.
  * @param source A folder, a file, or a list of files.
- * @param options Globs, force, skipExisting, concurrency, description, callbacks, signal.
- * @returns The files uploaded and the ones skipped.
  * @throws {FilesExistError} When names exist already (nothing was sent).
  * @throws {UploadFilesError} When a file fails; `done` lists what was uploaded before.
  * @throws {InputError} For a missing path, a folder in a list, or bad options.
@@ -222,34 +223,8 @@ export interface UploadFilesPlan {
 /**
  * Decides what {@linkcode uploadFiles} would send, without sending anything (a dry run): the
  * local files (folder listing and globs), and against the record's files the ones to skip and
- * the name clashes, which throw as they would there.
- *
- * Permissions: `--allow-net` to the host, `--allow-read` for the files.
- *
- * @example Usage
- * ```ts
- * import { RepoManager } from "@repo/apy";
- * import { planUploadFiles, uploadFiles } from "./upload_files.ts";
- * import { startServer } from "@repo/apy/testing";
- * import assert from "node:assert";
- *
- * await using server = await startServer();
- * await using manager = new RepoManager({ host: server.url, pat: server.pat });
- * const record = await manager.record({ identifier: "sample-1", create: true });
- * const dir = await Deno.makeTempDir(); // --allow-read for it
- * await Deno.writeTextFile(`${dir}/a.txt`, "a");
- * await uploadFiles(record, dir);
- * await Deno.writeTextFile(`${dir}/b.txt`, "b");
- * const plan = await planUploadFiles(record, dir, { skipExisting: true });
- * assert.deepStrictEqual(plan.upload.map((file) => file.name), ["b.txt"]);
- * assert.deepStrictEqual(plan.skip.map(({ file }) => file.name), ["a.txt"]);
- * await Deno.remove(dir, { recursive: true });
- * ```
- *
- * @param record The record.
- * @param source A folder, a file, or a list of files.
- * @param options Globs, force and skipExisting (the other options do not change the plan).
- * @returns The files to upload and to skip, in name order.
+ * the name clashes, which throw as they would there ({@linkcode uploadFiles} shows it). The
+ * lists are in name order; of the options only the globs, `force` and `skipExisting` count.
  * @throws {FilesExistError} When names exist already.
  * @throws {InputError} For a missing path or a folder in a list.
  */
@@ -330,20 +305,9 @@ async function localFiles(
 }
 
 /**
- * Stats a local file or folder to upload, with an error in the user's terms when nothing is there.
+ * Stats a local file or folder to upload ({@linkcode statLocalPath}), with an error in the user's
+ * terms when nothing is there.
  *
- * Needs `--allow-read` for `path`.
- *
- * @example Usage
- * ```ts
- * import { statUploadPath } from "./upload_files.ts";
- *
- * const info = await statUploadPath(".");
- * if (!info.isDirectory) throw new Error("expected a folder");
- * ```
- *
- * @param path A file or folder.
- * @returns Its file information.
  * @throws {InputError} When nothing exists at `path`.
  */
 export async function statUploadPath(path: string): Promise<Deno.FileInfo> {

@@ -1,9 +1,6 @@
 /**
- * Keeping a folder flowing into a record while it is written: the instrument PC's uploader.
- * {@linkcode watchFolder} makes the record hold every file of the folder (a first sync against
- * the record's file list), then keeps running: a new or changed file is sent once it has
- * settled (size and modification time unchanged for the settle time), found by the operating
- * system's file events and a periodic rescan. It never deletes anything.
+ * Keeping a folder flowing into a record while it is written, the instrument PC's uploader:
+ * {@linkcode watchFolder}. It never deletes anything.
  *
  * @module
  */
@@ -225,10 +222,6 @@ export async function watchSetup(
  * await Deno.remove(locks, { recursive: true });
  * ```
  *
- * @param record The record.
- * @param dir The folder.
- * @param options Settle and rescan times, one pass, globs, lock, signal, clock.
- * @returns The events, until the signal aborts (or the `once` pass ends).
  * @throws {InputError} For a missing folder or bad options.
  * @throws {WatchLockedError} When another watcher holds the folder and record.
  * @throws The first sync's error in a `once` pass; a refused token or a deleted record always.

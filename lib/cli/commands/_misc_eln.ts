@@ -13,14 +13,6 @@ import { pathOption, transferProgress } from "./_records_common.ts";
 /**
  * Builds `misc import-eln`: imports an `.eln` file (RO-Crate following the ELN file format) as
  * records with their files, extras, tags and links; `--dry-run` prints the plan only.
- *
- * @example Usage
- * ```ts
- * import { importElnCommand } from "./_misc_eln.ts";
- * console.log(importElnCommand().name()); // "import-eln"
- * ```
- *
- * @returns The command.
  */
 export function importElnCommand(): CommandUnknownOpts {
   const command = new Command("import-eln")

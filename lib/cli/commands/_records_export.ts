@@ -81,8 +81,6 @@ export interface ExportFileValues {
  * and a progress line, shared by every export command: the library joins the server's identifier
  * into the path (sanitised), never the CLI. An existing file is not replaced without `-f`: the
  * export is not requested and the command fails (exit 1), as in the reference client.
- *
- * @returns The path written.
  */
 export async function saveExportFile(
   manager: CLIRepoManager,

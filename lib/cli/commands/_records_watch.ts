@@ -32,9 +32,6 @@ pass for cron: files settled after one settle time are sent, the rest are left f
 
 /**
  * Parses a number of seconds (`--settle`, `--rescan`).
- *
- * @param value The option's text.
- * @returns The seconds.
  */
 export function parseSeconds(value: string): number {
   const seconds = Number(value.trim());
@@ -67,7 +64,6 @@ export function isWatch(options: WatchCliOptions): boolean {
 /**
  * Checks the options of a watch (or settled pass) of `records sync` and `collections sync`.
  *
- * @param options The command's options.
  * @param dryRun Whether `--dry-run` was given (refused).
  * @returns Whether it is one settled pass (`--settle` without `--watch`).
  */
@@ -114,10 +110,7 @@ export function watchOptions(
 /**
  * Runs `records sync --watch` (or the settled pass of `--settle` alone).
  *
- * @param manager The CLI's manager.
- * @param options The command's options.
  * @param dryRun Whether `--dry-run` was given (refused).
- * @param openRecord Opens the record.
  */
 export async function runWatch(
   manager: CLIRepoManager,
@@ -143,11 +136,9 @@ export async function runWatch(
  * Prints a watcher's events (one line per stored file, or JSON), keeps the status line, and turns
  * the end into an exit code: the signal's (130), an error when files could not be stored.
  *
- * @param manager The CLI's manager.
  * @param dir The watched folder, as given.
  * @param json One JSON event per line.
  * @param into What the folder flows into (`record`, `collection`), for the messages.
- * @param events The watcher's events.
  */
 export async function printWatch(
   manager: CLIRepoManager,
@@ -233,11 +224,7 @@ function printEvent(
 /**
  * The status line's text: files watched and waiting, the last file stored, errors.
  *
- * @param dir The folder.
- * @param event The latest event.
  * @param lastStored The latest `stored` event, if any.
- * @param errors Errors so far.
- * @returns One line.
  */
 export function statusText(
   dir: string,

@@ -23,17 +23,6 @@ import { showResourceCommand } from "./_resources_show.ts";
 /**
  * Builds the `collections` group with the reference client's commands (`create`, `edit`,
  * `show-info`, `add-record-link`, `add-collection-link`, `get-collections`, `export`, …).
- *
- * @example Usage
- * ```ts
- * import { collectionsCommand } from "./collections.ts";
- * import { createGroup } from "./_group.ts";
- * const names = collectionsCommand(createGroup("collections", "Manage collections")).commands.map((command) => command.name());
- * console.log(names.includes("add-collection-link")); // true
- * ```
- *
- * @param group The empty group (from the group list).
- * @returns The group.
  */
 export function collectionsCommand(group: Command): Command {
   return addCommands(group, [

@@ -35,16 +35,6 @@ const PAT_QUESTION = "Personal access token";
  * Builds the `config` group: `create`, `set-host`, `set-pat`, `add-instance`,
  * `change-default-instance`, `rename-instance`, `show-instances`, `activate-autocompletion` and
  * `get-repo-info`. Prompts read stdin, so answers can be piped.
- *
- * @example Usage
- * ```ts
- * import { configCommand } from "./config.ts";
- * import { createGroup } from "./_group.ts";
- * console.log(configCommand(createGroup("config", "Create and edit the config file with hosts and tokens")).commands.map((command) => command.name()).includes("set-pat")); // true
- * ```
- *
- * @param group The empty group (from the group list).
- * @returns The group.
  */
 export function configCommand(group: Command): Command {
   group.addCommand(changingCommand(createCommand()));

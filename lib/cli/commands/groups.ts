@@ -19,17 +19,6 @@ import { showResourceCommand } from "./_resources_show.ts";
 /**
  * Builds the `groups` group with the reference client's commands (`create`, `edit`,
  * `show-info`, `delete`, `add-user`, `remove-user`, `get-groups`).
- *
- * @example Usage
- * ```ts
- * import { groupsCommand } from "./groups.ts";
- * import { createGroup } from "./_group.ts";
- * const names = groupsCommand(createGroup("groups", "Manage groups")).commands.map((command) => command.name());
- * console.log(names.includes("add-user"), names.includes("get-groups")); // true true
- * ```
- *
- * @param group The empty group (from the group list).
- * @returns The group.
  */
 export function groupsCommand(group: Command): Command {
   return addCommands(group, [

@@ -30,17 +30,6 @@ const IMPORT_COMMANDS: readonly (() => CommandUnknownOpts)[] = [
 /**
  * Builds the `misc` group: `get-repo-info`, `get-deleted-resources`, `restore-resource`,
  * `purge-resource`, `get-licenses`, `get-roles`, `get-tags` (and the import commands).
- *
- * @example Usage
- * ```ts
- * import { miscCommand } from "./misc.ts";
- * import { createGroup } from "./_group.ts";
- * const misc = miscCommand(createGroup("misc", "Miscellaneous commands"));
- * console.log(misc.commands.some((command) => command.name() === "get-deleted-resources")); // true
- * ```
- *
- * @param group The empty group (from the group list).
- * @returns The group.
  */
 export function miscCommand(group: Command): Command {
   return addCommands(group, [

@@ -57,9 +57,6 @@ import { getRecordIdsCommand, getRecordsCommand } from "./_records_search.ts";
  * const names = recordsCommand(createGroup("records", "Manage records")).commands.map((command) => command.name());
  * console.log(names.includes("add-files"), names.includes("get-record-ids")); // true true
  * ```
- *
- * @param group The empty group (from the group list).
- * @returns The group.
  */
 export function recordsCommand(group: Command): Command {
   return addCommands(group, [

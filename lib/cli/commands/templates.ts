@@ -21,17 +21,6 @@ import { showResourceCommand } from "./_resources_show.ts";
 /**
  * Builds the `templates` group with the reference client's commands (`create`, `edit` whose
  * title flag is `-i/--title`, `show-info`, `get-templates`, `export` with `-e/--export_type`, …).
- *
- * @example Usage
- * ```ts
- * import { templatesCommand } from "./templates.ts";
- * import { createGroup } from "./_group.ts";
- * const names = templatesCommand(createGroup("templates", "Manage templates")).commands.map((command) => command.name());
- * console.log(names.includes("export"), names.includes("get-templates")); // true true
- * ```
- *
- * @param group The empty group (from the group list).
- * @returns The group.
  */
 export function templatesCommand(group: Command): Command {
   return addCommands(group, [

@@ -10,16 +10,6 @@ import { getUsersCommand, showUserCommand } from "./_users_commands.ts";
 
 /**
  * Builds the `users` group: `show-info` and `get-users`.
- *
- * @example Usage
- * ```ts
- * import { usersCommand } from "./users.ts";
- * import { createGroup } from "./_group.ts";
- * console.log(usersCommand(createGroup("users", "Manage users")).commands.map((command) => command.name())); // ["show-info", "get-users"]
- * ```
- *
- * @param group The empty group (from the group list).
- * @returns The group.
  */
 export function usersCommand(group: Command): Command {
   return addCommands(group, [showUserCommand, getUsersCommand], {

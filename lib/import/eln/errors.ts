@@ -22,6 +22,8 @@ import { InputError, RepoApyError } from "../../errors.ts";
  * });
  * assert.ok(error instanceof RepoApyError);
  * assert.strictEqual(error.entity, "the record 'A'");
+ * // Bytes that differ from the crate's SHA-256 are a ChecksumMismatchError (an InputError),
+ * // found by the check that reads the archive before anything is created.
  * ```
  */
 export class ElnImportError extends RepoApyError {
@@ -37,7 +39,6 @@ export class ElnImportError extends RepoApyError {
   /**
    * Creates the error.
    *
-   * @param message The message.
    * @param options The failing entity, what is left over (active, or in the trash), and the cause.
    */
   constructor(
@@ -76,12 +77,7 @@ export interface ElnProgress {
 }
 
 /**
- * The bytes of a file in the archive differ from the SHA-256 the crate declares for them.
- *
- * @example Usage
- * ```ts
- * import { ChecksumMismatchError } from "./errors.ts";
- * console.log(new ChecksumMismatchError("SHA-256 checksum mismatch for 'a.txt'").message);
- * ```
+ * The bytes of a file in the archive differ from the SHA-256 the crate declares for them
+ * ({@linkcode ElnImportError} shows the import's errors).
  */
 export class ChecksumMismatchError extends InputError {}

@@ -29,11 +29,10 @@ export interface FormatElnPlanOptions {
  *   totals: { records: 1, files: 0, bytes: 0, links: 0 },
  * });
  * console.log(lines[0]); // "Record 'A' (tags: x)"
+ * console.log(lines.at(-1)); // formatElnSummary's line: "Would import 1 record, 0 files (0 bytes), 0 links"
  * ```
  *
  * @param plan The plan of {@linkcode importEln} with `dryRun`.
- * @param options Whether the checksums were verified.
- * @returns The lines, without line ends.
  */
 export function formatElnPlan(plan: ElnPlan, options: FormatElnPlanOptions = {}): string[] {
   const lines: string[] = [];
@@ -65,19 +64,10 @@ export function formatElnPlan(plan: ElnPlan, options: FormatElnPlanOptions = {})
 }
 
 /**
- * The summary line of an import: records, files, bytes, links.
+ * The summary line of an import: records, files, bytes, links ({@linkcode formatElnPlan} ends
+ * with it).
  *
- * @example Usage
- * ```ts
- * import { formatElnSummary } from "./format_eln.ts";
- * console.log(formatElnSummary({ records: 1, files: 0, bytes: 0, links: 0 }, true));
- * // "Would import 1 record, 0 files (0 bytes), 0 links"
- * ```
- *
- * @param totals The counts.
- * @param dryRun Whether nothing was created.
  * @param collection Whether a collection is created too.
- * @returns The line.
  */
 export function formatElnSummary(
   totals: { records: number; files: number; bytes: number; links: number },

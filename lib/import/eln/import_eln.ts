@@ -104,10 +104,6 @@ export interface ElnImportResult {
  * await Deno.remove(path);
  * ```
  *
- * @param target The manager (or anything with its `transport`).
- * @param path Path of the `.eln` file.
- * @param options Dry run, signal, progress callback, limits.
- * @returns What was created.
  * @throws {InputError} When the archive or its metadata is refused; nothing was created.
  * @throws {ElnImportError} When creating failed; what was created is deleted and purged.
  */

@@ -28,12 +28,6 @@ export interface ElnLimits {
 /**
  * The default limits: generous for real crates (a 2 GB data file is fine), tight enough that a
  * zip bomb or an oversized metadata file is refused before anything is created.
- *
- * @example Usage
- * ```ts
- * import { DEFAULT_ELN_LIMITS } from "./limits.ts";
- * console.log(DEFAULT_ELN_LIMITS.maxMetadataBytes); // 33554432
- * ```
  */
 export const DEFAULT_ELN_LIMITS: Readonly<ElnLimits> = Object.freeze({
   maxTotalBytes: 2 ** 40,

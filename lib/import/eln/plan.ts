@@ -2,16 +2,6 @@
  * The import plan of an `.eln` crate: the records, files, links and collection an import creates
  * (what `--dry-run` prints).
  *
- * @example Usage
- * ```ts
- * import type { ElnPlan } from "./plan.ts";
- * const plan: ElnPlan = {
- *   root: "crate", repositoryExport: false, collection: undefined, records: [], links: [],
- *   warnings: [], totals: { records: 0, files: 0, bytes: 0, links: 0 },
- * };
- * console.log(plan.totals.records); // 0
- * ```
- *
  * @module
  */
 
