@@ -18,9 +18,6 @@ import type { TransferTarget } from "./upload.ts";
 /** Resource types that can be exported. */
 export type ExportableType = keyof typeof EXPORT_TYPES;
 
-/** Export types of a resource type (`json`, `rdf`, ...). */
-export type ExportType<T extends ExportableType = ExportableType> = keyof typeof EXPORT_TYPES[T];
-
 /** A resource as exports need it. */
 export interface ExportTarget extends TransferTarget {
   /** Resource type. */
@@ -141,19 +138,4 @@ function checkType(
     );
   }
   return { exportType, extension };
-}
-
-/** The export methods of records, collections and templates (mixed in from {@linkcode EXPORT_METHODS}). */
-export interface ExportMethods<T extends string> {
-  /**
-   * Exports the resource to disk ({@linkcode exportResource}); `exportType` defaults to `json`.
-   *
-   * @throws {InputError} When the type cannot be exported as `exportType`.
-   */
-  export(path: string, exportType?: T, options?: ResourceExportOptions): Promise<string>;
-  /** Exports the resource as a byte stream ({@linkcode exportStream}); `exportType` defaults to `json`. */
-  exportStream(
-    exportType?: T,
-    options?: Omit<ExportStreamOptions, "exportType">,
-  ): Promise<ReadableStream<Uint8Array>>;
 }
