@@ -178,6 +178,34 @@ Deno.test("uploadFile() aborted after two chunks resumes with the remaining ones
   assertEquals(await sha256(await env.record.downloadFile(file.id)), await sha256File(source));
 });
 
+Deno.test("uploadFile() of a direct upload aborted mid-body stores nothing, drops the upload, and the same call again stores the file once", async () => {
+  await using env = await setup({
+    faults: [{ method: "PUT", path: "/uploads/", slowRequestBytesPerSecond: 100_000 }],
+  });
+  const source = `${env.dir}/small.bin`;
+  await writeRandomFile(source, 1_000_000, 29);
+  const controller = new AbortController();
+  const upload = uploadFile(env.record, source, { signal: controller.signal });
+  // The PUT's headers have arrived; its body (10 s at this rate) is still on its way.
+  for (let poll = 0; poll < 1200; poll++) {
+    if (env.server.log.some((entry) => entry.method === "PUT")) break;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  controller.abort(new Error("stop here"));
+  const error = await assertRejects(() => upload, Error);
+  assertStringIncludes(String(error), "stop here");
+  env.server.clearFaults();
+  assertEquals(await Array.fromAsync(env.record.files()), []);
+  const deleted = env.server.log.filter((entry) =>
+    entry.method === "DELETE" && /\/uploads\//.test(entry.path)
+  );
+  assertEquals(deleted.length, 1);
+
+  const file = await uploadFile(env.record, source);
+  assertEquals((await Array.fromAsync(env.record.files())).map((f) => f.name), ["small.bin"]);
+  assertEquals(await sha256(await env.record.downloadFile(file.id)), await sha256File(source));
+});
+
 Deno.test("uploadFile() with resume off starts a new upload", async () => {
   await using env = await setup({ faults: [{ method: "PUT", chunkIndex: 1, drop: true }] });
   const source = `${env.dir}/big.bin`;
