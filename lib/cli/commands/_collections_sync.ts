@@ -22,11 +22,17 @@ import { pathOption, syncDirection } from "./_records_common.ts";
 import {
   checkWatchOptions,
   isWatch,
-  parseSeconds,
   printWatch,
   type WatchCliOptions,
   watchOptions,
 } from "./_records_watch.ts";
+import {
+  deletionGuards,
+  doneCounts,
+  SYNC_VERBS,
+  type SyncCliOptions,
+  watchFlags,
+} from "./_sync_options.ts";
 import { resourceOptions, selectedResource } from "./_resources_common.ts";
 
 const HELP = `
@@ -61,70 +67,48 @@ synced; otherwise the problems are listed and it is 1: run the same command agai
 /** `collections sync`: folder → collection (`--from`) or collection → folder (`--to`). */
 export function collectionsSyncCommand(): CommandUnknownOpts {
   const command = resourceOptions(
-    new Command("sync")
-      .description(
-        "Keep a collection and a folder of record folders identical, in one direction (--from or --to)",
+    watchFlags(
+      deletionGuards(
+        new Command("sync")
+          .description(
+            "Keep a collection and a folder of record folders identical, in one direction (--from or --to)",
+          )
+          .addOption(
+            pathOption("--from <folder>", "Make the collection like this folder (upload)")
+              .conflicts("to"),
+          )
+          .addOption(
+            pathOption("--to <folder>", "Make this folder like the collection (download)", {
+              exists: false,
+            }),
+          )
+          .option(
+            "--delete",
+            "Inside each record remove what the source lacks; upward, take records whose folder is gone out of the collection",
+          ),
+        "a source",
       )
-      .addOption(
-        pathOption("--from <folder>", "Make the collection like this folder (upload)")
-          .conflicts("to"),
-      )
-      .addOption(
-        pathOption("--to <folder>", "Make this folder like the collection (download)", {
-          exists: false,
-        }),
-      )
-      .option(
-        "--delete",
-        "Inside each record remove what the source lacks; upward, take records whose folder is gone out of the collection",
-      )
-      .option("-y, --yes", "Do not ask before deleting (for scripts)")
-      .option(
-        "--max-delete <n>",
-        "With --delete: delete nothing when more than this many files would be deleted",
-        (value) => parseInteger(value, { min: 0 }),
-      )
-      .option(
-        "--allow-empty-source",
-        "With --delete: delete even when a source has no files (by default an empty source deletes nothing)",
-      )
-      .addOption(
-        pathOption(
-          "--backup-dir <folder>",
-          "With --to: move replaced and deleted local files into this folder instead of removing them",
-          { exists: false },
-        ),
-      )
-      .option(
-        "-p, --pattern <pattern>",
-        "Only file paths matching this pattern, in each record",
-        "*",
-      )
-      .option("-e, --exclude_pattern <pattern>", "Leave out file paths matching this pattern")
-      .option("--follow-symlinks", "Follow symbolic links in the folder (with --from)")
-      .option(
-        "--concurrency <n>",
-        "Requests in flight at once, over records and their files",
-        (value) => parseInteger(value, { min: 1 }),
-        16,
-      )
-      .option("--template <identifier>", "Check every record's extras against this template first")
-      .option("--shard <K/N>", "Only the records of shard K of N (for N processes at once)")
-      .addOption(new Option("--json", "Print the plan or the result as JSON on stdout"))
-      .option(
-        "--watch",
-        "Keep running: new record folders become records, files are sent once they settle (with --from; never deletes)",
-      )
-      .option(
-        "--settle <seconds>",
-        "A file is sent once unchanged this long (default 30); without --watch: one pass",
-        parseSeconds,
-      )
-      .option(
-        "--rescan <seconds>",
-        "Full rescan of the folder every so often (default 300)",
-        parseSeconds,
-      ),
+        .option(
+          "-p, --pattern <pattern>",
+          "Only file paths matching this pattern, in each record",
+          "*",
+        )
+        .option("-e, --exclude_pattern <pattern>", "Leave out file paths matching this pattern")
+        .option("--follow-symlinks", "Follow symbolic links in the folder (with --from)")
+        .option(
+          "--concurrency <n>",
+          "Requests in flight at once, over records and their files",
+          (value) => parseInteger(value, { min: 1 }),
+          16,
+        )
+        .option(
+          "--template <identifier>",
+          "Check every record's extras against this template first",
+        )
+        .option("--shard <K/N>", "Only the records of shard K of N (for N processes at once)")
+        .addOption(new Option("--json", "Print the plan or the result as JSON on stdout")),
+      "Keep running: new record folders become records, files are sent once they settle (with --from; never deletes)",
+    ),
     "collection",
   );
   dryRunOption(command);
@@ -134,24 +118,9 @@ export function collectionsSyncCommand(): CommandUnknownOpts {
 }
 
 /** The options of `collections sync`. */
-interface CollectionsSyncOptions {
-  from?: string;
-  to?: string;
-  delete?: true;
-  yes?: true;
-  maxDelete?: number;
-  allowEmptySource?: true;
-  backupDir?: string;
-  pattern: string;
-  exclude_pattern?: string;
-  followSymlinks?: true;
-  concurrency: number;
+interface CollectionsSyncOptions extends SyncCliOptions {
   template?: string;
   shard?: string;
-  json?: true;
-  watch?: true;
-  settle?: number;
-  rescan?: number;
 }
 
 /**
@@ -305,30 +274,14 @@ async function runCollectionWatch(
   );
 }
 
-const VERBS: Record<SyncActionKind, string> = {
-  upload: "upload",
-  download: "download",
-  replace: "replace",
-  delete: "delete",
-  skip: "skip",
-  extra: "keep",
-};
-
 /** `upload 3 (12 kB), skip 2 (1 kB)`: a record's files, planned or done. */
 function filesText(files: SyncResult, dry: boolean): string {
-  const counts = structuredClone(files.plan.counts);
-  if (!dry) {
-    for (const kind of ["upload", "download", "replace", "delete"] as const) {
-      counts[kind] = { files: 0, bytes: 0 };
-    }
-    for (const { action, size } of files.done) {
-      counts[action].files++;
-      counts[action].bytes += size;
-    }
-  }
-  const parts = (Object.keys(VERBS) as SyncActionKind[])
+  const counts = dry ? files.plan.counts : doneCounts(files);
+  const parts = (Object.keys(SYNC_VERBS) as SyncActionKind[])
     .filter((kind) => kind !== "skip" && counts[kind].files > 0)
-    .map((kind) => `${VERBS[kind]} ${counts[kind].files} (${formatBytes(counts[kind].bytes)})`);
+    .map((kind) =>
+      `${SYNC_VERBS[kind]} ${counts[kind].files} (${formatBytes(counts[kind].bytes)})`
+    );
   if (files.failed.length > 0) parts.push(`failed ${files.failed.length}`);
   return parts.join(", ");
 }
@@ -424,7 +377,7 @@ function printResult(manager: CLIRepoManager, result: CollectionSyncResult, json
     }
     for (const { action, message } of record.files?.failed ?? []) {
       manager.output.error(
-        `Failed to ${VERBS[action.action]} '${record.folder}/${action.name}': ${message}`,
+        `Failed to ${SYNC_VERBS[action.action]} '${record.folder}/${action.name}': ${message}`,
       );
     }
     for (const problem of record.files?.plan.problems ?? []) {

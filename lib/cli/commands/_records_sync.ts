@@ -27,7 +27,14 @@ import {
   recordOptions,
   syncDirection,
 } from "./_records_common.ts";
-import { isWatch, parseSeconds, runWatch, WATCH_HELP } from "./_records_watch.ts";
+import { isWatch, runWatch, WATCH_HELP } from "./_records_watch.ts";
+import {
+  deletionGuards,
+  doneCounts,
+  SYNC_VERBS,
+  type SyncCliOptions,
+  watchFlags,
+} from "./_sync_options.ts";
 
 const HELP = `
 One direction per run: --from DIR makes the record's files like the folder's, --to DIR makes the
@@ -62,74 +69,40 @@ Examples:
   repo-apy records sync -R sample-17 --to out/ -p 'raw/*' --json
 `;
 
-const VERBS: Record<SyncActionKind, string> = {
-  upload: "upload",
-  download: "download",
-  replace: "replace",
-  delete: "delete",
-  skip: "skip",
-  extra: "keep",
-};
-
 /** `records sync`: folder → record (`--from`) or record → folder (`--to`). */
 export function syncCommand(): CommandUnknownOpts {
   const command = recordOptions(
-    new Command("sync")
-      .description(
-        "Keep a folder and a record's files identical, in one direction (--from or --to)",
+    watchFlags(
+      deletionGuards(
+        new Command("sync")
+          .description(
+            "Keep a folder and a record's files identical, in one direction (--from or --to)",
+          )
+          .addOption(
+            pathOption("--from <folder>", "Make the record's files like this folder's (upload)")
+              .conflicts("to"),
+          )
+          .addOption(
+            pathOption("--to <folder>", "Make this folder like the record's files (download)"),
+          )
+          .option(
+            "--delete",
+            "Remove what the source lacks from the other side (record files cannot be restored)",
+          ),
+        "the source",
       )
-      .addOption(
-        pathOption("--from <folder>", "Make the record's files like this folder's (upload)")
-          .conflicts("to"),
-      )
-      .addOption(
-        pathOption("--to <folder>", "Make this folder like the record's files (download)"),
-      )
-      .option(
-        "--delete",
-        "Remove what the source lacks from the other side (record files cannot be restored)",
-      )
-      .option("-y, --yes", "Do not ask before deleting (for scripts)")
-      .option(
-        "--max-delete <n>",
-        "With --delete: delete nothing when more than this many files would be deleted",
-        (value) => parseInteger(value, { min: 0 }),
-      )
-      .option(
-        "--allow-empty-source",
-        "With --delete: delete even when the source has no files (by default an empty source deletes nothing)",
-      )
-      .addOption(
-        pathOption(
-          "--backup-dir <folder>",
-          "With --to: move replaced and deleted local files into this folder instead of removing them",
-          { exists: false },
-        ),
-      )
-      .option("-p, --pattern <pattern>", "Only paths matching this pattern, on both sides", "*")
-      .option("-e, --exclude_pattern <pattern>", "Leave out paths matching this pattern")
-      .option("--follow-symlinks", "Follow symbolic links in the folder (with --from)")
-      .option(
-        "--concurrency <n>",
-        "Small files transferred at once",
-        (value) => parseInteger(value, { min: 1 }),
-        16,
-      )
-      .addOption(new Option("--json", "Print the plan or the result as JSON on stdout"))
-      .option(
-        "--watch",
-        "Keep running: send new and changed files once they settle (with --from; never deletes)",
-      )
-      .option(
-        "--settle <seconds>",
-        "A file is sent once unchanged this long (default 30); without --watch: one pass",
-        parseSeconds,
-      )
-      .option(
-        "--rescan <seconds>",
-        "Full rescan of the folder every so often (default 300)",
-        parseSeconds,
-      ),
+        .option("-p, --pattern <pattern>", "Only paths matching this pattern, on both sides", "*")
+        .option("-e, --exclude_pattern <pattern>", "Leave out paths matching this pattern")
+        .option("--follow-symlinks", "Follow symbolic links in the folder (with --from)")
+        .option(
+          "--concurrency <n>",
+          "Small files transferred at once",
+          (value) => parseInteger(value, { min: 1 }),
+          16,
+        )
+        .addOption(new Option("--json", "Print the plan or the result as JSON on stdout")),
+      "Keep running: send new and changed files once they settle (with --from; never deletes)",
+    ),
   );
   dryRunOption(command);
   command.addHelpText("after", HELP + WATCH_HELP);
@@ -138,23 +111,7 @@ export function syncCommand(): CommandUnknownOpts {
 }
 
 /** The options of `records sync`. */
-interface RecordsSyncOptions {
-  from?: string;
-  to?: string;
-  delete?: true;
-  yes?: true;
-  maxDelete?: number;
-  allowEmptySource?: true;
-  backupDir?: string;
-  pattern: string;
-  exclude_pattern?: string;
-  followSymlinks?: true;
-  concurrency: number;
-  json?: true;
-  watch?: true;
-  settle?: number;
-  rescan?: number;
-}
+type RecordsSyncOptions = SyncCliOptions;
 
 /**
  * `records sync`: `--watch` hands over to the watcher; else one sync of the folder and the
@@ -279,24 +236,13 @@ function doneLine(action: SyncAction): string {
 
 /** Counts as one line: `upload 3 (12 kB), replace 1 (2 kB), …`. */
 function summary(counts: SyncPlan["counts"], prefix: string, failed = 0): string {
-  const parts = (Object.keys(VERBS) as SyncActionKind[])
+  const parts = (Object.keys(SYNC_VERBS) as SyncActionKind[])
     .filter((kind) => counts[kind].files > 0)
-    .map((kind) => `${VERBS[kind]} ${counts[kind].files} (${formatBytes(counts[kind].bytes)})`);
+    .map((kind) =>
+      `${SYNC_VERBS[kind]} ${counts[kind].files} (${formatBytes(counts[kind].bytes)})`
+    );
   if (failed > 0) parts.push(`failed ${failed}`);
   return `${prefix}${parts.length === 0 ? "nothing to do" : parts.join(", ")}`;
-}
-
-/** The plan's counts with the transfers and deletions replaced by what was done. */
-function doneCounts(result: SyncResult): SyncPlan["counts"] {
-  const counts = structuredClone(result.plan.counts);
-  for (const kind of ["upload", "download", "replace", "delete"] as const) {
-    counts[kind] = { files: 0, bytes: 0 };
-  }
-  for (const { action, size } of result.done) {
-    counts[action].files++;
-    counts[action].bytes += size;
-  }
-  return counts;
 }
 
 function planJson(plan: SyncPlan) {
@@ -318,7 +264,7 @@ function printPlan(manager: CLIRepoManager, plan: SyncPlan, json: boolean): void
     if (action.action === "skip") continue;
     const where = action.local === action.name ? "" : ` (as '${action.local}')`;
     manager.output.data(
-      `Dry run: would ${VERBS[action.action]} '${action.name}'${where} (${
+      `Dry run: would ${SYNC_VERBS[action.action]} '${action.name}'${where} (${
         formatBytes(action.size)
       })`,
     );
@@ -364,7 +310,7 @@ function printResult(manager: CLIRepoManager, result: SyncResult, json: boolean)
       reason = message;
       continue;
     }
-    manager.output.error(`Failed to ${VERBS[action.action]} '${action.name}': ${message}`);
+    manager.output.error(`Failed to ${SYNC_VERBS[action.action]} '${action.name}': ${message}`);
   }
   if (notDeleted > 0 && !heldBack) {
     manager.output.error(
