@@ -1,8 +1,9 @@
 // `collections sync` against the local server: usage, output discipline (data on stdout, status
 // on stderr), --json, --dry-run, --delete's question, --template failures and exit codes.
 import { assert, assertEquals, assertStringIncludes } from "../_assert.ts";
-import { startServer, type TestServer } from "../../lib/testing/mod.ts";
+import { startServer } from "../../lib/testing/mod.ts";
 import { managerFor, repo, tempDir } from "./_records.ts";
+import { changing } from "../_server_log.ts";
 
 async function writeTree(root: string, files: Record<string, string>): Promise<void> {
   for (const [name, text] of Object.entries(files)) {
@@ -21,11 +22,6 @@ const TREE = {
   "sample-1/a.csv": "1,2\n",
   "sample-2/b.txt": "b",
 };
-
-function changing(server: TestServer, from: number): string[] {
-  return server.log.slice(from).filter(({ method }) => method !== "GET")
-    .map(({ method, path }) => `${method} ${path}`);
-}
 
 Deno.test("collections sync --from: status on stderr, nothing on stdout; a second run is up to date and changes nothing", async () => {
   await using server = await startServer();

@@ -7,11 +7,13 @@
 
 import { assertEquals, assertMatch } from "../_assert.ts";
 import { RepoManager } from "../../lib/manager/repo_manager.ts";
-import type { RepoRecord } from "../../lib/model/record.ts";
-import { startServer, type TestServer } from "../../lib/testing/mod.ts";
+import { startServer } from "../../lib/testing/mod.ts";
 import { tempDir } from "../_temp.ts";
 import { tempHome, writeLocalConfig } from "./_run.ts";
 import { cliSession, screenProblems, skipWithoutTmux } from "./_tmux.ts";
+import { digest, recordTree, slowLink } from "./_interrupt.ts";
+import { randomBytes } from "../transfer/_helpers.ts";
+import { changing } from "../_server_log.ts";
 
 const skipped = skipWithoutTmux("tmux_collections_interrupt_test.ts");
 
@@ -19,34 +21,6 @@ const skipped = skipWithoutTmux("tmux_collections_interrupt_test.ts");
 const RATE = 300_000;
 const RECORDS = 4;
 const FILES_PER_RECORD = 3;
-
-/** Pseudo-random bytes (so equal sizes never mean equal content). */
-function bytes(size: number, seed: number): Uint8Array<ArrayBuffer> {
-  const data = new Uint8Array(size);
-  let x = seed * 2654435761 >>> 0 || 1;
-  for (let i = 0; i < size; i++) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    data[i] = x & 0xff;
-  }
-  return data;
-}
-
-async function digest(data: Uint8Array<ArrayBuffer>): Promise<string> {
-  const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", data));
-  return Array.from(hash.subarray(0, 8), (byte) => byte.toString(16).padStart(2, "0")).join("");
-}
-
-/** A record's files, name to digest, in name order. */
-async function recordTree(record: RepoRecord): Promise<Record<string, string>> {
-  const found: [string, string][] = [];
-  for await (const file of record.files()) {
-    const stream = await record.downloadFile(file.id);
-    found.push([file.name, await digest(new Uint8Array(await new Response(stream).arrayBuffer()))]);
-  }
-  return Object.fromEntries(found.sort(([a], [b]) => a.localeCompare(b)));
-}
 
 /** The data files of one record folder (not its `.record.json`), name to digest. */
 async function folderTree(dir: string): Promise<Record<string, string>> {
@@ -57,18 +31,6 @@ async function folderTree(dir: string): Promise<Record<string, string>> {
     }
   }
   return Object.fromEntries(found.sort(([a], [b]) => a.localeCompare(b)));
-}
-
-/** Each request of a transfer slowed to `rate` bytes per second. */
-function slowLink(server: TestServer, rate: number): void {
-  server.addFault({ method: "PUT", path: /\/uploads\//, slowRequestBytesPerSecond: rate });
-  server.addFault({ method: "GET", path: /\/download$/, slowBodyBytesPerSecond: rate });
-}
-
-/** The requests since `from` that change something. */
-function changing(server: TestServer, from: number): string[] {
-  return server.log.slice(from).filter(({ method }) => method !== "GET")
-    .map(({ method, path }) => `${method} ${path}`);
 }
 
 Deno.test({
@@ -99,7 +61,7 @@ Deno.test({
       );
       const files: Record<string, string> = {};
       for (let file = 0; file < FILES_PER_RECORD; file++) {
-        const data = bytes(250_000, 100 * index + file + 1);
+        const data = randomBytes(250_000, 100 * index + file + 1);
         await Deno.writeFile(`${folder}/run ${file}.dat`, data);
         files[`run ${file}.dat`] = await digest(data);
       }

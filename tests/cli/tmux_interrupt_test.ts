@@ -8,36 +8,19 @@
 
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../_assert.ts";
 import { RepoManager } from "../../lib/manager/repo_manager.ts";
-import type { RepoRecord } from "../../lib/model/record.ts";
-import { startServer, type TestServer } from "../../lib/testing/mod.ts";
+import { startServer } from "../../lib/testing/mod.ts";
 import { tempDir } from "../_temp.ts";
 import { simpleCrate, zipBytes } from "../import/_eln.ts";
 import { tempHome, writeLocalConfig } from "./_run.ts";
 import { cliSession, screenProblems, skipWithoutTmux } from "./_tmux.ts";
+import { digest, recordTree, slowLink } from "./_interrupt.ts";
+import { randomBytes } from "../transfer/_helpers.ts";
 
 const skipped = skipWithoutTmux("tmux_interrupt_test.ts");
 
 /** A slow link: a few seconds for each transfer below (two files at once). */
 const RATE = 400_000;
 const TREE_FILES = 12;
-
-/** Pseudo-random bytes (so equal sizes never mean equal content). */
-function bytes(size: number, seed: number): Uint8Array<ArrayBuffer> {
-  const data = new Uint8Array(size);
-  let x = seed * 2654435761 >>> 0 || 1;
-  for (let i = 0; i < size; i++) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    data[i] = x & 0xff;
-  }
-  return data;
-}
-
-async function digest(data: Uint8Array<ArrayBuffer>): Promise<string> {
-  const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", data));
-  return Array.from(hash.subarray(0, 8), (byte) => byte.toString(16).padStart(2, "0")).join("");
-}
 
 /** The files below `dir`, relative path to digest, in name order. */
 async function localTree(dir: string, prefix = ""): Promise<Record<string, string>> {
@@ -51,16 +34,6 @@ async function localTree(dir: string, prefix = ""): Promise<Record<string, strin
     else found[name] = await digest(await Deno.readFile(`${dir}/${name}`));
   }
   return found;
-}
-
-/** The record's files, name to digest, in name order. */
-async function recordTree(record: RepoRecord): Promise<Record<string, string>> {
-  const found: [string, string][] = [];
-  for await (const file of record.files()) {
-    const stream = await record.downloadFile(file.id);
-    found.push([file.name, await digest(new Uint8Array(await new Response(stream).arrayBuffer()))]);
-  }
-  return Object.fromEntries(found.sort(([a], [b]) => a.localeCompare(b)));
 }
 
 /** Sources: relative path to content. */
@@ -78,12 +51,6 @@ async function digests(files: Files): Promise<Record<string, string>> {
  */
 function flat(text: string): string {
   return text.replaceAll("\n", " ");
-}
-
-/** Each request of a transfer slowed to `rate` bytes per second. */
-function slowLink(server: TestServer, rate: number): void {
-  server.addFault({ method: "PUT", path: /\/uploads\//, slowRequestBytesPerSecond: rate });
-  server.addFault({ method: "GET", path: /\/download$/, slowBodyBytesPerSecond: rate });
 }
 
 Deno.test({
@@ -136,7 +103,7 @@ Deno.test({
 
     // One big file.
     const download = await manager.record({ identifier: "down", create: true });
-    const big = bytes(3_000_000, 1);
+    const big = randomBytes(3_000_000, 1);
     await download.uploadFile(ReadableStream.from([big]), {
       fileName: "big.bin",
       size: big.length,
@@ -155,7 +122,7 @@ Deno.test({
     const treeFiles: Files = {};
     for (let index = 0; index < TREE_FILES; index++) {
       const name = `raw/run ${index % 3}/part ${index}.dat`;
-      treeFiles[name] = bytes(300_000, 10 + index);
+      treeFiles[name] = randomBytes(300_000, 10 + index);
       const data = treeFiles[name];
       await tree.uploadFile(ReadableStream.from([data]), { fileName: name, size: data.length });
     }
@@ -174,7 +141,7 @@ Deno.test({
     const upFiles: Files = {};
     for (let index = 0; index < TREE_FILES; index++) {
       const name = `sub ${index % 2}/file ${index}.bin`;
-      upFiles[name] = bytes(300_000, 40 + index);
+      upFiles[name] = randomBytes(300_000, 40 + index);
       await Deno.mkdir(`${dir.path}/up/sub ${index % 2}`, { recursive: true });
       await Deno.writeFile(`${dir.path}/up/${name}`, upFiles[name]);
     }

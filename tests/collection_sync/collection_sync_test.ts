@@ -9,6 +9,7 @@ import { syncCollection, syncRecordFolder } from "../../lib/collection_sync/sync
 import { identifierFromFolder } from "../../lib/collection_sync/layout.ts";
 import { inShard, parseShard } from "../../lib/collection_sync/shard.ts";
 import { tempDir } from "../_temp.ts";
+import { changing } from "../_server_log.ts";
 
 async function writeTree(root: string, files: Record<string, string>): Promise<void> {
   for (const [name, text] of Object.entries(files)) {
@@ -28,12 +29,6 @@ async function readTree(root: string, prefix = ""): Promise<[string, string][]> 
     else if (entry.isFile) found.push([path, await Deno.readTextFile(`${root}/${path}`)]);
   }
   return found.sort((a, b) => a[0] < b[0] ? -1 : 1);
-}
-
-/** Requests that change something on the server, from `from` on in its log. */
-function changing(server: TestServer, from = 0): string[] {
-  return server.log.slice(from).filter(({ method }) => method !== "GET" && method !== "HEAD")
-    .map(({ method, path }) => `${method} ${path}`);
 }
 
 const SAMPLE_1 = {
