@@ -7,51 +7,7 @@ import { statusText } from "../../lib/cli/commands/_records_watch.ts";
 import { startServer, type TestServer } from "../../lib/testing/mod.ts";
 import { createRecord, managerFor, repo, tempDir } from "./_records.ts";
 import { spawnCli, tempHome, writeLocalConfig } from "./_run.ts";
-
-/** Reads a child's stdout line by line. */
-class Lines {
-  #reader: ReadableStreamDefaultReader<string>;
-  #buffer = "";
-  readonly seen: string[] = [];
-
-  constructor(stream: ReadableStream<Uint8Array>) {
-    this.#reader = stream.pipeThrough(new TextDecoderStream()).getReader();
-  }
-
-  /** The next line that matches; fails when the stream ends first. */
-  async next(match: (line: string) => boolean): Promise<string> {
-    for (;;) {
-      const end = this.#buffer.indexOf("\n");
-      if (end !== -1) {
-        const line = this.#buffer.slice(0, end);
-        this.#buffer = this.#buffer.slice(end + 1);
-        this.seen.push(line);
-        if (match(line)) return line;
-        continue;
-      }
-      const { value, done } = await this.#reader.read();
-      if (done) throw new Error(`stdout ended; lines: ${this.seen.join(" | ")}`);
-      this.#buffer += value;
-    }
-  }
-
-  /** The rest of the stream. */
-  async rest(): Promise<string> {
-    let text = this.#buffer;
-    for (;;) {
-      const { value, done } = await this.#reader.read();
-      if (done) return text;
-      text += value;
-    }
-  }
-}
-
-type Event = { type: string; name?: string; size?: number; [key: string]: unknown };
-
-const event = (type: string, name?: string) => (line: string) => {
-  const parsed = JSON.parse(line) as Event;
-  return parsed.type === type && (name === undefined || parsed.name === name);
-};
+import { type Event, event, Lines } from "./_watch_lines.ts";
 
 async function fileNames(server: TestServer, id: number): Promise<string[]> {
   await using manager = managerFor(server);
