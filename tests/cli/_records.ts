@@ -45,6 +45,13 @@ export function managerFor(server: TestServer): RepoManager {
   return new RepoManager({ host: server.url, pat: server.pat });
 }
 
+/** The names of the files of record `id`, sorted. */
+export async function fileNames(server: TestServer, id: number): Promise<string[]> {
+  await using manager = managerFor(server);
+  const record = await manager.record({ id });
+  return (await Array.fromAsync(record.files())).map((file) => file.name).sort();
+}
+
 /** Creates a record through the CLI and returns its id. */
 export async function createRecord(server: TestServer, identifier: string): Promise<number> {
   const run = await ok(server, ["create", "-i", identifier, "-p"]);

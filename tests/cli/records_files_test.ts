@@ -2,13 +2,7 @@ import { assertEquals, assertNotIncludes, assertStringIncludes } from "../_asser
 import { startServer } from "../../lib/testing/mod.ts";
 import { Output } from "../../lib/cli/output.ts";
 import { transferProgress } from "../../lib/cli/commands/_records_common.ts";
-import { createRecord, listDir, managerFor, ok, repo, tempDir } from "./_records.ts";
-
-async function fileNames(server: Parameters<typeof managerFor>[0], id: number) {
-  await using manager = managerFor(server);
-  const record = await manager.record({ id });
-  return (await Array.fromAsync(record.files())).map((file) => file.name).sort();
-}
+import { createRecord, fileNames, listDir, managerFor, ok, repo, tempDir } from "./_records.ts";
 
 async function fileText(server: Parameters<typeof managerFor>[0], id: number, name: string) {
   await using manager = managerFor(server);

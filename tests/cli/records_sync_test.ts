@@ -1,8 +1,8 @@
 // `records sync`, `add-files --recursive` and `get-file` with trees, against the local server.
 import { fileURLToPath } from "node:url";
 import { assertEquals, assertMatch, assertNotIncludes, assertStringIncludes } from "../_assert.ts";
-import { startServer, type TestServer } from "../../lib/testing/mod.ts";
-import { createRecord, managerFor, ok, repo, tempDir } from "./_records.ts";
+import { startServer } from "../../lib/testing/mod.ts";
+import { createRecord, fileNames, ok, repo, tempDir } from "./_records.ts";
 import { cliPermissions, runCli, tempHome, writeLocalConfig } from "./_run.ts";
 import { shellQuote, shellWords } from "../_shell.ts";
 
@@ -24,12 +24,6 @@ async function listTree(root: string, prefix = ""): Promise<string[]> {
     else found.push(path);
   }
   return found.sort();
-}
-
-async function fileNames(server: TestServer, id: number): Promise<string[]> {
-  await using manager = managerFor(server);
-  const record = await manager.record({ id });
-  return (await Array.fromAsync(record.files())).map((file) => file.name).sort();
 }
 
 const TREE = { "a.txt": "a", "raw/run1.csv": "1", "raw/deep/run2.csv": "2" };

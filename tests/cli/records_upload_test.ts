@@ -8,15 +8,9 @@ import { interruptMessage } from "../../lib/cli/_errors.ts";
 import type { FileJson, UploadJson } from "../../lib/http/protocol.ts";
 import { RepoRecord } from "../../lib/model/record.ts";
 import { sha256, sha256File, writeRandomFile } from "../transfer/_helpers.ts";
-import { createRecord, managerFor, ok, repo, tempDir } from "./_records.ts";
+import { createRecord, fileNames, managerFor, ok, repo, tempDir } from "./_records.ts";
 import { runCli, tempHome } from "./_run.ts";
 import { openResource } from "../../lib/resources/resource.ts";
-
-async function fileNames(server: TestServer, id: number) {
-  await using manager = managerFor(server);
-  const record = await manager.record({ id });
-  return (await Array.fromAsync(record.files())).map((file) => file.name).sort();
-}
 
 function posted(server: TestServer, from: number): number {
   return server.log.slice(from).filter((entry) =>

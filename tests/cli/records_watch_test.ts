@@ -4,16 +4,10 @@
 // errors.
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../_assert.ts";
 import { statusText } from "../../lib/cli/commands/_records_watch.ts";
-import { startServer, type TestServer } from "../../lib/testing/mod.ts";
-import { createRecord, managerFor, repo, tempDir } from "./_records.ts";
+import { startServer } from "../../lib/testing/mod.ts";
+import { createRecord, fileNames, managerFor, repo, tempDir } from "./_records.ts";
 import { spawnCli, tempHome, writeLocalConfig } from "./_run.ts";
 import { type Event, event, Lines } from "./_watch_lines.ts";
-
-async function fileNames(server: TestServer, id: number): Promise<string[]> {
-  await using manager = managerFor(server);
-  const record = await manager.record({ id });
-  return (await Array.fromAsync(record.files())).map((file) => file.name).sort();
-}
 
 async function stderrOf(child: Deno.ChildProcess): Promise<string> {
   return await new Response(child.stderr).text();

@@ -2,26 +2,17 @@
 // collection sync, over real HTTP against the local server.
 import { assert, assertEquals, assertRejects, assertStringIncludes } from "../_assert.ts";
 import { InputError } from "../../lib/errors.ts";
-import { RepoManager } from "../../lib/manager/repo_manager.ts";
-import { startServer, type TestServer } from "../../lib/testing/mod.ts";
+import { startServer } from "../../lib/testing/mod.ts";
 import { syncCollection } from "../../lib/collection_sync/sync_collection.ts";
 import { tempDir } from "../_temp.ts";
 import { writeTree } from "../transfer/_trees.ts";
+import { fileNames, managerOf } from "./_helpers.ts";
 
 const PROJECT = {
   "sample-1/a.txt": "a",
   "sample-1/b.txt": "b",
   "sample-2/c.txt": "c",
 };
-
-function managerOf(server: TestServer): RepoManager {
-  return new RepoManager({ host: server.url, pat: server.pat });
-}
-
-async function fileNames(manager: RepoManager, identifier: string): Promise<string[]> {
-  const record = await manager.record({ identifier });
-  return (await Array.fromAsync(record.files())).map((file) => file.name).sort();
-}
 
 Deno.test("collection sync --max-delete counts deletions over the whole run: more deletes none", async () => {
   await using server = await startServer();

@@ -2,14 +2,14 @@
 // a collection (metadata, extras with their types, membership, links, files) and back, no-op
 // re-syncs, a round trip between two servers, child collections, templates, shards, --delete.
 import { assert, assertEquals, assertStringIncludes } from "../_assert.ts";
-import { RepoManager } from "../../lib/manager/repo_manager.ts";
 import type { Extra } from "../../lib/http/protocol.ts";
-import { startServer, type TestServer } from "../../lib/testing/mod.ts";
+import { startServer } from "../../lib/testing/mod.ts";
 import { syncCollection, syncRecordFolder } from "../../lib/collection_sync/sync_collection.ts";
 import { identifierFromFolder } from "../../lib/collection_sync/layout.ts";
 import { inShard, parseShard } from "../../lib/collection_sync/shard.ts";
 import { tempDir } from "../_temp.ts";
 import { changing } from "../_server_log.ts";
+import { fileNames, managerOf } from "./_helpers.ts";
 
 async function writeTree(root: string, files: Record<string, string>): Promise<void> {
   for (const [name, text] of Object.entries(files)) {
@@ -60,15 +60,6 @@ const PROJECT = {
   "sample-1/notes.txt": "notes",
   "Raw 2/data.bin": "raw data",
 };
-
-function managerOf(server: TestServer): RepoManager {
-  return new RepoManager({ host: server.url, pat: server.pat });
-}
-
-async function fileNames(manager: RepoManager, identifier: string): Promise<string[]> {
-  const record = await manager.record({ identifier });
-  return (await Array.fromAsync(record.files())).map((file) => file.name).sort();
-}
 
 Deno.test("--from creates the collection and records, metadata with types, membership, links and files; a second run changes nothing", async () => {
   await using server = await startServer();
