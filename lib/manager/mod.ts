@@ -1,7 +1,0 @@
-/**
- * The library's entry point, {@linkcode RepoManager}.
- *
- * @module
- */
-
-export * from "./repo_manager.ts";
