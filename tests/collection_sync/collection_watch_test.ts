@@ -8,8 +8,7 @@ import { Transport } from "../../lib/http/transport.ts";
 import { RepoManager } from "../../lib/manager/repo_manager.ts";
 import { startServer, type TestServer } from "../../lib/testing/mod.ts";
 import { type CollectionWatchOptions, watchCollection } from "../../lib/collection_sync/watch.ts";
-import type { WatchEvent } from "../../lib/transfer/watch.ts";
-import { is, StepClock } from "../transfer/_watch.ts";
+import { EventWatcher, is, uploadsOf } from "../transfer/_watch.ts";
 import { WatchLockedError } from "../../lib/transfer/watch.ts";
 import { tempDir } from "../_temp.ts";
 
@@ -48,63 +47,20 @@ async function setup(): Promise<Env> {
   };
 }
 
-/** A running collection watcher whose events the test awaits, stepping its clock. */
-class Watcher implements AsyncDisposable {
-  readonly events: WatchEvent[] = [];
-  readonly controller = new AbortController();
-  readonly clock = new StepClock();
-  readonly done: Promise<void>;
-  #read = 0;
-  #notify: () => void = () => {};
-
+/** A watcher of the collection folder with the tests' timing. */
+class Watcher extends EventWatcher {
   constructor(env: Env, options: CollectionWatchOptions = {}) {
-    this.done = (async () => {
-      for await (
-        const event of watchCollection(env, { identifier: "campaign" }, env.dir, {
-          settleMs: 5_000,
-          rescanMs: 1_000,
-          fileEvents: false,
-          lockDir: env.locks,
-          signal: this.controller.signal,
-          clock: this.clock,
-          ...options,
-        })
-      ) {
-        this.events.push(event);
-        this.#notify();
-      }
-      this.#notify();
-    })();
-  }
-
-  /**
-   * The next event not read yet that matches; while none came, the clock moves on by `stepMs`
-   * (at most `steps` times) after a short real pause that lets the watcher get to its sleep.
-   */
-  async next(match: (event: WatchEvent) => boolean, stepMs = 0, steps = 60): Promise<WatchEvent> {
-    for (let step = 0;; step++) {
-      while (this.#read < this.events.length) {
-        const event = this.events[this.#read++]!;
-        if (match(event)) return event;
-      }
-      let ended = false;
-      this.done.then(() => ended = true, () => ended = true);
-      const woken = new Promise<void>((resolve) => this.#notify = resolve);
-      await Promise.race([woken, this.done, new Promise((r) => setTimeout(r, 30))]);
-      if (ended && this.#read >= this.events.length) {
-        await this.done;
-        throw new Error(`the watcher ended; events: ${JSON.stringify(this.events)}`);
-      }
-      if (this.#read >= this.events.length && stepMs > 0) {
-        if (step >= steps) throw new Error(`no such event; events: ${JSON.stringify(this.events)}`);
-        this.clock.advance(stepMs);
-      }
-    }
-  }
-
-  async [Symbol.asyncDispose](): Promise<void> {
-    this.controller.abort();
-    await this.done.catch(() => {});
+    super((signal, clock) =>
+      watchCollection(env, { identifier: "campaign" }, env.dir, {
+        settleMs: 5_000,
+        rescanMs: 1_000,
+        fileEvents: false,
+        lockDir: env.locks,
+        signal,
+        clock,
+        ...options,
+      })
+    );
   }
 }
 
@@ -118,12 +74,6 @@ async function collectionFiles(env: Env): Promise<Map<string, Map<string, number
     found.set(item.identifier, new Map(files.map((file) => [file.name, file.size])));
   }
   return found;
-}
-
-function uploadsOf(env: Env, from = 0): number {
-  return env.server.log.slice(from).filter((entry) =>
-    entry.method === "POST" && entry.path.endsWith("/uploads")
-  ).length;
 }
 
 Deno.test("watchCollection: a file of a record folder is stored once it settles, a growing one only whole", async () => {
@@ -193,7 +143,7 @@ Deno.test("watchCollection: a new record folder while the server is gone is retr
     entry.method === "POST" && entry.path === "/api/v1/records"
   );
   assertEquals(made.length, 1);
-  assertEquals(uploadsOf(env, before), 1);
+  assertEquals(uploadsOf(env.server, before), 1);
   assertEquals(await collectionFiles(env), new Map([["sample-2", new Map([["kept.txt", 4]])]]));
 });
 
@@ -270,7 +220,7 @@ Deno.test("watchCollection: a restarted watcher catches up and sends nothing twi
   assertEquals(again.events[0]?.type, "ready"); // the first event, as in the records form
   await again.next(is("stored"), 1_000);
   await again.next(is("stored"), 1_000);
-  assertEquals(uploadsOf(env, before), 2); // b.txt and c.txt; a.txt not again
+  assertEquals(uploadsOf(env.server, before), 2); // b.txt and c.txt; a.txt not again
   assertEquals(
     again.events.filter(is("stored")).map((event) => "name" in event && event.name).sort(),
     ["sample-1/b.txt", "sample-2/c.txt"],

@@ -13,55 +13,22 @@ import {
   type WatchOptions,
 } from "../../lib/transfer/watch.ts";
 import { type Env, setup } from "./_helpers.ts";
-import { is, StepClock } from "./_watch.ts";
+import { EventWatcher, is, StepClock, uploadsOf } from "./_watch.ts";
 
-/** A running watcher whose events the test awaits one by one. */
-class Watcher implements AsyncDisposable {
-  readonly events: WatchEvent[] = [];
-  readonly controller = new AbortController();
-  readonly clock = new StepClock();
-  readonly done: Promise<void>;
-  #read = 0;
-  #notify: () => void = () => {};
-
+/** A watcher of the record's folder `data` with the tests' timing. */
+class Watcher extends EventWatcher {
   constructor(env: Env, options: WatchOptions = {}) {
-    this.done = (async () => {
-      for await (
-        const event of watchFolder(env.record, `${env.dir}/data`, {
-          settleMs: 5_000,
-          rescanMs: 1_000,
-          fileEvents: false,
-          lockDir: `${env.dir}/locks`,
-          signal: this.controller.signal,
-          clock: this.clock,
-          ...options,
-        })
-      ) {
-        this.events.push(event);
-        this.#notify();
-      }
-      this.#notify();
-    })();
-  }
-
-  /** The next event not read yet that matches (earlier ones are passed over). */
-  async next(match: (event: WatchEvent) => boolean): Promise<WatchEvent> {
-    for (;;) {
-      while (this.#read < this.events.length) {
-        const event = this.events[this.#read++]!;
-        if (match(event)) return event;
-      }
-      let settled = false;
-      const woken = new Promise<void>((resolve) => this.#notify = resolve);
-      this.done.then(() => settled = true, () => settled = true);
-      await Promise.race([woken, this.done]);
-      if (settled && this.#read >= this.events.length) throw new Error("the watcher ended");
-    }
-  }
-
-  async [Symbol.asyncDispose](): Promise<void> {
-    this.controller.abort();
-    await this.done.catch(() => {});
+    super((signal, clock) =>
+      watchFolder(env.record, `${env.dir}/data`, {
+        settleMs: 5_000,
+        rescanMs: 1_000,
+        fileEvents: false,
+        lockDir: `${env.dir}/locks`,
+        signal,
+        clock,
+        ...options,
+      })
+    );
   }
 }
 
@@ -74,12 +41,6 @@ async function remoteBytes(env: Env, name: string): Promise<Uint8Array> {
   const file = (await remote(env)).get(name);
   assert(file !== undefined, `no file '${name}' in the record`);
   return new Uint8Array(await new Response(await downloadFileStream(env.record, file.id)).bytes());
-}
-
-function uploadsOf(env: Env, from = 0): number {
-  return env.server.log.slice(from).filter((entry) =>
-    entry.method === "POST" && entry.path.endsWith("/uploads")
-  ).length;
 }
 
 async function dataDir(env: Env): Promise<string> {
@@ -104,14 +65,14 @@ Deno.test("watchFolder: a file that grows over several rescans is stored once, w
   }
   file.close();
   assertEquals(watcher.events.filter(is("stored")).length, 0);
-  assertEquals(uploadsOf(env), 0);
+  assertEquals(uploadsOf(env.server), 0);
   for (let step = 0; step < 5; step++) watcher.clock.advance(1_000);
   const stored = await watcher.next(is("stored", "run1.bin"));
   assertEquals(stored.type === "stored" && [stored.size, stored.action], [8000, "upload"]);
   const bytes = await remoteBytes(env, "run1.bin");
   assertEquals(bytes.length, 8000);
   assertEquals(bytes[7999], 8);
-  assertEquals(uploadsOf(env), 1);
+  assertEquals(uploadsOf(env.server), 1);
 });
 
 Deno.test("watchFolder: a file that changes between its due time and the send waits again", async () => {
@@ -125,7 +86,7 @@ Deno.test("watchFolder: a file that changes between its due time and the send wa
   watcher.clock.advance(5_000);
   const again = await watcher.next(is("waiting", "a.txt"));
   assertEquals(again.type === "waiting" && again.size, 14);
-  assertEquals(uploadsOf(env), 0);
+  assertEquals(uploadsOf(env.server), 0);
   watcher.clock.advance(5_000);
   await watcher.next(is("stored", "a.txt"));
   assertEquals(new TextDecoder().decode(await remoteBytes(env, "a.txt")), "first and more");
@@ -156,7 +117,7 @@ Deno.test("watchFolder: a restarted watcher catches up and sends nothing twice",
   const replaced = await second.next(is("stored", "raw/2.csv"));
   assertEquals(replaced.type === "stored" && replaced.action, "replace");
   await second.next(is("stored", "run2/3.csv"));
-  assertEquals(uploadsOf(env, before), 2);
+  assertEquals(uploadsOf(env.server, before), 2);
   const files = await remote(env);
   assertEquals([...files.keys()].sort(), ["raw/1.csv", "raw/2.csv", "run2/3.csv"]);
   assertEquals(new TextDecoder().decode(await remoteBytes(env, "raw/2.csv")), "2, corrected");
@@ -180,7 +141,7 @@ Deno.test("watchFolder: while the server is gone sends pause with backoff, and r
   const stored = await watcher.next(is("stored", "during-outage.txt"));
   assertEquals(stored.type === "stored" && stored.already, undefined);
   assertEquals(new TextDecoder().decode(await remoteBytes(env, "during-outage.txt")), "kept");
-  assertEquals(uploadsOf(env, before), 1);
+  assertEquals(uploadsOf(env.server, before), 1);
 });
 
 Deno.test("watchFolder: a send whose answer was lost is found on the record, not sent again", async () => {
@@ -203,7 +164,7 @@ Deno.test("watchFolder: a send whose answer was lost is found on the record, not
   watcher.clock.advance(error.retryInMs);
   const stored = await watcher.next(is("stored", "lost.txt"));
   assertEquals(stored.type === "stored" && stored.already, true);
-  assertEquals(uploadsOf(env, before), 0);
+  assertEquals(uploadsOf(env.server, before), 0);
   assertEquals((await remote(env)).size, 1);
 });
 
