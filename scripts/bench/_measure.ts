@@ -162,3 +162,17 @@ export async function onPath(name: string): Promise<string | undefined> {
   }
   return undefined;
 }
+
+/** The value after `--<name>` on the command line, or `fallback`. */
+export function option(name: string, fallback: string): string {
+  const index = Deno.args.indexOf(`--${name}`);
+  return index >= 0 ? Deno.args[index + 1] ?? fallback : fallback;
+}
+
+/** One measured client run of a sync benchmark, with the requests the server received. */
+export interface Line {
+  task: string;
+  client: string;
+  sample: Sample;
+  requests: number;
+}

@@ -23,12 +23,15 @@ import { fileURLToPath } from "node:url";
 import { startServer } from "../../lib/testing/mod.ts";
 import { hasRequests, repoApyClient } from "./_clients.ts";
 import { parseLink, startLink } from "./_link.ts";
-import { measure, onPath, pinServerAndClients, type Sample, settle } from "./_measure.ts";
-
-function option(name: string, fallback: string): string {
-  const index = Deno.args.indexOf(`--${name}`);
-  return index >= 0 ? Deno.args[index + 1] ?? fallback : fallback;
-}
+import {
+  type Line,
+  measure,
+  onPath,
+  option,
+  pinServerAndClients,
+  type Sample,
+  settle,
+} from "./_measure.ts";
 
 /** Writes `records` record folders of `files` files of `size` pseudo-random bytes each. */
 async function writeProject(root: string, records: number, files: number, size: number) {
@@ -53,13 +56,6 @@ async function writeProject(root: string, records: number, files: number, size: 
       await Deno.writeFile(`${folder}/f${f}.bin`, bytes);
     }
   }
-}
-
-interface Line {
-  task: string;
-  client: string;
-  sample: Sample;
-  requests: number;
 }
 
 async function main(): Promise<void> {

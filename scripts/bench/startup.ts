@@ -33,7 +33,7 @@ import { openResource } from "../../lib/resources/resource.ts";
 import { startServer } from "../../lib/testing/mod.ts";
 import { RepoRecord } from "../../lib/model/record.ts";
 import { CLI_PERMISSIONS } from "../compile.ts";
-import { clientPrefix, median, onPath, pinServerAndClients } from "./_measure.ts";
+import { clientPrefix, median, onPath, option, pinServerAndClients } from "./_measure.ts";
 
 /** One measured process: wall and CPU seconds. */
 interface Run {
@@ -47,11 +47,6 @@ interface Row {
   target: string;
   pairs: { a: Run; b: Run }[];
   load: [string, string];
-}
-
-function option(name: string, fallback: string): string {
-  const index = Deno.args.indexOf(`--${name}`);
-  return index >= 0 ? Deno.args[index + 1] ?? fallback : fallback;
 }
 
 /** The 1-minute load average (`/proc/loadavg`), or "?" where there is none. */

@@ -26,12 +26,15 @@ import { RepoRecord } from "../../lib/model/record.ts";
 import { openResource } from "../../lib/resources/resource.ts";
 import { hasRequests, PYTHON_STEPS, repoApyClient } from "./_clients.ts";
 import { parseLink, startLink } from "./_link.ts";
-import { measure, onPath, pinServerAndClients, type Sample, settle } from "./_measure.ts";
-
-function option(name: string, fallback: string): string {
-  const index = Deno.args.indexOf(`--${name}`);
-  return index >= 0 ? Deno.args[index + 1] ?? fallback : fallback;
-}
+import {
+  type Line,
+  measure,
+  onPath,
+  option,
+  pinServerAndClients,
+  type Sample,
+  settle,
+} from "./_measure.ts";
 
 /** Writes `count` files of `size` pseudo-random bytes into `dirs` subfolders of `root`. */
 async function writeTree(root: string, count: number, dirs: number, size: number): Promise<void> {
@@ -44,13 +47,6 @@ async function writeTree(root: string, count: number, dirs: number, size: number
     const dir = `d${String(i % dirs).padStart(3, "0")}`;
     Deno.writeFileSync(`${root}/${dir}/f${String(i).padStart(5, "0")}.bin`, bytes);
   }
-}
-
-interface Line {
-  task: string;
-  client: string;
-  sample: Sample;
-  requests: number;
 }
 
 async function main(): Promise<void> {

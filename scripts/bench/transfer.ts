@@ -40,7 +40,15 @@ import {
   pythonStepsClient,
   repoApyClient,
 } from "./_clients.ts";
-import { median, onPath, pinServerAndClients, type Sample, settle, summarize } from "./_measure.ts";
+import {
+  median,
+  onPath,
+  option,
+  pinServerAndClients,
+  type Sample,
+  settle,
+  summarize,
+} from "./_measure.ts";
 import { writeTestFile } from "../_files.ts";
 import { parseLink, startLink, startSerialFront } from "./_link.ts";
 import { openResource } from "../../lib/resources/resource.ts";
@@ -52,11 +60,6 @@ interface Row {
   client: string;
   /** One sample per run; sample i of two clients were taken in the same run (a pair). */
   samples: Sample[];
-}
-
-function option(name: string, fallback: string): string {
-  const index = Deno.args.indexOf(`--${name}`);
-  return index >= 0 ? Deno.args[index + 1] ?? fallback : fallback;
 }
 
 async function main(): Promise<void> {
