@@ -6,8 +6,8 @@
 
 import { runPool } from "../transfer/_pool.ts";
 import {
+  countActions,
   type SyncAction,
-  type SyncActionKind,
   syncFolder,
   type SyncPlan,
   type SyncResult,
@@ -30,8 +30,6 @@ export interface SyncedRecord {
   allowed: Set<string> | undefined;
 }
 
-const KINDS: SyncActionKind[] = ["upload", "download", "replace", "delete", "skip", "extra"];
-
 /** The first pass's plan with what the deletion pass did: its deletions and any late transfers. */
 function mergePlans(first: SyncPlan, second: SyncPlan): SyncPlan {
   const deleted = new Set(
@@ -48,14 +46,12 @@ function mergePlans(first: SyncPlan, second: SyncPlan): SyncPlan {
     ),
     ...late,
   ];
-  const counts = Object.fromEntries(
-    KINDS.map((kind) => [kind, { files: 0, bytes: 0 }]),
-  ) as SyncPlan["counts"];
-  for (const { action, size } of actions) {
-    counts[action].files++;
-    counts[action].bytes += size;
-  }
-  return { ...first, actions, counts, problems: [...first.problems, ...second.problems] };
+  return {
+    ...first,
+    actions,
+    counts: countActions(actions),
+    problems: [...first.problems, ...second.problems],
+  };
 }
 
 function merge(first: SyncResult, second: SyncResult): SyncResult {

@@ -747,6 +747,19 @@ function takenPlace(name: string, local: LocalSide): string | undefined {
   return undefined;
 }
 
+/** Files and bytes of each kind of action. */
+export function countActions(actions: readonly SyncAction[]): SyncPlan["counts"] {
+  const counts = Object.fromEntries(KINDS.map((kind) => [kind, { files: 0, bytes: 0 }])) as Record<
+    SyncActionKind,
+    SyncCount
+  >;
+  for (const { action, size } of actions) {
+    counts[action].files++;
+    counts[action].bytes += size;
+  }
+  return counts;
+}
+
 function makePlan(
   direction: SyncDirection,
   actions: SyncAction[],
@@ -756,14 +769,7 @@ function makePlan(
 ): SyncPlan {
   actions.sort((a, b) => compareNames(a.local, b.local) || compareNames(a.name, b.name));
   problems.sort((a, b) => compareNames(a.name, b.name));
-  const counts = Object.fromEntries(KINDS.map((kind) => [kind, { files: 0, bytes: 0 }])) as Record<
-    SyncActionKind,
-    SyncCount
-  >;
-  for (const { action, size } of actions) {
-    counts[action].files++;
-    counts[action].bytes += size;
-  }
+  const counts = countActions(actions);
   const plan: SyncPlan = { direction, actions, counts, problems };
   const deletes = counts.delete.files;
   if (deletes === 0) return plan;
