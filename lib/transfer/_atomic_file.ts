@@ -14,7 +14,7 @@
 
 import { basename, dirname, join } from "node:path";
 import { safeFileName } from "../utils/file_name.ts";
-import { freePath } from "./_paths.ts";
+import { freePath, lstatOrUndefined } from "./_paths.ts";
 
 /**
  * A temporary file this process owns: open for reading and writing, and exclusively locked until
@@ -137,15 +137,6 @@ export async function partInUse(path: string): Promise<boolean> {
     return !await file.tryLock(true);
   } finally {
     file.close();
-  }
-}
-
-async function lstatOrUndefined(path: string): Promise<Deno.FileInfo | undefined> {
-  try {
-    return await Deno.lstat(path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return undefined;
-    throw error;
   }
 }
 

@@ -176,11 +176,15 @@ async function isDirectory(path: string): Promise<boolean> {
 
 /** Whether anything (a file, a folder, a link) is at `path`. */
 export async function pathExists(path: string): Promise<boolean> {
+  return await lstatOrUndefined(path) !== undefined;
+}
+
+/** What `lstat` says of `path`; `undefined` when nothing is there. */
+export async function lstatOrUndefined(path: string): Promise<Deno.FileInfo | undefined> {
   try {
-    await Deno.lstat(path);
-    return true;
+    return await Deno.lstat(path);
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return false;
+    if (error instanceof Deno.errors.NotFound) return undefined;
     throw error;
   }
 }

@@ -8,6 +8,7 @@ import { dirname, join } from "node:path";
 import { UPLOAD_CHUNK_SIZE } from "../http/protocol.ts";
 import { Checksum, checksumKind } from "./_chunks.ts";
 import { tempPathFor } from "./_atomic_file.ts";
+import { lstatOrUndefined } from "./_paths.ts";
 import { hex } from "../utils/_hex.ts";
 
 /** Files up to this size are read in one call. */
@@ -132,13 +133,8 @@ function validEntry(entry: unknown): entry is CacheEntry {
  * bound (a file that grows while read is not trusted). `undefined` when there is none.
  */
 async function readBounded(path: string): Promise<string | undefined> {
-  let info: Deno.FileInfo;
-  try {
-    info = await Deno.lstat(path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return undefined;
-    throw error;
-  }
+  const info = await lstatOrUndefined(path);
+  if (info === undefined) return undefined;
   if (!info.isFile) throw new Error("it is not a regular file");
   if (info.size > MAX_CACHE_BYTES) throw new Error(`it is larger than ${MAX_CACHE_BYTES} bytes`);
   using file = await Deno.open(path);

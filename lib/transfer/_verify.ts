@@ -8,6 +8,7 @@
 
 import { type FileJson, UPLOAD_CHUNK_SIZE } from "../http/protocol.ts";
 import { Checksum, checksumKind } from "./_chunks.ts";
+import { lstatOrUndefined } from "./_paths.ts";
 import { type ResolvedSource, resolveSource } from "./_source.ts";
 import { InputError } from "../errors.ts";
 import { UploadError } from "./errors.ts";
@@ -90,14 +91,8 @@ export async function localFileHolds(
   file: FileJson,
   signal?: AbortSignal,
 ): Promise<boolean> {
-  let info: Deno.FileInfo;
-  try {
-    info = await Deno.lstat(path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return false;
-    throw error;
-  }
-  if (!info.isFile || info.size !== file.size) return false;
+  const info = await lstatOrUndefined(path);
+  if (info === undefined || !info.isFile || info.size !== file.size) return false;
   const source = await resolveSource(path);
   try {
     return await holdsSource(file, source, signal);
